@@ -1,0 +1,5 @@
+// Barrel for petri.common.v1 (generated code lives in ./gen; regenerate with npm run generate).
+export * from "./gen/petri/common/v1/error_detail_pb.js";
+export * from "./gen/petri/common/v1/event_envelope_pb.js";
+export * from "./gen/petri/common/v1/money_pb.js";
+export * from "./gen/petri/common/v1/page_pb.js";

@@ -1,0 +1,39 @@
+import type { DescMessage } from "@bufbuild/protobuf";
+import { AccountRegisteredSchema } from "./identity.js";
+
+export * from "./streams.js";
+
+/**
+ * The catalogue of published events: subject -> payload schema and publishing service.
+ * Consumers decode with it; the relay and tests check that a subject is known.
+ */
+export interface EventSpec<Desc extends DescMessage = DescMessage> {
+  readonly subject: string;
+  readonly source: ServiceName;
+  readonly schema: Desc;
+}
+
+export type ServiceName =
+  | "identity"
+  | "experiments"
+  | "marketplace"
+  | "hypotheses"
+  | "engine"
+  | "cloudlabs"
+  | "notifications";
+
+function event<Desc extends DescMessage>(source: ServiceName, name: string, schema: Desc): EventSpec<Desc> {
+  return { subject: `petri.${source}.${name}`, source, schema };
+}
+
+export const events = {
+  identity: {
+    accountRegistered: event("identity", "account_registered", AccountRegisteredSchema),
+  },
+} as const;
+
+export const eventsByType: ReadonlyMap<string, EventSpec> = new Map(
+  Object.values(events)
+    .flatMap((byName) => Object.values(byName) as EventSpec[])
+    .map((spec) => [spec.schema.typeName, spec]),
+);

@@ -1,0 +1,17 @@
+import { defineConfig } from "vitest/config";
+
+// Workspace packages export TypeScript sources under the "@petri/source" condition, so tests
+// run against source without a prior build.
+const conditions = ["@petri/source", "node", "import", "module", "default"];
+
+export default defineConfig({
+  resolve: { conditions },
+  ssr: { resolve: { conditions, externalConditions: ["@petri/source"] } },
+  test: {
+    testTimeout: 30_000,
+    hookTimeout: 90_000,
+    pool: "forks",
+    maxWorkers: 2,
+    include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+  },
+});
