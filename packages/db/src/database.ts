@@ -2,7 +2,14 @@ import type { Kysely } from "kysely";
 
 /** One config switch selects the engine; handlers and migrations are the same on both. */
 export type DatabaseConfig =
-  | { driver: "pg"; url: string; poolMax?: number; applicationName?: string }
+  | {
+      driver: "pg";
+      url: string;
+      poolMax?: number;
+      applicationName?: string;
+      /** Called when an idle pooled connection fails (the pool discards it); default: ignored. */
+      onIdleClientError?: (error: Error) => void;
+    }
   /** dataDir is a directory (persisted) or "memory://" (tests). */
   | { driver: "pglite"; dataDir: string };
 
@@ -12,11 +19,17 @@ export interface Database {
    * Kysely bound to one schema: unqualified table names resolve to "<schema>"."<table>".
    * Every service works through its own schema, so one PGlite (standalone) or one
    * PostgreSQL database (cluster) holds them all without collisions.
+   *
+   * Table names inside raw `sql` fragments are NOT qualified; use the query builder or
+   * `sql.table("<schema>.<table>")`. On PGlite every view shares one serialised connection:
+   * inside `db.transaction().execute(trx => ...)` use only `trx` (the outer db would wait
+   * for the transaction that waits for it).
    */
   forSchema<DB>(schema: string): Kysely<DB>;
   /** Unbound Kysely, for infrastructure (creating schemas, the in-process bus tables). */
   readonly root: Kysely<any>;
   /** Throws when the database cannot answer `select 1`. */
   ping(): Promise<void>;
+  /** Closes the pool / PGlite; idempotent (later calls await the first). */
   destroy(): Promise<void>;
 }

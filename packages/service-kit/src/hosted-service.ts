@@ -22,6 +22,11 @@ export interface HostedService {
   readonly name: string;
   /** Registers the service's Connect handlers (grpc.health.v1 is added by the host). */
   routes(router: ConnectRouter): void;
+  /**
+   * Procedures callable without an internal principal token, e.g.
+   * "/petri.identity.v1.IdentityService/RegisterAccount". Health is always public.
+   */
+  readonly publicProcedures?: readonly string[];
   /** Brings its schema to the newest migration. */
   migrate(): Promise<void>;
   /** Starts background work: the outbox relay and event consumers. */

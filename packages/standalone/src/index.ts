@@ -1,1 +1,1 @@
-export {};
+export { startStandalone, type Standalone, type StandaloneOptions } from "./host.js";

@@ -1,1 +1,10 @@
-export {};
+// Other testkit modules (fake clock, NATS launcher, webhook sink, fake LLM/literature
+// servers) add their exports here.
+export {
+  type TestDatabase,
+  createTestDatabase,
+  postgresAvailable,
+  requireInfra,
+  testDatabaseAdminUrl,
+} from "./postgres.js";
+export { FakeClock } from "./clock.js";

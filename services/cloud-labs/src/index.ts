@@ -1,1 +1,1 @@
-export {};
+export { createCloudLabsService } from "./service.js";

@@ -1,1 +1,1 @@
-export {};
+export { createEngineService } from "./service.js";

@@ -1,1 +1,1 @@
-export {};
+export { createExperimentsService } from "./service.js";

@@ -1,1 +1,1 @@
-export {};
+export { createHypothesesService } from "./service.js";

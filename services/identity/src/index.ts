@@ -1,1 +1,1 @@
-export {};
+export { createIdentityService } from "./service.js";

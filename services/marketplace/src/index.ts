@@ -1,1 +1,1 @@
-export {};
+export { createMarketplaceService } from "./service.js";

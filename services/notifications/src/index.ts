@@ -1,1 +1,1 @@
-export {};
+export { createNotificationsService } from "./service.js";

@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# Cluster mode on one machine: every service as its own process against PostgreSQL (a
+# schema and a role per service) and nats-server on 127.0.0.1, plus the gateway in front.
+# Starts PostgreSQL and nats-server when they are not running. Stop with deploy/local/stop.sh.
+#   PORT (gateway, default 8080), PETRI_PORT_BASE (services on base+1..base+7, default 7100),
+#   PETRI_DB (default petri), PETRI_LOCAL_DIR (default .deploy-local), PETRI_SKIP_BUILD=1 to reuse dist/
+set -euo pipefail
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+cd "$root"
+source scripts/infra.sh
+ensure_postgres
+ensure_nats
+
+state="${PETRI_LOCAL_DIR:-$root/.deploy-local}"
+db="${PETRI_DB:-petri}"
+gateway_port="${PORT:-8080}"
+mkdir -p "$state/logs"
+if [ -s "$state/pids" ]; then
+  echo "deploy/local: already running (see $state/pids); stop it first with deploy/local/stop.sh" >&2
+  exit 1
+fi
+
+# service name : package directory : port
+base=${PETRI_PORT_BASE:-7100}
+services="identity:identity:$((base+1)) experiments:experiments:$((base+2)) marketplace:marketplace:$((base+3)) hypotheses:hypotheses:$((base+4)) engine:engine:$((base+5)) cloudlabs:cloud-labs:$((base+6)) notifications:notifications:$((base+7))"
+
+psql_admin() { psql -h 127.0.0.1 -U postgres -v ON_ERROR_STOP=1 -qAt "$@"; }
+if [ "$(psql_admin -d postgres -c "select 1 from pg_database where datname = '$db'")" != "1" ]; then
+  psql_admin -d postgres -c "create database \"$db\""
+fi
+psql_admin -d "$db" -c "revoke create on schema public from public"
+for entry in $services; do
+  name=${entry%%:*}
+  role="petri_$name"
+  psql_admin -d "$db" <<SQL
+do \$\$ begin
+  if not exists (select 1 from pg_roles where rolname = '$role') then
+    create role $role login;
+  end if;
+end \$\$;
+create schema if not exists $name authorization $role;
+alter role $role set search_path = $name;
+SQL
+done
+
+if [ ! -f "$state/internal-jwt.json" ]; then
+  node --conditions=@petri/source --import tsx -e '
+    import("@petri/service-kit").then(async ({ generateInternalKeyPair }) => {
+      const keys = await generateInternalKeyPair();
+      process.stdout.write(JSON.stringify(keys));
+    });' > "$state/internal-jwt.json"
+  chmod 600 "$state/internal-jwt.json"
+fi
+private_key=$(node -e 'process.stdout.write(JSON.parse(require("fs").readFileSync(process.argv[1])).privateKeyPem)' "$state/internal-jwt.json")
+public_key=$(node -e 'process.stdout.write(JSON.parse(require("fs").readFileSync(process.argv[1])).publicKeyPem)' "$state/internal-jwt.json")
+kid=$(node -e 'process.stdout.write(JSON.parse(require("fs").readFileSync(process.argv[1])).kid)' "$state/internal-jwt.json")
+
+if [ "${PETRI_SKIP_BUILD:-}" != 1 ]; then
+  echo "deploy/local: building"
+  npm run --silent build >"$state/logs/build.log" 2>&1 || { cat "$state/logs/build.log"; exit 1; }
+fi
+
+: > "$state/pids"
+declare -A urls
+for entry in $services; do
+  IFS=: read -r name dir port <<<"$entry"
+  urls[$name]="http://127.0.0.1:$port"
+  PORT=$port HOST=127.0.0.1 \
+    DATABASE_URL="postgres://petri_$name@127.0.0.1:5432/$db" \
+    NATS_URL="nats://127.0.0.1:4222" \
+    PETRI_INTERNAL_JWT_PUBLIC_KEY="$public_key" \
+    nohup node "services/$dir/dist/main.js" >"$state/logs/$name.log" 2>&1 &
+  echo "$name $!" >> "$state/pids"
+done
+PORT=$gateway_port HOST=127.0.0.1 \
+  PETRI_INTERNAL_JWT_PRIVATE_KEY="$private_key" PETRI_INTERNAL_JWT_KID="$kid" \
+  PETRI_IDENTITY_URL=${urls[identity]} PETRI_EXPERIMENTS_URL=${urls[experiments]} \
+  PETRI_MARKETPLACE_URL=${urls[marketplace]} PETRI_HYPOTHESES_URL=${urls[hypotheses]} \
+  PETRI_ENGINE_URL=${urls[engine]} PETRI_CLOUDLABS_URL=${urls[cloudlabs]} \
+  PETRI_NOTIFICATIONS_URL=${urls[notifications]} \
+  nohup node gateway/dist/main.js >"$state/logs/gateway.log" 2>&1 &
+echo "gateway $!" >> "$state/pids"
+
+for _ in $(seq 1 60); do
+  if curl -fsS "http://127.0.0.1:$gateway_port/health" >/dev/null 2>&1; then
+    echo "Petri (cluster mode) is running: API http://127.0.0.1:$gateway_port  logs $state/logs  stop: deploy/local/stop.sh"
+    exit 0
+  fi
+  sleep 1
+done
+echo "deploy/local: the services did not become ready; last health answer and logs:" >&2
+curl -sS "http://127.0.0.1:$gateway_port/health" >&2 || true
+tail -n 20 "$state"/logs/*.log >&2
+exit 1

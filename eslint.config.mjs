@@ -1,0 +1,82 @@
+import js from "@eslint/js";
+import nx from "@nx/eslint-plugin";
+import prettier from "eslint-config-prettier";
+import tseslint from "typescript-eslint";
+
+// Tags (in each package.json "nx.tags"):
+//   type:service | type:gateway | type:lib | type:contracts | type:testkit | type:app | type:e2e | type:proto
+//   scope:<service> | scope:gateway | scope:shared
+//   infra:persistence on the libraries that touch a database or the bus (db, events).
+const depConstraints = [
+  { sourceTag: "type:contracts", onlyDependOnLibsWithTags: [] },
+  { sourceTag: "type:lib", onlyDependOnLibsWithTags: ["type:lib", "type:contracts"] },
+  { sourceTag: "type:service", onlyDependOnLibsWithTags: ["type:lib", "type:contracts"] },
+  {
+    sourceTag: "type:gateway",
+    onlyDependOnLibsWithTags: ["type:lib", "type:contracts"],
+    notDependOnLibsWithTags: ["infra:persistence"],
+    // The gateway owns no data and consumes no events: no database or bus clients.
+    bannedExternalImports: ["pg", "pg-*", "kysely", "kysely-*", "@electric-sql/*", "@nats-io/*", "nats"],
+  },
+  { sourceTag: "type:testkit", onlyDependOnLibsWithTags: ["type:lib", "type:contracts"] },
+  { sourceTag: "type:app", onlyDependOnLibsWithTags: ["type:service", "type:gateway", "type:lib", "type:contracts"] },
+  { sourceTag: "type:e2e", onlyDependOnLibsWithTags: ["*"] },
+  // A service may reach only its own scope and shared code; never another service.
+  ...["identity", "experiments", "marketplace", "hypotheses", "engine", "cloud-labs", "notifications"].map((s) => ({
+    sourceTag: `scope:${s}`,
+    onlyDependOnLibsWithTags: [`scope:${s}`, "scope:shared"],
+  })),
+  { sourceTag: "scope:gateway", onlyDependOnLibsWithTags: ["scope:gateway", "scope:shared"] },
+];
+
+const boundaries = (extra = []) => [
+  "error",
+  {
+    enforceBuildableLibDependency: false,
+    allowCircularSelfDependency: false,
+    depConstraints: depConstraints.map((c) =>
+      c.sourceTag === "type:service" || c.sourceTag === "type:gateway" || c.sourceTag === "type:lib"
+        ? { ...c, onlyDependOnLibsWithTags: [...c.onlyDependOnLibsWithTags, ...extra] }
+        : c,
+    ),
+  },
+];
+
+export default tseslint.config(
+  {
+    ignores: [
+      "**/node_modules/**",
+      "**/dist/**",
+      "**/.nx/**",
+      "**/.petri/**",
+      "packages/contracts/src/gen/**",
+      "**/coverage/**",
+      "**/vitest.config.ts",
+      "vitest.shared.ts",
+    ],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  { plugins: { "@nx": nx } },
+  {
+    files: ["**/*.ts", "**/*.mjs", "**/*.js"],
+    languageOptions: { globals: { process: "readonly", console: "readonly", setTimeout: "readonly", clearTimeout: "readonly", setInterval: "readonly", clearInterval: "readonly", Buffer: "readonly", URL: "readonly", AbortController: "readonly", AbortSignal: "readonly", TextEncoder: "readonly", TextDecoder: "readonly", fetch: "readonly", Response: "readonly", Request: "readonly", Headers: "readonly", structuredClone: "readonly", queueMicrotask: "readonly", setImmediate: "readonly" } },
+    rules: {
+      "@nx/enforce-module-boundaries": boundaries(),
+      "@typescript-eslint/no-explicit-any": "off",
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none" }],
+      "@typescript-eslint/consistent-type-imports": "error",
+      "no-console": ["error", { allow: ["warn", "error"] }],
+    },
+  },
+  {
+    // Tests may use the testkit (launchers, fake clock, sinks).
+    files: ["**/*.test.ts", "**/test/**/*.ts"],
+    rules: { "@nx/enforce-module-boundaries": boundaries(["type:testkit"]), "no-console": "off" },
+  },
+  {
+    files: ["**/scripts/**", "**/*.mjs", "**/main.ts"],
+    rules: { "no-console": "off" },
+  },
+  prettier,
+);

@@ -1,0 +1,47 @@
+import { Code, ConnectError } from "@connectrpc/connect";
+import { errorDetailOf } from "@petri/service-kit";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { type ErrorBody, errorBody } from "./problem.js";
+
+// DESIGN.md section 5: one table from Connect codes to HTTP, never flattened to 500.
+const STATUS_BY_CODE: Partial<Record<Code, { status: ContentfulStatusCode; code: string }>> = {
+  [Code.InvalidArgument]: { status: 422, code: "validation_failed" },
+  [Code.Unauthenticated]: { status: 401, code: "unauthorized" },
+  [Code.PermissionDenied]: { status: 403, code: "forbidden" },
+  [Code.NotFound]: { status: 404, code: "not_found" },
+  [Code.FailedPrecondition]: { status: 409, code: "invalid_state" },
+  [Code.AlreadyExists]: { status: 409, code: "conflict" },
+  [Code.Aborted]: { status: 409, code: "conflict" },
+  [Code.ResourceExhausted]: { status: 429, code: "rate_limit_exceeded" },
+  [Code.Unavailable]: { status: 503, code: "unavailable" },
+  [Code.DeadlineExceeded]: { status: 504, code: "timeout" },
+};
+
+const GENERIC_MESSAGES: Partial<Record<Code, string>> = {
+  [Code.Unavailable]: "a service is unavailable; try again shortly",
+  [Code.DeadlineExceeded]: "a service did not answer in time",
+};
+
+/** Maps an error from a service call to the public status and body. */
+export function connectErrorToHttp(error: ConnectError, requestId: string): { status: ContentfulStatusCode; body: ErrorBody } {
+  const mapped = STATUS_BY_CODE[error.code];
+  if (!mapped) {
+    return { status: 500, body: errorBody("internal_error", "internal error", { request_id: requestId }) };
+  }
+  const detail = errorDetailOf(error);
+  const details: Record<string, unknown> = {};
+  if (detail) {
+    Object.assign(details, detail.metadata);
+    if (detail.detailsJson) Object.assign(details, JSON.parse(detail.detailsJson) as Record<string, unknown>);
+    if (detail.fieldViolations.length > 0) {
+      details.errors = detail.fieldViolations.map((v) => ({ field: v.field, code: v.code, message: v.message }));
+    }
+  }
+  const code = detail?.reason || mapped.code;
+  const message = GENERIC_MESSAGES[error.code] ?? error.rawMessage;
+  return { status: mapped.status, body: errorBody(code, message, details) };
+}
+
+export function isConnectError(error: unknown): error is ConnectError {
+  return error instanceof ConnectError;
+}

@@ -1,0 +1,106 @@
+import { mkdir } from "node:fs/promises";
+import { PGlite } from "@electric-sql/pglite";
+import { Kysely, PostgresDialect, sql } from "kysely";
+import { Pool } from "pg";
+import type { Database, DatabaseConfig } from "./database.js";
+import { SerialisedPGliteDialect } from "./pglite-dialect.js";
+import { pgTypeParsers, pgliteTypeParsers } from "./type-parsers.js";
+
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/** Schema names are plain lower-case identifiers (they also name services and streams). */
+export function assertSchemaName(schema: string): void {
+  if (!SCHEMA_NAME.test(schema)) {
+    throw new Error(
+      `invalid schema name ${JSON.stringify(schema)}: use lower-case letters, digits and "_" (max 63)`,
+    );
+  }
+}
+
+/**
+ * Opens the database selected by `config`:
+ * - `pg`: a pg.Pool (max `poolMax` ?? 10) with per-pool type parsers, Kysely's PostgresDialect.
+ * - `pglite`: one PGlite (the directory is created when it is a path) behind ONE Kysely; every
+ *   `forSchema()` view shares that Kysely's single, serialised connection.
+ * Result types are the same on both engines (see type-parsers.ts).
+ */
+export async function createDatabase(config: DatabaseConfig): Promise<Database> {
+  switch (config.driver) {
+    case "pg":
+      return createPgDatabase(config);
+    case "pglite":
+      return createPgliteDatabase(config);
+    default: {
+      const unknown: never = config;
+      throw new Error(`unknown database driver ${JSON.stringify((unknown as { driver?: unknown }).driver)}`);
+    }
+  }
+}
+
+function createPgDatabase(config: Extract<DatabaseConfig, { driver: "pg" }>): Database {
+  const pool = new Pool({
+    connectionString: config.url,
+    max: config.poolMax ?? 10,
+    application_name: config.applicationName ?? "petri",
+    types: pgTypeParsers,
+  });
+  // An idle client losing its connection (server restart, network) is emitted on the pool;
+  // without a listener Node would crash the process. The pool drops that client by itself.
+  pool.on("error", (error) => config.onIdleClientError?.(error));
+  const root = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
+  return buildDatabase("pg", root, async () => {
+    if (!pool.ended) await pool.end();
+  });
+}
+
+async function createPgliteDatabase(
+  config: Extract<DatabaseConfig, { driver: "pglite" }>,
+): Promise<Database> {
+  const { dataDir } = config;
+  // "memory://", "idb://", "file://..." are PGlite URLs; anything else is a directory path.
+  if (!/^[a-z]+:\/\//.test(dataDir)) await mkdir(dataDir, { recursive: true });
+  const pglite = await PGlite.create(dataDir, { parsers: pgliteTypeParsers });
+  const root = new Kysely<any>({ dialect: new SerialisedPGliteDialect(pglite) });
+  return buildDatabase("pglite", root, async () => {
+    if (!pglite.closed) await pglite.close();
+  });
+}
+
+function buildDatabase(
+  driver: Database["driver"],
+  root: Kysely<any>,
+  closeEngine: () => Promise<void>,
+): Database {
+  const views = new Map<string, Kysely<any>>();
+  let destroyed: Promise<void> | undefined;
+  return {
+    driver,
+    root,
+    forSchema<DB>(schema: string): Kysely<DB> {
+      let view = views.get(schema);
+      if (!view) {
+        assertSchemaName(schema);
+        // withSchema shares root's executor and driver: same pool (pg) or same serialised
+        // PGlite connection; it only qualifies unqualified table names in built queries
+        // (raw `sql` fragments are not rewritten).
+        view = root.withSchema(schema);
+        views.set(schema, view);
+      }
+      return view as Kysely<DB>;
+    },
+    async ping(): Promise<void> {
+      await sql`select 1`.execute(root);
+    },
+    destroy(): Promise<void> {
+      // Kysely only tears its driver down when it was used, so close the engine too.
+      destroyed ??= (async () => {
+        try {
+          await root.destroy();
+        } finally {
+          await closeEngine();
+        }
+      })();
+      return destroyed;
+    },
+  };
+}

@@ -1,0 +1,102 @@
+import type { PGlite } from "@electric-sql/pglite";
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  type DatabaseIntrospector,
+  type Dialect,
+  type DialectAdapter,
+  type Driver,
+  type Kysely,
+  type QueryCompiler,
+  type TransactionSettings,
+} from "kysely";
+import { PGliteDialect } from "kysely-pglite-dialect";
+
+/**
+ * kysely-pglite-dialect with the parts of Kysely's PostgresDriver it lacks (savepoints and
+ * `read only` transactions), so `trx.savepoint()` and `setAccessMode()` behave as on pg.
+ *
+ * Serialisation is the inner driver's: it owns ONE connection object over the PGlite and a
+ * FIFO queue. `acquireConnection()` hands the connection out only when nobody holds it;
+ * Kysely holds it for a single statement (autocommit) or for a whole transaction, from
+ * `begin` to `commit`/`rollback`. So a concurrent query waits until the transaction ends and
+ * can never run inside it. Consequence: a query on the outer `db` inside
+ * `db.transaction().execute(...)` waits for the transaction that waits for it (deadlock);
+ * always use `trx`. Build exactly one dialect per PGlite: a second one would have its own
+ * queue and interleave its statements into the first one's transactions.
+ */
+export class SerialisedPGliteDialect implements Dialect {
+  readonly #inner: PGliteDialect;
+
+  constructor(pglite: PGlite) {
+    this.#inner = new PGliteDialect(pglite);
+  }
+
+  createAdapter(): DialectAdapter {
+    return this.#inner.createAdapter();
+  }
+
+  createDriver(): Driver {
+    return new SavepointDriver(this.#inner.createDriver());
+  }
+
+  createQueryCompiler(): QueryCompiler {
+    return this.#inner.createQueryCompiler();
+  }
+
+  createIntrospector(db: Kysely<any>): DatabaseIntrospector {
+    return this.#inner.createIntrospector(db);
+  }
+}
+
+const quoteIdentifier = (name: string): string => `"${name.replaceAll('"', '""')}"`;
+
+class SavepointDriver implements Driver {
+  constructor(private readonly inner: Driver) {}
+
+  init(): Promise<void> {
+    return this.inner.init();
+  }
+
+  acquireConnection(): Promise<DatabaseConnection> {
+    return this.inner.acquireConnection();
+  }
+
+  async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    let statement = "begin";
+    if (settings.isolationLevel || settings.accessMode) {
+      statement = "start transaction";
+      if (settings.isolationLevel) statement += ` isolation level ${settings.isolationLevel}`;
+      if (settings.accessMode) statement += ` ${settings.accessMode}`;
+    }
+    await connection.executeQuery(CompiledQuery.raw(statement));
+  }
+
+  commitTransaction(connection: DatabaseConnection): Promise<void> {
+    return this.inner.commitTransaction(connection);
+  }
+
+  rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    return this.inner.rollbackTransaction(connection);
+  }
+
+  async savepoint(connection: DatabaseConnection, name: string): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw(`savepoint ${quoteIdentifier(name)}`));
+  }
+
+  async rollbackToSavepoint(connection: DatabaseConnection, name: string): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw(`rollback to savepoint ${quoteIdentifier(name)}`));
+  }
+
+  async releaseSavepoint(connection: DatabaseConnection, name: string): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw(`release savepoint ${quoteIdentifier(name)}`));
+  }
+
+  releaseConnection(connection: DatabaseConnection): Promise<void> {
+    return this.inner.releaseConnection(connection);
+  }
+
+  destroy(): Promise<void> {
+    return this.inner.destroy();
+  }
+}

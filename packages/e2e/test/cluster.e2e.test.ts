@@ -1,0 +1,74 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { natsServerAvailable, postgresAvailable, requireInfra } from "@petri/testkit";
+import pg from "pg";
+import { afterAll, beforeAll, describe, it } from "vitest";
+import {
+  type Target,
+  errorsHaveOneShape,
+  healthReportsEveryService,
+  registrationEventReachesNotifications,
+} from "./scenarios.js";
+
+const run = promisify(execFile);
+const root = path.resolve(import.meta.dirname, "../../..");
+const adminUrl = process.env.PETRI_TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+const infra =
+  requireInfra("PostgreSQL", await postgresAvailable()) &&
+  requireInfra("nats-server on 127.0.0.1:4222", await natsServerAvailable("nats://127.0.0.1:4222"));
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+    });
+  });
+}
+
+describe.skipIf(!infra)("cluster mode (a process per service, PostgreSQL, NATS JetStream)", () => {
+  const database = `petri_e2e_${process.pid}_${Date.now()}`;
+  const state = mkdtempSync(path.join(tmpdir(), "petri-cluster-"));
+  let env: NodeJS.ProcessEnv;
+  let target: Target;
+  let reader: pg.Client;
+
+  beforeAll(async () => {
+    const gatewayPort = await freePort();
+    const portBase = 20_000 + Math.floor(Math.random() * 20_000);
+    env = { ...process.env, PORT: String(gatewayPort), PETRI_PORT_BASE: String(portBase), PETRI_DB: database, PETRI_LOCAL_DIR: state };
+    await run("bash", ["deploy/local/start.sh"], { cwd: root, env, timeout: 300_000 });
+    const url = new URL(adminUrl);
+    url.pathname = `/${database}`;
+    reader = new pg.Client({ connectionString: url.toString() });
+    await reader.connect();
+    target = {
+      baseUrl: `http://127.0.0.1:${gatewayPort}`,
+      contactFor: async (accountId) => {
+        const result = await reader.query("select email from notifications.account_contacts where account_id = $1", [accountId]);
+        return result.rows[0] as { email: string } | undefined;
+      },
+    };
+  }, 360_000);
+
+  afterAll(async () => {
+    await reader?.end();
+    if (env) await run("bash", ["deploy/local/stop.sh"], { cwd: root, env, timeout: 60_000 });
+    const admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    await admin.query(`drop database if exists "${database}" with (force)`);
+    await admin.end();
+    rmSync(state, { recursive: true, force: true });
+  }, 120_000);
+
+  it("GET /health reports every service ready over Connect", () => healthReportsEveryService(target));
+  it("an event written through identity's outbox is consumed by notifications", () =>
+    registrationEventReachesNotifications(target));
+  it("errors have the spec's shape", () => errorsHaveOneShape(target));
+});

@@ -1,0 +1,66 @@
+import type { ServiceName } from "@petri/contracts";
+import { createDatabase } from "@petri/db";
+import {
+  InternalTokenVerifier,
+  baseServiceConfigSchema,
+  buildServiceServer,
+  createLogger,
+  createShutdown,
+  exitOnConfigError,
+  failpoints,
+  installSignalHandlers,
+  loadConfig,
+  serverInterceptors,
+  systemClock,
+} from "@petri/service-kit";
+import type { HostedService } from "@petri/service-kit";
+import { NatsEventBus } from "./nats-bus.js";
+import type { ServiceDeps } from "./service-runtime.js";
+
+export interface ClusterServiceOptions {
+  service: ServiceName;
+  defaultPort: number;
+  create(deps: ServiceDeps): HostedService;
+}
+
+/**
+ * Cluster mode: one service in its own process, on PostgreSQL (its own schema) and NATS
+ * JetStream, behind a Connect server. Shutdown runs in DESIGN.md's order.
+ */
+export async function runClusterService(options: ClusterServiceOptions): Promise<void> {
+  const config = exitOnConfigError(() => loadConfig(baseServiceConfigSchema({ defaultPort: options.defaultPort })));
+  const logger = createLogger({ service: options.service, level: config.LOG_LEVEL });
+  const database = await createDatabase({
+    driver: "pg",
+    url: config.DATABASE_URL,
+    applicationName: `petri-${options.service}`,
+  });
+  const bus = await NatsEventBus.connect({ servers: config.NATS_URL, name: `petri-${options.service}`, logger });
+  const hosted = options.create({ database, bus, clock: systemClock, logger, failpoints });
+  await hosted.migrate();
+  await hosted.start();
+
+  const verifier = await InternalTokenVerifier.create([config.PETRI_INTERNAL_JWT_PUBLIC_KEY]);
+  const server = buildServiceServer({
+    routes: (router) => hosted.routes(router),
+    interceptors: serverInterceptors({ logger, verifier, publicProcedures: [...(hosted.publicProcedures ?? [])] }),
+    health: { serviceNames: [hosted.name] },
+    readiness: () => hosted.readiness(),
+    logger,
+  });
+  const { port } = await server.listen(config.PORT, config.HOST);
+  logger.info({ port, host: config.HOST }, `${options.service} service listening`);
+
+  const shutdown = createShutdown({
+    logger,
+    timeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+    steps: [
+      { name: "readiness false", run: () => server.setServing(false) },
+      { name: "stop consumers and relay", run: () => hosted.stop() },
+      { name: "close server", run: () => server.close() },
+      { name: "drain bus", run: () => bus.close() },
+      { name: "close database", run: () => database.destroy() },
+    ],
+  });
+  installSignalHandlers(shutdown);
+}

@@ -1,0 +1,250 @@
+import type { DescMessage, Message, MessageShape } from "@bufbuild/protobuf";
+import type { EventSpec } from "@petri/contracts";
+import type { EventEnvelope } from "@petri/contracts/common";
+import { FAILPOINT, FailpointError, type Clock, type Failpoints } from "@petri/service-kit";
+import type { Kysely } from "kysely";
+import type { Delivery, EventBus, StreamSpec } from "./bus.js";
+import { decodePayload, encodeEnvelope } from "./envelope.js";
+import { errorMessage, type Logger } from "./internal/async.js";
+import type { MessagingTables } from "@petri/db";
+
+export interface EventContext<P extends Message = Message> {
+  /** The transaction that also records the inbox row: write the effect through it. */
+  trx: Kysely<any>;
+  envelope: EventEnvelope;
+  payload: P;
+}
+
+export type EventHandler<P extends Message = Message> = (ctx: EventContext<P>) => Promise<void>;
+
+/** One stream the runner consumes, through one filter, with handlers by payload type. */
+export interface Subscription {
+  stream: StreamSpec;
+  /** One subject filter per stream (wildcards allowed); types without a handler are skipped. */
+  filterSubject: string;
+  /** Keyed by the payload's full proto type name (envelope.type); see `on()`. */
+  handlers: Record<string, EventHandler>;
+}
+
+export type ConsumerSubscription = Subscription;
+
+/** A typed handler entry: `handlers: { ...on(events.identity.accountRegistered, async ({ payload }) => ...) }`. */
+export function on<Desc extends DescMessage>(
+  spec: EventSpec<Desc>,
+  handler: EventHandler<MessageShape<Desc>>,
+): Record<string, EventHandler> {
+  return { [spec.schema.typeName]: handler as unknown as EventHandler };
+}
+
+export interface ConsumerRunnerOptions {
+  /** Kysely bound to the consuming service's schema (holding `inbox` and `dead_letters`). */
+  db: Kysely<any>;
+  bus: EventBus;
+  /** Durable consumer name, "<service>--<purpose>"; also the inbox key. */
+  name: string;
+  logger: Logger;
+  clock: Clock;
+  failpoints: Failpoints;
+  subscriptions: Subscription[];
+  /** Deliveries of one event before it is dead-lettered (default 5). */
+  maxAttempts?: number;
+  /** Redelivery delay after the n-th failed attempt (default min(30 s, 500 ms * 2^(n-1))). */
+  backoffMs?: (attempt: number) => number;
+  /** Handlers running at once per subscription (default 4). */
+  concurrency?: number;
+  /** Unacknowledged deliveries come back after this long (default 30 s). */
+  ackWaitMs?: number;
+}
+
+export interface ConsumerRunnerStats {
+  /** Deliveries whose effect this runner committed. */
+  applied: number;
+  /** Deliveries found in the inbox already (the effect had been applied before). */
+  duplicates: number;
+  /** Handler failures that were scheduled for a retry. */
+  retried: number;
+  /** Events dead-lettered. */
+  deadLettered: number;
+}
+
+const defaultBackoff = (attempt: number) => Math.min(30_000, 500 * 2 ** Math.max(0, attempt - 1));
+
+/**
+ * Runs a service's event handlers on durable consumers with an exactly-once effect: the
+ * inbox row (consumer, event id) and the handler's writes commit in one transaction, the
+ * ack follows the commit, and a redelivered event that is already in the inbox is only
+ * acknowledged. A failing event is retried with backoff and dead-lettered after
+ * maxAttempts deliveries, while other events keep flowing.
+ */
+export class ConsumerRunner {
+  private readonly maxAttempts: number;
+  private readonly backoff: (attempt: number) => number;
+  private readonly concurrency: number;
+  private readonly ackWaitMs: number;
+  private controller: AbortController | undefined;
+  private loops: Promise<void>[] = [];
+  private active = 0;
+  private readonly counters: ConsumerRunnerStats = { applied: 0, duplicates: 0, retried: 0, deadLettered: 0 };
+  private readonly db: Kysely<MessagingTables>;
+
+  constructor(private readonly opts: ConsumerRunnerOptions) {
+    this.db = opts.db as Kysely<MessagingTables>;
+    this.maxAttempts = opts.maxAttempts ?? 5;
+    this.backoff = opts.backoffMs ?? defaultBackoff;
+    this.concurrency = opts.concurrency ?? 4;
+    this.ackWaitMs = opts.ackWaitMs ?? 30_000;
+    const streams = new Set<string>();
+    for (const s of opts.subscriptions) {
+      if (streams.has(s.stream.name)) {
+        throw new Error(
+          `consumer ${opts.name}: two subscriptions on stream ${s.stream.name}; use one wildcard filter and several handlers`,
+        );
+      }
+      streams.add(s.stream.name);
+    }
+  }
+
+  /** Provisions the streams this runner reads (idempotent; consume() does it too). */
+  async ensureStreams(): Promise<void> {
+    for (const sub of this.opts.subscriptions) await this.opts.bus.ensureStream(sub.stream);
+  }
+
+  /** Starts consuming every subscription (idempotent). */
+  start(): void {
+    if (this.controller) return;
+    const controller = new AbortController();
+    this.controller = controller;
+    this.loops = this.opts.subscriptions.map((sub) => {
+      this.active += 1;
+      return this.opts.bus
+        .consume(
+          { stream: sub.stream, durable: this.opts.name, filterSubject: sub.filterSubject, ackWaitMs: this.ackWaitMs },
+          (delivery) => this.handle(sub, delivery),
+          { concurrency: this.concurrency, signal: controller.signal },
+        )
+        .catch((err: unknown) => {
+          this.opts.logger.error(
+            { err: errorMessage(err), consumer: this.opts.name, stream: sub.stream.name },
+            "consumer stopped with an error",
+          );
+        })
+        .finally(() => {
+          this.active -= 1;
+        });
+    });
+  }
+
+  /** Stops pulling and waits for the handlers in flight. */
+  async stop(): Promise<void> {
+    const controller = this.controller;
+    if (!controller) return;
+    controller.abort();
+    await Promise.allSettled(this.loops);
+    this.loops = [];
+    this.controller = undefined;
+  }
+
+  /** True while started and every subscription's consume loop is alive. */
+  running(): boolean {
+    return this.controller !== undefined && !this.controller.signal.aborted && this.active === this.loops.length;
+  }
+
+  stats(): ConsumerRunnerStats {
+    return { ...this.counters };
+  }
+
+  private async handle(sub: Subscription, delivery: Delivery): Promise<void> {
+    const { envelope } = delivery;
+    const log = this.opts.logger;
+    let outcome: "applied" | "duplicate";
+    try {
+      outcome = await this.db.transaction().execute(async (trx) => {
+        const inserted = await trx
+          .insertInto("inbox")
+          .values({ consumer: this.opts.name, event_id: envelope.id, processed_at: this.opts.clock.now() })
+          .onConflict((oc) => oc.columns(["consumer", "event_id"]).doNothing())
+          .returning("event_id")
+          .executeTakeFirst();
+        if (!inserted) return "duplicate" as const;
+        const handler = sub.handlers[envelope.type];
+        if (handler) await handler({ trx: trx as Kysely<any>, envelope, payload: decodePayload(envelope) });
+        return "applied" as const;
+      });
+    } catch (err) {
+      if (err instanceof FailpointError) {
+        log.warn({ failpoint: err.failpoint, eventId: envelope.id }, "delivery abandoned by failpoint");
+        return;
+      }
+      await this.failed(delivery, err);
+      return;
+    }
+    if (outcome === "applied") this.counters.applied += 1;
+    else this.counters.duplicates += 1;
+    try {
+      await this.opts.failpoints.hit(FAILPOINT.afterEffectBeforeAck);
+    } catch (err) {
+      if (err instanceof FailpointError) {
+        log.warn({ failpoint: err.failpoint, eventId: envelope.id }, "delivery abandoned by failpoint");
+        return;
+      }
+      throw err;
+    }
+    try {
+      await delivery.ack();
+    } catch (err) {
+      // The effect is committed; a redelivery will only find the inbox row.
+      log.warn({ err: errorMessage(err), eventId: envelope.id }, "ack failed; the event will be redelivered");
+    }
+  }
+
+  private async failed(delivery: Delivery, err: unknown): Promise<void> {
+    const { envelope, deliveryCount } = delivery;
+    const reason = errorMessage(err);
+    const log = this.opts.logger;
+    if (deliveryCount >= this.maxAttempts) {
+      try {
+        await this.db
+          .insertInto("dead_letters")
+          .values({
+            consumer: this.opts.name,
+            event_id: envelope.id,
+            subject: envelope.subject,
+            type: envelope.type,
+            envelope: encodeEnvelope(envelope),
+            reason: reason.slice(0, 4_000),
+            attempts: deliveryCount,
+            failed_at: this.opts.clock.now(),
+          })
+          .onConflict((oc) =>
+            oc.columns(["consumer", "event_id"]).doUpdateSet({
+              reason: reason.slice(0, 4_000),
+              attempts: deliveryCount,
+              failed_at: this.opts.clock.now(),
+            }),
+          )
+          .execute();
+      } catch (dlqErr) {
+        log.error({ err: errorMessage(dlqErr), eventId: envelope.id }, "could not write the dead letter; retrying");
+        await delivery.nak(this.backoff(deliveryCount)).catch(() => undefined);
+        return;
+      }
+      this.counters.deadLettered += 1;
+      log.error(
+        { eventId: envelope.id, type: envelope.type, attempts: deliveryCount, reason, consumer: this.opts.name },
+        "event dead-lettered",
+      );
+      await delivery.term(reason).catch((termErr: unknown) => {
+        log.warn({ err: errorMessage(termErr), eventId: envelope.id }, "term failed");
+      });
+      return;
+    }
+    this.counters.retried += 1;
+    log.warn(
+      { eventId: envelope.id, type: envelope.type, attempt: deliveryCount, reason, consumer: this.opts.name },
+      "event handler failed; will retry",
+    );
+    await delivery.nak(this.backoff(deliveryCount)).catch((nakErr: unknown) => {
+      log.warn({ err: errorMessage(nakErr), eventId: envelope.id }, "nak failed; redelivery after ack wait");
+    });
+  }
+}

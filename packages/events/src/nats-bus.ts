@@ -1,0 +1,342 @@
+import {
+  AckPolicy,
+  DeliverPolicy,
+  DiscardPolicy,
+  JetStreamApiCodes,
+  JetStreamApiError,
+  jetstream,
+  jetstreamManager,
+  RetentionPolicy,
+  StorageType,
+  type ConsumerConfig,
+  type ConsumerInfo,
+  type ConsumerMessages,
+  type JetStreamClient,
+  type JetStreamManager,
+  type JsMsg,
+  type StreamInfo,
+} from "@nats-io/jetstream";
+import { connect, headers as natsHeaders, nanos, type NatsConnection } from "@nats-io/transport-node";
+import type { EventEnvelope } from "@petri/contracts/common";
+import type { ConsumeOptions, ConsumerSpec, Delivery, EventBus, PublishAck, StreamSpec } from "./bus.js";
+import { decodeEnvelope, encodeEnvelope } from "./envelope.js";
+import { errorMessage, Semaphore, type Logger } from "./internal/async.js";
+
+export interface NatsEventBusOptions {
+  /** e.g. "nats://127.0.0.1:4222" or a list of them. */
+  servers: string | string[];
+  /** Connection name shown by the server (the service name). */
+  name: string;
+  logger: Logger;
+  /** How long publish() waits for the PubAck (default 5 s). */
+  publishTimeoutMs?: number;
+  /** Stream dedupe window (default 2 min, the JetStream default). */
+  duplicateWindowMs?: number;
+  /** Pause between attempts to re-establish a failed consume (default 1 s). */
+  resubscribeDelayMs?: number;
+  /** Reconnect wait between attempts (default 500 ms); reconnects go on forever. */
+  reconnectTimeWaitMs?: number;
+}
+
+const DEFAULT_ACK_WAIT_MS = 30_000;
+
+function isApiError(err: unknown, code: number): boolean {
+  return err instanceof JetStreamApiError && err.code === code;
+}
+
+function sameSubjects(a: readonly string[], b: readonly string[]): boolean {
+  const x = [...a].sort();
+  const y = [...b].sort();
+  return x.length === y.length && x.every((s, i) => s === y[i]);
+}
+
+/** A consumer filter of ">" is stored as "no filter" by the server. */
+function normaliseFilter(filter: string | undefined): string {
+  return filter === undefined || filter === "" ? ">" : filter;
+}
+
+/**
+ * EventBus over NATS JetStream (cluster mode). Streams and durable pull consumers are
+ * provisioned idempotently; publishes carry Nats-Msg-Id = envelope.id, so the server drops
+ * re-publishes inside the stream's duplicate window.
+ */
+export class NatsEventBus implements EventBus {
+  readonly kind = "nats" as const;
+  private isConnected = true;
+  private closing = false;
+  private readonly provisionedStreams = new Set<string>();
+
+  private constructor(
+    private readonly nc: NatsConnection,
+    private readonly jsm: JetStreamManager,
+    private readonly js: JetStreamClient,
+    private readonly opts: NatsEventBusOptions,
+  ) {
+    void this.watchStatus();
+  }
+
+  static async connect(opts: NatsEventBusOptions): Promise<NatsEventBus> {
+    const nc = await connect({
+      servers: opts.servers,
+      name: opts.name,
+      maxReconnectAttempts: -1,
+      reconnectTimeWait: opts.reconnectTimeWaitMs ?? 500,
+      waitOnFirstConnect: false,
+    });
+    const jsm = await jetstreamManager(nc);
+    const js = jetstream(nc, { timeout: opts.publishTimeoutMs ?? 5_000 });
+    opts.logger.info({ server: nc.getServer(), name: opts.name }, "nats connected");
+    return new NatsEventBus(nc, jsm, js, opts);
+  }
+
+  private async watchStatus(): Promise<void> {
+    for await (const status of this.nc.status()) {
+      switch (status.type) {
+        case "disconnect":
+          this.isConnected = false;
+          this.opts.logger.warn({ server: status.server }, "nats disconnected");
+          break;
+        case "reconnect":
+          this.isConnected = true;
+          this.opts.logger.info({ server: status.server }, "nats reconnected");
+          break;
+        case "close":
+          this.isConnected = false;
+          break;
+        default:
+          break;
+      }
+    }
+  }
+
+  connected(): boolean {
+    return this.isConnected && !this.nc.isClosed();
+  }
+
+  async ensureStream(spec: StreamSpec): Promise<void> {
+    const duplicateWindow = nanos(this.opts.duplicateWindowMs ?? 120_000);
+    let info: StreamInfo;
+    try {
+      info = await this.jsm.streams.info(spec.name);
+    } catch (err) {
+      if (!isApiError(err, JetStreamApiCodes.StreamNotFound)) throw err;
+      try {
+        await this.jsm.streams.add({
+          name: spec.name,
+          subjects: [...spec.subjects],
+          storage: StorageType.File,
+          retention: RetentionPolicy.Limits,
+          discard: DiscardPolicy.Old,
+          duplicate_window: duplicateWindow,
+          num_replicas: 1,
+        });
+        this.opts.logger.info({ stream: spec.name, subjects: spec.subjects }, "stream created");
+        this.provisionedStreams.add(spec.name);
+        return;
+      } catch (addErr) {
+        // Another process may have created it in the meantime: fall through to compare.
+        info = await this.jsm.streams.info(spec.name).catch(() => {
+          throw addErr;
+        });
+      }
+    }
+    if (!sameSubjects(info.config.subjects ?? [], spec.subjects) || info.config.duplicate_window !== duplicateWindow) {
+      await this.jsm.streams.update(spec.name, {
+        ...info.config,
+        subjects: [...spec.subjects],
+        duplicate_window: duplicateWindow,
+      });
+      this.opts.logger.info({ stream: spec.name, subjects: spec.subjects }, "stream updated");
+    }
+    this.provisionedStreams.add(spec.name);
+  }
+
+  async publish(envelope: EventEnvelope): Promise<PublishAck> {
+    const h = natsHeaders();
+    if (envelope.traceparent) h.set("traceparent", envelope.traceparent);
+    h.set("Petri-Event-Type", envelope.type);
+    const ack = await this.js.publish(envelope.subject, encodeEnvelope(envelope), {
+      msgID: envelope.id,
+      headers: h,
+    });
+    return { stream: ack.stream, seq: ack.seq, duplicate: ack.duplicate };
+  }
+
+  /** Creates the durable pull consumer or brings its config in line; returns the server's view. */
+  async ensureConsumer(spec: ConsumerSpec): Promise<ConsumerInfo> {
+    const ackWait = nanos(spec.ackWaitMs ?? DEFAULT_ACK_WAIT_MS);
+    const wanted: Partial<ConsumerConfig> = {
+      ack_wait: ackWait,
+      max_deliver: -1, // the consumer runner decides when to dead-letter
+      filter_subject: spec.filterSubject,
+    };
+    let info: ConsumerInfo;
+    try {
+      info = await this.jsm.consumers.info(spec.stream.name, spec.durable);
+      const drift =
+        normaliseFilter(info.config.filter_subject) !== normaliseFilter(spec.filterSubject) ||
+        info.config.ack_wait !== ackWait ||
+        info.config.max_deliver !== -1;
+      if (drift) {
+        info = await this.jsm.consumers.update(spec.stream.name, spec.durable, wanted);
+        this.opts.logger.info({ stream: spec.stream.name, durable: spec.durable }, "consumer updated");
+      }
+    } catch (err) {
+      if (!isApiError(err, JetStreamApiCodes.ConsumerNotFound)) throw err;
+      info = await this.jsm.consumers.add(spec.stream.name, {
+        durable_name: spec.durable,
+        ack_policy: AckPolicy.Explicit,
+        deliver_policy: DeliverPolicy.All,
+        ...wanted,
+      });
+      this.opts.logger.info(
+        { stream: spec.stream.name, durable: spec.durable, filter: spec.filterSubject },
+        "consumer created",
+      );
+    }
+    if (normaliseFilter(info.config.filter_subject) !== normaliseFilter(spec.filterSubject)) {
+      throw new Error(
+        `consumer ${spec.stream.name}/${spec.durable} has filter "${info.config.filter_subject ?? ""}", wanted "${spec.filterSubject}"`,
+      );
+    }
+    return info;
+  }
+
+  async consume(
+    spec: ConsumerSpec,
+    handler: (delivery: Delivery) => Promise<void>,
+    options: ConsumeOptions,
+  ): Promise<void> {
+    const { signal } = options;
+    const slots = new Semaphore(options.concurrency);
+    const log = this.opts.logger;
+    const retryDelay = this.opts.resubscribeDelayMs ?? 1_000;
+    let provisioned = false;
+
+    const dispatch = (m: JsMsg): void => {
+      let envelope: EventEnvelope;
+      try {
+        envelope = decodeEnvelope(m.data);
+      } catch (err) {
+        // Not an envelope at all: nobody can ever handle it.
+        log.error({ err, stream: spec.stream.name, seq: m.seq, subject: m.subject }, "undecodable message terminated");
+        m.term("undecodable envelope");
+        slots.release();
+        return;
+      }
+      const delivery = new NatsDelivery(m, envelope);
+      handler(delivery)
+        .catch((err: unknown) => {
+          // Handlers are expected to settle the delivery themselves; an escape means the
+          // delivery stays unacknowledged and the server redelivers it after ack_wait.
+          log.error({ err, eventId: envelope.id, durable: spec.durable }, "event handler failed");
+        })
+        .finally(() => slots.release());
+    };
+
+    while (!signal.aborted) {
+      let messages: ConsumerMessages | undefined;
+      const onAbort = () => void messages?.close();
+      try {
+        if (!provisioned) {
+          await this.ensureStream(spec.stream);
+          await this.ensureConsumer(spec);
+          provisioned = true;
+        }
+        const consumer = await this.js.consumers.get(spec.stream.name, spec.durable);
+        messages = await consumer.consume({ max_messages: Math.max(options.concurrency, 1) });
+        signal.addEventListener("abort", onAbort, { once: true });
+        if (signal.aborted) void messages.close();
+        for await (const m of messages) {
+          if (signal.aborted) {
+            m.nak();
+            continue;
+          }
+          let waited = false;
+          if (slots.available === 0) waited = true;
+          await slots.acquire();
+          if (signal.aborted) {
+            slots.release();
+            m.nak();
+            continue;
+          }
+          // It may have sat in the client buffer while all slots were busy.
+          if (waited) m.working();
+          dispatch(m);
+        }
+      } catch (err) {
+        if (signal.aborted || this.closing) break;
+        log.warn(
+          { err: errorMessage(err), stream: spec.stream.name, durable: spec.durable },
+          "consume interrupted; re-establishing",
+        );
+        if (isApiError(err, JetStreamApiCodes.ConsumerNotFound) || isApiError(err, JetStreamApiCodes.StreamNotFound)) {
+          provisioned = false;
+        }
+      } finally {
+        signal.removeEventListener("abort", onAbort);
+        await messages?.close().catch(() => undefined);
+      }
+      if (signal.aborted || this.closing) break;
+      await sleep(retryDelay, signal);
+    }
+    await slots.idle();
+  }
+
+  /** Stream state for tests and diagnostics. */
+  async streamInfo(name: string): Promise<{ messages: number; lastSeq: number }> {
+    const info = await this.jsm.streams.info(name);
+    return { messages: info.state.messages, lastSeq: info.state.last_seq };
+  }
+
+  async close(): Promise<void> {
+    if (this.nc.isClosed()) return;
+    this.closing = true;
+    await this.nc.drain().catch(async (err: unknown) => {
+      this.opts.logger.warn({ err: errorMessage(err) }, "nats drain failed; closing");
+      await this.nc.close();
+    });
+  }
+}
+
+class NatsDelivery implements Delivery {
+  constructor(
+    private readonly msg: JsMsg,
+    readonly envelope: EventEnvelope,
+  ) {}
+
+  get deliveryCount(): number {
+    return this.msg.info.deliveryCount;
+  }
+
+  async ack(): Promise<void> {
+    const confirmed = await this.msg.ackAck();
+    if (!confirmed) throw new Error(`ack of ${this.envelope.id} was not confirmed`);
+  }
+
+  async nak(delayMs?: number): Promise<void> {
+    this.msg.nak(delayMs && delayMs > 0 ? delayMs : undefined);
+  }
+
+  async term(_reason?: string): Promise<void> {
+    // A "+TERM <reason>" body needs nats-server >= 2.11; the runner records the reason itself.
+    this.msg.term();
+  }
+
+  async working(): Promise<void> {
+    this.msg.working();
+  }
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    }
+    signal.addEventListener("abort", done, { once: true });
+  });
+}

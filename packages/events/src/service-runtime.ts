@@ -1,0 +1,102 @@
+import { type ServiceName, streamFor } from "@petri/contracts";
+import { type Database, migrateToLatest, migrationStatus } from "@petri/db";
+import type { Clock, Failpoints, HostedService, Logger, ReadinessCheck } from "@petri/service-kit";
+import type { Kysely, Migration } from "kysely";
+import type { EventBus } from "./bus.js";
+import { ConsumerRunner, type ConsumerSubscription } from "./consumer-runner.js";
+import { OutboxRelay } from "./outbox-relay.js";
+
+/** What the host hands to every service's composition root, in both run modes. */
+export interface ServiceDeps {
+  database: Database;
+  bus: EventBus;
+  clock: Clock;
+  logger: Logger;
+  failpoints: Failpoints;
+}
+
+export interface ConsumerDefinition {
+  /** Durable consumer name, unique across the system, e.g. "notifications-accounts". */
+  name: string;
+  subscriptions: ConsumerSubscription[];
+  concurrency?: number;
+  maxAttempts?: number;
+}
+
+export interface ServiceRuntimeOptions extends ServiceDeps {
+  service: ServiceName;
+  migrations: Record<string, Migration>;
+  consumers?: ConsumerDefinition[];
+}
+
+/**
+ * The plumbing every service shares: its schema-bound Kysely, the outbox relay for its
+ * stream, its consumers, migrations and readiness. The service adds its routes.
+ */
+export function createServiceRuntime<DB>(options: ServiceRuntimeOptions) {
+  const { service, database, bus, clock, failpoints } = options;
+  const logger = options.logger.child({ service });
+  const db = database.forSchema<DB>(service);
+  const stream = streamFor(service);
+  const relay = new OutboxRelay({ db: db as Kysely<any>, bus, stream, logger, clock, failpoints });
+  const runners = (options.consumers ?? []).map(
+    (consumer) =>
+      new ConsumerRunner({
+        db: db as Kysely<any>,
+        bus,
+        name: consumer.name,
+        logger,
+        clock,
+        failpoints,
+        subscriptions: consumer.subscriptions,
+        ...(consumer.concurrency === undefined ? {} : { concurrency: consumer.concurrency }),
+        ...(consumer.maxAttempts === undefined ? {} : { maxAttempts: consumer.maxAttempts }),
+      }),
+  );
+  let started = false;
+
+  async function readiness() {
+    const checks: ReadinessCheck[] = [];
+    try {
+      await database.ping();
+      checks.push({ name: "database", ok: true });
+      const status = await migrationStatus(database, service, options.migrations);
+      checks.push({
+        name: "migrations",
+        ok: status.atHead,
+        ...(status.atHead ? {} : { detail: `pending: ${status.pending.join(", ")}` }),
+      });
+    } catch (error) {
+      checks.push({ name: "database", ok: false, detail: (error as Error).message });
+    }
+    checks.push({ name: "bus", ok: bus.connected() });
+    checks.push({ name: "consumers", ok: started && runners.every((runner) => runner.running()) });
+    return { ready: checks.every((check) => check.ok), checks };
+  }
+
+  const hosted: Omit<HostedService, "routes"> = {
+    name: service,
+    migrate: () => migrateToLatest(database, service, options.migrations),
+    async start() {
+      await bus.ensureStream(stream);
+      for (const runner of runners) await runner.ensureStreams();
+      relay.start();
+      for (const runner of runners) runner.start();
+      started = true;
+    },
+    async stop() {
+      started = false;
+      await Promise.all(runners.map((runner) => runner.stop()));
+      await relay.stop();
+    },
+    readiness,
+  };
+
+  return {
+    db,
+    relay,
+    hosted,
+    /** Use cases call this after committing, so the relay publishes at once instead of at its next poll. */
+    afterCommit: () => relay.poke(),
+  };
+}

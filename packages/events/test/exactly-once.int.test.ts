@@ -1,0 +1,208 @@
+/**
+ * Outbox -> bus -> consumer, exactly-once effects (reliability test plan §3, E1/E2/E4/E6),
+ * against nats-server + PostgreSQL and against the in-process bus + PGlite: the same
+ * scenarios, the same expectations.
+ */
+import { Failpoints, FAILPOINT, FailpointError } from "@petri/service-kit";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { decodeEnvelope } from "../src/envelope.js";
+import { recordEvent } from "../src/record-event.js";
+import { createTestService, expectExactlyOnce, inProcessPgliteRig, inProcessPgRig, natsPgRig, type Rig, type RigFactory } from "./support/rig.js";
+import { clusterInfraReady, FakeClock } from "./support/testkit.js";
+import { delay, eventually } from "./support/wait.js";
+
+const factories: RigFactory[] = [natsPgRig, inProcessPgliteRig, inProcessPgRig];
+const clusterReady = await clusterInfraReady();
+
+describe.each(factories)("$name", (factory) => {
+  const skip = factory.kind !== "in-process" && !clusterReady;
+  let rig: Rig;
+
+  beforeAll(async () => {
+    if (!skip) rig = await factory.create();
+  });
+  afterAll(async () => {
+    await rig?.close();
+  });
+
+  it.skipIf(skip)("(a) a rolled-back transaction leaves no event; every committed one is published and consumed once", async () => {
+    const svc = await createTestService(rig);
+    const committed: string[] = [];
+    for (let i = 0; i < 30; i += 1) {
+      const rollback = i % 3 === 1;
+      try {
+        const id = await svc.db.transaction().execute(async (trx) => {
+          const aggregateId = `usr_a${i}`;
+          await trx.insertInto("business").values({ id: aggregateId }).execute();
+          const envelope = await recordEvent(trx, svc.spec, { account: { id: aggregateId } }, {
+            aggregateId,
+            aggregateVersion: 1,
+            occurredAt: new Date(),
+          });
+          // A failure between the state change + outbox write and the commit (E1).
+          if (rollback) throw new FailpointError("between_write_and_commit");
+          return envelope.id;
+        });
+        committed.push(id);
+      } catch (err) {
+        expect(err).toBeInstanceOf(FailpointError);
+      }
+    }
+    // recordEvent refuses to run outside a transaction, so it cannot be split from the change.
+    await expect(
+      recordEvent(svc.db, svc.spec, {}, { aggregateId: "x", aggregateVersion: 1, occurredAt: new Date() }),
+    ).rejects.toThrow(/inside the transaction/);
+
+    const outbox = await svc.db.selectFrom("outbox").select(["id", "aggregate_id"]).orderBy("seq").execute();
+    const business = await svc.db.selectFrom("business").select("id").orderBy("id").execute();
+    expect(outbox.map((r: { id: string }) => r.id)).toEqual(committed);
+    expect(business.map((r: { id: string }) => r.id).sort()).toEqual(outbox.map((r: { aggregate_id: string }) => r.aggregate_id).sort());
+
+    const runner = svc.runner("svc-a--effects");
+    const relay = svc.relay();
+    runner.start();
+    relay.start();
+    await eventually(async () => (await svc.effects()).size === committed.length, "every committed event consumed");
+    await relay.stop();
+    await delay(200);
+    await runner.stop();
+    expect(expectExactlyOnce(await svc.effects(), committed)).toEqual({ missing: [], duplicated: [], unexpected: [] });
+    expect(await svc.unsent()).toBe(0);
+    expect((await rig.bus.streamInfo(svc.stream.name)).messages).toBe(committed.length);
+    expect(relay.stats()).toMatchObject({ published: committed.length, duplicates: 0 });
+    // What went over the bus is what was recorded.
+    const sample = await svc.db.selectFrom("outbox").select(["id", "envelope"]).limit(1).executeTakeFirstOrThrow();
+    expect(decodeEnvelope(sample.envelope).id).toBe(sample.id);
+  });
+
+  it.skipIf(skip)("(b) relay crash after the puback, before mark-sent: a new relay republishes, the bus dedupes, effects once", async () => {
+    const svc = await createTestService(rig);
+    const ids = await svc.commit(10);
+    const crashing = new Failpoints();
+    crashing.arm(FAILPOINT.afterPubackBeforeMarkSent, "throw*1");
+    // The relays' clock only decides leases: a fake one makes "after the lease" exact.
+    const clock = new FakeClock(new Date());
+    const first = svc.relay({ failpoints: crashing, leaseMs: 30_000, clock });
+    await expect(first.runOnce()).rejects.toBeInstanceOf(FailpointError);
+    expect(first.stats()).toMatchObject({ published: 1, duplicates: 0 });
+    expect(await svc.unsent()).toBe(10); // nothing marked sent
+    // The batch is leased by the dead relay: a new one finds nothing until the lease expires.
+    const second = svc.relay({ leaseMs: 30_000, clock });
+    expect(await second.runOnce()).toBe(0);
+    await clock.advance(29_999);
+    expect(await second.runOnce()).toBe(0);
+    await clock.advance(2);
+    await svc.drain(second);
+    expect(second.stats()).toMatchObject({ published: 9, duplicates: 1 });
+    expect((await rig.bus.streamInfo(svc.stream.name)).messages).toBe(10); // one copy each
+
+    const runner = svc.runner("svc-b--effects");
+    runner.start();
+    await eventually(async () => (await svc.effects()).size === 10, "ten effects");
+    await delay(300);
+    await runner.stop();
+    expect(expectExactlyOnce(await svc.effects(), ids)).toEqual({ missing: [], duplicated: [], unexpected: [] });
+    const attempts = await svc.db.selectFrom("outbox").select("attempts").orderBy("seq").execute();
+    expect(attempts.map((r: { attempts: number }) => r.attempts)).toEqual(Array(10).fill(2));
+  });
+
+  it.skipIf(skip)("(c) consumer crash after its effect, before the ack: redelivered, effect exactly once", async () => {
+    const svc = await createTestService(rig);
+    const ids = await svc.commit(20);
+    await svc.drain(svc.relay());
+    const crashing = new Failpoints();
+    crashing.arm(FAILPOINT.afterEffectBeforeAck, "throw*3");
+    const runner = svc.runner("svc-c--effects", { failpoints: crashing, ackWaitMs: 800 });
+    runner.start();
+    await eventually(async () => (await svc.effects()).size === 20, "twenty effects");
+    // The three abandoned deliveries come back after the ack wait and hit the inbox.
+    await eventually(() => runner.stats().duplicates === 3, () => `3 inbox hits, stats ${JSON.stringify(runner.stats())}`);
+    await delay(1_200); // longer than ackWait: nothing else may come back
+    await runner.stop();
+    expect(crashing.hitCount(FAILPOINT.afterEffectBeforeAck)).toBe(3);
+    expect(runner.stats()).toMatchObject({ applied: 20, duplicates: 3, retried: 0, deadLettered: 0 });
+    expect(expectExactlyOnce(await svc.effects(), ids)).toEqual({ missing: [], duplicated: [], unexpected: [] });
+    const inbox = await svc.db.selectFrom("inbox").select("event_id").where("consumer", "=", "svc-c--effects").execute();
+    expect(inbox).toHaveLength(20);
+  });
+
+  it.skipIf(skip)("(d) a poison message is dead-lettered after N attempts while 200 others keep flowing", async () => {
+    const svc = await createTestService(rig);
+    const [poison] = await svc.commit(1, { aggregatePrefix: "poison" });
+    const good = await svc.commit(200);
+    let poisonAttempts = 0;
+    const runner = svc.runner("svc-d--effects", {
+      maxAttempts: 3,
+      backoffMs: () => 150,
+      ackWaitMs: 5_000,
+      subscriptions: [
+        {
+          stream: svc.stream,
+          filterSubject: svc.stream.subjects[0]!,
+          handlers: {
+            [svc.spec.schema.typeName]: async ({ trx, envelope }) => {
+              if (envelope.aggregateId.startsWith("poison")) {
+                poisonAttempts += 1;
+                throw new Error(`cannot apply ${envelope.aggregateId}: poison pill`);
+              }
+              await trx
+                .insertInto("effects")
+                .values({ consumer: "svc-d--effects", event_id: envelope.id, aggregate_id: envelope.aggregateId })
+                .execute();
+            },
+          },
+        },
+      ],
+    });
+    const relay = svc.relay();
+    runner.start();
+    relay.start();
+    await eventually(async () => {
+      const dead = await svc.db.selectFrom("dead_letters").selectAll().execute();
+      return dead.length === 1 && (await svc.effects()).size === 200;
+    }, "poison dead-lettered and 200 effects");
+    await delay(600); // several backoff periods: a terminated message must not come back
+    await relay.stop();
+    await runner.stop();
+    const [dead] = await svc.db.selectFrom("dead_letters").selectAll().execute();
+    expect(dead).toMatchObject({
+      consumer: "svc-d--effects",
+      event_id: poison,
+      subject: svc.spec.subject,
+      type: svc.spec.schema.typeName,
+      attempts: 3,
+      reason: "cannot apply poison_1: poison pill",
+    });
+    expect(decodeEnvelope(dead!.envelope).id).toBe(poison);
+    expect(poisonAttempts).toBe(3);
+    expect(runner.stats()).toMatchObject({ applied: 200, retried: 2, deadLettered: 1 });
+    expect(expectExactlyOnce(await svc.effects(), good)).toEqual({ missing: [], duplicated: [], unexpected: [] });
+    // The failed attempts left no inbox row: only the 200 good ones are recorded.
+    const inbox = await svc.db.selectFrom("inbox").select("event_id").execute();
+    expect(inbox.map((r: { event_id: string }) => r.event_id)).not.toContain(poison);
+    expect(inbox).toHaveLength(200);
+  });
+
+  it.skipIf(skip)("unknown payload types are recorded without effect; a restarted consumer resumes where it left off", async () => {
+    const svc = await createTestService(rig);
+    const firstIds = await svc.commit(5);
+    await svc.drain(svc.relay());
+    const first = svc.runner("svc-e--effects", {
+      subscriptions: [{ stream: svc.stream, filterSubject: svc.stream.subjects[0]!, handlers: {} }],
+    });
+    first.start();
+    await eventually(async () => first.stats().applied === 5, "five recorded without a handler");
+    await first.stop();
+    expect((await svc.effects()).size).toBe(0);
+
+    const laterIds = await svc.commit(5);
+    await svc.drain(svc.relay());
+    const second = svc.runner("svc-e--effects", { bus: await rig.newBus() });
+    second.start();
+    await eventually(async () => (await svc.effects()).size === 5, "five new effects");
+    await delay(300);
+    await second.stop();
+    expect(expectExactlyOnce(await svc.effects(), laterIds)).toEqual({ missing: [], duplicated: [], unexpected: [] });
+    expect(firstIds.some((id) => laterIds.includes(id))).toBe(false);
+  });
+});

@@ -1,0 +1,133 @@
+import { createRouterTransport } from "@connectrpc/connect";
+import { createServer } from "node:net";
+import { serve } from "@hono/node-server";
+import type { ServiceName } from "@petri/contracts";
+import { type Database, createDatabase } from "@petri/db";
+import { InProcessEventBus, type ServiceDeps } from "@petri/events";
+import { createGateway, createServiceClients } from "@petri/gateway";
+import {
+  type Clock,
+  type Failpoints,
+  type HostedService,
+  InternalTokenSigner,
+  InternalTokenVerifier,
+  type Logger,
+  clientInterceptors,
+  generateInternalKeyPair,
+  healthRoutes,
+  serverInterceptors,
+} from "@petri/service-kit";
+import { createCloudLabsService } from "@petri/cloud-labs";
+import { createEngineService } from "@petri/engine";
+import { createExperimentsService } from "@petri/experiments";
+import { createHypothesesService } from "@petri/hypotheses";
+import { createIdentityService } from "@petri/identity";
+import { createMarketplaceService } from "@petri/marketplace";
+import { createNotificationsService } from "@petri/notifications";
+
+const SERVICE_FACTORIES: Record<ServiceName, (deps: ServiceDeps) => HostedService> = {
+  identity: createIdentityService,
+  experiments: createExperimentsService,
+  marketplace: createMarketplaceService,
+  hypotheses: createHypothesesService,
+  engine: createEngineService,
+  cloudlabs: createCloudLabsService,
+  notifications: createNotificationsService,
+};
+
+export interface StandaloneOptions {
+  /** A directory for PGlite's files, or "memory://". */
+  dataDir: string;
+  port: number;
+  host: string;
+  logger: Logger;
+  clock: Clock;
+  failpoints: Failpoints;
+}
+
+export interface Standalone {
+  url: string;
+  port: number;
+  services: HostedService[];
+  /** The embedded database (tests read projections through it). */
+  database: Database;
+  stop(): Promise<void>;
+}
+
+/**
+ * Standalone mode: the gateway and every service in ONE process, on PGlite (a schema per
+ * service) and the in-process bus. Calls still cross the Connect contract: each service is
+ * reached through a router transport that serialises every message and runs the same
+ * interceptors as the cluster's HTTP servers.
+ */
+export async function startStandalone(options: StandaloneOptions): Promise<Standalone> {
+  const { logger, clock, failpoints } = options;
+  const database = await createDatabase({ driver: "pglite", dataDir: options.dataDir });
+  const bus = await InProcessEventBus.create({ db: database, clock, logger });
+  const deps: ServiceDeps = { database, bus, clock, logger, failpoints };
+  const services = (Object.keys(SERVICE_FACTORIES) as ServiceName[]).map((name) => SERVICE_FACTORIES[name](deps));
+  for (const service of services) await service.migrate();
+  for (const service of services) await service.start();
+
+  // The internal principal keys live only in this process's memory.
+  const keys = await generateInternalKeyPair();
+  const verifier = await InternalTokenVerifier.create([keys.publicKeyPem]);
+  const signer = await InternalTokenSigner.create(keys.privateKeyPem, keys.kid);
+  const byName = new Map(services.map((service) => [service.name, service]));
+  const clients = createServiceClients((name, interceptors) => {
+    const service = byName.get(name);
+    if (!service) throw new Error(`no service ${name} in this process`);
+    return createRouterTransport(
+      (router) => {
+        service.routes(router);
+        healthRoutes(router, () => service.readiness(), [service.name]);
+      },
+      {
+        router: {
+          interceptors: serverInterceptors({
+            logger,
+            verifier,
+            publicProcedures: [...(service.publicProcedures ?? [])],
+          }),
+        },
+        transport: { interceptors },
+      },
+    );
+  }, clientInterceptors(signer));
+
+  const gateway = createGateway({ clients, logger, clock });
+  const port = options.port === 0 ? await freePort(options.host) : options.port;
+  const server = serve({ fetch: gateway.fetch, port, hostname: options.host });
+  await new Promise<void>((resolve, reject) => {
+    server.once("listening", () => resolve());
+    server.once("error", reject);
+  });
+  const url = `http://${options.host}:${port}`;
+
+  let stopped = false;
+  return {
+    url,
+    port,
+    services,
+    database,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const service of services) await service.stop();
+      await bus.close();
+      await database.destroy();
+    },
+  };
+}
+
+function freePort(host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, host, () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+    });
+  });
+}

@@ -1,0 +1,52 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+import {
+  createLogger,
+  createShutdown,
+  exitOnConfigError,
+  failpoints,
+  installSignalHandlers,
+  loadConfig,
+  logLevelSchema,
+  portSchema,
+  systemClock,
+} from "@petri/service-kit";
+import { startStandalone } from "./host.js";
+
+const config = exitOnConfigError(() =>
+  loadConfig(
+    z.object({
+      PORT: portSchema.default(8080),
+      HOST: z.string().default("127.0.0.1"),
+      PETRI_DATA_DIR: z.string().default("./.petri"),
+      LOG_LEVEL: logLevelSchema.default("info"),
+    }),
+  ),
+);
+const logger = createLogger({ service: "standalone", level: config.LOG_LEVEL });
+const dataDir = config.PETRI_DATA_DIR === "memory://" ? "memory://" : path.resolve(config.PETRI_DATA_DIR);
+if (dataDir !== "memory://") mkdirSync(dataDir, { recursive: true });
+
+const petri = await startStandalone({
+  dataDir,
+  port: config.PORT,
+  host: config.HOST,
+  logger,
+  clock: systemClock,
+  failpoints,
+});
+console.log(
+  [
+    "",
+    `Petri is running (standalone: every service in this process, data in ${dataDir})`,
+    `  API          ${petri.url}`,
+    `  health       ${petri.url}/health`,
+    `  OpenAPI 3.1  ${petri.url}/openapi.json`,
+    "Stop with Ctrl-C.",
+    "",
+  ].join("\n"),
+);
+installSignalHandlers(
+  createShutdown({ logger, timeoutMs: 25_000, steps: [{ name: "stop standalone", run: () => petri.stop() }] }),
+);

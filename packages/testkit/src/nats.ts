@@ -1,0 +1,179 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { accessSync, constants, mkdtempSync, rmSync } from "node:fs";
+import { createConnection, createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { delimiter, join } from "node:path";
+
+/** A nats-server with JetStream started for one test file, on 127.0.0.1 and a free port. */
+export interface NatsServerHandle {
+  /** "nats://127.0.0.1:<port>" */
+  url: string;
+  port: number;
+  /** JetStream store directory (kept across kill()/restart()). */
+  storeDir: string;
+  /** SIGTERM and wait for the exit (SIGKILL after 5 s). */
+  stop(): Promise<void>;
+  /** SIGKILL and wait for the exit: a crash, no shutdown work. */
+  kill(): Promise<void>;
+  /** Starts the server again on the same port with the same store directory. */
+  restart(): Promise<void>;
+  /** The server's recent output, for failure messages. */
+  output(): string;
+}
+
+const CANDIDATES = ["/usr/sbin/nats-server", "/usr/bin/nats-server", "/usr/local/bin/nats-server"];
+
+function isExecutable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Path of the nats-server binary: NATS_SERVER_BIN, the usual places, then PATH. */
+export function natsServerBinary(): string | undefined {
+  const fromEnv = process.env.NATS_SERVER_BIN;
+  if (fromEnv && isExecutable(fromEnv)) return fromEnv;
+  for (const c of CANDIDATES) if (isExecutable(c)) return c;
+  for (const dir of (process.env.PATH ?? "").split(delimiter)) {
+    if (!dir) continue;
+    const p = join(dir, "nats-server");
+    if (isExecutable(p)) return p;
+  }
+  return undefined;
+}
+
+export function natsServerAvailable(): boolean {
+  return natsServerBinary() !== undefined;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const addr = srv.address();
+      const port = typeof addr === "object" && addr ? addr.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** Resolves true once a client connection on the port receives the server's INFO line. */
+function probe(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection({ host: "127.0.0.1", port });
+    let settled = false;
+    const finish = (ok: boolean) => {
+      if (settled) return;
+      settled = true;
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(1_000, () => finish(false));
+    socket.on("data", (chunk) => finish(chunk.toString("utf8").startsWith("INFO ")));
+    socket.on("error", () => finish(false));
+    socket.on("close", () => finish(false));
+  });
+}
+
+const created = new Set<string>();
+const running = new Set<ChildProcess>();
+let exitHookInstalled = false;
+
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on("exit", () => {
+    for (const child of running) child.kill("SIGKILL");
+    for (const dir of created) rmSync(dir, { recursive: true, force: true });
+  });
+}
+
+export async function startNatsServer(options: { storeDir?: string; startTimeoutMs?: number } = {}): Promise<NatsServerHandle> {
+  const bin = natsServerBinary();
+  if (!bin) throw new Error("nats-server not found (install the Debian package nats-server or set NATS_SERVER_BIN)");
+  installExitHook();
+  const storeDir = options.storeDir ?? mkdtempSync(join(tmpdir(), "petri-nats-"));
+  if (!options.storeDir) created.add(storeDir);
+  const startTimeoutMs = options.startTimeoutMs ?? 15_000;
+  let port = await freePort();
+  let child: ChildProcess | undefined;
+  let exited: Promise<void> = Promise.resolve();
+  const lines: string[] = [];
+
+  const launch = async (allowNewPort: boolean): Promise<void> => {
+    const deadline = Date.now() + startTimeoutMs;
+    for (;;) {
+      const proc = spawn(bin, ["-js", "-sd", storeDir, "-a", "127.0.0.1", "-p", String(port)], {
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      const record = (chunk: Buffer) => {
+        lines.push(...chunk.toString("utf8").split("\n").filter(Boolean));
+        if (lines.length > 200) lines.splice(0, lines.length - 200);
+      };
+      proc.stdout?.on("data", record);
+      proc.stderr?.on("data", record);
+      let hasExited = false;
+      exited = new Promise<void>((resolve) => {
+        proc.once("exit", () => {
+          hasExited = true;
+          running.delete(proc);
+          resolve();
+        });
+      });
+      running.add(proc);
+      child = proc;
+      while (!hasExited && Date.now() < deadline) {
+        if (await probe(port)) return;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      if (!hasExited) {
+        proc.kill("SIGKILL");
+        await exited;
+        throw new Error(`nats-server did not accept connections on port ${port}:\n${lines.slice(-20).join("\n")}`);
+      }
+      // It exited during startup: most likely the port was taken between freePort() and spawn.
+      if (Date.now() >= deadline) {
+        throw new Error(`nats-server exited during startup:\n${lines.slice(-20).join("\n")}`);
+      }
+      if (allowNewPort) port = await freePort();
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
+
+  const signalAndWait = async (sig: NodeJS.Signals): Promise<void> => {
+    const proc = child;
+    if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
+    const done = exited;
+    proc.kill(sig);
+    if (sig !== "SIGKILL") {
+      const timer = setTimeout(() => proc.kill("SIGKILL"), 5_000);
+      await done;
+      clearTimeout(timer);
+    } else {
+      await done;
+    }
+  };
+
+  await launch(true);
+  return {
+    get url() {
+      return `nats://127.0.0.1:${port}`;
+    },
+    get port() {
+      return port;
+    },
+    storeDir,
+    stop: () => signalAndWait("SIGTERM"),
+    kill: () => signalAndWait("SIGKILL"),
+    restart: async () => {
+      await signalAndWait("SIGTERM");
+      await launch(false);
+    },
+    output: () => lines.join("\n"),
+  };
+}

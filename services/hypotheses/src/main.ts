@@ -1,0 +1,4 @@
+import { runClusterService } from "@petri/events";
+import { createHypothesesService } from "./service.js";
+
+await runClusterService({ service: "hypotheses", defaultPort: 7104, create: createHypothesesService });

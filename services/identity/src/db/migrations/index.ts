@@ -1,0 +1,7 @@
+import type { Migration } from "kysely";
+import * as createAccounts from "./2026_11_21_1000_create_accounts.js";
+
+/** Every migration of the identity schema, by name (names sort in order). */
+export const identityMigrations: Record<string, Migration> = {
+  "2026_11_21_1000_create_accounts": createAccounts,
+};

@@ -1,0 +1,7 @@
+import type { Migration } from "kysely";
+import * as createMessagingTables from "./2026_11_21_1000_create_messaging_tables.js";
+
+/** Every migration of the marketplace schema, by name (names sort in order). */
+export const marketplaceMigrations: Record<string, Migration> = {
+  "2026_11_21_1000_create_messaging_tables": createMessagingTables,
+};

@@ -1,0 +1,4 @@
+import { runClusterService } from "@petri/events";
+import { createMarketplaceService } from "./service.js";
+
+await runClusterService({ service: "marketplace", defaultPort: 7103, create: createMarketplaceService });

@@ -1,0 +1,7 @@
+import type { Migration } from "kysely";
+import * as createAccountContacts from "./2026_11_21_1000_create_account_contacts.js";
+
+/** Every migration of the notifications schema, by name (names sort in order). */
+export const notificationsMigrations: Record<string, Migration> = {
+  "2026_11_21_1000_create_account_contacts": createAccountContacts,
+};
