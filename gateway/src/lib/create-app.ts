@@ -73,6 +73,10 @@ export function createApp(deps: GatewayDeps) {
       if (mapped.status >= 500) deps.logger.error({ err: error, request_id: requestId }, "service call failed");
       return c.json(mapped.body, mapped.status);
     }
+    if (error instanceof HTTPException && error.status === 400) {
+      // Hono's validator throws 400 for a body that is not JSON at all.
+      return c.json(errorBody("validation_failed", "the request body is not valid JSON", { errors: [] }), 422);
+    }
     if (error instanceof HTTPException && error.status < 500) {
       return c.json(errorBody("bad_request", error.message), error.status);
     }

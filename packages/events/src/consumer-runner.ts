@@ -154,6 +154,21 @@ export class ConsumerRunner {
   }
 
   private async handle(sub: Subscription, delivery: Delivery): Promise<void> {
+    // A slow handler keeps its delivery: extend the ack deadline while it works. (Should a
+    // redelivery still happen, the inbox absorbs it.)
+    const heartbeat = setInterval(
+      () => void delivery.working().catch(() => undefined),
+      Math.max(100, Math.floor(this.ackWaitMs / 2)),
+    );
+    heartbeat.unref?.();
+    try {
+      await this.handleDelivery(sub, delivery);
+    } finally {
+      clearInterval(heartbeat);
+    }
+  }
+
+  private async handleDelivery(sub: Subscription, delivery: Delivery): Promise<void> {
     const { envelope } = delivery;
     const log = this.opts.logger;
     let outcome: "applied" | "duplicate";

@@ -163,7 +163,9 @@ export class OutboxRelay {
         } catch (err) {
           this.counters.failures += 1;
           await this.recordFailure(row, err);
-          // Keep outbox order: the rest of the batch goes back for the next claim.
+          // The bus is probably down: don't wait out a timeout per row. The rest of the
+          // batch goes back unclaimed; the failed row waits for its backoff (other rows may
+          // overtake it, which consumers tolerate: events carry aggregate versions).
           await this.release(rows.slice(index + 1));
           index = rows.length;
           break;
