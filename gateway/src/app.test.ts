@@ -14,6 +14,9 @@ import { describe, expect, it } from "vitest";
 import { createGateway } from "./app.js";
 import { createServiceClients } from "./lib/clients.js";
 
+// Responses are JSON we assert on field by field.
+const body = async (response: Response): Promise<any> => response.json();
+
 const logger = createLogger({ service: "gateway-test", level: "silent" });
 
 function gatewayWith(options: { notReady?: string[]; register?: (email: string) => Promise<void> }) {
@@ -63,13 +66,13 @@ describe("gateway", () => {
   it("GET /health is 200 when every service is serving and 503 naming the one that is not", async () => {
     const ok = await gatewayWith({}).request("/health");
     expect(ok.status).toBe(200);
-    expect((await ok.json()).status).toBe("ok");
+    expect((await body(ok)).status).toBe("ok");
     const degraded = await gatewayWith({ notReady: ["engine"] }).request("/health");
     expect(degraded.status).toBe(503);
-    const body = await degraded.json();
-    expect(body.status).toBe("degraded");
-    expect(body.services.engine.status).toBe("not_ready");
-    expect(body.services.identity.status).toBe("ready");
+    const health = await body(degraded);
+    expect(health.status).toBe("degraded");
+    expect(health.services.engine.status).toBe("not_ready");
+    expect(health.services.identity.status).toBe("ready");
   });
 
   it("maps a service's domain error to the public status and body", async () => {
@@ -79,7 +82,7 @@ describe("gateway", () => {
       },
     }).request("/auth/register", post(registration));
     expect(conflict.status).toBe(409);
-    expect(await conflict.json()).toEqual({ error: { code: "email_taken", message: "taken", details: { field: "email" } } });
+    expect(await body(conflict)).toEqual({ error: { code: "email_taken", message: "taken", details: { field: "email" } } });
 
     const invalid = await gatewayWith({
       register: async () => {
@@ -87,7 +90,7 @@ describe("gateway", () => {
       },
     }).request("/auth/register", post(registration));
     expect(invalid.status).toBe(422);
-    expect((await invalid.json()).error.details.errors).toEqual([{ field: "email", code: "invalid_value", message: "no" }]);
+    expect((await body(invalid)).error.details.errors).toEqual([{ field: "email", code: "invalid_value", message: "no" }]);
   });
 
   it("never turns an internal failure into a stack trace", async () => {
@@ -109,34 +112,34 @@ describe("gateway", () => {
       },
     }).request("/auth/register", post(registration));
     expect(response.status).toBe(503);
-    expect((await response.json()).error.code).toBe("unavailable");
+    expect((await body(response)).error.code).toBe("unavailable");
   });
 
   it("rejects schema violations, malformed JSON, oversized bodies and unknown routes in one shape", async () => {
     const app = gatewayWith({});
     const missing = await app.request("/auth/register", post({ email: "a@b.co" }));
     expect(missing.status).toBe(422);
-    const fields = (await missing.json()).error.details.errors.map((e: { field: string }) => e.field);
+    const fields = (await body(missing)).error.details.errors.map((e: { field: string }) => e.field);
     expect(fields).toEqual(expect.arrayContaining(["password", "name"]));
 
     const malformed = await app.request("/auth/register", post("{not json"));
     expect(malformed.status).toBe(422);
-    expect((await malformed.json()).error.code).toBe("validation_failed");
+    expect((await body(malformed)).error.code).toBe("validation_failed");
 
     const tooBig = await app.request("/auth/register", post({ ...registration, name: "x".repeat(5000) }));
     expect(tooBig.status).toBe(413);
-    expect((await tooBig.json()).error.code).toBe("payload_too_large");
+    expect((await body(tooBig)).error.code).toBe("payload_too_large");
 
     const unknown = await app.request("/nope");
     expect(unknown.status).toBe(404);
-    expect(await unknown.json()).toMatchObject({ error: { code: "not_found", details: {} } });
+    expect(await body(unknown)).toMatchObject({ error: { code: "not_found", details: {} } });
   });
 
   it("created accounts come back as the public JSON, never with credentials", async () => {
     const response = await gatewayWith({}).request("/auth/register", post(registration));
     expect(response.status).toBe(201);
-    const body = await response.json();
-    expect(body.account).toEqual({
+    const created = await body(response);
+    expect(created.account).toEqual({
       id: "usr_01",
       email: "ada@example.org",
       name: "Ada",
@@ -149,7 +152,7 @@ describe("gateway", () => {
 
   it("serves an OpenAPI 3.1 document", async () => {
     const response = await gatewayWith({}).request("/openapi.json");
-    const doc = await response.json();
+    const doc = await body(response);
     expect(doc.openapi).toBe("3.1.0");
     expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(["/health", "/auth/register"]));
   });

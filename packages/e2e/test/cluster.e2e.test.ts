@@ -4,7 +4,8 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { natsServerAvailable, postgresAvailable, requireInfra } from "@petri/testkit";
+import { postgresAvailable, requireInfra } from "@petri/testkit";
+import { connect } from "node:net";
 import pg from "pg";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import {
@@ -19,7 +20,15 @@ const root = path.resolve(import.meta.dirname, "../../..");
 const adminUrl = process.env.PETRI_TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const infra =
   requireInfra("PostgreSQL", await postgresAvailable()) &&
-  requireInfra("nats-server on 127.0.0.1:4222", await natsServerAvailable("nats://127.0.0.1:4222"));
+  requireInfra("nats-server on 127.0.0.1:4222", await reachable(4222));
+
+function reachable(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, "127.0.0.1");
+    socket.once("connect", () => (socket.destroy(), resolve(true)));
+    socket.once("error", () => resolve(false));
+  });
+}
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

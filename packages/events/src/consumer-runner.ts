@@ -118,7 +118,12 @@ export class ConsumerRunner {
       this.active += 1;
       return this.opts.bus
         .consume(
-          { stream: sub.stream, durable: this.opts.name, filterSubject: sub.filterSubject, ackWaitMs: this.ackWaitMs },
+          {
+            stream: sub.stream,
+            durable: this.opts.name,
+            filterSubject: sub.filterSubject,
+            ackWaitMs: this.ackWaitMs,
+          },
           (delivery) => this.handle(sub, delivery),
           { concurrency: this.concurrency, signal: controller.signal },
         )
@@ -146,7 +151,9 @@ export class ConsumerRunner {
 
   /** True while started and every subscription's consume loop is alive. */
   running(): boolean {
-    return this.controller !== undefined && !this.controller.signal.aborted && this.active === this.loops.length;
+    return (
+      this.controller !== undefined && !this.controller.signal.aborted && this.active === this.loops.length
+    );
   }
 
   stats(): ConsumerRunnerStats {
@@ -154,17 +161,22 @@ export class ConsumerRunner {
   }
 
   private async handle(sub: Subscription, delivery: Delivery): Promise<void> {
-    // A slow handler keeps its delivery: extend the ack deadline while it works. (Should a
-    // redelivery still happen, the inbox absorbs it.)
-    const heartbeat = setInterval(
-      () => void delivery.working().catch(() => undefined),
-      Math.max(100, Math.floor(this.ackWaitMs / 2)),
-    );
-    heartbeat.unref?.();
+    // A slow handler keeps its delivery: extend the ack deadline while it works (on the
+    // injected clock). Should a redelivery still happen, the inbox absorbs it.
+    const done = new AbortController();
+    const interval = Math.max(100, Math.floor(this.ackWaitMs / 2));
+    const heartbeat = (async () => {
+      for (;;) {
+        await this.opts.clock.sleep(interval, done.signal);
+        if (done.signal.aborted) return;
+        await delivery.working().catch(() => undefined);
+      }
+    })();
     try {
       await this.handleDelivery(sub, delivery);
     } finally {
-      clearInterval(heartbeat);
+      done.abort();
+      await heartbeat;
     }
   }
 
@@ -239,13 +251,22 @@ export class ConsumerRunner {
           )
           .execute();
       } catch (dlqErr) {
-        log.error({ err: errorMessage(dlqErr), eventId: envelope.id }, "could not write the dead letter; retrying");
+        log.error(
+          { err: errorMessage(dlqErr), eventId: envelope.id },
+          "could not write the dead letter; retrying",
+        );
         await delivery.nak(this.backoff(deliveryCount)).catch(() => undefined);
         return;
       }
       this.counters.deadLettered += 1;
       log.error(
-        { eventId: envelope.id, type: envelope.type, attempts: deliveryCount, reason, consumer: this.opts.name },
+        {
+          eventId: envelope.id,
+          type: envelope.type,
+          attempts: deliveryCount,
+          reason,
+          consumer: this.opts.name,
+        },
         "event dead-lettered",
       );
       await delivery.term(reason).catch((termErr: unknown) => {

@@ -38,17 +38,25 @@ describe("envelope", () => {
     const payload = decodePayload(decoded);
     expect(isMessage(payload, AccountRegisteredSchema)).toBe(true);
     expect(payload).toEqual(
-      create(AccountRegisteredSchema, { account: create(AccountSchema, { id: "usr_1", email: "a@example.org", role: Role.OPERATOR }) }),
+      create(AccountRegisteredSchema, {
+        account: create(AccountSchema, { id: "usr_1", email: "a@example.org", role: Role.OPERATOR }),
+      }),
     );
   });
 
   it("refuses payload types outside the catalogue and garbage bytes", () => {
-    const envelope = buildEnvelope(events.identity.accountRegistered, {}, {
-      aggregateId: "usr_1",
-      aggregateVersion: 1,
-      occurredAt: new Date(),
-    });
-    expect(() => decodePayload({ ...envelope, type: "petri.nope.v1.Nothing" })).toThrow(UnknownEventTypeError);
+    const envelope = buildEnvelope(
+      events.identity.accountRegistered,
+      {},
+      {
+        aggregateId: "usr_1",
+        aggregateVersion: 1,
+        occurredAt: new Date(),
+      },
+    );
+    expect(() => decodePayload({ ...envelope, type: "petri.nope.v1.Nothing" })).toThrow(
+      UnknownEventTypeError,
+    );
     expect(() => decodeEnvelope(new Uint8Array([0xff, 0xff, 0xff]))).toThrow();
   });
 

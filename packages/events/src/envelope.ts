@@ -1,8 +1,15 @@
-import { create, fromBinary, toBinary, type DescMessage, type Message, type MessageInitShape } from "@bufbuild/protobuf";
+import {
+  create,
+  fromBinary,
+  toBinary,
+  type DescMessage,
+  type Message,
+  type MessageInitShape,
+} from "@bufbuild/protobuf";
 import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { eventsByType, type EventSpec } from "@petri/contracts";
 import { EventEnvelopeSchema, type EventEnvelope } from "@petri/contracts/common";
-import { newId } from "../../service-kit/src/ids.js"; // TEMPORARY until @petri/service-kit exports ids
+import { newId } from "@petri/service-kit";
 
 export type { EventEnvelope } from "@petri/contracts/common";
 

@@ -176,9 +176,16 @@ describe("InProcessEventBus (PGlite)", () => {
     await bus.ensureStream(stream);
     await bus.publish(envelopeOn(subject("slow")));
     let current: Delivery | undefined;
-    const rec = consumeInto(bus, stream, "slow", stream.subjects[0]!, async (d) => {
-      current = d;
-    }, { ackWaitMs: 10_000 });
+    const rec = consumeInto(
+      bus,
+      stream,
+      "slow",
+      stream.subjects[0]!,
+      async (d) => {
+        current = d;
+      },
+      { ackWaitMs: 10_000 },
+    );
     await eventually(() => current !== undefined, "first delivery");
     await clock.advance(8_000);
     await current!.working();
@@ -265,8 +272,14 @@ describe("InProcessEventBus (PGlite)", () => {
     const bus = await InProcessEventBus.create({ db: database, clock, logger: testLogger() });
     const { stream, subject } = freshStream();
     await bus.ensureStream(stream);
-    const a = consumeInto(bus, stream, "shared", stream.subjects[0]!, async (d) => { await delay(5); await d.ack(); });
-    const b = consumeInto(bus, stream, "shared", stream.subjects[0]!, async (d) => { await delay(5); await d.ack(); });
+    const a = consumeInto(bus, stream, "shared", stream.subjects[0]!, async (d) => {
+      await delay(5);
+      await d.ack();
+    });
+    const b = consumeInto(bus, stream, "shared", stream.subjects[0]!, async (d) => {
+      await delay(5);
+      await d.ack();
+    });
     for (let i = 0; i < 40; i += 1) await bus.publish(envelopeOn(subject("x")));
     await eventually(() => a.deliveries.length + b.deliveries.length === 40, "40 deliveries");
     await delay(50);

@@ -4,11 +4,9 @@ import type { Clock } from "@petri/service-kit";
 import type { Kysely } from "kysely";
 import type { ConsumeOptions, ConsumerSpec, Delivery, EventBus, PublishAck, StreamSpec } from "./bus.js";
 import { decodeEnvelope, encodeEnvelope } from "./envelope.js";
-import { busMigrations, BUS_SCHEMA, migrateBus, type BusTables } from "./in-process-schema.js";
+import { BUS_SCHEMA, migrateBus, type BusTables } from "./in-process-schema.js";
 import { errorMessage, Semaphore, WakeSignal, type Logger } from "./internal/async.js";
 import { isValidFilter, isValidSubject, subjectMatches } from "./subjects.js";
-
-export { busMigrations, BUS_SCHEMA };
 
 export interface InProcessEventBusOptions {
   db: Database;
@@ -178,7 +176,9 @@ export class InProcessEventBus implements EventBus {
         created_at: this.opts.clock.now(),
       })
       .onConflict((oc) =>
-        oc.columns(["stream", "durable"]).doUpdateSet({ filter_subject: spec.filterSubject, ack_wait_ms: ackWaitMs }),
+        oc
+          .columns(["stream", "durable"])
+          .doUpdateSet({ filter_subject: spec.filterSubject, ack_wait_ms: ackWaitMs }),
       )
       .execute();
   }
@@ -220,7 +220,8 @@ export class InProcessEventBus implements EventBus {
             due.map((d) => Number(d.seq)),
           )
           .execute();
-        for (const d of due) claimed.push({ seq: Number(d.seq), deliveryCount: Number(d.delivery_count) + 1 });
+        for (const d of due)
+          claimed.push({ seq: Number(d.seq), deliveryCount: Number(d.delivery_count) + 1 });
       }
       let cursor = Number(consumer.cursor);
       const startCursor = cursor;
@@ -331,7 +332,10 @@ export class InProcessEventBus implements EventBus {
           if (free > 0) {
             claimed = await this.claim(spec, ackWaitMs, free);
             if (claimed.length > 0) {
-              const envelopes = await this.loadEnvelopes(spec.stream.name, claimed.map((c) => c.seq));
+              const envelopes = await this.loadEnvelopes(
+                spec.stream.name,
+                claimed.map((c) => c.seq),
+              );
               for (const c of claimed) {
                 await slots.acquire();
                 const bytes = envelopes.get(c.seq);
@@ -342,7 +346,10 @@ export class InProcessEventBus implements EventBus {
                 }
                 handler(delivery)
                   .catch((err: unknown) => {
-                    log.error({ err, eventId: delivery.envelope.id, durable: spec.durable }, "event handler failed");
+                    log.error(
+                      { err, eventId: delivery.envelope.id, durable: spec.durable },
+                      "event handler failed",
+                    );
                   })
                   .finally(() => {
                     slots.release();
@@ -388,7 +395,10 @@ export class InProcessEventBus implements EventBus {
     const cancelSleep = new AbortController();
     const woken = wake.wait();
     try {
-      await Promise.race([woken.promise, this.opts.clock.sleep(waitMs, AbortSignal.any([cancelSleep.signal, stop]))]);
+      await Promise.race([
+        woken.promise,
+        this.opts.clock.sleep(waitMs, AbortSignal.any([cancelSleep.signal, stop])),
+      ]);
     } finally {
       woken.cancel();
       cancelSleep.abort();
@@ -423,53 +433,36 @@ export class InProcessEventBus implements EventBus {
       void this.settle(spec, claimed, "term").catch(() => undefined);
       return undefined;
     }
-    const bus = this;
-    let settled = false;
-    return {
-      envelope,
-      deliveryCount: claimed.deliveryCount,
-      async ack() {
-        if (settled) return;
-        await bus.settle(spec, claimed, "ack");
-        settled = true;
-      },
-      async nak(delayMs = 0) {
-        if (settled) return;
-        await bus.reschedule(spec, claimed, Math.max(0, delayMs));
-        settled = true;
-        wake.notify();
-      },
-      async term() {
-        if (settled) return;
-        await bus.settle(spec, claimed, "term");
-        settled = true;
-      },
-      async working() {
-        if (settled) return;
-        await bus.reschedule(spec, claimed, ackWaitMs);
-      },
-    };
+    return new InProcessDelivery(envelope, claimed.deliveryCount, {
+      ack: () => this.settle(spec, claimed, "ack"),
+      term: () => this.settle(spec, claimed, "term"),
+      reschedule: (delayMs) => this.reschedule(spec, claimed, delayMs),
+      ackWaitMs,
+      wake,
+    });
   }
 
   private async settle(spec: ConsumerSpec, claimed: Claimed, how: "ack" | "term"): Promise<void> {
-    const base = this.db
-      .updateTable("deliveries")
-      .where("stream", "=", spec.stream.name)
-      .where("durable", "=", spec.durable)
-      .where("seq", "=", claimed.seq)
-      .where("state", "=", "pending");
     if (how === "term") {
-      await base.set({ state: "termed" }).execute();
-    } else {
-      // An acknowledged delivery leaves no row: below the cursor and without a row = done.
       await this.db
-        .deleteFrom("deliveries")
+        .updateTable("deliveries")
+        .set({ state: "termed" })
         .where("stream", "=", spec.stream.name)
         .where("durable", "=", spec.durable)
         .where("seq", "=", claimed.seq)
         .where("state", "=", "pending")
         .execute();
+      return;
     }
+    // An acknowledged delivery leaves no row: below the cursor and without a row = done.
+    // (A late ack of an earlier delivery also counts, as on JetStream.)
+    await this.db
+      .deleteFrom("deliveries")
+      .where("stream", "=", spec.stream.name)
+      .where("durable", "=", spec.durable)
+      .where("seq", "=", claimed.seq)
+      .where("state", "=", "pending")
+      .execute();
   }
 
   /** Moves the redelivery time of this delivery (only while it is still this delivery). */
@@ -564,5 +557,45 @@ export class InProcessEventBus implements EventBus {
     this.closed = true;
     this.lifetime.abort();
     await Promise.allSettled([...this.loops]);
+  }
+}
+
+class InProcessDelivery implements Delivery {
+  private settled = false;
+
+  constructor(
+    readonly envelope: EventEnvelope,
+    readonly deliveryCount: number,
+    private readonly ops: {
+      ack(): Promise<void>;
+      term(): Promise<void>;
+      reschedule(delayMs: number): Promise<void>;
+      ackWaitMs: number;
+      wake: WakeSignal;
+    },
+  ) {}
+
+  async ack(): Promise<void> {
+    if (this.settled) return;
+    await this.ops.ack();
+    this.settled = true;
+  }
+
+  async nak(delayMs = 0): Promise<void> {
+    if (this.settled) return;
+    await this.ops.reschedule(Math.max(0, delayMs));
+    this.settled = true;
+    this.ops.wake.notify(); // the consumer loop recomputes its next wake-up
+  }
+
+  async term(): Promise<void> {
+    if (this.settled) return;
+    await this.ops.term();
+    this.settled = true;
+  }
+
+  async working(): Promise<void> {
+    if (this.settled) return;
+    await this.ops.reschedule(this.ops.ackWaitMs);
   }
 }

@@ -1,11 +1,4 @@
-export type {
-  ConsumeOptions,
-  ConsumerSpec,
-  Delivery,
-  EventBus,
-  PublishAck,
-  StreamSpec,
-} from "./bus.js";
+export type { ConsumeOptions, ConsumerSpec, Delivery, EventBus, PublishAck, StreamSpec } from "./bus.js";
 export {
   buildEnvelope,
   decodeEnvelope,
@@ -29,8 +22,17 @@ export {
   on,
   type ConsumerRunnerOptions,
   type ConsumerRunnerStats,
+  type ConsumerSubscription,
   type EventContext,
   type EventHandler,
   type Subscription,
 } from "./consumer-runner.js";
-export type { Logger } from "./internal/async.js";
+/** The structural (pino-compatible) logger the bus adapters, relay and runner take. */
+export type { Logger as EventsLogger } from "./internal/async.js";
+export {
+  createServiceRuntime,
+  type ConsumerDefinition,
+  type ServiceDeps,
+  type ServiceRuntimeOptions,
+} from "./service-runtime.js";
+export { runClusterService, type ClusterServiceOptions } from "./cluster-host.js";

@@ -90,6 +90,14 @@ export class NatsEventBus implements EventBus {
   }
 
   private async watchStatus(): Promise<void> {
+    try {
+      await this.followStatus();
+    } catch (err) {
+      this.opts.logger.warn({ err: errorMessage(err) }, "nats status stream ended");
+    }
+  }
+
+  private async followStatus(): Promise<void> {
     for await (const status of this.nc.status()) {
       switch (status.type) {
         case "disconnect":
@@ -140,7 +148,10 @@ export class NatsEventBus implements EventBus {
         });
       }
     }
-    if (!sameSubjects(info.config.subjects ?? [], spec.subjects) || info.config.duplicate_window !== duplicateWindow) {
+    if (
+      !sameSubjects(info.config.subjects ?? [], spec.subjects) ||
+      info.config.duplicate_window !== duplicateWindow
+    ) {
       await this.jsm.streams.update(spec.name, {
         ...info.config,
         subjects: [...spec.subjects],
@@ -219,7 +230,10 @@ export class NatsEventBus implements EventBus {
         envelope = decodeEnvelope(m.data);
       } catch (err) {
         // Not an envelope at all: nobody can ever handle it.
-        log.error({ err, stream: spec.stream.name, seq: m.seq, subject: m.subject }, "undecodable message terminated");
+        log.error(
+          { err, stream: spec.stream.name, seq: m.seq, subject: m.subject },
+          "undecodable message terminated",
+        );
         m.term("undecodable envelope");
         slots.release();
         return;
@@ -270,7 +284,10 @@ export class NatsEventBus implements EventBus {
           { err: errorMessage(err), stream: spec.stream.name, durable: spec.durable },
           "consume interrupted; re-establishing",
         );
-        if (isApiError(err, JetStreamApiCodes.ConsumerNotFound) || isApiError(err, JetStreamApiCodes.StreamNotFound)) {
+        if (
+          isApiError(err, JetStreamApiCodes.ConsumerNotFound) ||
+          isApiError(err, JetStreamApiCodes.StreamNotFound)
+        ) {
           provisioned = false;
         }
       } finally {

@@ -70,7 +70,8 @@ export class OutboxRelay {
     this.leaseMs = opts.leaseMs ?? 30_000;
     this.idleMs = opts.idleMs ?? 200;
     this.backoff = opts.retryBackoffMs ?? defaultBackoff;
-    if (!Number.isInteger(this.batchSize) || this.batchSize < 1) throw new Error("batchSize must be a positive integer");
+    if (!Number.isInteger(this.batchSize) || this.batchSize < 1)
+      throw new Error("batchSize must be a positive integer");
   }
 
   /** Starts the background loop (idempotent). */

@@ -43,11 +43,19 @@ describe.skipIf(skip)("NATS faults", () => {
     await rig.nats!.restart();
     await eventually(() => rig.bus.connected(), "the bus reconnects");
     await eventually(async () => (await svc.unsent()) === 0, "outbox drained after the restart", 60_000);
-    await eventually(async () => (await svc.effects()).size === 500, async () => `500 effects, have ${(await svc.effects()).size}`, 60_000);
+    await eventually(
+      async () => (await svc.effects()).size === 500,
+      async () => `500 effects, have ${(await svc.effects()).size}`,
+      60_000,
+    );
     await relay.stop();
     await new Promise((r) => setTimeout(r, 500));
     await runner.stop();
-    expect(expectExactlyOnce(await svc.effects(), ids)).toEqual({ missing: [], duplicated: [], unexpected: [] });
+    expect(expectExactlyOnce(await svc.effects(), ids)).toEqual({
+      missing: [],
+      duplicated: [],
+      unexpected: [],
+    });
     const info = await rig.bus.streamInfo(svc.stream.name);
     expect(info.messages).toBeGreaterThanOrEqual(500);
     console.info(
@@ -95,7 +103,11 @@ describe.skipIf(skip)("NATS faults", () => {
     await eventually(async () => (await svc.effects()).size === 8, "eight effects");
     await new Promise((r) => setTimeout(r, 300));
     await runner.stop();
-    expect(expectExactlyOnce(await svc.effects(), ids)).toEqual({ missing: [], duplicated: [], unexpected: [] });
+    expect(expectExactlyOnce(await svc.effects(), ids)).toEqual({
+      missing: [],
+      duplicated: [],
+      unexpected: [],
+    });
   });
 
   it("provisions streams and consumers idempotently and keeps the filter on nats-server 2.9", async () => {
@@ -127,9 +139,36 @@ describe.skipIf(skip)("NATS faults", () => {
       });
       const again = await bus.ensureConsumer(spec);
       expect(again.created).toEqual(created.created);
-      const changed = await bus.ensureConsumer({ ...spec, filterSubject: "petri.prov.y.*", ackWaitMs: 3_000 });
+      const changed = await bus.ensureConsumer({
+        ...spec,
+        filterSubject: "petri.prov.y.*",
+        ackWaitMs: 3_000,
+      });
       expect(changed.config).toMatchObject({ filter_subject: "petri.prov.y.*", ack_wait: 3_000_000_000 });
       expect(bus.connected()).toBe(true);
+
+      // Publish: Nats-Msg-Id = event id, traceparent travels as a header, the body is the envelope.
+      const { buildEnvelope, decodeEnvelope } = await import("../src/envelope.js");
+      const { events } = await import("@petri/contracts");
+      const traceparent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
+      const envelope = buildEnvelope(
+        events.identity.accountRegistered,
+        {},
+        {
+          aggregateId: "usr_1",
+          aggregateVersion: 1,
+          occurredAt: new Date(),
+          traceparent,
+        },
+      );
+      envelope.subject = "petri.prov.x.created";
+      const ack = await bus.publish(envelope);
+      expect(ack).toMatchObject({ stream: "PROVISION", duplicate: false });
+      expect(await bus.publish(envelope)).toEqual({ ...ack, duplicate: true });
+      const stored = await jsm.streams.getMessage("PROVISION", { seq: ack.seq });
+      expect(stored?.header.get("Nats-Msg-Id")).toBe(envelope.id);
+      expect(stored?.header.get("traceparent")).toBe(traceparent);
+      expect(decodeEnvelope(stored!.data)).toEqual(envelope);
     } finally {
       await nc.close();
       await bus.close();
@@ -151,7 +190,11 @@ describe.skipIf(skip)("NATS faults", () => {
     const { events } = await import("@petri/contracts");
     const publish = async (n: number) => {
       for (let i = 0; i < n; i += 1) {
-        const e = buildEnvelope(events.identity.accountRegistered, {}, { aggregateId: `a${i}`, aggregateVersion: 1, occurredAt: new Date() });
+        const e = buildEnvelope(
+          events.identity.accountRegistered,
+          {},
+          { aggregateId: `a${i}`, aggregateVersion: 1, occurredAt: new Date() },
+        );
         e.subject = "petri.bounded.x";
         await bus.publish(e);
       }
@@ -180,7 +223,11 @@ describe.skipIf(skip)("NATS faults", () => {
     await rig.nats!.restart();
     await eventually(() => bus.connected(), "reconnected");
     await publish(10);
-    await eventually(() => seen.size === 40, () => `40 handled after the restart, have ${seen.size}`, 30_000);
+    await eventually(
+      () => seen.size === 40,
+      () => `40 handled after the restart, have ${seen.size}`,
+      30_000,
+    );
     controller.abort();
     await done;
     await bus.close();

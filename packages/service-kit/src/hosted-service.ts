@@ -24,7 +24,7 @@ export interface HostedService {
   routes(router: ConnectRouter): void;
   /**
    * Procedures callable without an internal principal token, e.g.
-   * "/petri.identity.v1.IdentityService/RegisterAccount". Health is always public.
+   * "petri.identity.v1.IdentityService/RegisterAccount". Health is always public.
    */
   readonly publicProcedures?: readonly string[];
   /** Brings its schema to the newest migration. */

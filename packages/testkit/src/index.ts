@@ -8,3 +8,4 @@ export {
   testDatabaseAdminUrl,
 } from "./postgres.js";
 export { FakeClock } from "./clock.js";
+export { natsServerAvailable, natsServerBinary, startNatsServer, type NatsServerHandle } from "./nats.js";

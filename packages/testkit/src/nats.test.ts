@@ -19,7 +19,8 @@ function serverInfo(port: number): Promise<Record<string, unknown> | null> {
     socket.on("data", (chunk) => {
       buffer += chunk.toString("utf8");
       const end = buffer.indexOf("\r\n");
-      if (end >= 0 && buffer.startsWith("INFO ")) finish(JSON.parse(buffer.slice(5, end)) as Record<string, unknown>);
+      if (end >= 0 && buffer.startsWith("INFO "))
+        finish(JSON.parse(buffer.slice(5, end)) as Record<string, unknown>);
     });
     socket.on("error", () => finish(null));
   });

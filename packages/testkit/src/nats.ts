@@ -11,7 +11,7 @@ export interface NatsServerHandle {
   port: number;
   /** JetStream store directory (kept across kill()/restart()). */
   storeDir: string;
-  /** SIGTERM and wait for the exit (SIGKILL after 5 s). */
+  /** SIGTERM and wait for the exit (SIGKILL after 5 s); deletes the store directory if it was a temporary one. */
   stop(): Promise<void>;
   /** SIGKILL and wait for the exit: a crash, no shutdown work. */
   kill(): Promise<void>;
@@ -93,9 +93,12 @@ function installExitHook(): void {
   });
 }
 
-export async function startNatsServer(options: { storeDir?: string; startTimeoutMs?: number } = {}): Promise<NatsServerHandle> {
+export async function startNatsServer(
+  options: { storeDir?: string; startTimeoutMs?: number } = {},
+): Promise<NatsServerHandle> {
   const bin = natsServerBinary();
-  if (!bin) throw new Error("nats-server not found (install the Debian package nats-server or set NATS_SERVER_BIN)");
+  if (!bin)
+    throw new Error("nats-server not found (install the Debian package nats-server or set NATS_SERVER_BIN)");
   installExitHook();
   const storeDir = options.storeDir ?? mkdtempSync(join(tmpdir(), "petri-nats-"));
   if (!options.storeDir) created.add(storeDir);
@@ -134,7 +137,9 @@ export async function startNatsServer(options: { storeDir?: string; startTimeout
       if (!hasExited) {
         proc.kill("SIGKILL");
         await exited;
-        throw new Error(`nats-server did not accept connections on port ${port}:\n${lines.slice(-20).join("\n")}`);
+        throw new Error(
+          `nats-server did not accept connections on port ${port}:\n${lines.slice(-20).join("\n")}`,
+        );
       }
       // It exited during startup: most likely the port was taken between freePort() and spawn.
       if (Date.now() >= deadline) {
@@ -168,7 +173,10 @@ export async function startNatsServer(options: { storeDir?: string; startTimeout
       return port;
     },
     storeDir,
-    stop: () => signalAndWait("SIGTERM"),
+    stop: async () => {
+      await signalAndWait("SIGTERM");
+      if (created.delete(storeDir)) rmSync(storeDir, { recursive: true, force: true });
+    },
     kill: () => signalAndWait("SIGKILL"),
     restart: async () => {
       await signalAndWait("SIGTERM");

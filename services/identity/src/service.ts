@@ -26,6 +26,6 @@ export function createIdentityService(deps: ServiceDeps): HostedService {
     ...runtime.hosted,
     routes: (router) => router.service(IdentityService, rpc),
     // Registration is how a caller gets credentials, so it cannot require them.
-    publicProcedures: [`/${IdentityService.typeName}/${IdentityService.method.registerAccount.name}`],
+    publicProcedures: [`${IdentityService.typeName}/${IdentityService.method.registerAccount.name}`],
   };
 }

@@ -5,7 +5,8 @@ export class Semaphore {
   private readonly idleWaiters: Array<() => void> = [];
 
   constructor(readonly limit: number) {
-    if (!Number.isInteger(limit) || limit < 1) throw new Error(`concurrency must be a positive integer, got ${limit}`);
+    if (!Number.isInteger(limit) || limit < 1)
+      throw new Error(`concurrency must be a positive integer, got ${limit}`);
   }
 
   get inUse(): number {

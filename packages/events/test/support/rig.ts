@@ -12,7 +12,9 @@ import { recordEvent } from "../../src/record-event.js";
 import { createTestDatabase, startNatsServer, type NatsServerHandle, type TestDatabase } from "./testkit.js";
 import { eventually, testLogger } from "./wait.js";
 
-export type InspectableBus = EventBus & { streamInfo(name: string): Promise<{ messages: number; lastSeq: number }> };
+export type InspectableBus = EventBus & {
+  streamInfo(name: string): Promise<{ messages: number; lastSeq: number }>;
+};
 
 /** One backing pair the scenarios run against: NATS + PostgreSQL, or in-process + PGlite. */
 export interface Rig {
@@ -138,7 +140,10 @@ export interface TestService {
   /** Commits one business row and its event per id in `ids` (one transaction each); returns event ids. */
   commit(count: number, opts?: { aggregatePrefix?: string }): Promise<string[]>;
   relay(overrides?: Partial<OutboxRelayOptions>): OutboxRelay;
-  runner(name: string, overrides?: Partial<ConsumerRunnerOptions> & { onEvent?: (aggregateId: string) => void }): ConsumerRunner;
+  runner(
+    name: string,
+    overrides?: Partial<ConsumerRunnerOptions> & { onEvent?: (aggregateId: string) => void },
+  ): ConsumerRunner;
   /** event id -> number of effects applied (rows written by handlers). */
   effects(consumer?: string): Promise<Map<string, number>>;
   unsent(): Promise<number>;
@@ -154,7 +159,10 @@ export async function createTestService(rig: Rig, clock: Clock = systemClock): P
     "2026_01_01_0000_init": {
       async up(db) {
         await createMessagingTables(db);
-        await db.schema.createTable("business").addColumn("id", "text", (c) => c.primaryKey()).execute();
+        await db.schema
+          .createTable("business")
+          .addColumn("id", "text", (c) => c.primaryKey())
+          .execute();
         // Deliberately no unique constraint: a duplicate effect shows up as a second row.
         await db.schema
           .createTable("effects")
@@ -185,11 +193,16 @@ export async function createTestService(rig: Rig, clock: Clock = systemClock): P
         const aggregateId = `${opts.aggregatePrefix ?? "usr"}_${aggregate}`;
         const envelope = await db.transaction().execute(async (trx) => {
           await trx.insertInto("business").values({ id: aggregateId }).execute();
-          return recordEvent(trx, spec, { account: { id: aggregateId } }, {
-            aggregateId,
-            aggregateVersion: 1,
-            occurredAt: clock.now(),
-          });
+          return recordEvent(
+            trx,
+            spec,
+            { account: { id: aggregateId } },
+            {
+              aggregateId,
+              aggregateVersion: 1,
+              occurredAt: clock.now(),
+            },
+          );
         });
         ids.push(envelope.id);
       }
@@ -239,7 +252,10 @@ export async function createTestService(rig: Rig, clock: Clock = systemClock): P
       });
     },
     async effects(consumer) {
-      let q = db.selectFrom("effects").select(["event_id", sql<number>`count(*)`.as("n")]).groupBy("event_id");
+      let q = db
+        .selectFrom("effects")
+        .select(["event_id", sql<number>`count(*)`.as("n")])
+        .groupBy("event_id");
       if (consumer) q = q.where("consumer", "=", consumer);
       const rows = await q.execute();
       return new Map(rows.map((r: { event_id: string; n: number | string }) => [r.event_id, Number(r.n)]));
@@ -267,7 +283,10 @@ export async function createTestService(rig: Rig, clock: Clock = systemClock): P
 }
 
 /** Every id appears exactly once in `effects` and nothing else does. */
-export function expectExactlyOnce(effects: Map<string, number>, ids: string[]): { missing: string[]; duplicated: string[]; unexpected: string[] } {
+export function expectExactlyOnce(
+  effects: Map<string, number>,
+  ids: string[],
+): { missing: string[]; duplicated: string[]; unexpected: string[] } {
   const want = new Set(ids);
   return {
     missing: ids.filter((id) => !effects.has(id)),

@@ -1,10 +1,14 @@
 // The testkit pieces these tests use, in one place.
-import { natsServerAvailable } from "../../../testkit/src/nats.js";
-import { postgresAvailable, requireInfra } from "../../../testkit/src/postgres.js";
+import { natsServerAvailable, postgresAvailable, requireInfra } from "@petri/testkit";
 
-export { FakeClock } from "../../../testkit/src/clock.js";
-export { natsServerAvailable, startNatsServer, type NatsServerHandle } from "../../../testkit/src/nats.js";
-export { createTestDatabase, type TestDatabase } from "../../../testkit/src/postgres.js";
+export {
+  createTestDatabase,
+  FakeClock,
+  natsServerAvailable,
+  startNatsServer,
+  type NatsServerHandle,
+  type TestDatabase,
+} from "@petri/testkit";
 
 /** PostgreSQL and nats-server both present (under CI=true a missing one throws instead). */
 export async function clusterInfraReady(): Promise<boolean> {

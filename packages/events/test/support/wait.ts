@@ -7,7 +7,8 @@ export async function eventually(
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (await check()) return;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for: ${typeof what === "string" ? what : await what()}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out waiting for: ${typeof what === "string" ? what : await what()}`);
     await new Promise((r) => setTimeout(r, 20));
   }
 }

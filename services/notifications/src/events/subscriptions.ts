@@ -1,7 +1,6 @@
-import { type AccountRegistered, AccountRegisteredSchema } from "@petri/contracts/identity";
+import type { AccountRegistered } from "@petri/contracts/identity";
 import { events, streamFor } from "@petri/contracts";
-import type { ConsumerDefinition } from "@petri/events";
-import { timestampDate } from "@bufbuild/protobuf/wkt";
+import { type ConsumerDefinition, envelopeOccurredAt, envelopeVersion, on } from "@petri/events";
 import type { Kysely } from "kysely";
 import { recordAccountContact } from "../app/record-account-contact.js";
 import type { NotificationsDb } from "../db/schema.js";
@@ -14,13 +13,12 @@ export const notificationsConsumers: ConsumerDefinition[] = [
       {
         stream: streamFor("identity"),
         filterSubject: events.identity.accountRegistered.subject,
-        handlers: {
-          [AccountRegisteredSchema.typeName]: ({ trx, envelope, payload }) =>
-            recordAccountContact(trx as Kysely<NotificationsDb>, payload as AccountRegistered, {
-              aggregateVersion: envelope.aggregateVersion,
-              occurredAt: envelope.occurredAt ? timestampDate(envelope.occurredAt) : new Date(0),
-            }),
-        },
+        handlers: on(events.identity.accountRegistered, ({ trx, envelope, payload }) =>
+          recordAccountContact(trx as Kysely<NotificationsDb>, payload as AccountRegistered, {
+            aggregateVersion: envelopeVersion(envelope),
+            occurredAt: envelopeOccurredAt(envelope) ?? new Date(0),
+          }),
+        ),
       },
     ],
   },
