@@ -19,13 +19,18 @@ const depConstraints = [
     bannedExternalImports: ["pg", "pg-*", "kysely", "kysely-*", "@electric-sql/*", "@nats-io/*", "nats"],
   },
   { sourceTag: "type:testkit", onlyDependOnLibsWithTags: ["type:lib", "type:contracts"] },
-  { sourceTag: "type:app", onlyDependOnLibsWithTags: ["type:service", "type:gateway", "type:lib", "type:contracts"] },
+  {
+    sourceTag: "type:app",
+    onlyDependOnLibsWithTags: ["type:service", "type:gateway", "type:lib", "type:contracts"],
+  },
   { sourceTag: "type:e2e", onlyDependOnLibsWithTags: ["*"] },
   // A service may reach only its own scope and shared code; never another service.
-  ...["identity", "experiments", "marketplace", "hypotheses", "engine", "cloud-labs", "notifications"].map((s) => ({
-    sourceTag: `scope:${s}`,
-    onlyDependOnLibsWithTags: [`scope:${s}`, "scope:shared"],
-  })),
+  ...["identity", "experiments", "marketplace", "hypotheses", "engine", "cloud-labs", "notifications"].map(
+    (s) => ({
+      sourceTag: `scope:${s}`,
+      onlyDependOnLibsWithTags: [`scope:${s}`, "scope:shared"],
+    }),
+  ),
   { sourceTag: "scope:gateway", onlyDependOnLibsWithTags: ["scope:gateway", "scope:shared"] },
 ];
 
@@ -60,11 +65,36 @@ export default tseslint.config(
   { plugins: { "@nx": nx } },
   {
     files: ["**/*.ts", "**/*.mjs", "**/*.js"],
-    languageOptions: { globals: { process: "readonly", console: "readonly", setTimeout: "readonly", clearTimeout: "readonly", setInterval: "readonly", clearInterval: "readonly", Buffer: "readonly", URL: "readonly", AbortController: "readonly", AbortSignal: "readonly", TextEncoder: "readonly", TextDecoder: "readonly", fetch: "readonly", Response: "readonly", Request: "readonly", Headers: "readonly", structuredClone: "readonly", queueMicrotask: "readonly", setImmediate: "readonly" } },
+    languageOptions: {
+      globals: {
+        process: "readonly",
+        console: "readonly",
+        setTimeout: "readonly",
+        clearTimeout: "readonly",
+        setInterval: "readonly",
+        clearInterval: "readonly",
+        Buffer: "readonly",
+        URL: "readonly",
+        AbortController: "readonly",
+        AbortSignal: "readonly",
+        TextEncoder: "readonly",
+        TextDecoder: "readonly",
+        fetch: "readonly",
+        Response: "readonly",
+        Request: "readonly",
+        Headers: "readonly",
+        structuredClone: "readonly",
+        queueMicrotask: "readonly",
+        setImmediate: "readonly",
+      },
+    },
     rules: {
       "@nx/enforce-module-boundaries": boundaries(),
       "@typescript-eslint/no-explicit-any": "off",
-      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none" }],
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none" },
+      ],
       "@typescript-eslint/consistent-type-imports": "error",
       "no-console": ["error", { allow: ["warn", "error"] }],
     },

@@ -12,6 +12,9 @@ npm run --silent -w @petri/proto lint
 npm run --silent -w @petri/proto breaking
 npm run --silent -w @petri/proto check-generated
 
+echo "== formatting (prettier)"
+node_modules/.bin/prettier --check --log-level warn .
+
 echo "== module boundaries"
 node scripts/check-boundaries.mjs
 

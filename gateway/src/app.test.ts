@@ -82,7 +82,9 @@ describe("gateway", () => {
       },
     }).request("/auth/register", post(registration));
     expect(conflict.status).toBe(409);
-    expect(await body(conflict)).toEqual({ error: { code: "email_taken", message: "taken", details: { field: "email" } } });
+    expect(await body(conflict)).toEqual({
+      error: { code: "email_taken", message: "taken", details: { field: "email" } },
+    });
 
     const invalid = await gatewayWith({
       register: async () => {
@@ -90,7 +92,9 @@ describe("gateway", () => {
       },
     }).request("/auth/register", post(registration));
     expect(invalid.status).toBe(422);
-    expect((await body(invalid)).error.details.errors).toEqual([{ field: "email", code: "invalid_value", message: "no" }]);
+    expect((await body(invalid)).error.details.errors).toEqual([
+      { field: "email", code: "invalid_value", message: "no" },
+    ]);
   });
 
   it("never turns an internal failure into a stack trace", async () => {

@@ -36,7 +36,10 @@ const config = exitOnConfigError(() =>
   ),
 );
 const logger = createLogger({ service: "gateway", level: config.LOG_LEVEL });
-const signer = await InternalTokenSigner.create(config.PETRI_INTERNAL_JWT_PRIVATE_KEY, config.PETRI_INTERNAL_JWT_KID);
+const signer = await InternalTokenSigner.create(
+  config.PETRI_INTERNAL_JWT_PRIVATE_KEY,
+  config.PETRI_INTERNAL_JWT_KID,
+);
 const baseUrls = {
   identity: config.PETRI_IDENTITY_URL,
   experiments: config.PETRI_EXPERIMENTS_URL,
@@ -48,7 +51,8 @@ const baseUrls = {
 };
 // Connect protocol over one persistent HTTP/2 session per service.
 const clients = createServiceClients(
-  (service, interceptors) => createConnectTransport({ baseUrl: baseUrls[service], httpVersion: "2", interceptors }),
+  (service, interceptors) =>
+    createConnectTransport({ baseUrl: baseUrls[service], httpVersion: "2", interceptors }),
   clientInterceptors(signer),
 );
 const app = createGateway({ clients, logger, clock: systemClock });
@@ -59,6 +63,8 @@ installSignalHandlers(
   createShutdown({
     logger,
     timeoutMs: 25_000,
-    steps: [{ name: "close server", run: () => new Promise<void>((resolve) => server.close(() => resolve())) }],
+    steps: [
+      { name: "close server", run: () => new Promise<void>((resolve) => server.close(() => resolve())) },
+    ],
   }),
 );

@@ -1,5 +1,5 @@
 import { type Client, type Interceptor, type Transport, createClient } from "@connectrpc/connect";
-import type { ServiceName } from "@petri/contracts";
+import { SERVICE_NAMES, type ServiceName } from "@petri/contracts";
 import { Health } from "@petri/contracts/health";
 import { IdentityService } from "@petri/contracts/identity";
 
@@ -11,17 +11,13 @@ export interface ServiceClients {
   health: Record<ServiceName, Client<typeof Health>>;
 }
 
-export const GATEWAY_SERVICES: readonly ServiceName[] = [
-  "identity",
-  "experiments",
-  "marketplace",
-  "hypotheses",
-  "engine",
-  "cloudlabs",
-  "notifications",
-];
+/** Every service behind the gateway. */
+export const GATEWAY_SERVICES: readonly ServiceName[] = SERVICE_NAMES;
 
-export function createServiceClients(transportFor: TransportFactory, interceptors: Interceptor[]): ServiceClients {
+export function createServiceClients(
+  transportFor: TransportFactory,
+  interceptors: Interceptor[],
+): ServiceClients {
   const transports = Object.fromEntries(
     GATEWAY_SERVICES.map((service) => [service, transportFor(service, interceptors)]),
   ) as Record<ServiceName, Transport>;

@@ -23,7 +23,10 @@ const GENERIC_MESSAGES: Partial<Record<Code, string>> = {
 };
 
 /** Maps an error from a service call to the public status and body. */
-export function connectErrorToHttp(error: ConnectError, requestId: string): { status: ContentfulStatusCode; body: ErrorBody } {
+export function connectErrorToHttp(
+  error: ConnectError,
+  requestId: string,
+): { status: ContentfulStatusCode; body: ErrorBody } {
   const mapped = STATUS_BY_CODE[error.code];
   if (!mapped) {
     return { status: 500, body: errorBody("internal_error", "internal error", { request_id: requestId }) };
@@ -34,7 +37,11 @@ export function connectErrorToHttp(error: ConnectError, requestId: string): { st
     Object.assign(details, detail.metadata);
     if (detail.detailsJson) Object.assign(details, JSON.parse(detail.detailsJson) as Record<string, unknown>);
     if (detail.fieldViolations.length > 0) {
-      details.errors = detail.fieldViolations.map((v) => ({ field: v.field, code: v.code, message: v.message }));
+      details.errors = detail.fieldViolations.map((v) => ({
+        field: v.field,
+        code: v.code,
+        message: v.message,
+      }));
     }
   }
   const code = detail?.reason || mapped.code;

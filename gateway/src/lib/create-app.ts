@@ -1,5 +1,11 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
-import { type Clock, type Logger, createRequestContext, newId, runWithRequestContext } from "@petri/service-kit";
+import {
+  type Clock,
+  type Logger,
+  createRequestContext,
+  newId,
+  runWithRequestContext,
+} from "@petri/service-kit";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import type { ServiceClients } from "./clients.js";
@@ -27,7 +33,8 @@ export function createRouter() {
       if (result.success) return;
       const errors = result.error.issues.map((issue) => ({
         field: issue.path.join("."),
-        code: issue.code === "invalid_type" && issue.input === undefined ? "missing_required" : "invalid_value",
+        code:
+          issue.code === "invalid_type" && issue.input === undefined ? "missing_required" : "invalid_value",
         message: issue.message,
       }));
       return c.json(errorBody("validation_failed", "the request is invalid", { errors }), 422);
@@ -42,7 +49,8 @@ export function createApp(deps: GatewayDeps) {
 
   app.use("*", async (c, next) => {
     const incoming = c.req.header("x-request-id");
-    const requestId = incoming && /^[\w.-]{1,128}$/.test(incoming) ? incoming : newId("req", deps.clock.now());
+    const requestId =
+      incoming && /^[\w.-]{1,128}$/.test(incoming) ? incoming : newId("req", deps.clock.now());
     c.set("requestId", requestId);
     c.set("deps", deps);
     c.header("x-request-id", requestId);
@@ -70,12 +78,16 @@ export function createApp(deps: GatewayDeps) {
     const requestId = c.get("requestId") ?? "unknown";
     if (isConnectError(error)) {
       const mapped = connectErrorToHttp(error, requestId);
-      if (mapped.status >= 500) deps.logger.error({ err: error, request_id: requestId }, "service call failed");
+      if (mapped.status >= 500)
+        deps.logger.error({ err: error, request_id: requestId }, "service call failed");
       return c.json(mapped.body, mapped.status);
     }
     if (error instanceof HTTPException && error.status === 400) {
       // Hono's validator throws 400 for a body that is not JSON at all.
-      return c.json(errorBody("validation_failed", "the request body is not valid JSON", { errors: [] }), 422);
+      return c.json(
+        errorBody("validation_failed", "the request body is not valid JSON", { errors: [] }),
+        422,
+      );
     }
     if (error instanceof HTTPException && error.status < 500) {
       return c.json(errorBody("bad_request", error.message), error.status);

@@ -14,13 +14,7 @@ export interface EventSpec<Desc extends DescMessage = DescMessage> {
 }
 
 export type ServiceName =
-  | "identity"
-  | "experiments"
-  | "marketplace"
-  | "hypotheses"
-  | "engine"
-  | "cloudlabs"
-  | "notifications";
+  "identity" | "experiments" | "marketplace" | "hypotheses" | "engine" | "cloudlabs" | "notifications";
 
 function event<Desc extends DescMessage>(source: ServiceName, name: string, schema: Desc): EventSpec<Desc> {
   return { subject: `petri.${source}.${name}`, source, schema };

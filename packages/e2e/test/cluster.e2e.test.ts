@@ -36,7 +36,9 @@ function freePort(): Promise<number> {
     probe.once("error", reject);
     probe.listen(0, "127.0.0.1", () => {
       const address = probe.address();
-      probe.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+      probe.close(() =>
+        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
+      );
     });
   });
 }
@@ -51,7 +53,13 @@ describe.skipIf(!infra)("cluster mode (a process per service, PostgreSQL, NATS J
   beforeAll(async () => {
     const gatewayPort = await freePort();
     const portBase = 20_000 + Math.floor(Math.random() * 20_000);
-    env = { ...process.env, PORT: String(gatewayPort), PETRI_PORT_BASE: String(portBase), PETRI_DB: database, PETRI_LOCAL_DIR: state };
+    env = {
+      ...process.env,
+      PORT: String(gatewayPort),
+      PETRI_PORT_BASE: String(portBase),
+      PETRI_DB: database,
+      PETRI_LOCAL_DIR: state,
+    };
     await run("bash", ["deploy/local/start.sh"], { cwd: root, env, timeout: 300_000 });
     const url = new URL(adminUrl);
     url.pathname = `/${database}`;
@@ -60,7 +68,10 @@ describe.skipIf(!infra)("cluster mode (a process per service, PostgreSQL, NATS J
     target = {
       baseUrl: `http://127.0.0.1:${gatewayPort}`,
       contactFor: async (accountId) => {
-        const result = await reader.query("select email from notifications.account_contacts where account_id = $1", [accountId]);
+        const result = await reader.query(
+          "select email from notifications.account_contacts where account_id = $1",
+          [accountId],
+        );
         return result.rows[0] as { email: string } | undefined;
       },
     };

@@ -10,7 +10,11 @@ async function json(response: Response): Promise<any> {
   return JSON.parse(await response.text());
 }
 
-export async function waitFor<T>(probe: () => Promise<T | undefined>, what: string, attempts = 200): Promise<T> {
+export async function waitFor<T>(
+  probe: () => Promise<T | undefined>,
+  what: string,
+  attempts = 200,
+): Promise<T> {
   for (let i = 0; i < attempts; i += 1) {
     const value = await probe();
     if (value !== undefined) return value;
@@ -29,7 +33,8 @@ export async function healthReportsEveryService(target: Target): Promise<void> {
   expect(Object.keys(body.services).sort()).toEqual(
     ["cloudlabs", "engine", "experiments", "hypotheses", "identity", "marketplace", "notifications"].sort(),
   );
-  for (const service of Object.values(body.services) as Array<{ status: string }>) expect(service.status).toBe("ready");
+  for (const service of Object.values(body.services) as Array<{ status: string }>)
+    expect(service.status).toBe("ready");
 }
 
 export async function registrationEventReachesNotifications(target: Target): Promise<void> {
@@ -46,16 +51,26 @@ export async function registrationEventReachesNotifications(target: Target): Pro
   expect(JSON.stringify(account)).not.toContain("password");
 
   // identity's outbox -> relay -> bus -> notifications' consumer -> its own table
-  const contact = await waitFor(() => target.contactFor(account.id), "the AccountRegistered event in notifications");
+  const contact = await waitFor(
+    () => target.contactFor(account.id),
+    "the AccountRegistered event in notifications",
+  );
   expect(contact.email).toBe(email);
 
   const again = await fetch(`${target.baseUrl}/auth/register`, {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ email: email.toUpperCase(), password: "another long password", name: "Eve", organization: "" }),
+    body: JSON.stringify({
+      email: email.toUpperCase(),
+      password: "another long password",
+      name: "Eve",
+      organization: "",
+    }),
   });
   expect(again.status).toBe(409);
-  expect(await json(again)).toMatchObject({ error: { code: "email_taken", message: expect.any(String), details: {} } });
+  expect(await json(again)).toMatchObject({
+    error: { code: "email_taken", message: expect.any(String), details: {} },
+  });
 }
 
 export async function errorsHaveOneShape(target: Target): Promise<void> {

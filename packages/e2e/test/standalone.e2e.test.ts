@@ -11,6 +11,16 @@ import {
   registrationEventReachesNotifications,
 } from "./scenarios.js";
 
+const start = (dataDir: string) =>
+  startStandalone({
+    dataDir,
+    port: 0,
+    host: "127.0.0.1",
+    logger: createLogger({ service: "e2e", level: "warn" }),
+    clock: systemClock,
+    failpoints: new Failpoints(),
+  });
+
 describe("standalone mode (one process, PGlite, in-process bus)", () => {
   let petri: Standalone;
   let dataDir: string;
@@ -18,14 +28,7 @@ describe("standalone mode (one process, PGlite, in-process bus)", () => {
 
   beforeAll(async () => {
     dataDir = mkdtempSync(path.join(tmpdir(), "petri-e2e-"));
-    petri = await startStandalone({
-      dataDir,
-      port: 0,
-      host: "127.0.0.1",
-      logger: createLogger({ service: "e2e", level: "warn" }),
-      clock: systemClock,
-      failpoints: new Failpoints(),
-    });
+    petri = await start(dataDir);
     target = {
       baseUrl: petri.url,
       contactFor: async (accountId) =>
@@ -58,14 +61,7 @@ describe("standalone mode (one process, PGlite, in-process bus)", () => {
       });
     expect((await register(petri.url)).status).toBe(201);
     await petri.stop();
-    petri = await startStandalone({
-      dataDir,
-      port: 0,
-      host: "127.0.0.1",
-      logger: createLogger({ service: "e2e", level: "warn" }),
-      clock: systemClock,
-      failpoints: new Failpoints(),
-    });
+    petri = await start(dataDir);
     expect((await register(petri.url)).status).toBe(409);
     await healthReportsEveryService({ ...target, baseUrl: petri.url });
   });

@@ -58,7 +58,11 @@ export interface EventBus {
   /** Resolves only after the bus durably accepted the message (Nats-Msg-Id = envelope.id). */
   publish(envelope: EventEnvelope): Promise<PublishAck>;
   /** Runs until options.signal is aborted; provisions the durable consumer idempotently. */
-  consume(spec: ConsumerSpec, handler: (delivery: Delivery) => Promise<void>, options: ConsumeOptions): Promise<void>;
+  consume(
+    spec: ConsumerSpec,
+    handler: (delivery: Delivery) => Promise<void>,
+    options: ConsumeOptions,
+  ): Promise<void>;
   /** For readiness: is the adapter connected to its backing store? */
   connected(): boolean;
   /** Drains and closes connections. */

@@ -28,14 +28,20 @@ export interface ClusterServiceOptions {
  * JetStream, behind a Connect server. Shutdown runs in DESIGN.md's order.
  */
 export async function runClusterService(options: ClusterServiceOptions): Promise<void> {
-  const config = exitOnConfigError(() => loadConfig(baseServiceConfigSchema({ defaultPort: options.defaultPort })));
+  const config = exitOnConfigError(() =>
+    loadConfig(baseServiceConfigSchema({ defaultPort: options.defaultPort })),
+  );
   const logger = createLogger({ service: options.service, level: config.LOG_LEVEL });
   const database = await createDatabase({
     driver: "pg",
     url: config.DATABASE_URL,
     applicationName: `petri-${options.service}`,
   });
-  const bus = await NatsEventBus.connect({ servers: config.NATS_URL, name: `petri-${options.service}`, logger });
+  const bus = await NatsEventBus.connect({
+    servers: config.NATS_URL,
+    name: `petri-${options.service}`,
+    logger,
+  });
   const hosted = options.create({ database, bus, clock: systemClock, logger, failpoints });
   await hosted.migrate();
   await hosted.start();
@@ -43,7 +49,11 @@ export async function runClusterService(options: ClusterServiceOptions): Promise
   const verifier = await InternalTokenVerifier.create([config.PETRI_INTERNAL_JWT_PUBLIC_KEY]);
   const server = buildServiceServer({
     routes: (router) => hosted.routes(router),
-    interceptors: serverInterceptors({ logger, verifier, publicProcedures: [...(hosted.publicProcedures ?? [])] }),
+    interceptors: serverInterceptors({
+      logger,
+      verifier,
+      publicProcedures: [...(hosted.publicProcedures ?? [])],
+    }),
     health: { serviceNames: [hosted.name] },
     readiness: () => hosted.readiness(),
     logger,

@@ -65,7 +65,9 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
   const database = await createDatabase({ driver: "pglite", dataDir: options.dataDir });
   const bus = await InProcessEventBus.create({ db: database, clock, logger });
   const deps: ServiceDeps = { database, bus, clock, logger, failpoints };
-  const services = (Object.keys(SERVICE_FACTORIES) as ServiceName[]).map((name) => SERVICE_FACTORIES[name](deps));
+  const services = (Object.keys(SERVICE_FACTORIES) as ServiceName[]).map((name) =>
+    SERVICE_FACTORIES[name](deps),
+  );
   for (const service of services) await service.migrate();
   for (const service of services) await service.start();
 
@@ -127,7 +129,9 @@ function freePort(host: string): Promise<number> {
     probe.once("error", reject);
     probe.listen(0, host, () => {
       const address = probe.address();
-      probe.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+      probe.close(() =>
+        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
+      );
     });
   });
 }

@@ -48,5 +48,9 @@ console.log(
   ].join("\n"),
 );
 installSignalHandlers(
-  createShutdown({ logger, timeoutMs: 25_000, steps: [{ name: "stop standalone", run: () => petri.stop() }] }),
+  createShutdown({
+    logger,
+    timeoutMs: 25_000,
+    steps: [{ name: "stop standalone", run: () => petri.stop() }],
+  }),
 );

@@ -6,7 +6,11 @@ import type { CloudLabsDb } from "./db/schema.js";
 
 /** Composition root of the cloudlabs service: providers, interpretation, protocol translation, validation and submissions. */
 export function createCloudLabsService(deps: ServiceDeps): HostedService {
-  const runtime = createServiceRuntime<CloudLabsDb>({ ...deps, service: "cloudlabs", migrations: cloudLabsMigrations });
+  const runtime = createServiceRuntime<CloudLabsDb>({
+    ...deps,
+    service: "cloudlabs",
+    migrations: cloudLabsMigrations,
+  });
   return {
     ...runtime.hosted,
     routes: (router) => router.service(CloudLabsService, {}),

@@ -6,7 +6,11 @@ import type { EngineDb } from "./db/schema.js";
 
 /** Composition root of the engine service: asynchronous hypothesis-generation runs. */
 export function createEngineService(deps: ServiceDeps): HostedService {
-  const runtime = createServiceRuntime<EngineDb>({ ...deps, service: "engine", migrations: engineMigrations });
+  const runtime = createServiceRuntime<EngineDb>({
+    ...deps,
+    service: "engine",
+    migrations: engineMigrations,
+  });
   return {
     ...runtime.hosted,
     routes: (router) => router.service(EngineService, {}),

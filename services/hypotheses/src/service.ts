@@ -6,7 +6,11 @@ import type { HypothesesDb } from "./db/schema.js";
 
 /** Composition root of the hypotheses service: the hypothesis library. */
 export function createHypothesesService(deps: ServiceDeps): HostedService {
-  const runtime = createServiceRuntime<HypothesesDb>({ ...deps, service: "hypotheses", migrations: hypothesesMigrations });
+  const runtime = createServiceRuntime<HypothesesDb>({
+    ...deps,
+    service: "hypotheses",
+    migrations: hypothesesMigrations,
+  });
   return {
     ...runtime.hosted,
     routes: (router) => router.service(HypothesesService, {}),

@@ -4,7 +4,11 @@ import { type Account, Role, Tier } from "@petri/contracts/identity";
 import type { GatewayEnv } from "../../lib/create-app.js";
 import type { register } from "./auth.routes.js";
 
-const ROLE_NAMES = { [Role.REQUESTER]: "requester", [Role.OPERATOR]: "operator", [Role.STAFF]: "staff" } as const;
+const ROLE_NAMES = {
+  [Role.REQUESTER]: "requester",
+  [Role.OPERATOR]: "operator",
+  [Role.STAFF]: "staff",
+} as const;
 const TIER_NAMES = { [Tier.STANDARD]: "standard", [Tier.PRO]: "pro", [Tier.AI_AGENT]: "ai_agent" } as const;
 
 export function accountJson(account: Account) {

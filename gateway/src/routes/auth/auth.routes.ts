@@ -30,7 +30,10 @@ export const register = createRoute({
   security: [],
   request: { body: { required: true, content: { "application/json": { schema: RegisterBodySchema } } } },
   responses: {
-    201: { description: "The account", content: { "application/json": { schema: z.object({ account: AccountSchema }) } } },
+    201: {
+      description: "The account",
+      content: { "application/json": { schema: z.object({ account: AccountSchema }) } },
+    },
     409: errorResponse("The e-mail address is taken (email_taken)"),
     413: errorResponse("The body is too large"),
     422: errorResponse("The body is invalid"),

@@ -11,7 +11,10 @@ export const getHealthHandler: RouteHandler<typeof getHealth, GatewayEnv> = asyn
   const results = await Promise.all(
     GATEWAY_SERVICES.map(async (service) => {
       try {
-        const response = await clients.health[service].check({ service: "" }, { timeoutMs: HEALTH_TIMEOUT_MS });
+        const response = await clients.health[service].check(
+          { service: "" },
+          { timeoutMs: HEALTH_TIMEOUT_MS },
+        );
         const ready = response.status === HealthCheckResponse_ServingStatus.SERVING;
         return [service, { status: ready ? "ready" : "not_ready" }] as const;
       } catch {

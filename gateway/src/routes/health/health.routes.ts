@@ -20,6 +20,9 @@ export const getHealth = createRoute({
   security: [],
   responses: {
     200: { description: "Every service is ready", content: { "application/json": { schema: HealthSchema } } },
-    503: { description: "At least one service is not ready", content: { "application/json": { schema: HealthSchema } } },
+    503: {
+      description: "At least one service is not ready",
+      content: { "application/json": { schema: HealthSchema } },
+    },
   },
 });

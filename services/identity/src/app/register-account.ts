@@ -43,7 +43,12 @@ export function makeRegisterAccount(deps: RegisterAccountDeps) {
           trx,
           events.identity.accountRegistered,
           { account: accountMessage(account) },
-          { aggregateId: account.id, aggregateVersion: 1, occurredAt: now, traceparent: currentTraceparent() },
+          {
+            aggregateId: account.id,
+            aggregateVersion: 1,
+            occurredAt: now,
+            traceparent: currentTraceparent(),
+          },
         );
       });
     } catch (error) {

@@ -1,7 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { PASSWORD_MAX_LENGTH, normalizeEmail, validateRegistration } from "./registration.js";
 
-const valid = { email: " Ada@Example.org ", password: "correct horse battery", name: "Ada", organization: "Lab" };
+const valid = {
+  email: " Ada@Example.org ",
+  password: "correct horse battery",
+  name: "Ada",
+  organization: "Lab",
+};
 
 describe("validateRegistration", () => {
   it("accepts a valid registration and normalises the e-mail", () => {

@@ -41,7 +41,11 @@ export function validateRegistration(input: RegistrationInput): FieldError[] {
   const name = input.name.trim();
   if (name === "") problems.push({ field: "name", code: "missing_required", message: "name is required" });
   else if (name.length > NAME_MAX_LENGTH)
-    problems.push({ field: "name", code: "invalid_value", message: `name is longer than ${NAME_MAX_LENGTH} characters` });
+    problems.push({
+      field: "name",
+      code: "invalid_value",
+      message: `name is longer than ${NAME_MAX_LENGTH} characters`,
+    });
 
   if (input.organization.trim().length > NAME_MAX_LENGTH)
     problems.push({

@@ -21,18 +21,31 @@ describe("recordAccountContact", () => {
   });
   afterAll(() => database.destroy());
 
-  const contact = () => db.selectFrom("account_contacts").selectAll().where("account_id", "=", "usr_1").executeTakeFirst();
+  const contact = () =>
+    db.selectFrom("account_contacts").selectAll().where("account_id", "=", "usr_1").executeTakeFirst();
 
   it("keeps the newest version whatever order the events arrive in", async () => {
-    await recordAccountContact(db, registered("v2@example.org"), { aggregateVersion: 2, occurredAt: new Date(2) });
-    await recordAccountContact(db, registered("v1@example.org"), { aggregateVersion: 1, occurredAt: new Date(1) });
+    await recordAccountContact(db, registered("v2@example.org"), {
+      aggregateVersion: 2,
+      occurredAt: new Date(2),
+    });
+    await recordAccountContact(db, registered("v1@example.org"), {
+      aggregateVersion: 1,
+      occurredAt: new Date(1),
+    });
     expect((await contact())?.email).toBe("v2@example.org");
-    await recordAccountContact(db, registered("v3@example.org"), { aggregateVersion: 3, occurredAt: new Date(3) });
+    await recordAccountContact(db, registered("v3@example.org"), {
+      aggregateVersion: 3,
+      occurredAt: new Date(3),
+    });
     expect((await contact())?.email).toBe("v3@example.org");
   });
 
   it("is idempotent for a redelivered event", async () => {
-    await recordAccountContact(db, registered("v3@example.org"), { aggregateVersion: 3, occurredAt: new Date(3) });
+    await recordAccountContact(db, registered("v3@example.org"), {
+      aggregateVersion: 3,
+      occurredAt: new Date(3),
+    });
     const rows = await db.selectFrom("account_contacts").selectAll().execute();
     expect(rows).toHaveLength(1);
   });
