@@ -1,4 +1,4 @@
-// Barrel for petri.common.v1 (generated code lives in ./gen; regenerate with npm run generate).
+// Barrel for petri.common.v1, written by proto/write-barrels.mjs after `npm run generate`.
 export * from "./gen/petri/common/v1/error_detail_pb.js";
 export * from "./gen/petri/common/v1/event_envelope_pb.js";
 export * from "./gen/petri/common/v1/money_pb.js";

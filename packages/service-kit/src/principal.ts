@@ -31,10 +31,17 @@ import { z } from "zod";
 import { systemClock, type Clock } from "./clock.js";
 import { UnauthenticatedError } from "./errors.js";
 
-export const PRINCIPAL_ROLES = ["requester", "operator", "staff"] as const;
+/**
+ * "system" is the gateway acting for itself, before a caller is known: authenticating an
+ * API key, fetching signing keys, drawing rate-limit quota. No account ever has it.
+ */
+export const PRINCIPAL_ROLES = ["requester", "operator", "staff", "system"] as const;
 export const PRINCIPAL_TIERS = ["standard", "pro", "ai_agent"] as const;
 export type PrincipalRole = (typeof PRINCIPAL_ROLES)[number];
 export type PrincipalTier = (typeof PRINCIPAL_TIERS)[number];
+
+/** The principal the gateway uses for its own calls (see PRINCIPAL_ROLES). */
+export const GATEWAY_SYSTEM_PRINCIPAL: Principal = { accountId: "system:gateway", role: "system", tier: "standard" };
 
 /** Who is calling, as established by the gateway. */
 export interface Principal {

@@ -4,15 +4,19 @@
 
 import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
-import type { Account, AccountJson } from "./account_pb.js";
+import type { Timestamp, TimestampJson } from "@bufbuild/protobuf/wkt";
+import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
+import type { Account, AccountJson, Role, RoleJson, Tier, TierJson } from "./account_pb.js";
 import { file_petri_identity_v1_account } from "./account_pb.js";
+import type { ApiKey, ApiKeyJson, AuthenticatedPrincipal, AuthenticatedPrincipalJson, QuotaPolicy, QuotaPolicyJson, QuotaWindow, QuotaWindowJson, SigningKey, SigningKeyJson } from "./credentials_pb.js";
+import { file_petri_identity_v1_credentials } from "./credentials_pb.js";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file petri/identity/v1/identity_service.proto.
  */
 export const file_petri_identity_v1_identity_service: GenFile = /*@__PURE__*/
-  fileDesc("CihwZXRyaS9pZGVudGl0eS92MS9pZGVudGl0eV9zZXJ2aWNlLnByb3RvEhFwZXRyaS5pZGVudGl0eS52MSJdChZSZWdpc3RlckFjY291bnRSZXF1ZXN0Eg0KBWVtYWlsGAEgASgJEhAKCHBhc3N3b3JkGAIgASgJEgwKBG5hbWUYAyABKAkSFAoMb3JnYW5pemF0aW9uGAQgASgJIkYKF1JlZ2lzdGVyQWNjb3VudFJlc3BvbnNlEisKB2FjY291bnQYASABKAsyGi5wZXRyaS5pZGVudGl0eS52MS5BY2NvdW50MnsKD0lkZW50aXR5U2VydmljZRJoCg9SZWdpc3RlckFjY291bnQSKS5wZXRyaS5pZGVudGl0eS52MS5SZWdpc3RlckFjY291bnRSZXF1ZXN0GioucGV0cmkuaWRlbnRpdHkudjEuUmVnaXN0ZXJBY2NvdW50UmVzcG9uc2ViBnByb3RvMw", [file_petri_identity_v1_account]);
+  fileDesc("CihwZXRyaS9pZGVudGl0eS92MS9pZGVudGl0eV9zZXJ2aWNlLnByb3RvEhFwZXRyaS5pZGVudGl0eS52MSJdChZSZWdpc3RlckFjY291bnRSZXF1ZXN0Eg0KBWVtYWlsGAEgASgJEhAKCHBhc3N3b3JkGAIgASgJEgwKBG5hbWUYAyABKAkSFAoMb3JnYW5pemF0aW9uGAQgASgJIooBChdSZWdpc3RlckFjY291bnRSZXNwb25zZRIrCgdhY2NvdW50GAEgASgLMhoucGV0cmkuaWRlbnRpdHkudjEuQWNjb3VudBIqCgdhcGlfa2V5GAIgASgLMhkucGV0cmkuaWRlbnRpdHkudjEuQXBpS2V5EhYKDmFwaV9rZXlfc2VjcmV0GAMgASgJIjQKEUlzc3VlVG9rZW5SZXF1ZXN0Eg0KBWVtYWlsGAEgASgJEhAKCHBhc3N3b3JkGAIgASgJIm4KEklzc3VlVG9rZW5SZXNwb25zZRIUCgxhY2Nlc3NfdG9rZW4YASABKAkSEgoKZXhwaXJlc19pbhgCIAEoAxIuCgpleHBpcmVzX2F0GAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCInChFHZXRBY2NvdW50UmVxdWVzdBISCgphY2NvdW50X2lkGAEgASgJIkEKEkdldEFjY291bnRSZXNwb25zZRIrCgdhY2NvdW50GAEgASgLMhoucGV0cmkuaWRlbnRpdHkudjEuQWNjb3VudCIjChNDcmVhdGVBcGlLZXlSZXF1ZXN0EgwKBG5hbWUYASABKAkiUgoUQ3JlYXRlQXBpS2V5UmVzcG9uc2USKgoHYXBpX2tleRgBIAEoCzIZLnBldHJpLmlkZW50aXR5LnYxLkFwaUtleRIOCgZzZWNyZXQYAiABKAkiTAoSTGlzdEFwaUtleXNSZXF1ZXN0Eg0KBWxpbWl0GAEgASgFEg4KBm9mZnNldBgCIAEoBRIXCg9pbmNsdWRlX3Jldm9rZWQYAyABKAgiUQoTTGlzdEFwaUtleXNSZXNwb25zZRIrCghhcGlfa2V5cxgBIAMoCzIZLnBldHJpLmlkZW50aXR5LnYxLkFwaUtleRINCgV0b3RhbBgCIAEoAyIpChNSZXZva2VBcGlLZXlSZXF1ZXN0EhIKCmFwaV9rZXlfaWQYASABKAkiQgoUUmV2b2tlQXBpS2V5UmVzcG9uc2USKgoHYXBpX2tleRgBIAEoCzIZLnBldHJpLmlkZW50aXR5LnYxLkFwaUtleSJ+ChpVcGRhdGVBY2NvdW50QWNjZXNzUmVxdWVzdBISCgphY2NvdW50X2lkGAEgASgJEiUKBHJvbGUYAiABKA4yFy5wZXRyaS5pZGVudGl0eS52MS5Sb2xlEiUKBHRpZXIYAyABKA4yFy5wZXRyaS5pZGVudGl0eS52MS5UaWVyIkoKG1VwZGF0ZUFjY291bnRBY2Nlc3NSZXNwb25zZRIrCgdhY2NvdW50GAEgASgLMhoucGV0cmkuaWRlbnRpdHkudjEuQWNjb3VudCIrChlBdXRoZW50aWNhdGVBcGlLZXlSZXF1ZXN0Eg4KBnNlY3JldBgBIAEoCSJuChpBdXRoZW50aWNhdGVBcGlLZXlSZXNwb25zZRI8CglwcmluY2lwYWwYASABKAsyKS5wZXRyaS5pZGVudGl0eS52MS5BdXRoZW50aWNhdGVkUHJpbmNpcGFsEhIKCmFwaV9rZXlfaWQYAiABKAkiGAoWTGlzdFNpZ25pbmdLZXlzUmVxdWVzdCJoChdMaXN0U2lnbmluZ0tleXNSZXNwb25zZRIrCgRrZXlzGAEgAygLMh0ucGV0cmkuaWRlbnRpdHkudjEuU2lnbmluZ0tleRIOCgZpc3N1ZXIYAiABKAkSEAoIYXVkaWVuY2UYAyABKAkiGQoXUm90YXRlU2lnbmluZ0tleVJlcXVlc3QiegoYUm90YXRlU2lnbmluZ0tleVJlc3BvbnNlEi0KBmFjdGl2ZRgBIAEoCzIdLnBldHJpLmlkZW50aXR5LnYxLlNpZ25pbmdLZXkSLwoIcmV0aXJpbmcYAiADKAsyHS5wZXRyaS5pZGVudGl0eS52MS5TaWduaW5nS2V5IpABChNBY3F1aXJlUXVvdGFSZXF1ZXN0Ei4KBnBvbGljeRgBIAEoDjIeLnBldHJpLmlkZW50aXR5LnYxLlF1b3RhUG9saWN5Eg8KB3N1YmplY3QYAiABKAkSJQoEdGllchgDIAEoDjIXLnBldHJpLmlkZW50aXR5LnYxLlRpZXISEQoJcmVxdWVzdGVkGAQgASgFIokBChRBY3F1aXJlUXVvdGFSZXNwb25zZRIPCgdncmFudGVkGAEgASgFEi8KB2JpbmRpbmcYAiABKAsyHi5wZXRyaS5pZGVudGl0eS52MS5RdW90YVdpbmRvdxIvCgd3aW5kb3dzGAMgAygLMh4ucGV0cmkuaWRlbnRpdHkudjEuUXVvdGFXaW5kb3cy8ggKD0lkZW50aXR5U2VydmljZRJoCg9SZWdpc3RlckFjY291bnQSKS5wZXRyaS5pZGVudGl0eS52MS5SZWdpc3RlckFjY291bnRSZXF1ZXN0GioucGV0cmkuaWRlbnRpdHkudjEuUmVnaXN0ZXJBY2NvdW50UmVzcG9uc2USWQoKSXNzdWVUb2tlbhIkLnBldHJpLmlkZW50aXR5LnYxLklzc3VlVG9rZW5SZXF1ZXN0GiUucGV0cmkuaWRlbnRpdHkudjEuSXNzdWVUb2tlblJlc3BvbnNlElkKCkdldEFjY291bnQSJC5wZXRyaS5pZGVudGl0eS52MS5HZXRBY2NvdW50UmVxdWVzdBolLnBldHJpLmlkZW50aXR5LnYxLkdldEFjY291bnRSZXNwb25zZRJfCgxDcmVhdGVBcGlLZXkSJi5wZXRyaS5pZGVudGl0eS52MS5DcmVhdGVBcGlLZXlSZXF1ZXN0GicucGV0cmkuaWRlbnRpdHkudjEuQ3JlYXRlQXBpS2V5UmVzcG9uc2USXAoLTGlzdEFwaUtleXMSJS5wZXRyaS5pZGVudGl0eS52MS5MaXN0QXBpS2V5c1JlcXVlc3QaJi5wZXRyaS5pZGVudGl0eS52MS5MaXN0QXBpS2V5c1Jlc3BvbnNlEl8KDFJldm9rZUFwaUtleRImLnBldHJpLmlkZW50aXR5LnYxLlJldm9rZUFwaUtleVJlcXVlc3QaJy5wZXRyaS5pZGVudGl0eS52MS5SZXZva2VBcGlLZXlSZXNwb25zZRJ0ChNVcGRhdGVBY2NvdW50QWNjZXNzEi0ucGV0cmkuaWRlbnRpdHkudjEuVXBkYXRlQWNjb3VudEFjY2Vzc1JlcXVlc3QaLi5wZXRyaS5pZGVudGl0eS52MS5VcGRhdGVBY2NvdW50QWNjZXNzUmVzcG9uc2UScQoSQXV0aGVudGljYXRlQXBpS2V5EiwucGV0cmkuaWRlbnRpdHkudjEuQXV0aGVudGljYXRlQXBpS2V5UmVxdWVzdBotLnBldHJpLmlkZW50aXR5LnYxLkF1dGhlbnRpY2F0ZUFwaUtleVJlc3BvbnNlEmgKD0xpc3RTaWduaW5nS2V5cxIpLnBldHJpLmlkZW50aXR5LnYxLkxpc3RTaWduaW5nS2V5c1JlcXVlc3QaKi5wZXRyaS5pZGVudGl0eS52MS5MaXN0U2lnbmluZ0tleXNSZXNwb25zZRJrChBSb3RhdGVTaWduaW5nS2V5EioucGV0cmkuaWRlbnRpdHkudjEuUm90YXRlU2lnbmluZ0tleVJlcXVlc3QaKy5wZXRyaS5pZGVudGl0eS52MS5Sb3RhdGVTaWduaW5nS2V5UmVzcG9uc2USXwoMQWNxdWlyZVF1b3RhEiYucGV0cmkuaWRlbnRpdHkudjEuQWNxdWlyZVF1b3RhUmVxdWVzdBonLnBldHJpLmlkZW50aXR5LnYxLkFjcXVpcmVRdW90YVJlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp, file_petri_identity_v1_account, file_petri_identity_v1_credentials]);
 
 /**
  * @generated from message petri.identity.v1.RegisterAccountRequest
@@ -79,6 +83,18 @@ export type RegisterAccountResponse = Message<"petri.identity.v1.RegisterAccount
    * @generated from field: petri.identity.v1.Account account = 1;
    */
   account?: Account | undefined;
+
+  /**
+   * The account's first API key; its secret is shown here once and never again.
+   *
+   * @generated from field: petri.identity.v1.ApiKey api_key = 2;
+   */
+  apiKey?: ApiKey | undefined;
+
+  /**
+   * @generated from field: string api_key_secret = 3;
+   */
+  apiKeySecret: string;
 };
 
 /**
@@ -89,6 +105,18 @@ export type RegisterAccountResponseJson = {
    * @generated from field: petri.identity.v1.Account account = 1;
    */
   account?: AccountJson;
+
+  /**
+   * The account's first API key; its secret is shown here once and never again.
+   *
+   * @generated from field: petri.identity.v1.ApiKey api_key = 2;
+   */
+  apiKey?: ApiKeyJson;
+
+  /**
+   * @generated from field: string api_key_secret = 3;
+   */
+  apiKeySecret?: string;
 };
 
 /**
@@ -99,13 +127,754 @@ export const RegisterAccountResponseSchema: GenMessage<RegisterAccountResponse, 
   messageDesc(file_petri_identity_v1_identity_service, 1);
 
 /**
+ * @generated from message petri.identity.v1.IssueTokenRequest
+ */
+export type IssueTokenRequest = Message<"petri.identity.v1.IssueTokenRequest"> & {
+  /**
+   * @generated from field: string email = 1;
+   */
+  email: string;
+
+  /**
+   * @generated from field: string password = 2;
+   */
+  password: string;
+};
+
+/**
+ * @generated from message petri.identity.v1.IssueTokenRequest
+ */
+export type IssueTokenRequestJson = {
+  /**
+   * @generated from field: string email = 1;
+   */
+  email?: string;
+
+  /**
+   * @generated from field: string password = 2;
+   */
+  password?: string;
+};
+
+/**
+ * Describes the message petri.identity.v1.IssueTokenRequest.
+ * Use `create(IssueTokenRequestSchema)` to create a new message.
+ */
+export const IssueTokenRequestSchema: GenMessage<IssueTokenRequest, {jsonType: IssueTokenRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_identity_v1_identity_service, 2);
+
+/**
+ * @generated from message petri.identity.v1.IssueTokenResponse
+ */
+export type IssueTokenResponse = Message<"petri.identity.v1.IssueTokenResponse"> & {
+  /**
+   * @generated from field: string access_token = 1;
+   */
+  accessToken: string;
+
+  /**
+   * Seconds until the token expires.
+   *
+   * @generated from field: int64 expires_in = 2;
+   */
+  expiresIn: bigint;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp expires_at = 3;
+   */
+  expiresAt?: Timestamp | undefined;
+};
+
+/**
+ * @generated from message petri.identity.v1.IssueTokenResponse
+ */
+export type IssueTokenResponseJson = {
+  /**
+   * @generated from field: string access_token = 1;
+   */
+  accessToken?: string;
+
+  /**
+   * Seconds until the token expires.
+   *
+   * @generated from field: int64 expires_in = 2;
+   */
+  expiresIn?: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp expires_at = 3;
+   */
+  expiresAt?: TimestampJson;
+};
+
+/**
+ * Describes the message petri.identity.v1.IssueTokenResponse.
+ * Use `create(IssueTokenResponseSchema)` to create a new message.
+ */
+export const IssueTokenResponseSchema: GenMessage<IssueTokenResponse, {jsonType: IssueTokenResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_identity_v1_identity_service, 3);
+
+/**
+ * @generated from message petri.identity.v1.GetAccountRequest
+ */
+export type GetAccountRequest = Message<"petri.identity.v1.GetAccountRequest"> & {
+  /**
+   * Empty for the caller's own account.
+   *
+   * @generated from field: string account_id = 1;
+   */
+  accountId: string;
+};
+
+/**
+ * @generated from message petri.identity.v1.GetAccountRequest
+ */
+export type GetAccountRequestJson = {
+  /**
+   * Empty for the caller's own account.
+   *
+   * @generated from field: string account_id = 1;
+   */
+  accountId?: string;
+};
+
+/**
+ * Describes the message petri.identity.v1.GetAccountRequest.
+ * Use `create(GetAccountRequestSchema)` to create a new message.
+ */
+export const GetAccountRequestSchema: GenMessage<GetAccountRequest, {jsonType: GetAccountRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_identity_v1_identity_service, 4);
+
+/**
+ * @generated from message petri.identity.v1.GetAccountResponse
+ */
+export type GetAccountResponse = Message<"petri.identity.v1.GetAccountResponse"> & {
+  /**
+   * @generated from field: petri.identity.v1.Account account = 1;
+   */
+  account?: Account | undefined;
+};
+
+/**
+ * @generated from message petri.identity.v1.GetAccountResponse
+ */
+export type GetAccountResponseJson = {
+  /**
+   * @generated from field: petri.identity.v1.Account account = 1;
+   */
+  account?: AccountJson;
+};
+
+/**
+ * Describes the message petri.identity.v1.GetAccountResponse.
+ * Use `create(GetAccountResponseSchema)` to create a new message.
+ */
+export const GetAccountResponseSchema: GenMessage<GetAccountResponse, {jsonType: GetAccountResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_identity_v1_identity_service, 5);
+
+/**
+ * @generated from message petri.identity.v1.CreateApiKeyRequest
+ */
+export type CreateApiKeyRequest = Message<"petri.identity.v1.CreateApiKeyRequest"> & {
+  /**
+   * @generated from field: string name = 1;
+   */
+  name: string;
+};
+
+/**
+ * @generated from message petri.identity.v1.CreateApiKeyRequest
+ */
+export type CreateApiKeyRequestJson = {
+  /**
+   * @generated from field: string name = 1;
+   */
+  name?: string;
+};
+
+/**
+ * Describes the message petri.identity.v1.CreateApiKeyRequest.
+ * Use `create(CreateApiKeyRequestSchema)` to create a new message.
+ */
+export const CreateApiKeyRequestSchema: GenMessage<CreateApiKeyRequest, {jsonType: CreateApiKeyRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_identity_v1_identity_service, 6);
+
+/**
+ * @generated from message petri.identity.v1.CreateApiKeyResponse
+ */
+export type CreateApiKeyResponse = Message<"petri.identity.v1.CreateApiKeyResponse"> & {
+  /**
+   * @generated from field: petri.identity.v1.ApiKey api_key = 1;
+   */
+  apiKey?: ApiKey | undefined;
+
+  /**
+   * @generated from field: string secret = 2;
+   */
+  secret: string;
+};
+
+/**
+ * @generated from message petri.identity.v1.CreateApiKeyResponse
+ */
+export type CreateApiKeyResponseJson = {
+  /**
+   * @generated from field: petri.identity.v1.ApiKey api_key = 1;
+   */
+  apiKey?: ApiKeyJson;
+
+  /**
+   * @generated from field: string secret = 2;
+   */
+  secret?: string;
+};
+
+/**
+ * Describes the message petri.identity.v1.CreateApiKeyResponse.
+ * Use `create(CreateApiKeyResponseSchema)` to create a new message.
+ */
+export const CreateApiKeyResponseSchema: GenMessage<CreateApiKeyResponse, {jsonType: CreateApiKeyResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_identity_v1_identity_service, 7);
+
+/**
+ * @generated from message petri.identity.v1.ListApiKeysRequest
+ */
+export type ListApiKeysRequest = Message<"petri.identity.v1.ListApiKeysRequest"> & {
+  /**
+   * @generated from field: int32 limit = 1;
+   */
+  limit: number;
+
+  /**
+   * @generated from field: int32 offset = 2;
+   */
+  offset: number;
+
+  /**
+   * @generated from field: bool include_revoked = 3;
+   */
+  includeRevoked: boolean;
+};
+
+/**
+ * @generated from message petri.identity.v1.ListApiKeysRequest
+ */
+export type ListApiKeysRequestJson = {
+  /**
+   * @generated from field: int32 limit = 1;
+   */
+  limit?: number;
+
+  /**
+   * @generated from field: int32 offset = 2;
+   */
+  offset?: number;
+
+  /**
+   * @generated from field: bool include_revoked = 3;
+   */
+  includeRevoked?: boolean;
+};
+
+/**
+ * Describes the message petri.identity.v1.ListApiKeysRequest.
+ * Use `create(ListApiKeysRequestSchema)` to create a new message.
+ */
+export const ListApiKeysRequestSchema: GenMessage<ListApiKeysRequest, {jsonType: ListApiKeysRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_identity_v1_identity_service, 8);
+
+/**
+ * @generated from message petri.identity.v1.ListApiKeysResponse
+ */
+export type ListApiKeysResponse = Message<"petri.identity.v1.ListApiKeysResponse"> & {
+  /**
+   * @generated from field: repeated petri.identity.v1.ApiKey api_keys = 1;
+   */
+  apiKeys: ApiKey[];
+
+  /**
+   * @generated from field: int64 total = 2;
+   */
+  total: bigint;
+};
+
+/**
+ * @generated from message petri.identity.v1.ListApiKeysResponse
+ */
+export type ListApiKeysResponseJson = {
+  /**
+   * @generated from field: repeated petri.identity.v1.ApiKey api_keys = 1;
+   */
+  apiKeys?: ApiKeyJson[];
+
+  /**
+   * @generated from field: int64 total = 2;
+   */
+  total?: string;
+};
+
+/**
+ * Describes the message petri.identity.v1.ListApiKeysResponse.
+ * Use `create(ListApiKeysResponseSchema)` to create a new message.
+ */
+export const ListApiKeysResponseSchema: GenMessage<ListApiKeysResponse, {jsonType: ListApiKeysResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_identity_v1_identity_service, 9);
+
+/**
+ * @generated from message petri.identity.v1.RevokeApiKeyRequest
+ */
+export type RevokeApiKeyRequest = Message<"petri.identity.v1.RevokeApiKeyRequest"> & {
+  /**
+   * @generated from field: string api_key_id = 1;
+   */
+  apiKeyId: string;
+};
+
+/**
+ * @generated from message petri.identity.v1.RevokeApiKeyRequest
+ */
+export type RevokeApiKeyRequestJson = {
+  /**
+   * @generated from field: string api_key_id = 1;
+   */
+  apiKeyId?: string;
+};
+
+/**
+ * Describes the message petri.identity.v1.RevokeApiKeyRequest.
+ * Use `create(RevokeApiKeyRequestSchema)` to create a new message.
+ */
+export const RevokeApiKeyRequestSchema: GenMessage<RevokeApiKeyRequest, {jsonType: RevokeApiKeyRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_identity_v1_identity_service, 10);
+
+/**
+ * @generated from message petri.identity.v1.RevokeApiKeyResponse
+ */
+export type RevokeApiKeyResponse = Message<"petri.identity.v1.RevokeApiKeyResponse"> & {
+  /**
+   * @generated from field: petri.identity.v1.ApiKey api_key = 1;
+   */
+  apiKey?: ApiKey | undefined;
+};
+
+/**
+ * @generated from message petri.identity.v1.RevokeApiKeyResponse
+ */
+export type RevokeApiKeyResponseJson = {
+  /**
+   * @generated from field: petri.identity.v1.ApiKey api_key = 1;
+   */
+  apiKey?: ApiKeyJson;
+};
+
+/**
+ * Describes the message petri.identity.v1.RevokeApiKeyResponse.
+ * Use `create(RevokeApiKeyResponseSchema)` to create a new message.
+ */
+export const RevokeApiKeyResponseSchema: GenMessage<RevokeApiKeyResponse, {jsonType: RevokeApiKeyResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_identity_v1_identity_service, 11);
+
+/**
+ * @generated from message petri.identity.v1.UpdateAccountAccessRequest
+ */
+export type UpdateAccountAccessRequest = Message<"petri.identity.v1.UpdateAccountAccessRequest"> & {
+  /**
+   * @generated from field: string account_id = 1;
+   */
+  accountId: string;
+
+  /**
+   * Unspecified leaves the value as it is.
+   *
+   * @generated from field: petri.identity.v1.Role role = 2;
+   */
+  role: Role;
+
+  /**
+   * @generated from field: petri.identity.v1.Tier tier = 3;
+   */
+  tier: Tier;
+};
+
+/**
+ * @generated from message petri.identity.v1.UpdateAccountAccessRequest
+ */
+export type UpdateAccountAccessRequestJson = {
+  /**
+   * @generated from field: string account_id = 1;
+   */
+  accountId?: string;
+
+  /**
+   * Unspecified leaves the value as it is.
+   *
+   * @generated from field: petri.identity.v1.Role role = 2;
+   */
+  role?: RoleJson;
+
+  /**
+   * @generated from field: petri.identity.v1.Tier tier = 3;
+   */
+  tier?: TierJson;
+};
+
+/**
+ * Describes the message petri.identity.v1.UpdateAccountAccessRequest.
+ * Use `create(UpdateAccountAccessRequestSchema)` to create a new message.
+ */
+export const UpdateAccountAccessRequestSchema: GenMessage<UpdateAccountAccessRequest, {jsonType: UpdateAccountAccessRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_identity_v1_identity_service, 12);
+
+/**
+ * @generated from message petri.identity.v1.UpdateAccountAccessResponse
+ */
+export type UpdateAccountAccessResponse = Message<"petri.identity.v1.UpdateAccountAccessResponse"> & {
+  /**
+   * @generated from field: petri.identity.v1.Account account = 1;
+   */
+  account?: Account | undefined;
+};
+
+/**
+ * @generated from message petri.identity.v1.UpdateAccountAccessResponse
+ */
+export type UpdateAccountAccessResponseJson = {
+  /**
+   * @generated from field: petri.identity.v1.Account account = 1;
+   */
+  account?: AccountJson;
+};
+
+/**
+ * Describes the message petri.identity.v1.UpdateAccountAccessResponse.
+ * Use `create(UpdateAccountAccessResponseSchema)` to create a new message.
+ */
+export const UpdateAccountAccessResponseSchema: GenMessage<UpdateAccountAccessResponse, {jsonType: UpdateAccountAccessResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_identity_v1_identity_service, 13);
+
+/**
+ * @generated from message petri.identity.v1.AuthenticateApiKeyRequest
+ */
+export type AuthenticateApiKeyRequest = Message<"petri.identity.v1.AuthenticateApiKeyRequest"> & {
+  /**
+   * @generated from field: string secret = 1;
+   */
+  secret: string;
+};
+
+/**
+ * @generated from message petri.identity.v1.AuthenticateApiKeyRequest
+ */
+export type AuthenticateApiKeyRequestJson = {
+  /**
+   * @generated from field: string secret = 1;
+   */
+  secret?: string;
+};
+
+/**
+ * Describes the message petri.identity.v1.AuthenticateApiKeyRequest.
+ * Use `create(AuthenticateApiKeyRequestSchema)` to create a new message.
+ */
+export const AuthenticateApiKeyRequestSchema: GenMessage<AuthenticateApiKeyRequest, {jsonType: AuthenticateApiKeyRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_identity_v1_identity_service, 14);
+
+/**
+ * @generated from message petri.identity.v1.AuthenticateApiKeyResponse
+ */
+export type AuthenticateApiKeyResponse = Message<"petri.identity.v1.AuthenticateApiKeyResponse"> & {
+  /**
+   * @generated from field: petri.identity.v1.AuthenticatedPrincipal principal = 1;
+   */
+  principal?: AuthenticatedPrincipal | undefined;
+
+  /**
+   * @generated from field: string api_key_id = 2;
+   */
+  apiKeyId: string;
+};
+
+/**
+ * @generated from message petri.identity.v1.AuthenticateApiKeyResponse
+ */
+export type AuthenticateApiKeyResponseJson = {
+  /**
+   * @generated from field: petri.identity.v1.AuthenticatedPrincipal principal = 1;
+   */
+  principal?: AuthenticatedPrincipalJson;
+
+  /**
+   * @generated from field: string api_key_id = 2;
+   */
+  apiKeyId?: string;
+};
+
+/**
+ * Describes the message petri.identity.v1.AuthenticateApiKeyResponse.
+ * Use `create(AuthenticateApiKeyResponseSchema)` to create a new message.
+ */
+export const AuthenticateApiKeyResponseSchema: GenMessage<AuthenticateApiKeyResponse, {jsonType: AuthenticateApiKeyResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_identity_v1_identity_service, 15);
+
+/**
+ * @generated from message petri.identity.v1.ListSigningKeysRequest
+ */
+export type ListSigningKeysRequest = Message<"petri.identity.v1.ListSigningKeysRequest"> & {
+};
+
+/**
+ * @generated from message petri.identity.v1.ListSigningKeysRequest
+ */
+export type ListSigningKeysRequestJson = {
+};
+
+/**
+ * Describes the message petri.identity.v1.ListSigningKeysRequest.
+ * Use `create(ListSigningKeysRequestSchema)` to create a new message.
+ */
+export const ListSigningKeysRequestSchema: GenMessage<ListSigningKeysRequest, {jsonType: ListSigningKeysRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_identity_v1_identity_service, 16);
+
+/**
+ * @generated from message petri.identity.v1.ListSigningKeysResponse
+ */
+export type ListSigningKeysResponse = Message<"petri.identity.v1.ListSigningKeysResponse"> & {
+  /**
+   * @generated from field: repeated petri.identity.v1.SigningKey keys = 1;
+   */
+  keys: SigningKey[];
+
+  /**
+   * Access-token claims the gateway must check.
+   *
+   * @generated from field: string issuer = 2;
+   */
+  issuer: string;
+
+  /**
+   * @generated from field: string audience = 3;
+   */
+  audience: string;
+};
+
+/**
+ * @generated from message petri.identity.v1.ListSigningKeysResponse
+ */
+export type ListSigningKeysResponseJson = {
+  /**
+   * @generated from field: repeated petri.identity.v1.SigningKey keys = 1;
+   */
+  keys?: SigningKeyJson[];
+
+  /**
+   * Access-token claims the gateway must check.
+   *
+   * @generated from field: string issuer = 2;
+   */
+  issuer?: string;
+
+  /**
+   * @generated from field: string audience = 3;
+   */
+  audience?: string;
+};
+
+/**
+ * Describes the message petri.identity.v1.ListSigningKeysResponse.
+ * Use `create(ListSigningKeysResponseSchema)` to create a new message.
+ */
+export const ListSigningKeysResponseSchema: GenMessage<ListSigningKeysResponse, {jsonType: ListSigningKeysResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_identity_v1_identity_service, 17);
+
+/**
+ * @generated from message petri.identity.v1.RotateSigningKeyRequest
+ */
+export type RotateSigningKeyRequest = Message<"petri.identity.v1.RotateSigningKeyRequest"> & {
+};
+
+/**
+ * @generated from message petri.identity.v1.RotateSigningKeyRequest
+ */
+export type RotateSigningKeyRequestJson = {
+};
+
+/**
+ * Describes the message petri.identity.v1.RotateSigningKeyRequest.
+ * Use `create(RotateSigningKeyRequestSchema)` to create a new message.
+ */
+export const RotateSigningKeyRequestSchema: GenMessage<RotateSigningKeyRequest, {jsonType: RotateSigningKeyRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_identity_v1_identity_service, 18);
+
+/**
+ * @generated from message petri.identity.v1.RotateSigningKeyResponse
+ */
+export type RotateSigningKeyResponse = Message<"petri.identity.v1.RotateSigningKeyResponse"> & {
+  /**
+   * @generated from field: petri.identity.v1.SigningKey active = 1;
+   */
+  active?: SigningKey | undefined;
+
+  /**
+   * @generated from field: repeated petri.identity.v1.SigningKey retiring = 2;
+   */
+  retiring: SigningKey[];
+};
+
+/**
+ * @generated from message petri.identity.v1.RotateSigningKeyResponse
+ */
+export type RotateSigningKeyResponseJson = {
+  /**
+   * @generated from field: petri.identity.v1.SigningKey active = 1;
+   */
+  active?: SigningKeyJson;
+
+  /**
+   * @generated from field: repeated petri.identity.v1.SigningKey retiring = 2;
+   */
+  retiring?: SigningKeyJson[];
+};
+
+/**
+ * Describes the message petri.identity.v1.RotateSigningKeyResponse.
+ * Use `create(RotateSigningKeyResponseSchema)` to create a new message.
+ */
+export const RotateSigningKeyResponseSchema: GenMessage<RotateSigningKeyResponse, {jsonType: RotateSigningKeyResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_identity_v1_identity_service, 19);
+
+/**
+ * @generated from message petri.identity.v1.AcquireQuotaRequest
+ */
+export type AcquireQuotaRequest = Message<"petri.identity.v1.AcquireQuotaRequest"> & {
+  /**
+   * @generated from field: petri.identity.v1.QuotaPolicy policy = 1;
+   */
+  policy: QuotaPolicy;
+
+  /**
+   * Account id (ACCOUNT) or source address (ANONYMOUS, AUTH_FAILURES).
+   *
+   * @generated from field: string subject = 2;
+   */
+  subject: string;
+
+  /**
+   * The account's tier, for ACCOUNT.
+   *
+   * @generated from field: petri.identity.v1.Tier tier = 3;
+   */
+  tier: Tier;
+
+  /**
+   * How many requests the caller wants to draw (1..100).
+   *
+   * @generated from field: int32 requested = 4;
+   */
+  requested: number;
+};
+
+/**
+ * @generated from message petri.identity.v1.AcquireQuotaRequest
+ */
+export type AcquireQuotaRequestJson = {
+  /**
+   * @generated from field: petri.identity.v1.QuotaPolicy policy = 1;
+   */
+  policy?: QuotaPolicyJson;
+
+  /**
+   * Account id (ACCOUNT) or source address (ANONYMOUS, AUTH_FAILURES).
+   *
+   * @generated from field: string subject = 2;
+   */
+  subject?: string;
+
+  /**
+   * The account's tier, for ACCOUNT.
+   *
+   * @generated from field: petri.identity.v1.Tier tier = 3;
+   */
+  tier?: TierJson;
+
+  /**
+   * How many requests the caller wants to draw (1..100).
+   *
+   * @generated from field: int32 requested = 4;
+   */
+  requested?: number;
+};
+
+/**
+ * Describes the message petri.identity.v1.AcquireQuotaRequest.
+ * Use `create(AcquireQuotaRequestSchema)` to create a new message.
+ */
+export const AcquireQuotaRequestSchema: GenMessage<AcquireQuotaRequest, {jsonType: AcquireQuotaRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_identity_v1_identity_service, 20);
+
+/**
+ * @generated from message petri.identity.v1.AcquireQuotaResponse
+ */
+export type AcquireQuotaResponse = Message<"petri.identity.v1.AcquireQuotaResponse"> & {
+  /**
+   * How many were granted (0..requested); valid until binding.resets_at at the latest.
+   *
+   * @generated from field: int32 granted = 1;
+   */
+  granted: number;
+
+  /**
+   * @generated from field: petri.identity.v1.QuotaWindow binding = 2;
+   */
+  binding?: QuotaWindow | undefined;
+
+  /**
+   * Every window of the policy after the draw (for example minute and day).
+   *
+   * @generated from field: repeated petri.identity.v1.QuotaWindow windows = 3;
+   */
+  windows: QuotaWindow[];
+};
+
+/**
+ * @generated from message petri.identity.v1.AcquireQuotaResponse
+ */
+export type AcquireQuotaResponseJson = {
+  /**
+   * How many were granted (0..requested); valid until binding.resets_at at the latest.
+   *
+   * @generated from field: int32 granted = 1;
+   */
+  granted?: number;
+
+  /**
+   * @generated from field: petri.identity.v1.QuotaWindow binding = 2;
+   */
+  binding?: QuotaWindowJson;
+
+  /**
+   * Every window of the policy after the draw (for example minute and day).
+   *
+   * @generated from field: repeated petri.identity.v1.QuotaWindow windows = 3;
+   */
+  windows?: QuotaWindowJson[];
+};
+
+/**
+ * Describes the message petri.identity.v1.AcquireQuotaResponse.
+ * Use `create(AcquireQuotaResponseSchema)` to create a new message.
+ */
+export const AcquireQuotaResponseSchema: GenMessage<AcquireQuotaResponse, {jsonType: AcquireQuotaResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_identity_v1_identity_service, 21);
+
+/**
  * IdentityService owns accounts, credentials and rate-limit quotas.
  *
  * @generated from service petri.identity.v1.IdentityService
  */
 export const IdentityService: GenService<{
   /**
-   * RegisterAccount creates a requester account. A taken e-mail fails with ALREADY_EXISTS.
+   * RegisterAccount creates a requester account and its first API key. Public.
+   * A taken e-mail fails with ALREADY_EXISTS (reason email_taken).
    *
    * @generated from rpc petri.identity.v1.IdentityService.RegisterAccount
    */
@@ -113,6 +882,107 @@ export const IdentityService: GenService<{
     methodKind: "unary";
     input: typeof RegisterAccountRequestSchema;
     output: typeof RegisterAccountResponseSchema;
+  },
+  /**
+   * IssueToken exchanges e-mail and password for an access token. Public. A wrong e-mail and
+   * a wrong password fail alike with UNAUTHENTICATED.
+   *
+   * @generated from rpc petri.identity.v1.IdentityService.IssueToken
+   */
+  issueToken: {
+    methodKind: "unary";
+    input: typeof IssueTokenRequestSchema;
+    output: typeof IssueTokenResponseSchema;
+  },
+  /**
+   * GetAccount returns the caller's account (staff: any account).
+   *
+   * @generated from rpc petri.identity.v1.IdentityService.GetAccount
+   */
+  getAccount: {
+    methodKind: "unary";
+    input: typeof GetAccountRequestSchema;
+    output: typeof GetAccountResponseSchema;
+  },
+  /**
+   * CreateApiKey makes a key for the caller; the secret is in this response only.
+   *
+   * @generated from rpc petri.identity.v1.IdentityService.CreateApiKey
+   */
+  createApiKey: {
+    methodKind: "unary";
+    input: typeof CreateApiKeyRequestSchema;
+    output: typeof CreateApiKeyResponseSchema;
+  },
+  /**
+   * ListApiKeys lists the caller's keys, newest first.
+   *
+   * @generated from rpc petri.identity.v1.IdentityService.ListApiKeys
+   */
+  listApiKeys: {
+    methodKind: "unary";
+    input: typeof ListApiKeysRequestSchema;
+    output: typeof ListApiKeysResponseSchema;
+  },
+  /**
+   * RevokeApiKey revokes one of the caller's keys; idempotent.
+   *
+   * @generated from rpc petri.identity.v1.IdentityService.RevokeApiKey
+   */
+  revokeApiKey: {
+    methodKind: "unary";
+    input: typeof RevokeApiKeyRequestSchema;
+    output: typeof RevokeApiKeyResponseSchema;
+  },
+  /**
+   * UpdateAccountAccess changes an account's role and tier. Staff only.
+   *
+   * @generated from rpc petri.identity.v1.IdentityService.UpdateAccountAccess
+   */
+  updateAccountAccess: {
+    methodKind: "unary";
+    input: typeof UpdateAccountAccessRequestSchema;
+    output: typeof UpdateAccountAccessResponseSchema;
+  },
+  /**
+   * AuthenticateApiKey resolves an API key to its principal. Gateway (system) only.
+   *
+   * @generated from rpc petri.identity.v1.IdentityService.AuthenticateApiKey
+   */
+  authenticateApiKey: {
+    methodKind: "unary";
+    input: typeof AuthenticateApiKeyRequestSchema;
+    output: typeof AuthenticateApiKeyResponseSchema;
+  },
+  /**
+   * ListSigningKeys returns the public keys that verify access tokens. Gateway (system) only.
+   *
+   * @generated from rpc petri.identity.v1.IdentityService.ListSigningKeys
+   */
+  listSigningKeys: {
+    methodKind: "unary";
+    input: typeof ListSigningKeysRequestSchema;
+    output: typeof ListSigningKeysResponseSchema;
+  },
+  /**
+   * RotateSigningKey makes a new active key; the old one verifies until its tokens expire. Staff only.
+   *
+   * @generated from rpc petri.identity.v1.IdentityService.RotateSigningKey
+   */
+  rotateSigningKey: {
+    methodKind: "unary";
+    input: typeof RotateSigningKeyRequestSchema;
+    output: typeof RotateSigningKeyResponseSchema;
+  },
+  /**
+   * AcquireQuota draws requests from a shared quota, atomically. Gateway (system) only.
+   *
+   * @generated from rpc petri.identity.v1.IdentityService.AcquireQuota
+   */
+  acquireQuota: {
+    methodKind: "unary";
+    input: typeof AcquireQuotaRequestSchema;
+    output: typeof AcquireQuotaResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_petri_identity_v1_identity_service, 0);
