@@ -3,7 +3,9 @@
 # schema and a role per service) and nats-server on 127.0.0.1, plus the gateway in front.
 # Starts PostgreSQL and nats-server when they are not running. Stop with deploy/local/stop.sh.
 #   PORT (gateway, default 8080), PETRI_PORT_BASE (services on base+1..base+7, default 7100),
-#   PETRI_DB (default petri), PETRI_LOCAL_DIR (default .deploy-local), PETRI_SKIP_BUILD=1 to reuse dist/
+#   PETRI_DB (default petri), PETRI_LOCAL_DIR (default .deploy-local), PETRI_SKIP_BUILD=1 to reuse dist/,
+#   GATEWAY_REPLICAS (default 1; replica i listens on PORT+i), PETRI_STAFF_EMAIL / PETRI_STAFF_PASSWORD
+#   (a staff account created or reset at start-up).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$root"
@@ -51,6 +53,13 @@ if [ ! -f "$state/internal-jwt.json" ]; then
     });' > "$state/internal-jwt.json"
   chmod 600 "$state/internal-jwt.json"
 fi
+if [ ! -f "$state/identity-secrets.env" ]; then
+  (
+    umask 077
+    echo "PETRI_IDENTITY_KEK=$(node -e 'process.stdout.write(require("crypto").randomBytes(32).toString("base64"))')"
+    echo "PETRI_API_KEY_PEPPER=$(node -e 'process.stdout.write(require("crypto").randomBytes(32).toString("base64"))')"
+  ) > "$state/identity-secrets.env"
+fi
 private_key=$(node -e 'process.stdout.write(JSON.parse(require("fs").readFileSync(process.argv[1])).privateKeyPem)' "$state/internal-jwt.json")
 public_key=$(node -e 'process.stdout.write(JSON.parse(require("fs").readFileSync(process.argv[1])).publicKeyPem)' "$state/internal-jwt.json")
 kid=$(node -e 'process.stdout.write(JSON.parse(require("fs").readFileSync(process.argv[1])).kid)' "$state/internal-jwt.json")
@@ -65,25 +74,32 @@ declare -A urls
 for entry in $services; do
   IFS=: read -r name dir port <<<"$entry"
   urls[$name]="http://127.0.0.1:$port"
-  PORT=$port HOST=127.0.0.1 \
+  extra_env=()
+  if [ "$name" = identity ]; then
+    while IFS= read -r line; do extra_env+=("$line"); done < "$state/identity-secrets.env"
+  fi
+  env "${extra_env[@]}" PORT=$port HOST=127.0.0.1 \
     DATABASE_URL="postgres://petri_$name@127.0.0.1:5432/$db" \
     NATS_URL="nats://127.0.0.1:4222" \
     PETRI_INTERNAL_JWT_PUBLIC_KEY="$public_key" \
     nohup node "services/$dir/dist/main.js" >"$state/logs/$name.log" 2>&1 &
   echo "$name $!" >> "$state/pids"
 done
-PORT=$gateway_port HOST=127.0.0.1 \
-  PETRI_INTERNAL_JWT_PRIVATE_KEY="$private_key" PETRI_INTERNAL_JWT_KID="$kid" \
-  PETRI_IDENTITY_URL=${urls[identity]} PETRI_EXPERIMENTS_URL=${urls[experiments]} \
-  PETRI_MARKETPLACE_URL=${urls[marketplace]} PETRI_HYPOTHESES_URL=${urls[hypotheses]} \
-  PETRI_ENGINE_URL=${urls[engine]} PETRI_CLOUDLABS_URL=${urls[cloudlabs]} \
-  PETRI_NOTIFICATIONS_URL=${urls[notifications]} \
-  nohup node gateway/dist/main.js >"$state/logs/gateway.log" 2>&1 &
-echo "gateway $!" >> "$state/pids"
+replicas=${GATEWAY_REPLICAS:-1}
+for i in $(seq 0 $((replicas - 1))); do
+  PORT=$((gateway_port + i)) HOST=127.0.0.1 \
+    PETRI_INTERNAL_JWT_PRIVATE_KEY="$private_key" PETRI_INTERNAL_JWT_KID="$kid" \
+    PETRI_IDENTITY_URL=${urls[identity]} PETRI_EXPERIMENTS_URL=${urls[experiments]} \
+    PETRI_MARKETPLACE_URL=${urls[marketplace]} PETRI_HYPOTHESES_URL=${urls[hypotheses]} \
+    PETRI_ENGINE_URL=${urls[engine]} PETRI_CLOUDLABS_URL=${urls[cloudlabs]} \
+    PETRI_NOTIFICATIONS_URL=${urls[notifications]} \
+    nohup node gateway/dist/main.js >"$state/logs/gateway-$i.log" 2>&1 &
+  echo "gateway-$i $!" >> "$state/pids"
+done
 
 for _ in $(seq 1 60); do
   if curl -fsS "http://127.0.0.1:$gateway_port/health" >/dev/null 2>&1; then
-    echo "Petri (cluster mode) is running: API http://127.0.0.1:$gateway_port  logs $state/logs  stop: deploy/local/stop.sh"
+    echo "Petri (cluster mode) is running: API http://127.0.0.1:$gateway_port ($replicas gateway replica(s) from that port)  logs $state/logs  stop: deploy/local/stop.sh"
     exit 0
   fi
   sleep 1

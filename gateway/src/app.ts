@@ -1,17 +1,36 @@
 import { type GatewayDeps, createApp } from "./lib/create-app.js";
+import { DOCUMENT_CONFIG, registerSharedComponents } from "./lib/openapi.js";
+import { apiKeysRouter } from "./routes/api-keys/api-keys.index.js";
 import { authRouter } from "./routes/auth/auth.index.js";
+import { configRouter } from "./routes/config/config.index.js";
+import { createDocsRouter } from "./routes/docs/docs.index.js";
 import { healthRouter } from "./routes/health/health.index.js";
+import { staffRouter } from "./routes/staff/staff.index.js";
 
-export const API_VERSION = "0.1.0";
+export { API_VERSION } from "./lib/openapi.js";
 
-/** The public REST API: every route, and its OpenAPI 3.1 description at /openapi.json. */
+/**
+ * The public REST API: every route, its OpenAPI 3.1 description at /openapi.json, and the
+ * documentation pages at /docs (Swagger UI) and /redoc. Authentication, rate limits and the
+ * error shape are in lib/create-app.ts and lib/guard.ts; the public routes in lib/access.ts.
+ */
 export function createGateway(deps: GatewayDeps) {
   const app = createApp(deps);
+  registerSharedComponents(app);
   app.route("/", healthRouter);
+  app.route("/", configRouter);
   app.route("/", authRouter);
-  app.doc31("/openapi.json", {
-    openapi: "3.1.0",
-    info: { title: "Petri API", version: API_VERSION, description: "The Petri experiment marketplace." },
-  });
+  app.route("/", apiKeysRouter);
+  app.route("/", staffRouter);
+  let document: ReturnType<typeof app.getOpenAPI31Document> | undefined;
+  app.route(
+    "/",
+    createDocsRouter(() => (document ??= app.getOpenAPI31Document(DOCUMENT_CONFIG))),
+  );
   return app;
+}
+
+/** The OpenAPI document of a gateway (for scripts and tests; the routes do not depend on deps). */
+export function openApiDocument(app: ReturnType<typeof createGateway>) {
+  return app.getOpenAPI31Document(DOCUMENT_CONFIG);
 }

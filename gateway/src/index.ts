@@ -1,4 +1,4 @@
-export { createGateway, API_VERSION } from "./app.js";
+export { createGateway, openApiDocument, API_VERSION } from "./app.js";
 export {
   createServiceClients,
   GATEWAY_SERVICES,
@@ -6,3 +6,4 @@ export {
   type TransportFactory,
 } from "./lib/clients.js";
 export type { GatewayDeps } from "./lib/create-app.js";
+export { PUBLIC_OPERATIONS, RATE_LIMIT_EXEMPT_OPERATIONS } from "./lib/access.js";

@@ -10,6 +10,7 @@ import {
   installSignalHandlers,
   loadConfig,
   logLevelSchema,
+  millisecondsSchema,
   portSchema,
   systemClock,
 } from "@petri/service-kit";
@@ -17,6 +18,17 @@ import { createGateway } from "./app.js";
 import { createServiceClients } from "./lib/clients.js";
 
 const url = z.url({ protocol: /^https?$/ });
+const flag = (fallback: boolean) =>
+  z
+    .enum(["true", "false", "1", "0"], { error: "must be true or false" })
+    .default(fallback ? "true" : "false")
+    .transform((value) => value === "true" || value === "1");
+const positiveInt = z
+  .string()
+  .trim()
+  .regex(/^\d+$/, "must be a whole number")
+  .transform(Number)
+  .pipe(z.number().int().positive());
 const config = exitOnConfigError(() =>
   loadConfig(
     z.object({
@@ -32,6 +44,13 @@ const config = exitOnConfigError(() =>
       PETRI_ENGINE_URL: url,
       PETRI_CLOUDLABS_URL: url,
       PETRI_NOTIFICATIONS_URL: url,
+      // Take the client address from the last X-Forwarded-For entry (one trusted proxy in front).
+      PETRI_TRUST_PROXY: flag(false),
+      PETRI_MAX_BODY_BYTES: positiveInt.default(1_048_576),
+      PETRI_API_KEY_CACHE_TTL_MS: millisecondsSchema.default(30_000),
+      // Identity's variable of the same name (the access-token lifetime); published by GET /config.
+      ACCESS_TOKEN_TTL_SECONDS: positiveInt.default(3_600),
+      PETRI_REGISTRATION_OPEN: flag(true),
     }),
   ),
 );
@@ -55,7 +74,18 @@ const clients = createServiceClients(
     createConnectTransport({ baseUrl: baseUrls[service], httpVersion: "2", interceptors }),
   clientInterceptors(signer),
 );
-const app = createGateway({ clients, logger, clock: systemClock });
+let draining = false;
+const app = createGateway({
+  clients,
+  logger,
+  clock: systemClock,
+  maxBodyBytes: config.PETRI_MAX_BODY_BYTES,
+  trustProxy: config.PETRI_TRUST_PROXY,
+  apiKeyCacheTtlMs: config.PETRI_API_KEY_CACHE_TTL_MS,
+  accessTokenTtlSeconds: config.ACCESS_TOKEN_TTL_SECONDS,
+  registrationOpen: config.PETRI_REGISTRATION_OPEN,
+  ready: () => !draining,
+});
 const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) =>
   logger.info({ port: info.port }, "gateway listening"),
 );
@@ -64,6 +94,13 @@ installSignalHandlers(
     logger,
     timeoutMs: 25_000,
     steps: [
+      {
+        // /readyz answers 503 from now on, so a load balancer stops sending new requests.
+        name: "stop reporting ready",
+        run: () => {
+          draining = true;
+        },
+      },
       { name: "close server", run: () => new Promise<void>((resolve) => server.close(() => resolve())) },
     ],
   }),

@@ -1,11 +1,24 @@
-import { type Client, type Interceptor, type Transport, createClient } from "@connectrpc/connect";
+import {
+  type CallOptions,
+  type Client,
+  type Interceptor,
+  type Transport,
+  createClient,
+  createContextValues,
+} from "@connectrpc/connect";
 import { SERVICE_NAMES, type ServiceName } from "@petri/contracts";
 import { Health } from "@petri/contracts/health";
 import { IdentityService } from "@petri/contracts/identity";
+import { GATEWAY_SYSTEM_PRINCIPAL, kPrincipal } from "@petri/service-kit";
 
 /** How the gateway reaches one service: a router transport (standalone) or HTTP (cluster). */
 export type TransportFactory = (service: ServiceName, interceptors: Interceptor[]) => Transport;
 
+/**
+ * The gateway's clients. `identity` exposes every IdentityService RPC (RegisterAccount,
+ * IssueToken, GetAccount, CreateApiKey, ListApiKeys, RevokeApiKey, UpdateAccountAccess,
+ * AuthenticateApiKey, ListSigningKeys, RotateSigningKey, AcquireQuota).
+ */
 export interface ServiceClients {
   identity: Client<typeof IdentityService>;
   health: Record<ServiceName, Client<typeof Health>>;
@@ -13,6 +26,28 @@ export interface ServiceClients {
 
 /** Every service behind the gateway. */
 export const GATEWAY_SERVICES: readonly ServiceName[] = SERVICE_NAMES;
+
+/** Deadline of the gateway's own calls (keys, API key lookups, quota draws): they gate every request. */
+export const SYSTEM_CALL_TIMEOUT_MS = 2_000;
+/** Deadline of a call made for a user's request. */
+export const USER_CALL_TIMEOUT_MS = 10_000;
+
+/**
+ * Options for a call the gateway makes for itself (GATEWAY_SYSTEM_PRINCIPAL), whatever
+ * principal the current request context holds: the client interceptor prefers the call's
+ * contextValues over the request context.
+ */
+export function asGateway(timeoutMs = SYSTEM_CALL_TIMEOUT_MS): CallOptions {
+  return { timeoutMs, contextValues: createContextValues().set(kPrincipal, GATEWAY_SYSTEM_PRINCIPAL) };
+}
+
+/**
+ * Options for a call on behalf of the authenticated caller: the principal comes from the
+ * request context the authentication middleware set (runWithRequestContext).
+ */
+export function asCaller(timeoutMs = USER_CALL_TIMEOUT_MS): CallOptions {
+  return { timeoutMs };
+}
 
 export function createServiceClients(
   transportFor: TransportFactory,

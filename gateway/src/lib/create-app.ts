@@ -1,51 +1,192 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import {
   type Clock,
+  DomainError,
   type Logger,
+  type Principal,
   createRequestContext,
+  domainErrorToConnectError,
   newId,
   runWithRequestContext,
 } from "@petri/service-kit";
-import { bodyLimit } from "hono/body-limit";
+import type { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
+import { AccessTokenVerifier } from "./access-tokens.js";
+import { ApiKeyAuthenticator, DEFAULT_API_KEY_CACHE_TTL_MS } from "./api-keys.js";
+import { AuthFailureLimiter } from "./auth-failures.js";
 import type { ServiceClients } from "./clients.js";
+import { bodyLimit } from "./body-limit.js";
 import { connectErrorToHttp, isConnectError } from "./connect-errors.js";
-import { errorBody } from "./problem.js";
+import { guard } from "./guard.js";
+import { ApiError, RespondWith, errorBody } from "./problem.js";
+import { drawFromIdentity } from "./quota-draw.js";
+import { QuotaLeases } from "./quota-leases.js";
 
 export interface GatewayDeps {
   clients: ServiceClients;
   logger: Logger;
   clock: Clock;
-  /** Largest accepted request body. */
+  /** Largest accepted request body, with or without Content-Length. Default 1 MiB. */
   maxBodyBytes?: number;
+  /** PETRI_TRUST_PROXY: take the source address from the last X-Forwarded-For entry. Default false. */
+  trustProxy?: boolean;
+  /** How long an API key lookup is cached (and a revocation takes to reach other gateways). Default 30 s. */
+  apiKeyCacheTtlMs?: number;
+  /** Age after which the access-token signing keys are fetched again. Default 60 s. */
+  signingKeysRefreshMs?: number;
+  /** Least time between two signing-key fetches caused by unknown kids. Default 5 s. */
+  signingKeysMinRefreshMs?: number;
+  /** Access-token lifetime identity is configured with (its ACCESS_TOKEN_TTL_SECONDS), published by GET /config. Default 3600 s. */
+  accessTokenTtlSeconds?: number;
+  /** Whether POST /auth/register accepts new accounts (a /config feature switch). Default true. */
+  registrationOpen?: boolean;
+  /** Readiness of this gateway process for GET /readyz (false while draining). Default: always ready. */
+  ready?: () => boolean;
+}
+
+/** The gateway's per-process state, built once from the deps. */
+export interface GatewayRuntime {
+  deps: GatewayDeps;
+  clients: ServiceClients;
+  logger: Logger;
+  clock: Clock;
+  maxBodyBytes: number;
+  trustProxy: boolean;
+  accessTokenTtlSeconds: number;
+  registrationOpen: boolean;
+  ready: () => boolean;
+  accessTokens: AccessTokenVerifier;
+  apiKeys: ApiKeyAuthenticator;
+  quota: QuotaLeases;
+  authFailures: AuthFailureLimiter;
 }
 
 export interface GatewayEnv {
-  Variables: { deps: GatewayDeps; requestId: string };
+  Variables: {
+    deps: GatewayDeps;
+    runtime: GatewayRuntime;
+    requestId: string;
+    /** The rate-limit subject of this request's source. */
+    sourceAddress: string;
+    /** Set by the guard on authenticated operations. */
+    principal: Principal;
+  };
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 1_048_576;
+export const DEFAULT_ACCESS_TOKEN_TTL_SECONDS = 3_600;
 
-/** A router whose validation failures use the public error shape (422 validation_failed). */
+export function createRuntime(deps: GatewayDeps): GatewayRuntime {
+  const { clients, clock, logger } = deps;
+  const draw = drawFromIdentity(clients.identity);
+  return {
+    deps,
+    clients,
+    logger,
+    clock,
+    maxBodyBytes: deps.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    trustProxy: deps.trustProxy ?? false,
+    accessTokenTtlSeconds: deps.accessTokenTtlSeconds ?? DEFAULT_ACCESS_TOKEN_TTL_SECONDS,
+    registrationOpen: deps.registrationOpen ?? true,
+    ready: deps.ready ?? (() => true),
+    accessTokens: new AccessTokenVerifier({
+      identity: clients.identity,
+      clock,
+      logger,
+      ...(deps.signingKeysRefreshMs !== undefined && { refreshIntervalMs: deps.signingKeysRefreshMs }),
+      ...(deps.signingKeysMinRefreshMs !== undefined && {
+        minRefreshIntervalMs: deps.signingKeysMinRefreshMs,
+      }),
+    }),
+    apiKeys: new ApiKeyAuthenticator({
+      identity: clients.identity,
+      clock,
+      logger,
+      ttlMs: deps.apiKeyCacheTtlMs ?? DEFAULT_API_KEY_CACHE_TTL_MS,
+    }),
+    quota: new QuotaLeases({ draw, clock }),
+    authFailures: new AuthFailureLimiter({ draw, clock }),
+  };
+}
+
+type FieldError = { field: string; code: string; message: string };
+
+function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {
+  let value = data;
+  for (const key of path) {
+    if (value === null || typeof value !== "object") return undefined;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value;
+}
+
+/**
+ * A router whose validation failures use the public error shape: 422 validation_failed with
+ * details.errors = [{field, code, message}], code missing_required or invalid_value (an
+ * unknown body field is invalid_value "unknown field").
+ */
 export function createRouter() {
   return new OpenAPIHono<GatewayEnv>({
     defaultHook: (result, c) => {
       if (result.success) return;
-      const errors = result.error.issues.map((issue) => ({
-        field: issue.path.join("."),
-        code:
-          issue.code === "invalid_type" && issue.input === undefined ? "missing_required" : "invalid_value",
-        message: issue.message,
-      }));
+      const errors: FieldError[] = [];
+      for (const issue of result.error.issues) {
+        const path = issue.path.map(String);
+        if (issue.code === "unrecognized_keys") {
+          for (const key of issue.keys) {
+            errors.push({ field: [...path, key].join("."), code: "invalid_value", message: "unknown field" });
+          }
+          continue;
+        }
+        const input = (result as { data?: unknown }).data;
+        const missing = issue.code === "invalid_type" && valueAt(input, issue.path) === undefined;
+        errors.push({
+          field: path.join("."),
+          code: missing ? "missing_required" : "invalid_value",
+          message: missing ? "required" : issue.message,
+        });
+      }
       return c.json(errorBody("validation_failed", "the request is invalid", { errors }), 422);
     },
   });
 }
 
-/** The gateway app: request ids, trace context, body limit, one error shape everywhere. */
+/** True for @hono/node-server HTTP/1.x requests (HTTP/2 forbids a Connection header). */
+function isHttp1(env: unknown): boolean {
+  const incoming = (env as { incoming?: { httpVersionMajor?: number } } | undefined)?.incoming;
+  return incoming?.httpVersionMajor === 1;
+}
+
+/** The methods `path` is routed for, from the app's route table (for 405 and Allow). */
+function allowedMethods(app: Hono<any>, path: string): string[] {
+  const methods = new Set<string>();
+  for (const route of app.routes) {
+    if (route.method === "ALL") continue;
+    const pattern = route.path
+      .split("/")
+      .map((segment) =>
+        segment.startsWith(":")
+          ? "[^/]+"
+          : segment === "*"
+            ? ".*"
+            : segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"),
+      )
+      .join("/");
+    if (new RegExp(`^${pattern}$`).test(path)) methods.add(route.method);
+  }
+  if (methods.has("GET")) methods.add("HEAD");
+  return [...methods].sort();
+}
+
+/**
+ * The gateway app: request ids and trace context, default Cache-Control, the guard (rate
+ * limits and authentication), the body limit, and one error shape for everything (404,
+ * 405 with Allow, 413, 415, 422, 500 with the request id and never a stack).
+ */
 export function createApp(deps: GatewayDeps) {
+  const runtime = createRuntime(deps);
   const app = createRouter();
-  const maxBodyBytes = deps.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const { maxBodyBytes } = runtime;
 
   app.use("*", async (c, next) => {
     const incoming = c.req.header("x-request-id");
@@ -53,40 +194,73 @@ export function createApp(deps: GatewayDeps) {
       incoming && /^[\w.-]{1,128}$/.test(incoming) ? incoming : newId("req", deps.clock.now());
     c.set("requestId", requestId);
     c.set("deps", deps);
+    c.set("runtime", runtime);
     c.header("x-request-id", requestId);
     const context = createRequestContext({ parentTraceparent: c.req.header("traceparent"), requestId });
+    const original = c.req.raw;
     await runWithRequestContext(context, () => next());
+    // Nothing private is ever cacheable unless a route says otherwise (docs assets do).
+    if (!c.res.headers.has("cache-control")) c.header("Cache-Control", "no-store");
+    c.header("X-Content-Type-Options", "nosniff");
+    if (original.body && !original.bodyUsed && isHttp1(c.env)) {
+      // Answered without reading the body (401, 413 by Content-Length, 429...): the rest of it
+      // is still on the wire, so the connection must not carry another request.
+      c.header("Connection", "close");
+    }
   });
+
+  app.use("*", guard());
 
   app.use(
     "*",
-    bodyLimit({
-      maxSize: maxBodyBytes,
-      onError: (c) =>
-        c.json(
-          errorBody("payload_too_large", `the request body is larger than ${maxBodyBytes} bytes`, {
-            max_bytes: maxBodyBytes,
-          }),
-          413,
-        ),
-    }),
+    bodyLimit(maxBodyBytes, (c) =>
+      c.json(
+        errorBody("payload_too_large", `the request body is larger than ${maxBodyBytes} bytes`, {
+          max_bytes: maxBodyBytes,
+        }),
+        413,
+      ),
+    ),
   );
 
-  app.notFound((c) => c.json(errorBody("not_found", `no route for ${c.req.method} ${c.req.path}`), 404));
+  app.notFound((c) => {
+    const allowed = allowedMethods(app, c.req.path);
+    if (allowed.length > 0) {
+      c.header("Allow", allowed.join(", "));
+      return c.json(
+        errorBody("method_not_allowed", `${c.req.method} is not allowed on ${c.req.path}`, { allowed }),
+        405,
+      );
+    }
+    return c.json(errorBody("not_found", `no route for ${c.req.method} ${c.req.path}`), 404);
+  });
 
   app.onError((error, c) => {
     const requestId = c.get("requestId") ?? "unknown";
-    if (isConnectError(error)) {
-      const mapped = connectErrorToHttp(error, requestId);
+    if (error instanceof RespondWith) return error.response;
+    if (error instanceof ApiError)
+      return c.json(errorBody(error.code, error.message, error.details), error.status);
+    const mappable = error instanceof DomainError ? domainErrorToConnectError(error) : error;
+    if (isConnectError(mappable)) {
+      const mapped = connectErrorToHttp(mappable, requestId);
       if (mapped.status >= 500)
         deps.logger.error({ err: error, request_id: requestId }, "service call failed");
+      if (mapped.status === 401) c.header("WWW-Authenticate", 'Bearer realm="petri"');
       return c.json(mapped.body, mapped.status);
     }
     if (error instanceof HTTPException && error.status === 400) {
       // Hono's validator throws 400 for a body that is not JSON at all.
       return c.json(
-        errorBody("validation_failed", "the request body is not valid JSON", { errors: [] }),
+        errorBody("validation_failed", "the request body is not valid JSON", {
+          errors: [{ field: "", code: "invalid_value", message: "malformed JSON" }],
+        }),
         422,
+      );
+    }
+    if (error instanceof HTTPException && error.status === 415) {
+      return c.json(
+        errorBody("unsupported_media_type", "the request body must be JSON (Content-Type: application/json)"),
+        415,
       );
     }
     if (error instanceof HTTPException && error.status < 500) {

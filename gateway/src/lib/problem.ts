@@ -4,9 +4,16 @@ import { z } from "@hono/zod-openapi";
 export const ErrorBodySchema = z
   .object({
     error: z.object({
-      code: z.string().openapi({ example: "validation_failed" }),
-      message: z.string(),
-      details: z.record(z.string(), z.unknown()),
+      code: z.string().openapi({
+        description:
+          "Machine-readable code: unauthorized, forbidden, not_found, method_not_allowed, validation_failed, conflicting_credentials, payload_too_large, unsupported_media_type, rate_limit_exceeded, invalid_state, conflict, internal_error, unavailable, or a more specific code named by the operation.",
+        example: "validation_failed",
+      }),
+      message: z.string().openapi({ description: "For humans; do not parse it." }),
+      details: z.record(z.string(), z.unknown()).openapi({
+        description:
+          "Facts about the error, e.g. errors (per-field list) for validation_failed, limit and reset for rate_limit_exceeded, request_id for internal_error.",
+      }),
     }),
   })
   .openapi("Error");
@@ -17,7 +24,26 @@ export function errorBody(code: string, message: string, details: Record<string,
   return { error: { code, message, details } };
 }
 
-export const errorResponse = (description: string) => ({
-  description,
-  content: { "application/json": { schema: ErrorBodySchema } },
-});
+/**
+ * Thrown by a handler to answer with the public error shape (onError renders it), so a
+ * handler's typed return stays its success response.
+ */
+export class ApiError extends Error {
+  constructor(
+    readonly status: 400 | 401 | 403 | 404 | 409 | 422 | 429 | 503,
+    readonly code: string,
+    message: string,
+    readonly details: Record<string, unknown> = {},
+  ) {
+    super(message);
+    this.name = "ApiError";
+  }
+}
+
+/** Thrown by a handler to answer with a response built elsewhere (e.g. the guard's 401/429). */
+export class RespondWith extends Error {
+  constructor(readonly response: Response) {
+    super(`respond with ${response.status}`);
+    this.name = "RespondWith";
+  }
+}

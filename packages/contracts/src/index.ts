@@ -1,5 +1,5 @@
 import type { DescMessage } from "@bufbuild/protobuf";
-import { AccountRegisteredSchema } from "./identity.js";
+import { AccountAccessChangedSchema, AccountRegisteredSchema } from "./identity.js";
 
 export * from "./streams.js";
 
@@ -23,6 +23,7 @@ function event<Desc extends DescMessage>(source: ServiceName, name: string, sche
 export const events = {
   identity: {
     accountRegistered: event("identity", "account_registered", AccountRegisteredSchema),
+    accountAccessChanged: event("identity", "account_access_changed", AccountAccessChangedSchema),
   },
 } as const;
 
@@ -31,3 +32,4 @@ export const eventsByType: ReadonlyMap<string, EventSpec> = new Map(
     .flatMap((byName) => Object.values(byName) as EventSpec[])
     .map((spec) => [spec.schema.typeName, spec]),
 );
+export * from "./rate-limits.js";

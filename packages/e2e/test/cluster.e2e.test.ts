@@ -10,9 +10,11 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import {
   type Target,
+  credentialsLifecycle,
   errorsHaveOneShape,
   healthReportsEveryService,
   registrationEventReachesNotifications,
+  sharedRateLimit,
 } from "./scenarios.js";
 
 const run = promisify(execFile);
@@ -91,4 +93,10 @@ describe.skipIf(!infra)("cluster mode (a process per service, PostgreSQL, NATS J
   it("an event written through identity's outbox is consumed by notifications", () =>
     registrationEventReachesNotifications(target));
   it("errors have the spec's shape", () => errorsHaveOneShape(target));
+  it("register -> token -> me -> API key -> revoke -> 401", () => credentialsLifecycle(target));
+  it("two gateway processes together admit no more than the account's limit", () =>
+    sharedRateLimit([
+      target.baseUrl,
+      target.baseUrl.replace(/:(\d+)$/, (_, port) => `:${Number(port) + 1}`),
+    ]));
 });

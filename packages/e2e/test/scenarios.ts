@@ -98,3 +98,130 @@ export async function errorsHaveOneShape(target: Target): Promise<void> {
   expect(tooLarge.status).toBe(413);
   expect((await json(tooLarge)).error.code).toBe("payload_too_large");
 }
+
+const jsonHeaders = { "content-type": "application/json" };
+
+export async function registerAndLogIn(
+  baseUrl: string,
+  label: string,
+): Promise<{ accountId: string; email: string; apiKey: string; accessToken: string }> {
+  const email = `${label}+${Date.now()}-${Math.random().toString(36).slice(2)}@example.org`;
+  const password = "a long enough password";
+  const registered = await fetch(`${baseUrl}/auth/register`, {
+    method: "POST",
+    headers: jsonHeaders,
+    body: JSON.stringify({ email, password, name: label }),
+  });
+  expect(registered.status).toBe(201);
+  const body = await json(registered);
+  const token = await fetch(`${baseUrl}/auth/token`, {
+    method: "POST",
+    headers: jsonHeaders,
+    body: JSON.stringify({ email, password }),
+  });
+  expect(token.status).toBe(200);
+  const { access_token } = await json(token);
+  return { accountId: body.account.id, email, apiKey: body.api_key_secret, accessToken: access_token };
+}
+
+/** register -> token -> me -> create key -> call with key -> revoke -> 401 */
+export async function credentialsLifecycle(target: Target): Promise<void> {
+  const base = target.baseUrl;
+  const email = `grace+${Date.now()}@example.org`;
+  const password = "correct horse battery staple";
+  const registered = await fetch(`${base}/auth/register`, {
+    method: "POST",
+    headers: jsonHeaders,
+    body: JSON.stringify({ email, password, name: "Grace", organization: "Navy" }),
+  });
+  expect(registered.status).toBe(201);
+  expect(registered.headers.get("cache-control")).toContain("no-store");
+  const { account, api_key_secret: firstKey } = await json(registered);
+  expect(firstKey).toMatch(/^petri_sk_[0-9A-Za-z]{38}$/);
+
+  const wrongPassword = await fetch(`${base}/auth/token`, {
+    method: "POST",
+    headers: jsonHeaders,
+    body: JSON.stringify({ email, password: "not the password at all" }),
+  });
+  const unknownEmail = await fetch(`${base}/auth/token`, {
+    method: "POST",
+    headers: jsonHeaders,
+    body: JSON.stringify({ email: `nobody-${Date.now()}@example.org`, password }),
+  });
+  expect(wrongPassword.status).toBe(401);
+  expect(unknownEmail.status).toBe(401);
+  expect(await json(wrongPassword)).toEqual(await json(unknownEmail));
+
+  const tokenResponse = await fetch(`${base}/auth/token`, {
+    method: "POST",
+    headers: jsonHeaders,
+    body: JSON.stringify({ email, password }),
+  });
+  expect(tokenResponse.status).toBe(200);
+  const token = await json(tokenResponse);
+  expect(token).toMatchObject({ token_type: "bearer", expires_in: 3600 });
+
+  const bearer = { authorization: `Bearer ${token.access_token}` };
+  const me = await fetch(`${base}/auth/me`, { headers: bearer });
+  expect(me.status).toBe(200);
+  expect(JSON.stringify(await json(me))).toContain(email);
+  expect(me.headers.get("x-ratelimit-limit")).toBe("100");
+
+  const anonymous = await fetch(`${base}/auth/me`);
+  expect(anonymous.status).toBe(401);
+  expect((await json(anonymous)).error.code).toBe("unauthorized");
+
+  const created = await fetch(`${base}/auth/api-keys`, {
+    method: "POST",
+    headers: { ...bearer, ...jsonHeaders },
+    body: JSON.stringify({ name: "ci" }),
+  });
+  expect(created.status).toBe(201);
+  const createdBody = await json(created);
+  const secret: string = createdBody.api_key_secret ?? createdBody.secret;
+  const keyId: string = createdBody.api_key.id;
+
+  const withKey = await fetch(`${base}/auth/me`, { headers: { "x-api-key": secret } });
+  expect(withKey.status).toBe(200);
+  expect(JSON.stringify(await json(withKey))).toContain(account.id);
+
+  const listed = await json(await fetch(`${base}/auth/api-keys`, { headers: bearer }));
+  expect(listed.api_keys.map((k: { id: string }) => k.id)).toContain(keyId);
+  expect(JSON.stringify(listed)).not.toContain(secret);
+  expect(JSON.stringify(listed)).not.toContain(firstKey);
+
+  const revoked = await fetch(`${base}/auth/api-keys/${keyId}`, { method: "DELETE", headers: bearer });
+  expect(revoked.status).toBe(200);
+  const afterRevoke = await fetch(`${base}/auth/me`, { headers: { "x-api-key": secret } });
+  expect(afterRevoke.status).toBe(401);
+  expect((await json(afterRevoke)).error.code).toBe("unauthorized");
+  // The account's other key is untouched.
+  expect((await fetch(`${base}/auth/me`, { headers: { "x-api-key": firstKey } })).status).toBe(200);
+}
+
+/** Waits, if need be, so that `needSeconds` fit before the next minute window starts. */
+export async function awayFromMinuteEdge(needSeconds: number): Promise<void> {
+  const second = new Date().getUTCSeconds();
+  if (second > 60 - needSeconds) await new Promise((resolve) => setTimeout(resolve, (61 - second) * 1000));
+}
+
+/** Requests spread over several gateways draw on one shared per-account quota. */
+export async function sharedRateLimit(gatewayUrls: string[]): Promise<void> {
+  const { apiKey } = await registerAndLogIn(gatewayUrls[0]!, "quota");
+  await awayFromMinuteEdge(20);
+  const statuses: number[] = [];
+  for (let i = 0; i < 110; i += 1) {
+    const url = gatewayUrls[i % gatewayUrls.length]!;
+    const response = await fetch(`${url}/auth/me`, { headers: { "x-api-key": apiKey } });
+    statuses.push(response.status);
+    if (response.status === 429) {
+      expect(response.headers.get("retry-after")).toMatch(/^\d+$/);
+      expect((await json(response)).error.code).toBe("rate_limit_exceeded");
+    } else {
+      await response.text();
+    }
+  }
+  expect(statuses.filter((s) => s === 200).length).toBe(100);
+  expect(statuses.filter((s) => s === 429).length).toBe(10);
+}

@@ -2,18 +2,21 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Failpoints, createLogger, systemClock } from "@petri/service-kit";
+import { loadOrCreateIdentitySecrets } from "@petri/identity";
 import { type Standalone, startStandalone } from "@petri/standalone";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type Target,
+  credentialsLifecycle,
   errorsHaveOneShape,
   healthReportsEveryService,
   registrationEventReachesNotifications,
 } from "./scenarios.js";
 
-const start = (dataDir: string) =>
+const start = async (dataDir: string) =>
   startStandalone({
     dataDir,
+    identity: await loadOrCreateIdentitySecrets(dataDir),
     port: 0,
     host: "127.0.0.1",
     logger: createLogger({ service: "e2e", level: "warn" }),
@@ -50,6 +53,7 @@ describe("standalone mode (one process, PGlite, in-process bus)", () => {
   it("an event written through identity's outbox is consumed by notifications", () =>
     registrationEventReachesNotifications(target));
   it("errors have the spec's shape", () => errorsHaveOneShape(target));
+  it("register -> token -> me -> API key -> revoke -> 401", () => credentialsLifecycle(target));
 
   it("keeps its data across a restart on the same data directory", async () => {
     const email = `restart-${Date.now()}@example.org`;

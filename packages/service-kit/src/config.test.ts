@@ -101,6 +101,8 @@ describe("loadConfig", () => {
         .refine((v) => v !== "hunter2", { error: (i) => `"${String(i.input)}" is too weak` }),
       SIGNING_KEY: z.string().regex(/^k_/),
       API_TOKEN: z.enum(["a", "b"]),
+      PETRI_IDENTITY_KEK: z.string().length(44),
+      API_PEPPER: z.string().length(44),
       PLAIN: z.enum(["x"]),
     });
     const env = {
@@ -108,6 +110,8 @@ describe("loadConfig", () => {
       DB_PASSWORD: "hunter2",
       SIGNING_KEY: "zzz-private",
       API_TOKEN: "tok_123",
+      PETRI_IDENTITY_KEK: "kek-material",
+      API_PEPPER: "pepper-material",
       PLAIN: "shown",
     };
     let message = "";
@@ -120,7 +124,16 @@ describe("loadConfig", () => {
     expect(message).toContain("DB_PASSWORD:");
     expect(message).toContain("SIGNING_KEY:");
     expect(message).toContain("API_TOKEN:");
-    for (const secret of ["sk_live_abc", "hunter2", "zzz-private", "tok_123"])
+    expect(message).toContain("PETRI_IDENTITY_KEK:");
+    expect(message).toContain("API_PEPPER:");
+    for (const secret of [
+      "sk_live_abc",
+      "hunter2",
+      "zzz-private",
+      "tok_123",
+      "kek-material",
+      "pepper-material",
+    ])
       expect(message).not.toContain(secret);
     expect(message).toContain('(got "shown")');
   });

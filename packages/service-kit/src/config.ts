@@ -5,8 +5,11 @@
  */
 import { z } from "zod";
 
-/** Variables whose names contain these words are never echoed back in error messages. */
-const SECRET_NAME = /SECRET|PASSWORD|KEY|TOKEN/i;
+/**
+ * Variables whose names contain these words are never echoed back in error messages.
+ * KEK (key-encryption key) and PEPPER do not contain "KEY" but are secrets all the same.
+ */
+const SECRET_NAME = /SECRET|PASSWORD|KEY|TOKEN|KEK|PEPPER/i;
 
 export function isSecretVariableName(name: string): boolean {
   return SECRET_NAME.test(name);

@@ -41,7 +41,11 @@ export type PrincipalRole = (typeof PRINCIPAL_ROLES)[number];
 export type PrincipalTier = (typeof PRINCIPAL_TIERS)[number];
 
 /** The principal the gateway uses for its own calls (see PRINCIPAL_ROLES). */
-export const GATEWAY_SYSTEM_PRINCIPAL: Principal = { accountId: "system:gateway", role: "system", tier: "standard" };
+export const GATEWAY_SYSTEM_PRINCIPAL: Principal = {
+  accountId: "system:gateway",
+  role: "system",
+  tier: "standard",
+};
 
 /** Who is calling, as established by the gateway. */
 export interface Principal {

@@ -1,5 +1,6 @@
 import { createRouterTransport } from "@connectrpc/connect";
 import { createServer } from "node:net";
+import path from "node:path";
 import { serve } from "@hono/node-server";
 import type { ServiceName } from "@petri/contracts";
 import { type Database, createDatabase } from "@petri/db";
@@ -21,12 +22,14 @@ import { createCloudLabsService } from "@petri/cloud-labs";
 import { createEngineService } from "@petri/engine";
 import { createExperimentsService } from "@petri/experiments";
 import { createHypothesesService } from "@petri/hypotheses";
-import { createIdentityService } from "@petri/identity";
+import { type IdentityServiceOptions, createIdentityService } from "@petri/identity";
 import { createMarketplaceService } from "@petri/marketplace";
 import { createNotificationsService } from "@petri/notifications";
 
-const SERVICE_FACTORIES: Record<ServiceName, (deps: ServiceDeps) => HostedService> = {
-  identity: createIdentityService,
+type ServiceFactory = (deps: ServiceDeps, options: StandaloneOptions) => HostedService;
+
+const SERVICE_FACTORIES: Record<ServiceName, ServiceFactory> = {
+  identity: (deps, options) => createIdentityService(deps, options.identity),
   experiments: createExperimentsService,
   marketplace: createMarketplaceService,
   hypotheses: createHypothesesService,
@@ -36,8 +39,10 @@ const SERVICE_FACTORIES: Record<ServiceName, (deps: ServiceDeps) => HostedServic
 };
 
 export interface StandaloneOptions {
-  /** A directory for PGlite's files, or "memory://". */
+  /** The data directory (PGlite's files go in <dataDir>/pgdata), or "memory://". */
   dataDir: string;
+  /** Identity's secrets and settings (see @petri/identity standaloneIdentityOptions). */
+  identity: IdentityServiceOptions;
   port: number;
   host: string;
   logger: Logger;
@@ -62,11 +67,12 @@ export interface Standalone {
  */
 export async function startStandalone(options: StandaloneOptions): Promise<Standalone> {
   const { logger, clock, failpoints } = options;
-  const database = await createDatabase({ driver: "pglite", dataDir: options.dataDir });
+  const pgData = options.dataDir === "memory://" ? "memory://" : path.join(options.dataDir, "pgdata");
+  const database = await createDatabase({ driver: "pglite", dataDir: pgData });
   const bus = await InProcessEventBus.create({ db: database, clock, logger });
   const deps: ServiceDeps = { database, bus, clock, logger, failpoints };
   const services = (Object.keys(SERVICE_FACTORIES) as ServiceName[]).map((name) =>
-    SERVICE_FACTORIES[name](deps),
+    SERVICE_FACTORIES[name](deps, options),
   );
   for (const service of services) await service.migrate();
   for (const service of services) await service.start();
@@ -97,7 +103,16 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
     );
   }, clientInterceptors(signer));
 
-  const gateway = createGateway({ clients, logger, clock });
+  let stopping = false;
+  const gateway = createGateway({
+    clients,
+    logger,
+    clock,
+    ...(options.identity.accessTokenTtlSeconds === undefined
+      ? {}
+      : { accessTokenTtlSeconds: options.identity.accessTokenTtlSeconds }),
+    ready: () => !stopping,
+  });
   const port = options.port === 0 ? await freePort(options.host) : options.port;
   const server = serve({ fetch: gateway.fetch, port, hostname: options.host });
   await new Promise<void>((resolve, reject) => {
@@ -115,6 +130,7 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
     async stop() {
       if (stopped) return;
       stopped = true;
+      stopping = true;
       await new Promise<void>((resolve) => server.close(() => resolve()));
       for (const service of services) await service.stop();
       await bus.close();

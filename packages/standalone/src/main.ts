@@ -12,6 +12,7 @@ import {
   portSchema,
   systemClock,
 } from "@petri/service-kit";
+import { standaloneIdentityConfigSchema, standaloneIdentityOptions } from "@petri/identity";
 import { startStandalone } from "./host.js";
 
 const config = exitOnConfigError(() =>
@@ -28,8 +29,14 @@ const logger = createLogger({ service: "standalone", level: config.LOG_LEVEL });
 const dataDir = config.PETRI_DATA_DIR === "memory://" ? "memory://" : path.resolve(config.PETRI_DATA_DIR);
 if (dataDir !== "memory://") mkdirSync(dataDir, { recursive: true });
 
+// Identity's KEK and API-key pepper come from the environment or, when unset, from a file
+// created once under the data directory, so tokens and keys survive restarts.
+const identityConfig = exitOnConfigError(() => loadConfig(standaloneIdentityConfigSchema()));
+const identity = await standaloneIdentityOptions(identityConfig, dataDir);
+
 const petri = await startStandalone({
   dataDir,
+  identity,
   port: config.PORT,
   host: config.HOST,
   logger,

@@ -1,4 +1,14 @@
 import { runClusterService } from "@petri/events";
+import { exitOnConfigError, loadConfig } from "@petri/service-kit";
+import { IDENTITY_DEFAULT_PORT, identityConfigSchema, identityOptionsFromConfig } from "./config.js";
 import { createIdentityService } from "./service.js";
 
-await runClusterService({ service: "identity", defaultPort: 7101, create: createIdentityService });
+// Fails fast, naming every bad variable (never a secret's value), before any connection.
+const config = exitOnConfigError(() => loadConfig(identityConfigSchema()));
+const options = identityOptionsFromConfig(config);
+
+await runClusterService({
+  service: "identity",
+  defaultPort: IDENTITY_DEFAULT_PORT,
+  create: (deps) => createIdentityService(deps, options),
+});

@@ -1,31 +1,164 @@
 import { IdentityService } from "@petri/contracts/identity";
 import { type ServiceDeps, createServiceRuntime } from "@petri/events";
 import type { HostedService } from "@petri/service-kit";
+import { makeAcquireQuota } from "./app/acquire-quota.js";
+import { makeAuthenticateApiKey } from "./app/authenticate-api-key.js";
+import { type StaffCredentials, makeBootstrapStaff } from "./app/bootstrap-staff.js";
+import { makeCreateApiKey } from "./app/create-api-key.js";
+import { makeEnsureSigningKey } from "./app/ensure-signing-key.js";
+import { makeGetAccount } from "./app/get-account.js";
+import { makeIssueToken } from "./app/issue-token.js";
+import { makeListApiKeys } from "./app/list-api-keys.js";
+import { makeListSigningKeys } from "./app/list-signing-keys.js";
+import { makePurgeExpiredRecords } from "./app/purge-expired-records.js";
 import { makeRegisterAccount } from "./app/register-account.js";
+import { makeRevokeApiKey } from "./app/revoke-api-key.js";
+import { makeRotateSigningKey } from "./app/rotate-signing-key.js";
+import { ActiveSigningKeySource } from "./app/signing-key-cache.js";
+import { makeUpdateAccountAccess } from "./app/update-account-access.js";
 import { identityMigrations } from "./db/migrations/index.js";
 import type { IdentityDb } from "./db/schema.js";
-import { IdentityRpc } from "./rpc/identity-rpc.js";
-import { hashPassword } from "./security/passwords.js";
+import { IDENTITY_PUBLIC_PROCEDURES, type IdentityUseCases, IdentityRpc } from "./rpc/identity-rpc.js";
+import { API_KEY_PEPPER_MIN_BYTES } from "./security/api-keys.js";
+import { KeyEncryptionKey } from "./security/key-encryption.js";
+import { type PasswordHasher, argon2Hasher, dummyPasswordHash } from "./security/passwords.js";
+
+export const DEFAULT_ACCESS_TOKEN_TTL_SECONDS = 3600;
+export const MIN_ACCESS_TOKEN_TTL_SECONDS = 60;
+export const MAX_ACCESS_TOKEN_TTL_SECONDS = 86_400;
+const DEFAULT_PURGE_INTERVAL_MS = 10 * 60_000;
+
+/** What identity needs beyond the shared ServiceDeps; both run modes pass it. */
+export interface IdentityServiceOptions {
+  /** Key-encryption key for signing keys at rest (PETRI_IDENTITY_KEK): exactly 32 bytes. */
+  kek: Uint8Array;
+  /** HMAC key for API key hashes (PETRI_API_KEY_PEPPER): at least 32 bytes. */
+  apiKeyPepper: Uint8Array;
+  /** Access-token lifetime (ACCESS_TOKEN_TTL_SECONDS), 60..86400; default 3600. */
+  accessTokenTtlSeconds?: number;
+  /** PETRI_STAFF_EMAIL / PETRI_STAFF_PASSWORD: created or reset at start(). */
+  staff?: StaffCredentials | undefined;
+  /** Test seam; default argon2id with OWASP parameters. */
+  passwordHasher?: PasswordHasher;
+  /** How often expired quota counters and retired signing keys are deleted; default 10 min. */
+  purgeIntervalMs?: number;
+}
+
+export interface IdentityHostedService extends HostedService {
+  /** The use cases behind the RPCs, for tests and the host. */
+  readonly useCases: IdentityUseCases;
+  /** One housekeeping pass (also run every purgeIntervalMs while started). */
+  purgeExpiredRecords(): Promise<{ quotaCounters: number; signingKeys: number }>;
+}
+
+function checkOptions(options: IdentityServiceOptions): number {
+  if (options.apiKeyPepper.length < API_KEY_PEPPER_MIN_BYTES)
+    throw new RangeError(`the API key pepper must be at least ${API_KEY_PEPPER_MIN_BYTES} bytes`);
+  const ttl = options.accessTokenTtlSeconds ?? DEFAULT_ACCESS_TOKEN_TTL_SECONDS;
+  if (!Number.isInteger(ttl) || ttl < MIN_ACCESS_TOKEN_TTL_SECONDS || ttl > MAX_ACCESS_TOKEN_TTL_SECONDS)
+    throw new RangeError(
+      `the access-token lifetime must be ${MIN_ACCESS_TOKEN_TTL_SECONDS}..${MAX_ACCESS_TOKEN_TTL_SECONDS} seconds`,
+    );
+  return ttl;
+}
 
 /** Composition root of the identity service: accounts, credentials and quotas. */
-export function createIdentityService(deps: ServiceDeps): HostedService {
+export function createIdentityService(
+  deps: ServiceDeps,
+  options: IdentityServiceOptions,
+): IdentityHostedService {
+  const accessTokenTtlSeconds = checkOptions(options);
+  const kek = KeyEncryptionKey.fromBytes(options.kek);
+  const apiKeyPepper = Buffer.from(options.apiKeyPepper);
+  const hasher = options.passwordHasher ?? argon2Hasher;
   const runtime = createServiceRuntime<IdentityDb>({
     ...deps,
     service: "identity",
     migrations: identityMigrations,
   });
-  const rpc = new IdentityRpc({
+  const { db, afterCommit } = runtime;
+  const { clock } = deps;
+  const logger = deps.logger.child({ service: "identity" });
+
+  let dummyHash: Promise<string> | undefined;
+  const dummy = () => (dummyHash ??= dummyPasswordHash(hasher));
+  const signingKeys = new ActiveSigningKeySource(db, kek);
+
+  const useCases: IdentityUseCases = {
     registerAccount: makeRegisterAccount({
-      db: runtime.db,
-      clock: deps.clock,
-      hashPassword,
-      afterCommit: runtime.afterCommit,
+      db,
+      clock,
+      hashPassword: (password) => hasher.hash(password),
+      apiKeyPepper,
+      afterCommit,
     }),
-  });
+    issueToken: makeIssueToken({
+      db,
+      clock,
+      logger,
+      hasher,
+      dummyHash: dummy,
+      signingKeys,
+      accessTokenTtlSeconds,
+    }),
+    getAccount: makeGetAccount({ db }),
+    createApiKey: makeCreateApiKey({ db, clock, apiKeyPepper }),
+    listApiKeys: makeListApiKeys({ db }),
+    revokeApiKey: makeRevokeApiKey({ db, clock }),
+    updateAccountAccess: makeUpdateAccountAccess({ db, clock, afterCommit }),
+    authenticateApiKey: makeAuthenticateApiKey({ db, clock, apiKeyPepper }),
+    listSigningKeys: makeListSigningKeys({ db, clock }),
+    rotateSigningKey: makeRotateSigningKey({ db, clock, kek, accessTokenTtlSeconds }),
+    acquireQuota: makeAcquireQuota({ db, clock }),
+  };
+  const ensureSigningKey = makeEnsureSigningKey({ db, clock, kek, signingKeys });
+  const bootstrapStaff = makeBootstrapStaff({ db, clock, logger, hasher, afterCommit });
+  const purgeExpiredRecords = makePurgeExpiredRecords({ db, clock });
+  const rpc = new IdentityRpc(useCases);
+
+  const purgeInterval = options.purgeIntervalMs ?? DEFAULT_PURGE_INTERVAL_MS;
+  let housekeeping: { abort: AbortController; done: Promise<void> } | undefined;
+  function startHousekeeping() {
+    const abort = new AbortController();
+    const done = (async () => {
+      while (!abort.signal.aborted) {
+        await clock.sleep(purgeInterval, abort.signal);
+        if (abort.signal.aborted) break;
+        try {
+          const purged = await purgeExpiredRecords();
+          if (purged.quotaCounters + purged.signingKeys > 0)
+            logger.debug(purged, "purged expired identity records");
+        } catch (error) {
+          logger.warn({ err: error }, "identity housekeeping failed; will retry");
+        }
+      }
+    })();
+    housekeeping = { abort, done };
+  }
+
   return {
     ...runtime.hosted,
+    useCases,
+    purgeExpiredRecords,
     routes: (router) => router.service(IdentityService, rpc),
-    // Registration is how a caller gets credentials, so it cannot require them.
-    publicProcedures: [`${IdentityService.typeName}/${IdentityService.method.registerAccount.name}`],
+    // Registration and token issuance are how a caller gets credentials: they cannot need any.
+    publicProcedures: IDENTITY_PUBLIC_PROCEDURES,
+    async start() {
+      await runtime.hosted.start();
+      // Fails the start (not the first login) when no key can be made or opened, e.g. a wrong KEK.
+      const key = await ensureSigningKey();
+      logger.info({ kid: key.kid, created: key.created }, "access-token signing key ready");
+      await dummy();
+      if (options.staff) await bootstrapStaff(options.staff);
+      if (!housekeeping) startHousekeeping();
+    },
+    async stop() {
+      if (housekeeping) {
+        housekeeping.abort.abort();
+        await housekeeping.done;
+        housekeeping = undefined;
+      }
+      await runtime.hosted.stop();
+    },
   };
 }

@@ -1,14 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { errorResponse } from "../../lib/problem.js";
-
-export const RegisterBodySchema = z
-  .object({
-    email: z.string().max(254),
-    password: z.string().max(1024),
-    name: z.string().max(200),
-    organization: z.string().max(200).default(""),
-  })
-  .openapi("RegisterRequest");
+import { authenticatedAccess, publicAccess } from "../../lib/access.js";
+import { errorResponses, jsonResponse } from "../../lib/openapi.js";
 
 export const AccountSchema = z
   .object({
@@ -18,24 +10,121 @@ export const AccountSchema = z
     organization: z.string(),
     role: z.enum(["requester", "operator", "staff"]),
     tier: z.enum(["standard", "pro", "ai_agent"]),
-    created_at: z.string(),
+    created_at: z.string().openapi({ format: "date-time" }),
   })
   .openapi("Account");
+
+export const ApiKeySchema = z
+  .object({
+    id: z.string().openapi({ example: "key_01jd0c6r5v8q2m7x4k9w3t1b6n" }),
+    name: z.string(),
+    prefix: z.string().openapi({ description: "The first characters of the key", example: "petri_sk_4f9" }),
+    created_at: z.string().openapi({ format: "date-time" }),
+    last_used_at: z.string().nullable().openapi({ format: "date-time" }),
+    revoked_at: z
+      .string()
+      .nullable()
+      .openapi({ format: "date-time", description: "Null while the key is active" }),
+  })
+  .openapi("ApiKey");
+
+export const TierLimitsSchema = z
+  .object({ requests_per_minute: z.int(), requests_per_day: z.int() })
+  .openapi("TierLimits");
+
+export const RegisterBodySchema = z
+  .strictObject({
+    email: z.string().max(254).openapi({ example: "ada@example.org" }),
+    password: z.string().max(1024).openapi({ description: "10 to 128 characters" }),
+    name: z.string().max(200),
+    organization: z.string().max(200).default(""),
+  })
+  .openapi("RegisterRequest");
+
+export const RegisterResponseSchema = z
+  .object({
+    account: AccountSchema,
+    api_key: ApiKeySchema,
+    api_key_secret: z.string().openapi({
+      description: "The API key itself. Shown in this response only; store it now.",
+      example: "petri_sk_4f9Q...",
+    }),
+  })
+  .openapi("RegisterResponse");
+
+export const TokenBodySchema = z
+  .strictObject({
+    email: z.string().max(254),
+    password: z.string().max(1024),
+  })
+  .openapi("TokenRequest");
+
+export const TokenResponseSchema = z
+  .object({
+    access_token: z.string(),
+    token_type: z.literal("bearer"),
+    expires_in: z.int().openapi({ description: "Seconds until the token expires" }),
+  })
+  .openapi("TokenResponse");
+
+export const MeResponseSchema = z.object({ account: AccountSchema, limits: TierLimitsSchema }).openapi("Me");
 
 export const register = createRoute({
   method: "post",
   path: "/auth/register",
+  operationId: "register",
   tags: ["Auth"],
-  summary: "Register a requester account",
-  security: [],
+  summary: "Register a requester account and its first API key",
+  ...publicAccess,
   request: { body: { required: true, content: { "application/json": { schema: RegisterBodySchema } } } },
   responses: {
-    201: {
-      description: "The account",
-      content: { "application/json": { schema: z.object({ account: AccountSchema }) } },
-    },
-    409: errorResponse("The e-mail address is taken (email_taken)"),
-    413: errorResponse("The body is too large"),
-    422: errorResponse("The body is invalid"),
+    201: jsonResponse(
+      "The account, its first API key, and the key's secret (shown once)",
+      RegisterResponseSchema,
+      {
+        secret: true,
+      },
+    ),
+    ...errorResponses({
+      authenticated: false,
+      body: true,
+      extra: {
+        403: "Registration is closed (registration_closed)",
+        409: "The e-mail address is taken (email_taken)",
+      },
+    }),
+  },
+});
+
+export const issueToken = createRoute({
+  method: "post",
+  path: "/auth/token",
+  operationId: "issueToken",
+  tags: ["Auth"],
+  summary: "Exchange e-mail and password for an access token",
+  description:
+    "A wrong e-mail and a wrong password are answered alike (401). Failures count towards the address's failed-authentication limit.",
+  ...publicAccess,
+  request: { body: { required: true, content: { "application/json": { schema: TokenBodySchema } } } },
+  responses: {
+    200: jsonResponse("An access token", TokenResponseSchema, { secret: true }),
+    ...errorResponses({
+      authenticated: false,
+      body: true,
+      extra: { 401: "Wrong e-mail or password (unauthorized)" },
+    }),
+  },
+});
+
+export const getMe = createRoute({
+  method: "get",
+  path: "/auth/me",
+  operationId: "getMe",
+  tags: ["Auth"],
+  summary: "The caller's account and its tier's rate limits",
+  ...authenticatedAccess,
+  responses: {
+    200: jsonResponse("The caller's account", MeResponseSchema),
+    ...errorResponses({ authenticated: true }),
   },
 });

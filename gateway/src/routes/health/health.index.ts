@@ -1,5 +1,8 @@
 import { createRouter } from "../../lib/create-app.js";
-import { getHealthHandler } from "./health.handlers.js";
-import { getHealth } from "./health.routes.js";
+import { getHealthHandler, getLivenessHandler, getReadinessHandler } from "./health.handlers.js";
+import { getHealth, getLiveness, getReadiness } from "./health.routes.js";
 
-export const healthRouter = createRouter().openapi(getHealth, getHealthHandler);
+export const healthRouter = createRouter()
+  .openapi(getHealth, getHealthHandler)
+  .openapi(getLiveness, getLivenessHandler)
+  .openapi(getReadiness, getReadinessHandler);

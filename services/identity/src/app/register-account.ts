@@ -3,21 +3,35 @@ import { isUniqueViolation } from "@petri/db";
 import { recordEvent } from "@petri/events";
 import { type Clock, ConflictError, ValidationError, currentTraceparent, newId } from "@petri/service-kit";
 import type { Kysely } from "kysely";
+import { type ApiKeyRecord, insertApiKey } from "../db/api-keys.js";
 import type { IdentityDb } from "../db/schema.js";
+import { DEFAULT_API_KEY_NAME } from "../domain/api-keys.js";
 import { type RegistrationInput, normalizeEmail, validateRegistration } from "../domain/registration.js";
 import { type AccountRecord, accountMessage } from "../rpc/account-message.js";
+import { mintApiKey } from "../security/api-keys.js";
 
 export interface RegisterAccountDeps {
   db: Kysely<IdentityDb>;
   clock: Clock;
   hashPassword(password: string): Promise<string>;
+  apiKeyPepper: Uint8Array;
   /** Called after the commit, to wake the outbox relay. */
   afterCommit(): void;
 }
 
-/** Creates a requester account and, in the same transaction, its AccountRegistered event. */
+export interface RegisteredAccount {
+  account: AccountRecord;
+  apiKey: ApiKeyRecord;
+  /** The API key's secret: returned here once, stored nowhere. */
+  apiKeySecret: string;
+}
+
+/**
+ * Creates a requester account, its first API key ("default") and its AccountRegistered
+ * event, all in one transaction.
+ */
 export function makeRegisterAccount(deps: RegisterAccountDeps) {
-  return async function registerAccount(input: RegistrationInput): Promise<AccountRecord> {
+  return async function registerAccount(input: RegistrationInput): Promise<RegisteredAccount> {
     const problems = validateRegistration(input);
     if (problems.length > 0) throw new ValidationError("the registration is invalid", problems);
 
@@ -32,6 +46,16 @@ export function makeRegisterAccount(deps: RegisterAccountDeps) {
       created_at: now,
       updated_at: now,
     };
+    const minted = mintApiKey(deps.apiKeyPepper);
+    const apiKey: ApiKeyRecord = {
+      id: newId("key", now),
+      account_id: account.id,
+      name: DEFAULT_API_KEY_NAME,
+      display_prefix: minted.displayPrefix,
+      created_at: now,
+      revoked_at: null,
+      last_used_at: null,
+    };
     const passwordHash = await deps.hashPassword(input.password);
     try {
       await deps.db.transaction().execute(async (trx) => {
@@ -39,6 +63,7 @@ export function makeRegisterAccount(deps: RegisterAccountDeps) {
           .insertInto("accounts")
           .values({ ...account, password_hash: passwordHash })
           .execute();
+        await insertApiKey(trx, { ...apiKey, secret_hash: minted.secretHash });
         await recordEvent(
           trx,
           events.identity.accountRegistered,
@@ -52,7 +77,7 @@ export function makeRegisterAccount(deps: RegisterAccountDeps) {
         );
       });
     } catch (error) {
-      if (isUniqueViolation(error)) {
+      if (isUniqueViolation(error, "accounts_email_key")) {
         throw new ConflictError("an account with this e-mail address already exists", "email_taken", {
           field: "email",
         });
@@ -60,6 +85,6 @@ export function makeRegisterAccount(deps: RegisterAccountDeps) {
       throw error;
     }
     deps.afterCommit();
-    return account;
+    return { account, apiKey, apiKeySecret: minted.secret };
   };
 }

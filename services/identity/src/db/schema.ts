@@ -1,5 +1,6 @@
-import type { MessagingTables } from "@petri/db";
+import type { JsonbColumn, MessagingTables } from "@petri/db";
 import type { Generated } from "kysely";
+import type { AccountRole, AccountTier } from "../domain/account-access.js";
 
 export interface AccountsTable {
   id: string;
@@ -7,13 +8,50 @@ export interface AccountsTable {
   password_hash: string;
   name: string;
   organization: string;
-  role: "requester" | "operator" | "staff";
-  tier: "standard" | "pro" | "ai_agent";
+  role: AccountRole;
+  tier: AccountTier;
   version: Generated<number>;
   created_at: Date;
   updated_at: Date;
 }
 
+export interface ApiKeysTable {
+  id: string;
+  account_id: string;
+  name: string;
+  display_prefix: string;
+  /** HMAC-SHA256(pepper, secret). */
+  secret_hash: Uint8Array;
+  created_at: Date;
+  revoked_at: Date | null;
+  last_used_at: Date | null;
+}
+
+export type SigningKeyState = "active" | "retiring";
+
+export interface SigningKeysTable {
+  kid: string;
+  public_jwk: JsonbColumn<Record<string, string>>;
+  private_key_ciphertext: Uint8Array;
+  private_key_nonce: Uint8Array;
+  kek_id: string;
+  state: SigningKeyState;
+  created_at: Date;
+  retires_at: Date | null;
+}
+
+export interface QuotaCountersTable {
+  policy: string;
+  subject: string;
+  window_name: string;
+  window_start: Date;
+  window_end: Date;
+  used: number;
+}
+
 export interface IdentityDb extends MessagingTables {
   accounts: AccountsTable;
+  api_keys: ApiKeysTable;
+  signing_keys: SigningKeysTable;
+  quota_counters: QuotaCountersTable;
 }

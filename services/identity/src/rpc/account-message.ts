@@ -2,17 +2,36 @@ import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { type Account, AccountSchema, Role, Tier } from "@petri/contracts/identity";
 import type { AccountsTable } from "../db/schema.js";
+import type { AccountRole, AccountTier } from "../domain/account-access.js";
 
-const ROLES: Record<AccountsTable["role"], Role> = {
+const ROLES: Record<AccountRole, Role> = {
   requester: Role.REQUESTER,
   operator: Role.OPERATOR,
   staff: Role.STAFF,
 };
-const TIERS: Record<AccountsTable["tier"], Tier> = {
+const TIERS: Record<AccountTier, Tier> = {
   standard: Tier.STANDARD,
   pro: Tier.PRO,
   ai_agent: Tier.AI_AGENT,
 };
+
+export function roleMessage(role: AccountRole): Role {
+  return ROLES[role];
+}
+
+export function tierMessage(tier: AccountTier): Tier {
+  return TIERS[tier];
+}
+
+/** The domain role of a proto Role; undefined for UNSPECIFIED or an unknown number. */
+export function roleFromMessage(role: Role): AccountRole | undefined {
+  return (Object.keys(ROLES) as AccountRole[]).find((name) => ROLES[name] === role);
+}
+
+/** The domain tier of a proto Tier; undefined for UNSPECIFIED or an unknown number. */
+export function tierFromMessage(tier: Tier): AccountTier | undefined {
+  return (Object.keys(TIERS) as AccountTier[]).find((name) => TIERS[name] === tier);
+}
 
 export type AccountRecord = Omit<AccountsTable, "password_hash" | "version">;
 

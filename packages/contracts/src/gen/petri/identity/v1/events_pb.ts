@@ -4,7 +4,7 @@
 
 import type { GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
-import type { Account, AccountJson } from "./account_pb.js";
+import type { Account, AccountJson, Role, RoleJson, Tier, TierJson } from "./account_pb.js";
 import { file_petri_identity_v1_account } from "./account_pb.js";
 import type { Message } from "@bufbuild/protobuf";
 
@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file petri/identity/v1/events.proto.
  */
 export const file_petri_identity_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("Ch5wZXRyaS9pZGVudGl0eS92MS9ldmVudHMucHJvdG8SEXBldHJpLmlkZW50aXR5LnYxIkAKEUFjY291bnRSZWdpc3RlcmVkEisKB2FjY291bnQYASABKAsyGi5wZXRyaS5pZGVudGl0eS52MS5BY2NvdW50YgZwcm90bzM", [file_petri_identity_v1_account]);
+  fileDesc("Ch5wZXRyaS9pZGVudGl0eS92MS9ldmVudHMucHJvdG8SEXBldHJpLmlkZW50aXR5LnYxIkAKEUFjY291bnRSZWdpc3RlcmVkEisKB2FjY291bnQYASABKAsyGi5wZXRyaS5pZGVudGl0eS52MS5BY2NvdW50IqMBChRBY2NvdW50QWNjZXNzQ2hhbmdlZBIrCgdhY2NvdW50GAEgASgLMhoucGV0cmkuaWRlbnRpdHkudjEuQWNjb3VudBIuCg1wcmV2aW91c19yb2xlGAIgASgOMhcucGV0cmkuaWRlbnRpdHkudjEuUm9sZRIuCg1wcmV2aW91c190aWVyGAMgASgOMhcucGV0cmkuaWRlbnRpdHkudjEuVGllcmIGcHJvdG8z", [file_petri_identity_v1_account]);
 
 /**
  * Published on petri.identity.account_registered when an account is created.
@@ -48,4 +48,65 @@ export type AccountRegisteredJson = {
  */
 export const AccountRegisteredSchema: GenMessage<AccountRegistered, {jsonType: AccountRegisteredJson}> = /*@__PURE__*/
   messageDesc(file_petri_identity_v1_events, 0);
+
+/**
+ * Published on petri.identity.account_access_changed when an account's role or tier changes
+ * (UpdateAccountAccess, or the staff bootstrap promoting an existing account).
+ *
+ * @generated from message petri.identity.v1.AccountAccessChanged
+ */
+export type AccountAccessChanged = Message<"petri.identity.v1.AccountAccessChanged"> & {
+  /**
+   * Event-carried state: the account after the change (no credentials).
+   *
+   * @generated from field: petri.identity.v1.Account account = 1;
+   */
+  account?: Account | undefined;
+
+  /**
+   * The values before the change, so a consumer can tell what moved.
+   *
+   * @generated from field: petri.identity.v1.Role previous_role = 2;
+   */
+  previousRole: Role;
+
+  /**
+   * @generated from field: petri.identity.v1.Tier previous_tier = 3;
+   */
+  previousTier: Tier;
+};
+
+/**
+ * Published on petri.identity.account_access_changed when an account's role or tier changes
+ * (UpdateAccountAccess, or the staff bootstrap promoting an existing account).
+ *
+ * @generated from message petri.identity.v1.AccountAccessChanged
+ */
+export type AccountAccessChangedJson = {
+  /**
+   * Event-carried state: the account after the change (no credentials).
+   *
+   * @generated from field: petri.identity.v1.Account account = 1;
+   */
+  account?: AccountJson;
+
+  /**
+   * The values before the change, so a consumer can tell what moved.
+   *
+   * @generated from field: petri.identity.v1.Role previous_role = 2;
+   */
+  previousRole?: RoleJson;
+
+  /**
+   * @generated from field: petri.identity.v1.Tier previous_tier = 3;
+   */
+  previousTier?: TierJson;
+};
+
+/**
+ * Describes the message petri.identity.v1.AccountAccessChanged.
+ * Use `create(AccountAccessChangedSchema)` to create a new message.
+ */
+export const AccountAccessChangedSchema: GenMessage<AccountAccessChanged, {jsonType: AccountAccessChangedJson}> = /*@__PURE__*/
+  messageDesc(file_petri_identity_v1_events, 1);
 

@@ -1,0 +1,381 @@
+import { Role, Tier } from "@petri/contracts/identity";
+import { FakeClock } from "@petri/testkit";
+import { SignJWT, base64url, exportSPKI, generateKeyPair } from "jose";
+import { beforeEach, describe, expect, it } from "vitest";
+import { AUDIENCE, FakeIdentity, ISSUER, bodyOf, from, gatewayFor } from "../test/support/fake-identity.js";
+
+const ME = "/auth/me";
+const SOURCE = "198.51.100.10";
+
+let clock: FakeClock;
+let identity: FakeIdentity;
+let app: Awaited<ReturnType<typeof gatewayFor>>;
+let accountId: string;
+let apiKey: string;
+
+beforeEach(async () => {
+  clock = new FakeClock("2026-03-02T10:00:00.000Z");
+  identity = await FakeIdentity.create(clock);
+  app = await gatewayFor(identity);
+  const created = identity.addAccount({ tier: Tier.PRO });
+  accountId = created.account.id;
+  apiKey = created.secret;
+});
+
+const bearer = (token: string, address = SOURCE) =>
+  app.request(ME, { headers: { authorization: `Bearer ${token}` } }, from(address));
+const withKey = (key: string, address = SOURCE) =>
+  app.request(ME, { headers: { "x-api-key": key } }, from(address));
+
+async function expectUnauthorized(response: Response) {
+  expect(response.status).toBe(401);
+  expect(response.headers.get("www-authenticate")).toMatch(/^Bearer realm="petri"/);
+  expect(await bodyOf(response)).toEqual({
+    error: { code: "unauthorized", message: expect.any(String), details: {} },
+  });
+}
+
+function unsigned(header: object, claims: object): string {
+  const part = (value: object) => base64url.encode(JSON.stringify(value));
+  return `${part(header)}.${part(claims)}.`;
+}
+
+describe("Bearer access tokens", () => {
+  it("accepts a valid token, verified locally after one key fetch", async () => {
+    const token = await identity.token(accountId);
+    for (let i = 0; i < 5; i += 1) expect((await bearer(token)).status).toBe(200);
+    expect(identity.count("ListSigningKeys")).toBe(1);
+  });
+
+  it("refuses every token of the corpus with 401 and the error body", async () => {
+    const now = Math.floor(clock.now().getTime() / 1000);
+    const active = identity.activeKey;
+    const other = await generateKeyPair("EdDSA", { crv: "Ed25519", extractable: true });
+    const publicPem = new TextEncoder().encode(
+      await exportSPKI(
+        await crypto.subtle.importKey("jwk", active.publicJwk, { name: "Ed25519" }, true, ["verify"]),
+      ),
+    );
+    const rawPublic = base64url.decode(active.publicJwk.x!);
+    const claims = {
+      iss: ISSUER,
+      aud: AUDIENCE,
+      sub: accountId,
+      role: "requester",
+      tier: "pro",
+      iat: now,
+      exp: now + 600,
+    };
+    const header = { alg: "EdDSA", typ: "at+jwt", kid: active.kid };
+
+    const corpus: Record<string, string> = {
+      "alg none": unsigned({ alg: "none", typ: "at+jwt", kid: active.kid }, claims),
+      "alg none, no kid": unsigned({ alg: "none" }, claims),
+      "wrong key, listed kid": await new SignJWT(claims).setProtectedHeader(header).sign(other.privateKey),
+      "HS256 with the public key (PEM) as secret": await new SignJWT(claims)
+        .setProtectedHeader({ ...header, alg: "HS256" })
+        .sign(publicPem),
+      "HS256 with the raw public key as secret": await new SignJWT(claims)
+        .setProtectedHeader({ ...header, alg: "HS256" })
+        .sign(rawPublic),
+      "nbf in the future": await identity.token(accountId, { claims: { nbf: now + 60 } }),
+      "iat in the future": await identity.token(accountId, { claims: { iat: now + 60, exp: now + 900 } }),
+      "wrong aud": await identity.token(accountId, { claims: { aud: "someone-else" } }),
+      "wrong iss": await identity.token(accountId, { claims: { iss: "https://evil.example" } }),
+      "wrong typ": await identity.token(accountId, { header: { typ: "JWT" } }),
+      "no typ": await identity.token(accountId, { header: { typ: undefined } }),
+      "internal token typ": await identity.token(accountId, { header: { typ: "petri-internal+jwt" } }),
+      "missing exp": await identity.token(accountId, { omitExp: true }),
+      "missing sub": await identity.token(accountId, { claims: { sub: undefined } }),
+      "unknown kid": await identity.token(accountId, { header: { kid: "kid_nobody" } }),
+      "no kid": await identity.token(accountId, { header: { kid: undefined } }),
+      "role system": await identity.token(accountId, { claims: { role: "system" } }),
+      "unknown tier": await identity.token(accountId, { claims: { tier: "platinum" } }),
+      "signature stripped": (await identity.token(accountId)).split(".").slice(0, 2).join(".") + ".",
+      "tampered claims": await (async () => {
+        const [h, , s] = (await identity.token(accountId)).split(".");
+        return `${h}.${base64url.encode(JSON.stringify({ ...claims, role: "staff" }))}.${s}`;
+      })(),
+      "not a JWT": "abc.def",
+      garbage: "%%%",
+    };
+    expect(Object.keys(corpus).length).toBeGreaterThanOrEqual(15);
+    for (const [name, token] of Object.entries(corpus)) {
+      // A new address per case: this test is about each refusal, not the failure limiter.
+      const response = await bearer(token, `203.0.113.${Object.keys(corpus).indexOf(name) + 1}`);
+      await expectUnauthorized(response).catch((error: Error) => {
+        throw new Error(`${name}: ${error.message}`);
+      });
+    }
+    // Refused in the gateway: no call was made on behalf of any of these "callers".
+    expect(identity.count("GetAccount")).toBe(0);
+    // Other schemes and empty values are refused as well.
+    for (const value of ["Basic dXNlcjpwYXNz", "Bearer", "Bearer ", "bearer  x y", "Token abc"]) {
+      await expectUnauthorized(
+        await app.request(ME, { headers: { authorization: value } }, from("203.0.113.99")),
+      );
+    }
+  });
+
+  it("honours exp with a 5 s clock tolerance, on the injected clock", async () => {
+    const token = await identity.token(accountId, { ttlSeconds: 60 });
+    await clock.advance(64_000);
+    expect((await bearer(token)).status).toBe(200);
+    await clock.advance(1_000);
+    await expectUnauthorized(await bearer(token));
+  });
+
+  it("fetches keys for an unknown kid at most once per 5 s", async () => {
+    const stranger = await identity.token(accountId, { header: { kid: "kid_unknown" } });
+    await bearer(await identity.token(accountId));
+    expect(identity.count("ListSigningKeys")).toBe(1);
+    for (let i = 0; i < 5; i += 1) await expectUnauthorized(await bearer(stranger, `192.0.2.${i + 1}`));
+    expect(identity.count("ListSigningKeys")).toBe(1); // the 5 s since the first fetch have not passed
+    await clock.advance(5_000);
+    await expectUnauthorized(await bearer(stranger, "192.0.2.50"));
+    await expectUnauthorized(await bearer(stranger, "192.0.2.51"));
+    expect(identity.count("ListSigningKeys")).toBe(2);
+  });
+
+  it("follows a key rotation: the old kid verifies while listed, and is refused once it is dropped", async () => {
+    const oldKey = identity.activeKey;
+    const oldToken = await identity.token(accountId, { ttlSeconds: 3_600 });
+    expect((await bearer(oldToken)).status).toBe(200);
+
+    await identity.addSigningKey(); // rotation: the old key is RETIRING but still listed
+    const newToken = await identity.token(accountId);
+    await clock.advance(5_000);
+    expect((await bearer(newToken)).status).toBe(200); // unknown kid -> refresh -> accepted
+    expect((await bearer(oldToken)).status).toBe(200);
+
+    identity.dropSigningKey(oldKey.kid);
+    expect((await bearer(oldToken)).status).toBe(200); // still cached: the gateway has not refreshed yet
+    await clock.advance(60_000); // the cache is now older than 60 s and is refreshed on this request
+    await expectUnauthorized(await bearer(oldToken));
+    expect((await bearer(newToken)).status).toBe(200);
+  });
+
+  it("refuses a RETIRING key after its retires_at even before it is dropped", async () => {
+    const oldToken = await identity.token(accountId, { ttlSeconds: 7_200 });
+    await identity.addSigningKey(600_000); // the old key retires in 10 minutes
+    await clock.advance(60_000);
+    expect((await bearer(oldToken)).status).toBe(200);
+    await clock.advance(600_000);
+    await expectUnauthorized(await bearer(oldToken));
+  });
+
+  it("keeps verifying with cached keys while identity cannot list them, and says 503 with none", async () => {
+    const token = await identity.token(accountId, { ttlSeconds: 3_600 });
+    expect((await bearer(token)).status).toBe(200);
+    identity.down.add("ListSigningKeys");
+    await clock.advance(61_000);
+    expect((await bearer(token)).status).toBe(200);
+
+    const fresh = await gatewayFor(identity);
+    const response = await fresh.request(ME, { headers: { authorization: `Bearer ${token}` } }, from(SOURCE));
+    expect(response.status).toBe(503);
+    expect((await bodyOf(response)).error.code).toBe("unavailable");
+  });
+});
+
+describe("API keys", () => {
+  it("refuses a malformed key without asking identity", async () => {
+    for (const key of ["nope", apiKey.slice(0, -1) + (apiKey.endsWith("A") ? "B" : "A"), `${apiKey}x`]) {
+      await expectUnauthorized(await withKey(key));
+    }
+    expect(identity.count("AuthenticateApiKey")).toBe(0);
+  });
+
+  it("caches a key for 30 s (by its hash), and does not cache refusals", async () => {
+    for (let i = 0; i < 5; i += 1) expect((await withKey(apiKey)).status).toBe(200);
+    expect(identity.count("AuthenticateApiKey")).toBe(1);
+    await clock.advance(29_000);
+    expect((await withKey(apiKey)).status).toBe(200);
+    expect(identity.count("AuthenticateApiKey")).toBe(1);
+    await clock.advance(1_000);
+    expect((await withKey(apiKey)).status).toBe(200);
+    expect(identity.count("AuthenticateApiKey")).toBe(2);
+
+    const { secret: unknown } = identity.addKey(accountId, "to be forgotten");
+    identity.keys.forEach((stored, id) => stored.secret === unknown && identity.keys.delete(id));
+    await expectUnauthorized(await withKey(unknown));
+    await expectUnauthorized(await withKey(unknown));
+    expect(identity.count("AuthenticateApiKey")).toBe(4);
+  });
+
+  it("evicts a key revoked through this gateway at once; another gateway follows within 30 s", async () => {
+    const other = await gatewayFor(identity);
+    const { key, secret } = identity.addKey(accountId, "ci");
+    expect((await withKey(secret)).status).toBe(200);
+    expect((await other.request(ME, { headers: { "x-api-key": secret } }, from(SOURCE))).status).toBe(200);
+
+    const revoked = await app.request(
+      `/auth/api-keys/${key.id}`,
+      { method: "DELETE", headers: { "x-api-key": apiKey } },
+      from(SOURCE),
+    );
+    expect(revoked.status).toBe(200);
+    await expectUnauthorized(await withKey(secret));
+
+    // The other gateway still holds its cached entry: the documented propagation window.
+    expect((await other.request(ME, { headers: { "x-api-key": secret } }, from(SOURCE))).status).toBe(200);
+    await clock.advance(30_000);
+    await expectUnauthorized(await other.request(ME, { headers: { "x-api-key": secret } }, from(SOURCE)));
+  });
+
+  it("answers 503 when identity cannot check a key (not 401)", async () => {
+    identity.down.add("AuthenticateApiKey");
+    const response = await withKey(apiKey);
+    expect(response.status).toBe(503);
+    expect((await bodyOf(response)).error.code).toBe("unavailable");
+  });
+});
+
+describe("credentials", () => {
+  it("refuses Bearer and X-API-Key together with 400 conflicting_credentials, evaluating neither", async () => {
+    const token = await identity.token(accountId);
+    const response = await app.request(
+      ME,
+      { headers: { authorization: `Bearer ${token}`, "x-api-key": apiKey } },
+      from(SOURCE),
+    );
+    expect(response.status).toBe(400);
+    expect((await bodyOf(response)).error.code).toBe("conflicting_credentials");
+    expect(identity.count("AuthenticateApiKey")).toBe(0);
+    expect(identity.count("ListSigningKeys")).toBe(0);
+  });
+
+  it("answers a request without credentials 401 with WWW-Authenticate", async () => {
+    await expectUnauthorized(await app.request(ME, {}, from(SOURCE)));
+  });
+
+  it("calls identity as the gateway for its own lookups and as the caller for the caller's requests", async () => {
+    const token = await identity.token(accountId);
+    expect((await bearer(token)).status).toBe(200);
+    expect((await withKey(apiKey)).status).toBe(200);
+    const byMethod = (method: string) => identity.principals.filter((p) => p.method === method);
+    for (const method of ["ListSigningKeys", "AuthenticateApiKey", "AcquireQuota"]) {
+      expect(byMethod(method).length).toBeGreaterThan(0);
+      for (const call of byMethod(method)) expect(call.principal?.role).toBe("system");
+    }
+    const getAccount = byMethod("GetAccount");
+    expect(getAccount).toHaveLength(2);
+    for (const call of getAccount) {
+      expect(call.principal).toMatchObject({ accountId, role: "requester", tier: "pro" });
+    }
+  });
+
+  it("forbids a valid caller outside the operation's roles with 403", async () => {
+    const response = await app.request(
+      "/staff/signing-keys/rotate",
+      { method: "POST", headers: { "x-api-key": apiKey } },
+      from(SOURCE),
+    );
+    expect(response.status).toBe(403);
+    expect((await bodyOf(response)).error.code).toBe("forbidden");
+    expect(identity.count("RotateSigningKey")).toBe(0);
+  });
+});
+
+describe("failed-authentication limiter", () => {
+  it("after 20 failures a minute from one address, refuses requests with credentials without evaluating them", async () => {
+    const attacker = "192.0.2.66";
+    const { secret: unknown } = identity.addKey(accountId, "deleted");
+    identity.keys.forEach((stored, id) => stored.secret === unknown && identity.keys.delete(id));
+
+    for (let i = 1; i <= 20; i += 1) {
+      const response = await withKey(unknown, attacker);
+      await expectUnauthorized(response);
+      expect(response.headers.get("x-ratelimit-limit")).toBe("20");
+      expect(response.headers.get("x-ratelimit-remaining")).toBe(String(20 - i));
+    }
+    expect(identity.count("AuthenticateApiKey")).toBe(20);
+
+    // The 21st with credentials, even valid ones: 429, no AuthenticateApiKey, no signature check.
+    const blocked = await withKey(apiKey, attacker);
+    expect(blocked.status).toBe(429);
+    expect(blocked.headers.get("retry-after")).toBe("60");
+    expect((await bodyOf(blocked)).error).toMatchObject({
+      code: "rate_limit_exceeded",
+      details: { limit: 20 },
+    });
+    const token = await identity.token(accountId);
+    expect((await bearer(token, attacker)).status).toBe(429);
+    expect(
+      (
+        await app.request(
+          "/auth/token",
+          { method: "POST", headers: { "content-type": "application/json" }, body: "{}" },
+          from(attacker),
+        )
+      ).status,
+    ).toBe(429);
+    expect(identity.count("AuthenticateApiKey")).toBe(20);
+    expect(identity.count("ListSigningKeys")).toBe(0);
+
+    // Other addresses are unaffected; requests without credentials from the address still work.
+    expect((await withKey(apiKey, "192.0.2.67")).status).toBe(200);
+    expect((await app.request("/config", {}, from(attacker))).status).toBe(200);
+
+    // The window resets.
+    await clock.advance(60_000);
+    expect((await withKey(apiKey, attacker)).status).toBe(200);
+  });
+
+  it("counts wrong passwords at POST /auth/token", async () => {
+    const attacker = "192.0.2.77";
+    const { account } = identity.addAccount({ email: "ada@example.org", password: "the right one" });
+    const attempt = (password: string) =>
+      app.request(
+        "/auth/token",
+        {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ email: account.email, password }),
+        },
+        from(attacker),
+      );
+    for (let i = 0; i < 20; i += 1) await expectUnauthorized(await attempt(`guess ${i}`));
+    const blocked = await attempt("the right one");
+    expect(blocked.status).toBe(429);
+    expect(identity.count("IssueToken")).toBe(20);
+  });
+
+  it("ignores X-Forwarded-For unless the proxy is trusted", async () => {
+    const bad = "petri_sk_" + "0".repeat(38);
+    for (let i = 0; i < 20; i += 1) {
+      await app.request(
+        ME,
+        { headers: { "x-api-key": bad, "x-forwarded-for": `10.9.9.${i}` } },
+        from("192.0.2.88"),
+      );
+    }
+    // Spoofed headers did not spread the failures: the peer is blocked.
+    const response = await app.request(
+      ME,
+      { headers: { "x-api-key": apiKey, "x-forwarded-for": "10.9.9.99" } },
+      from("192.0.2.88"),
+    );
+    expect(response.status).toBe(429);
+
+    const behindProxy = await gatewayFor(identity, { trustProxy: true });
+    const viaProxy = await behindProxy.request(
+      ME,
+      { headers: { "x-api-key": apiKey, "x-forwarded-for": "1.2.3.4, 198.51.100.200" } },
+      from("192.0.2.88"),
+    );
+    expect(viaProxy.status).toBe(200);
+  });
+});
+
+describe("roles", () => {
+  it("lets staff through a staff-only operation", async () => {
+    const { secret } = identity.addAccount({ role: Role.STAFF });
+    const response = await app.request(
+      "/staff/signing-keys/rotate",
+      { method: "POST", headers: { "x-api-key": secret } },
+      from(SOURCE),
+    );
+    expect(response.status).toBe(200);
+  });
+});

@@ -1,0 +1,92 @@
+/**
+ * Who may call what.
+ *
+ * Every operation needs credentials (Authorization: Bearer <access token> or
+ * X-API-Key: <key>) except these PUBLIC operations, which carry `security: []` in the
+ * OpenAPI document (a test keeps the two lists equal):
+ *
+ *   GET  /health              readiness of every service
+ *   GET  /healthz, /readyz    liveness and readiness of this gateway process (probes)
+ *   GET  /config              public bootstrap configuration
+ *   GET  /openapi.json        this API's description
+ *   GET  /docs, /docs/assets/{file}, /redoc, /redoc/assets/{file}   documentation pages
+ *   POST /auth/register       create an account
+ *   POST /auth/token          exchange e-mail and password for an access token
+ *
+ * Public operations ignore credential headers (they are not evaluated) and are rate-limited
+ * per source address (ANONYMOUS quota), except /healthz and /readyz, which are exempt so
+ * probes never compete with traffic. An operation's `x-roles` lists the roles allowed to
+ * call it ("public" for the list above); a valid caller outside them gets 403 forbidden.
+ */
+import type { MiddlewareHandler } from "hono";
+import { ACCOUNT_ROLES, type AccountRole } from "./identity-json.js";
+import { errorBody } from "./problem.js";
+
+export const PUBLIC_OPERATIONS = [
+  "GET /health",
+  "GET /healthz",
+  "GET /readyz",
+  "GET /config",
+  "GET /openapi.json",
+  "GET /docs",
+  "GET /docs/assets/{file}",
+  "GET /redoc",
+  "GET /redoc/assets/{file}",
+  "POST /auth/register",
+  "POST /auth/token",
+] as const;
+
+/** Probes of the gateway process itself: no quota, no credentials. */
+export const RATE_LIMIT_EXEMPT_OPERATIONS = ["GET /healthz", "GET /readyz"] as const;
+
+export const SECURITY_SCHEMES = {
+  bearerAuth: {
+    type: "http" as const,
+    scheme: "bearer",
+    bearerFormat: "JWT",
+    description:
+      "An access token from POST /auth/token (EdDSA-signed JWT, typ at+jwt). Send either this or X-API-Key, never both (400 conflicting_credentials).",
+  },
+  apiKeyAuth: {
+    type: "apiKey" as const,
+    in: "header" as const,
+    name: "X-API-Key",
+    description:
+      "An API key (petri_sk_…) from POST /auth/register or POST /auth/api-keys. Revocation takes effect on every gateway within 30 seconds.",
+  },
+};
+
+type SecurityRequirement = Record<string, string[]>;
+
+/** Either scheme authenticates. */
+export const AUTHENTICATED_SECURITY: SecurityRequirement[] = [{ bearerAuth: [] }, { apiKeyAuth: [] }];
+
+/** Spread into createRoute(): callable without credentials. */
+export const publicAccess = { security: [] as SecurityRequirement[], "x-roles": ["public"] };
+
+/** Spread into createRoute(): any authenticated account. */
+export const authenticatedAccess = { security: AUTHENTICATED_SECURITY, "x-roles": [...ACCOUNT_ROLES] };
+
+/** Refuses a principal outside `roles` with 403 forbidden (runs before body validation). */
+export function requireRole(roles: readonly AccountRole[]): MiddlewareHandler {
+  return async (c, next) => {
+    const principal = c.get("principal") as { role: string } | undefined;
+    if (!principal || !(roles as readonly string[]).includes(principal.role)) {
+      return c.json(
+        errorBody("forbidden", "your account is not allowed to do this", { required_roles: [...roles] }),
+        403,
+      );
+    }
+    await next();
+  };
+}
+
+/** Spread into createRoute(): only these roles (checked here and again by the service). */
+export function restrictedTo(...roles: AccountRole[]) {
+  return { security: AUTHENTICATED_SECURITY, "x-roles": roles, middleware: requireRole(roles) };
+}
+
+/** "GET /auth/api-keys/{api_key_id}" from a method and a Hono or OpenAPI path. */
+export function operationKey(method: string, path: string): string {
+  return `${method.toUpperCase()} ${path.replace(/:([A-Za-z0-9_]+)/g, "{$1}")}`;
+}

@@ -1,0 +1,58 @@
+/**
+ * Fixed public values: tier limits (SPEC.md, Limits) and the enumerations a client needs
+ * before its first request (SPEC.md and reference/intake-model.md). Served by GET /config.
+ *
+ * The tier limits come from @petri/contracts, the same numbers identity enforces (AcquireQuota).
+ */
+import { AUTH_FAILURES_PER_MINUTE, TIER_RATE_LIMITS } from "@petri/contracts";
+import type { PrincipalTier } from "@petri/service-kit";
+
+export interface TierLimits {
+  requests_per_minute: number;
+  requests_per_day: number;
+}
+
+const published = (tier: PrincipalTier): TierLimits => ({
+  requests_per_minute: TIER_RATE_LIMITS[tier].perMinute,
+  requests_per_day: TIER_RATE_LIMITS[tier].perDay,
+});
+
+export const TIER_LIMITS: Record<PrincipalTier, TierLimits> = {
+  standard: published("standard"),
+  pro: published("pro"),
+  ai_agent: published("ai_agent"),
+};
+
+/** The documented failed-authentication limit per source address (identity's AUTH_FAILURES policy). */
+export const FAILED_AUTHENTICATIONS_PER_MINUTE = AUTH_FAILURES_PER_MINUTE;
+
+/** intake-model.md, Experiment types (all eight). */
+export const EXPERIMENT_TYPES = [
+  "SANGER_PLASMID_VERIFICATION",
+  "QPCR_EXPRESSION",
+  "CELL_VIABILITY_IC50",
+  "ENZYME_INHIBITION_IC50",
+  "MICROBIAL_GROWTH_MATRIX",
+  "MIC_MBC_ASSAY",
+  "ZONE_OF_INHIBITION",
+  "CUSTOM",
+] as const;
+
+export const PRIVACY_LEVELS = ["open", "delayed_6mo", "delayed_12mo", "private"] as const;
+export const SUPPORTED_BSL_LEVELS = ["BSL-1", "BSL-2"] as const;
+/** Accepted in a request only to be flagged bsl_level_exceeded and rejected. */
+export const FLAGGED_BSL_LEVELS = ["BSL-3", "BSL-4"] as const;
+export const WEBHOOK_EVENTS = ["claimed", "started", "completed", "issue", "approved", "disputed"] as const;
+export const DISPUTE_REASONS = [
+  "results_incomplete",
+  "results_incorrect",
+  "protocol_not_followed",
+  "documentation_insufficient",
+  "other",
+] as const;
+export const TURNAROUND_PRIORITIES = ["standard", "expedited", "urgent"] as const;
+export const BUDGET_FLEXIBILITY = ["strict", "flexible_10", "flexible_25", "flexible_50"] as const;
+
+/** Page sizes of every list (reliability-test-plan U4: larger or non-positive limits are 422). */
+export const PAGE_SIZE_DEFAULT = 20;
+export const PAGE_SIZE_MAX = 100;

@@ -1,0 +1,90 @@
+/** Identity messages <-> the public JSON and the service-kit Principal. */
+import { type Timestamp, timestampDate } from "@bufbuild/protobuf/wkt";
+import {
+  type Account,
+  type ApiKey,
+  type AuthenticatedPrincipal,
+  Role,
+  Tier,
+} from "@petri/contracts/identity";
+import type { Principal, PrincipalRole, PrincipalTier } from "@petri/service-kit";
+
+/** The roles an account can have (service-kit's "system" is the gateway's own, never an account's). */
+export const ACCOUNT_ROLES = ["requester", "operator", "staff"] as const;
+export type AccountRole = (typeof ACCOUNT_ROLES)[number];
+export const TIERS = ["standard", "pro", "ai_agent"] as const satisfies readonly PrincipalTier[];
+
+const ROLE_NAMES: Record<number, AccountRole | undefined> = {
+  [Role.REQUESTER]: "requester",
+  [Role.OPERATOR]: "operator",
+  [Role.STAFF]: "staff",
+};
+const TIER_NAMES: Record<number, PrincipalTier | undefined> = {
+  [Tier.STANDARD]: "standard",
+  [Tier.PRO]: "pro",
+  [Tier.AI_AGENT]: "ai_agent",
+};
+export const ROLE_BY_NAME: Record<AccountRole, Role> = {
+  requester: Role.REQUESTER,
+  operator: Role.OPERATOR,
+  staff: Role.STAFF,
+};
+export const TIER_BY_NAME: Record<PrincipalTier, Tier> = {
+  standard: Tier.STANDARD,
+  pro: Tier.PRO,
+  ai_agent: Tier.AI_AGENT,
+};
+
+export function roleName(role: Role): AccountRole | undefined {
+  return ROLE_NAMES[role];
+}
+
+export function tierName(tier: Tier): PrincipalTier | undefined {
+  return TIER_NAMES[tier];
+}
+
+export function isAccountRole(value: unknown): value is AccountRole {
+  return typeof value === "string" && (ACCOUNT_ROLES as readonly string[]).includes(value);
+}
+
+export function isTier(value: unknown): value is PrincipalTier {
+  return typeof value === "string" && (TIERS as readonly string[]).includes(value);
+}
+
+function iso(timestamp: Timestamp | undefined): string | null {
+  return timestamp ? timestampDate(timestamp).toISOString() : null;
+}
+
+export function accountJson(account: Account) {
+  return {
+    id: account.id,
+    email: account.email,
+    name: account.name,
+    organization: account.organization,
+    role: roleName(account.role) ?? "requester",
+    tier: tierName(account.tier) ?? "standard",
+    created_at: iso(account.createdAt) ?? "",
+  };
+}
+
+export function apiKeyJson(key: ApiKey) {
+  return {
+    id: key.id,
+    name: key.name,
+    prefix: key.displayPrefix,
+    created_at: iso(key.createdAt) ?? "",
+    last_used_at: iso(key.lastUsedAt),
+    revoked_at: iso(key.revokedAt),
+  };
+}
+
+/** The principal an API key stands for, or undefined when identity sent something unusable. */
+export function principalOf(authenticated: AuthenticatedPrincipal | undefined): Principal | undefined {
+  if (!authenticated?.accountId) return undefined;
+  const role: PrincipalRole | undefined = roleName(authenticated.role);
+  const tier = tierName(authenticated.tier);
+  if (!role || !tier) return undefined;
+  const principal: Principal = { accountId: authenticated.accountId, role, tier };
+  if (authenticated.operatorId) principal.operatorId = authenticated.operatorId;
+  return principal;
+}

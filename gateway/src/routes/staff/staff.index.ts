@@ -1,0 +1,7 @@
+import { createRouter } from "../../lib/create-app.js";
+import { rotateSigningKeyHandler, updateAccountAccessHandler } from "./staff.handlers.js";
+import { rotateSigningKey, updateAccountAccess } from "./staff.routes.js";
+
+export const staffRouter = createRouter()
+  .openapi(updateAccountAccess, updateAccountAccessHandler)
+  .openapi(rotateSigningKey, rotateSigningKeyHandler);

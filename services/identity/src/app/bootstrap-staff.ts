@@ -1,0 +1,110 @@
+import { events } from "@petri/contracts";
+import { isUniqueViolation } from "@petri/db";
+import { recordEvent } from "@petri/events";
+import { type Clock, type Logger, ValidationError, currentTraceparent, newId } from "@petri/service-kit";
+import type { Kysely } from "kysely";
+import type { IdentityDb } from "../db/schema.js";
+import { normalizeEmail, validateRegistration } from "../domain/registration.js";
+import { type AccountRecord, accountMessage } from "../rpc/account-message.js";
+import type { PasswordHasher } from "../security/passwords.js";
+import { changeAccountAccess } from "./update-account-access.js";
+
+export interface StaffCredentials {
+  email: string;
+  password: string;
+}
+
+export interface BootstrapStaffDeps {
+  db: Kysely<IdentityDb>;
+  clock: Clock;
+  logger: Logger;
+  hasher: PasswordHasher;
+  afterCommit(): void;
+}
+
+export type BootstrapOutcome = "created" | "updated" | "unchanged";
+
+const ATTEMPTS = 3;
+
+/**
+ * At start, with PETRI_STAFF_EMAIL / PETRI_STAFF_PASSWORD: creates that staff account, or
+ * makes the existing account staff with that password. Idempotent (a second run with the
+ * same values changes nothing) and safe when two replicas run it at once: the loser of the
+ * insert race updates the winner's row instead, under a row lock.
+ */
+export function makeBootstrapStaff(deps: BootstrapStaffDeps) {
+  return async function bootstrapStaff(staff: StaffCredentials): Promise<BootstrapOutcome> {
+    const problems = validateRegistration({ ...staff, name: "Staff", organization: "" });
+    if (problems.length > 0) throw new ValidationError("the staff credentials are invalid", problems);
+    const email = normalizeEmail(staff.email);
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        const outcome = await createOrUpdate(deps, email, staff.password);
+        if (outcome !== "unchanged") deps.afterCommit();
+        deps.logger.info({ email, outcome }, "staff account bootstrapped");
+        return outcome;
+      } catch (error) {
+        if (!isUniqueViolation(error) || attempt >= ATTEMPTS) throw error;
+      }
+    }
+  };
+}
+
+async function createOrUpdate(
+  deps: BootstrapStaffDeps,
+  email: string,
+  password: string,
+): Promise<BootstrapOutcome> {
+  const existing = await deps.db
+    .selectFrom("accounts")
+    .select(["id", "role", "password_hash"])
+    .where("email", "=", email)
+    .executeTakeFirst();
+  if (!existing) {
+    const now = deps.clock.now();
+    const account: AccountRecord = {
+      id: newId("usr", now),
+      email,
+      name: "Staff",
+      organization: "Petri",
+      role: "staff",
+      tier: "standard",
+      created_at: now,
+      updated_at: now,
+    };
+    const passwordHash = await deps.hasher.hash(password);
+    await deps.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto("accounts")
+        .values({ ...account, password_hash: passwordHash })
+        .execute();
+      await recordEvent(
+        trx,
+        events.identity.accountRegistered,
+        { account: accountMessage(account) },
+        { aggregateId: account.id, aggregateVersion: 1, occurredAt: now, traceparent: currentTraceparent() },
+      );
+    });
+    return "created";
+  }
+
+  // Already staff with this very password (and a current hash): nothing to do.
+  const passwordCurrent =
+    (await deps.hasher.verify(existing.password_hash, password)) &&
+    !deps.hasher.needsRehash(existing.password_hash);
+  if (existing.role === "staff" && passwordCurrent) return "unchanged";
+
+  const newHash = passwordCurrent ? existing.password_hash : await deps.hasher.hash(password);
+  const now = deps.clock.now();
+  await deps.db.transaction().execute(async (trx) => {
+    await changeAccountAccess(trx, { accountId: existing.id, role: "staff" }, now);
+    if (!passwordCurrent) {
+      await trx
+        .updateTable("accounts")
+        .set((eb) => ({ password_hash: newHash, updated_at: now, version: eb("version", "+", 1) }))
+        .where("id", "=", existing.id)
+        .execute();
+    }
+  });
+  return "updated";
+}

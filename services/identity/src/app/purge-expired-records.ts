@@ -1,0 +1,29 @@
+import type { Clock } from "@petri/service-kit";
+import type { Kysely } from "kysely";
+import type { IdentityDb } from "../db/schema.js";
+import { purgeBefore } from "../domain/quota.js";
+
+export interface PurgeResult {
+  quotaCounters: number;
+  signingKeys: number;
+}
+
+/**
+ * Housekeeping, run on a timer: quota counters whose window ended more than two days ago,
+ * and retiring signing keys past retires_at (no token they signed is valid any more).
+ */
+export function makePurgeExpiredRecords(deps: { db: Kysely<IdentityDb>; clock: Clock }) {
+  return async function purgeExpiredRecords(): Promise<PurgeResult> {
+    const now = deps.clock.now();
+    const counters = await deps.db
+      .deleteFrom("quota_counters")
+      .where("window_end", "<", purgeBefore(now))
+      .executeTakeFirst();
+    const keys = await deps.db
+      .deleteFrom("signing_keys")
+      .where("state", "=", "retiring")
+      .where("retires_at", "<=", now)
+      .executeTakeFirst();
+    return { quotaCounters: Number(counters.numDeletedRows), signingKeys: Number(keys.numDeletedRows) };
+  };
+}

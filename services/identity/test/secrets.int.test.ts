@@ -1,0 +1,222 @@
+/**
+ * Secrets at rest (reliability-test-plan K4, K8): a dump of the identity schema holds no
+ * password, no API key secret and no private key; sealed keys open only with the KEK. Plus
+ * the standalone secrets file and a restart of a persisted PGlite database.
+ */
+import { randomBytes } from "node:crypto";
+import { mkdtemp, readFile, rm, stat, chmod, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { createDatabase } from "@petri/db";
+import { sql } from "kysely";
+import { createLocalJWKSet, jwtVerify } from "jose";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { KeyEncryptionKey, SecretDecryptionError } from "../src/security/key-encryption.js";
+import { hashApiKeySecret } from "../src/security/api-keys.js";
+import { IDENTITY_SECRETS_FILE, loadOrCreateIdentitySecrets } from "../src/security/secrets-file.js";
+import { openSigningKey } from "../src/security/signing-keys.js";
+import { sealedPrivateKey } from "../src/db/signing-keys.js";
+import {
+  Backend,
+  ENGINES,
+  type Identity,
+  SYSTEM,
+  principalOf,
+  registration,
+  startIdentity,
+  testSecrets,
+} from "./support/harness.js";
+
+describe.each(ENGINES)("secrets at rest on %s", (engine) => {
+  let backend: Backend;
+  let identity: Identity;
+  const secrets = testSecrets();
+  const staff = { email: "root@petri.example", password: "staff password at rest" };
+
+  beforeAll(async () => {
+    backend = await Backend.open(engine);
+    identity = await startIdentity(backend.database, { ...secrets, staff });
+  });
+  afterAll(async () => {
+    await identity?.stop();
+    await backend?.close();
+  });
+
+  /** Every row of every table of the identity schema as text (bytea as hex), like a dump would hold. */
+  async function dumpIdentitySchema(): Promise<string> {
+    const tables = await sql<{ table_name: string }>`
+      select table_name from information_schema.tables where table_schema = 'identity' order by table_name`.execute(
+      backend.database.root,
+    );
+    expect(tables.rows.map((t) => t.table_name)).toEqual(
+      expect.arrayContaining(["accounts", "api_keys", "signing_keys", "quota_counters", "outbox"]),
+    );
+    let dump = "";
+    for (const { table_name } of tables.rows) {
+      const rows = await sql<{
+        row: string;
+      }>`select t::text as row from ${sql.table(`identity.${table_name}`)} t`.execute(backend.database.root);
+      dump += `${table_name}\n${rows.rows.map((r) => r.row).join("\n")}\n`;
+    }
+    return dump;
+  }
+
+  const forms = (secret: string | Uint8Array) => {
+    const bytes = typeof secret === "string" ? Buffer.from(secret, "utf8") : Buffer.from(secret);
+    return [
+      bytes.toString("utf8"),
+      bytes.toString("hex"),
+      bytes.toString("base64"),
+      bytes.toString("base64url"),
+    ].filter((form) => form.length >= 16);
+  };
+
+  it("holds no password, API key secret or private key, only hashes, prefixes and ciphertext (K4, K8)", async () => {
+    const input = registration("dump");
+    const registered = await identity.as().registerAccount(input);
+    const created = await identity.as(principalOf(registered.account!)).createApiKey({ name: "second" });
+    await identity.as().issueToken(input);
+    const staffRow = await identity.db
+      .selectFrom("accounts")
+      .select("id")
+      .where("email", "=", staff.email)
+      .executeTakeFirstOrThrow();
+    await identity.as(principalOf(staffRow, "staff")).rotateSigningKey({});
+    await identity.as(SYSTEM).authenticateApiKey({ secret: created.secret });
+
+    const kek = KeyEncryptionKey.fromBytes(secrets.kek);
+    const keyRows = await identity.db.selectFrom("signing_keys").selectAll().execute();
+    expect(keyRows).toHaveLength(2);
+    const privateForms = keyRows.flatMap((row) => {
+      const privateKey = openSigningKey(kek, row.kid, sealedPrivateKey(row));
+      const jwk = privateKey.export({ format: "jwk" });
+      return [
+        ...forms(Buffer.from(jwk.d!, "base64url")),
+        jwk.d!,
+        ...forms(privateKey.export({ format: "der", type: "pkcs8" })),
+        privateKey.export({ format: "pem", type: "pkcs8" }).toString().split("\n")[1]!,
+      ];
+    });
+
+    const dump = await dumpIdentitySchema();
+    const forbidden = [
+      ...forms(input.password),
+      ...forms(staff.password),
+      ...forms(registered.apiKeySecret),
+      ...forms(created.secret),
+      // The random body alone, too: only the 12-character display prefix may appear.
+      registered.apiKeySecret.slice(12),
+      created.secret.slice(12),
+      ...forms(secrets.kek),
+      ...forms(secrets.apiKeyPepper),
+      ...privateForms,
+    ];
+    for (const secret of forbidden)
+      expect(dump, `dump contains ${secret.slice(0, 8)}…`).not.toContain(secret);
+
+    // What is there instead: the display prefix and HMAC(pepper, secret).
+    const stored = await identity.db
+      .selectFrom("api_keys")
+      .select(["display_prefix", "secret_hash"])
+      .where("id", "=", created.apiKey!.id)
+      .executeTakeFirstOrThrow();
+    expect(stored.display_prefix).toBe(created.secret.slice(0, 12));
+    expect(
+      Buffer.from(stored.secret_hash).equals(hashApiKeySecret(secrets.apiKeyPepper, created.secret)),
+    ).toBe(true);
+
+    // Sealed private keys: a KEK id, and they open with the KEK only.
+    for (const row of keyRows) {
+      expect(row.kek_id).toBe(kek.id);
+      expect(row.private_key_nonce).toHaveLength(12);
+      const otherKek = KeyEncryptionKey.fromBytes(randomBytes(32));
+      expect(() => openSigningKey(otherKek, row.kid, sealedPrivateKey(row))).toThrow(SecretDecryptionError);
+    }
+    expect(
+      Buffer.from(keyRows[0]!.private_key_nonce).equals(Buffer.from(keyRows[1]!.private_key_nonce)),
+    ).toBe(false);
+    // The public JWK has no private member.
+    for (const row of keyRows)
+      expect(Object.keys(row.public_jwk).sort()).toEqual(["alg", "crv", "kid", "kty", "use", "x"]);
+  });
+});
+
+describe("standalone secrets file", () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), "petri-identity-"));
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("is created once with mode 0600 and read back unchanged, even by concurrent callers", async () => {
+    const dataDir = path.join(dir, "concurrent");
+    const all = await Promise.all(Array.from({ length: 6 }, () => loadOrCreateIdentitySecrets(dataDir)));
+    for (const secrets of all) {
+      expect(secrets.kek.equals(all[0]!.kek)).toBe(true);
+      expect(secrets.apiKeyPepper.equals(all[0]!.apiKeyPepper)).toBe(true);
+    }
+    expect(all[0]!.kek).toHaveLength(32);
+    expect(all[0]!.apiKeyPepper).toHaveLength(32);
+    const file = path.join(dataDir, IDENTITY_SECRETS_FILE);
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    const again = await loadOrCreateIdentitySecrets(dataDir);
+    expect(again.kek.equals(all[0]!.kek)).toBe(true);
+    const onDisk = JSON.parse(await readFile(file, "utf8")) as Record<string, unknown>;
+    expect(Object.keys(onDisk).sort()).toEqual(["api_key_pepper", "kek", "version"]);
+  });
+
+  it("tightens a loosened mode, refuses a damaged file, and writes nothing for memory://", async () => {
+    const dataDir = path.join(dir, "damaged");
+    await loadOrCreateIdentitySecrets(dataDir);
+    const file = path.join(dataDir, IDENTITY_SECRETS_FILE);
+    await chmod(file, 0o644);
+    await loadOrCreateIdentitySecrets(dataDir);
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    await writeFile(file, JSON.stringify({ version: 1, kek: "c2hvcnQ=", api_key_pepper: "c2hvcnQ=" }));
+    await expect(loadOrCreateIdentitySecrets(dataDir)).rejects.toThrow(/"kek" must be 32 bytes/);
+    await writeFile(file, "{ not json");
+    await expect(loadOrCreateIdentitySecrets(dataDir)).rejects.toThrow(/not a valid identity secrets file/);
+
+    const a = await loadOrCreateIdentitySecrets("memory://");
+    const b = await loadOrCreateIdentitySecrets("memory://");
+    expect(a.kek.equals(b.kek)).toBe(false);
+  });
+
+  it("keeps tokens and API keys valid across a restart of a persisted PGlite database", async () => {
+    // The standalone layout: the secrets file sits in PGlite's own data directory.
+    const dataDir = path.join(dir, "petri-data");
+    const run = async <T>(fn: (identity: Identity) => Promise<T>): Promise<T> => {
+      const secrets = await loadOrCreateIdentitySecrets(dataDir);
+      const database = await createDatabase({ driver: "pglite", dataDir });
+      const identity = await startIdentity(database, secrets);
+      try {
+        return await fn(identity);
+      } finally {
+        await identity.stop();
+        await database.destroy();
+      }
+    };
+    const input = registration("persisted");
+    const first = await run(async (identity) => {
+      const registered = await identity.as().registerAccount(input);
+      const token = (await identity.as().issueToken(input)).accessToken;
+      return { apiKey: registered.apiKeySecret, token, now: identity.clock.now() };
+    });
+    await run(async (identity) => {
+      const set = await identity.as(SYSTEM).listSigningKeys({});
+      const keySet = createLocalJWKSet({ keys: set.keys.map((k) => JSON.parse(k.publicJwkJson)) });
+      await expect(
+        jwtVerify(first.token, keySet, {
+          algorithms: ["EdDSA"],
+          issuer: set.issuer,
+          audience: set.audience,
+          currentDate: first.now,
+        }),
+      ).resolves.toBeDefined();
+      await expect(identity.as(SYSTEM).authenticateApiKey({ secret: first.apiKey })).resolves.toBeDefined();
+      await expect(identity.as().issueToken(input)).resolves.toBeDefined();
+    });
+  });
+});

@@ -1,0 +1,201 @@
+/**
+ * Integration harness: the identity service on a real database (PostgreSQL or PGlite), its
+ * outbox relay on the in-process bus, reached through a Connect router transport with the
+ * same server interceptors as production (trace, errors, internal principal token), so
+ * every call crosses the contract and the authorization checks.
+ */
+import { randomBytes } from "node:crypto";
+import {
+  type Client,
+  ConnectError,
+  type Interceptor,
+  createClient,
+  createRouterTransport,
+} from "@connectrpc/connect";
+import { IdentityService } from "@petri/contracts/identity";
+import { type Database, createDatabase } from "@petri/db";
+import { InProcessEventBus } from "@petri/events";
+import {
+  type Failpoints,
+  InternalTokenSigner,
+  InternalTokenVerifier,
+  PRINCIPAL_HEADER,
+  type Principal,
+  createLogger,
+  failpoints,
+  generateInternalKeyPair,
+  serverInterceptors,
+} from "@petri/service-kit";
+import {
+  FakeClock,
+  type TestDatabase,
+  createTestDatabase,
+  postgresAvailable,
+  requireInfra,
+} from "@petri/testkit";
+import type { Kysely } from "kysely";
+import type { IdentityDb } from "../../src/db/schema.js";
+import {
+  type IdentityHostedService,
+  type IdentityServiceOptions,
+  createIdentityService,
+} from "../../src/service.js";
+import { type PasswordHasher, argon2Hasher } from "../../src/security/passwords.js";
+
+export type Engine = "pg" | "pglite";
+
+const pgUp = requireInfra("PostgreSQL", await postgresAvailable());
+/** Every scenario runs on both engines (PostgreSQL only when it is reachable, or CI fails). */
+export const ENGINES: Engine[] = pgUp ? ["pg", "pglite"] : ["pglite"];
+
+export const logger = createLogger({ service: "identity-test", level: "silent" });
+const keys = await generateInternalKeyPair();
+const verifier = await InternalTokenVerifier.create([keys.publicKeyPem]);
+const signer = await InternalTokenSigner.create(keys.privateKeyPem, keys.kid);
+
+export const SYSTEM: Principal = { accountId: "system:gateway", role: "system", tier: "standard" };
+
+/** A database for one test file: a fresh PostgreSQL database, or an in-memory PGlite. */
+export class Backend {
+  private readonly opened: Database[] = [];
+  private constructor(
+    readonly engine: Engine,
+    private readonly testDb: TestDatabase | undefined,
+    readonly database: Database,
+  ) {
+    this.opened.push(database);
+  }
+
+  static async open(engine: Engine): Promise<Backend> {
+    if (engine === "pglite") {
+      return new Backend(engine, undefined, await createDatabase({ driver: "pglite", dataDir: "memory://" }));
+    }
+    const testDb = await createTestDatabase("petri_identity");
+    return new Backend(engine, testDb, await createDatabase({ driver: "pg", url: testDb.url }));
+  }
+
+  /** Another connection (pool) to the same database, as a second replica would have; PGlite has one. */
+  async connection(): Promise<Database> {
+    if (!this.testDb) return this.database;
+    const database = await createDatabase({ driver: "pg", url: this.testDb.url });
+    this.opened.push(database);
+    return database;
+  }
+
+  async close(): Promise<void> {
+    for (const database of this.opened.reverse()) await database.destroy();
+    await this.testDb?.drop();
+  }
+}
+
+/** Counts argon2 work, so tests can prove "one verification" without timing anything. */
+export class CountingHasher implements PasswordHasher {
+  hashes = 0;
+  verifications = 0;
+  constructor(private readonly inner: PasswordHasher = argon2Hasher) {}
+  hash(password: string) {
+    this.hashes += 1;
+    return this.inner.hash(password);
+  }
+  verify(hash: string, password: string) {
+    this.verifications += 1;
+    return this.inner.verify(hash, password);
+  }
+  needsRehash(hash: string) {
+    return this.inner.needsRehash(hash);
+  }
+}
+
+export function testSecrets(): Pick<IdentityServiceOptions, "kek" | "apiKeyPepper"> {
+  return { kek: randomBytes(32), apiKeyPepper: randomBytes(32) };
+}
+
+export interface Identity {
+  service: IdentityHostedService;
+  db: Kysely<IdentityDb>;
+  clock: FakeClock;
+  options: IdentityServiceOptions;
+  /** A client calling as `principal` (none: anonymous). */
+  as(principal?: Principal): Client<typeof IdentityService>;
+  stop(): Promise<void>;
+}
+
+/** Creates (migrates and starts, unless told not to) one identity replica on `database`. */
+export async function startIdentity(
+  database: Database,
+  options: IdentityServiceOptions,
+  setup: { clock?: FakeClock; start?: boolean; failpoints?: Failpoints } = {},
+): Promise<Identity> {
+  const clock = setup.clock ?? new FakeClock("2026-03-02T10:00:00.000Z");
+  const bus = await InProcessEventBus.create({ db: database, clock, logger });
+  const service = createIdentityService(
+    { database, bus, clock, logger, failpoints: setup.failpoints ?? failpoints },
+    { purgeIntervalMs: 10 * 60_000, ...options },
+  );
+  await service.migrate();
+  if (setup.start !== false) await service.start();
+  const interceptors = serverInterceptors({
+    logger,
+    verifier,
+    publicProcedures: [...(service.publicProcedures ?? [])],
+  });
+  const as = (principal?: Principal) => {
+    const attach: Interceptor = (next) => async (req) => {
+      if (principal) req.header.set(PRINCIPAL_HEADER, await signer.sign(principal));
+      return next(req);
+    };
+    return createClient(
+      IdentityService,
+      createRouterTransport((router) => service.routes(router), {
+        router: { interceptors },
+        transport: { interceptors: [attach] },
+      }),
+    );
+  };
+  let stopped = false;
+  return {
+    service,
+    db: database.forSchema<IdentityDb>("identity"),
+    clock,
+    options,
+    as,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      await service.stop();
+      await bus.close();
+    },
+  };
+}
+
+let counter = 0;
+/** A unique, valid registration. */
+export function registration(label = "user") {
+  counter += 1;
+  return {
+    email: `${label}-${counter}-${randomBytes(3).toString("hex")}@example.org`,
+    password: `correct horse battery ${counter}`,
+    name: `${label} ${counter}`,
+    organization: "Lab",
+  };
+}
+
+/** The principal a registered account acts as through the gateway. */
+export function principalOf(account: { id: string }, role: Principal["role"] = "requester"): Principal {
+  return { accountId: account.id, role, tier: "standard" };
+}
+
+/** Moves the fake clock in one step (advance() would wake every poll loop at each of its deadlines). */
+export async function jump(identity: Identity, ms: number): Promise<void> {
+  await identity.clock.set(identity.clock.now().getTime() + ms);
+}
+
+/** The ConnectError a call failed with (fails the test when it succeeded). */
+export async function rejection(promise: Promise<unknown>): Promise<ConnectError> {
+  try {
+    await promise;
+  } catch (error) {
+    return ConnectError.from(error);
+  }
+  throw new Error("expected the call to fail");
+}
