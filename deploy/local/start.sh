@@ -97,8 +97,13 @@ for i in $(seq 0 $((replicas - 1))); do
   echo "gateway-$i $!" >> "$state/pids"
 done
 
+all_ready() {
+  for i in $(seq 0 $((replicas - 1))); do
+    curl -fsS "http://127.0.0.1:$((gateway_port + i))/health" >/dev/null 2>&1 || return 1
+  done
+}
 for _ in $(seq 1 60); do
-  if curl -fsS "http://127.0.0.1:$gateway_port/health" >/dev/null 2>&1; then
+  if all_ready; then
     echo "Petri (cluster mode) is running: API http://127.0.0.1:$gateway_port ($replicas gateway replica(s) from that port)  logs $state/logs  stop: deploy/local/stop.sh"
     exit 0
   fi

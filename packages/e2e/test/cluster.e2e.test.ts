@@ -58,6 +58,7 @@ describe.skipIf(!infra)("cluster mode (a process per service, PostgreSQL, NATS J
     env = {
       ...process.env,
       PORT: String(gatewayPort),
+      GATEWAY_REPLICAS: "2",
       PETRI_PORT_BASE: String(portBase),
       PETRI_DB: database,
       PETRI_LOCAL_DIR: state,
