@@ -1,7 +1,7 @@
-import { isUniqueViolation, jsonb } from "@petri/db";
+import { isUniqueViolation } from "@petri/db";
 import type { Clock } from "@petri/service-kit";
 import type { Kysely } from "kysely";
-import { findActiveSigningKey } from "../db/signing-keys.js";
+import { findActiveSigningKey, insertActiveSigningKey } from "../db/signing-keys.js";
 import type { IdentityDb } from "../db/schema.js";
 import type { KeyEncryptionKey } from "../security/key-encryption.js";
 import { generateSigningKey, sealSigningKey } from "../security/signing-keys.js";
@@ -33,19 +33,7 @@ export function makeEnsureSigningKey(deps: EnsureSigningKeyDeps) {
       const key = await generateSigningKey();
       const sealed = sealSigningKey(deps.kek, key);
       try {
-        await deps.db
-          .insertInto("signing_keys")
-          .values({
-            kid: key.kid,
-            public_jwk: jsonb(key.publicJwk),
-            private_key_ciphertext: sealed.ciphertext,
-            private_key_nonce: sealed.nonce,
-            kek_id: sealed.kekId,
-            state: "active",
-            created_at: deps.clock.now(),
-            retires_at: null,
-          })
-          .execute();
+        await insertActiveSigningKey(deps.db, key, sealed, deps.clock.now());
         return { kid: key.kid, created: true };
       } catch (error) {
         if (!isUniqueViolation(error)) throw error;

@@ -1,7 +1,8 @@
-import { isUniqueViolation, jsonb } from "@petri/db";
+import { isUniqueViolation } from "@petri/db";
 import type { Clock } from "@petri/service-kit";
 import type { Kysely } from "kysely";
 import type { IdentityDb } from "../db/schema.js";
+import { insertActiveSigningKey } from "../db/signing-keys.js";
 import { retirementTime } from "../domain/signing-keys.js";
 import type { KeyEncryptionKey } from "../security/key-encryption.js";
 import { generateSigningKey, sealSigningKey } from "../security/signing-keys.js";
@@ -44,19 +45,7 @@ export function makeRotateSigningKey(deps: RotateSigningKeyDeps) {
             .set({ state: "retiring", retires_at: retirementTime(now, deps.accessTokenTtlSeconds) })
             .where("state", "=", "active")
             .execute();
-          await trx
-            .insertInto("signing_keys")
-            .values({
-              kid: key.kid,
-              public_jwk: jsonb(key.publicJwk),
-              private_key_ciphertext: sealed.ciphertext,
-              private_key_nonce: sealed.nonce,
-              kek_id: sealed.kekId,
-              state: "active",
-              created_at: now,
-              retires_at: null,
-            })
-            .execute();
+          await insertActiveSigningKey(trx, key, sealed, now);
           return publishedSigningKeys(trx, now);
         });
         const active = keys.find((k) => k.state === "active");
