@@ -7,10 +7,11 @@ import { promisify } from "node:util";
 import { postgresAvailable, requireInfra } from "@petri/testkit";
 import { connect } from "node:net";
 import pg from "pg";
-import { afterAll, beforeAll, describe, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type Target,
   credentialsLifecycle,
+  staffChangesTier,
   errorsHaveOneShape,
   healthReportsEveryService,
   registrationEventReachesNotifications,
@@ -45,20 +46,25 @@ function freePort(): Promise<number> {
   });
 }
 
+const staff = { email: "staff@petri.test", password: "staff password for e2e" };
+
 describe.skipIf(!infra)("cluster mode (a process per service, PostgreSQL, NATS JetStream)", () => {
   const database = `petri_e2e_${process.pid}_${Date.now()}`;
   const state = mkdtempSync(path.join(tmpdir(), "petri-cluster-"));
   let env: NodeJS.ProcessEnv;
   let target: Target;
+  let portBase: number;
   let reader: pg.Client;
 
   beforeAll(async () => {
     const gatewayPort = await freePort();
-    const portBase = 20_000 + Math.floor(Math.random() * 20_000);
+    portBase = 20_000 + Math.floor(Math.random() * 20_000);
     env = {
       ...process.env,
       PORT: String(gatewayPort),
       GATEWAY_REPLICAS: "2",
+      PETRI_STAFF_EMAIL: staff.email,
+      PETRI_STAFF_PASSWORD: staff.password,
       PETRI_PORT_BASE: String(portBase),
       PETRI_DB: database,
       PETRI_LOCAL_DIR: state,
@@ -95,6 +101,17 @@ describe.skipIf(!infra)("cluster mode (a process per service, PostgreSQL, NATS J
     registrationEventReachesNotifications(target));
   it("errors have the spec's shape", () => errorsHaveOneShape(target));
   it("register -> token -> me -> API key -> revoke -> 401", () => credentialsLifecycle(target));
+  it("the bootstrapped staff account changes an account's tier", () => staffChangesTier(target, staff));
+  it("a service port reached directly, without the gateway's internal token, is refused", async () => {
+    const identityUrl = `http://127.0.0.1:${portBase + 1}`;
+    const response = await fetch(`${identityUrl}/petri.identity.v1.IdentityService/GetAccount`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{}",
+    });
+    expect(response.status).toBe(401);
+    expect(((await response.json()) as { code: string }).code).toBe("unauthenticated");
+  });
   it("two gateway processes together admit no more than the account's limit", () =>
     sharedRateLimit([
       target.baseUrl,

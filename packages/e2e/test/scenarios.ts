@@ -225,3 +225,48 @@ export async function sharedRateLimit(gatewayUrls: string[]): Promise<void> {
   expect(statuses.filter((s) => s === 200).length).toBe(100);
   expect(statuses.filter((s) => s === 429).length).toBe(10);
 }
+
+/** A staff member (bootstrapped from PETRI_STAFF_*) moves an account to the pro tier. */
+export async function staffChangesTier(
+  target: Target,
+  staff: { email: string; password: string },
+): Promise<void> {
+  const base = target.baseUrl;
+  const user = await registerAndLogIn(base, "tiered");
+  const before = await fetch(`${base}/auth/me`, { headers: { "x-api-key": user.apiKey } });
+  expect(before.headers.get("x-ratelimit-limit")).toBe("100");
+
+  const forbidden = await fetch(`${base}/staff/accounts/${user.accountId}`, {
+    method: "PATCH",
+    headers: { "x-api-key": user.apiKey, ...jsonHeaders },
+    body: JSON.stringify({ tier: "pro" }),
+  });
+  expect(forbidden.status).toBe(403);
+  expect((await json(forbidden)).error.code).toBe("forbidden");
+
+  const staffToken = await fetch(`${base}/auth/token`, {
+    method: "POST",
+    headers: jsonHeaders,
+    body: JSON.stringify(staff),
+  });
+  expect(staffToken.status).toBe(200);
+  const { access_token } = await json(staffToken);
+  const changed = await fetch(`${base}/staff/accounts/${user.accountId}`, {
+    method: "PATCH",
+    headers: { authorization: `Bearer ${access_token}`, ...jsonHeaders },
+    body: JSON.stringify({ tier: "pro" }),
+  });
+  expect(changed.status).toBe(200);
+  expect(JSON.stringify(await json(changed))).toContain('"pro"');
+
+  // A fresh token carries the new tier, and so the pro limit.
+  const token = await fetch(`${base}/auth/token`, {
+    method: "POST",
+    headers: jsonHeaders,
+    body: JSON.stringify({ email: user.email, password: "a long enough password" }),
+  });
+  const fresh = (await json(token)).access_token;
+  const after = await fetch(`${base}/auth/me`, { headers: { authorization: `Bearer ${fresh}` } });
+  expect(after.status).toBe(200);
+  expect(after.headers.get("x-ratelimit-limit")).toBe("1000");
+}

@@ -8,15 +8,18 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type Target,
   credentialsLifecycle,
+  staffChangesTier,
   errorsHaveOneShape,
   healthReportsEveryService,
   registrationEventReachesNotifications,
 } from "./scenarios.js";
 
+const staff = { email: "staff@petri.test", password: "staff password for e2e" };
+
 const start = async (dataDir: string) =>
   startStandalone({
     dataDir,
-    identity: await loadOrCreateIdentitySecrets(dataDir),
+    identity: { ...(await loadOrCreateIdentitySecrets(dataDir)), staff },
     port: 0,
     host: "127.0.0.1",
     logger: createLogger({ service: "e2e", level: "warn" }),
@@ -54,6 +57,7 @@ describe("standalone mode (one process, PGlite, in-process bus)", () => {
     registrationEventReachesNotifications(target));
   it("errors have the spec's shape", () => errorsHaveOneShape(target));
   it("register -> token -> me -> API key -> revoke -> 401", () => credentialsLifecycle(target));
+  it("the bootstrapped staff account changes an account's tier", () => staffChangesTier(target, staff));
 
   it("keeps its data across a restart on the same data directory", async () => {
     const email = `restart-${Date.now()}@example.org`;
