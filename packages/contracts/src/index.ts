@@ -1,4 +1,11 @@
 import type { DescMessage } from "@bufbuild/protobuf";
+import {
+  ExperimentCancelledSchema,
+  ExperimentOpenedSchema,
+  ExperimentSubmittedSchema,
+  ExperimentUpdatedSchema,
+  ProtocolProposedSchema,
+} from "./experiments.js";
 import { AccountAccessChangedSchema, AccountRegisteredSchema } from "./identity.js";
 
 export * from "./streams.js";
@@ -24,6 +31,13 @@ export const events = {
   identity: {
     accountRegistered: event("identity", "account_registered", AccountRegisteredSchema),
     accountAccessChanged: event("identity", "account_access_changed", AccountAccessChangedSchema),
+  },
+  experiments: {
+    experimentSubmitted: event("experiments", "experiment_submitted", ExperimentSubmittedSchema),
+    experimentOpened: event("experiments", "experiment_opened", ExperimentOpenedSchema),
+    experimentUpdated: event("experiments", "experiment_updated", ExperimentUpdatedSchema),
+    experimentCancelled: event("experiments", "experiment_cancelled", ExperimentCancelledSchema),
+    protocolProposed: event("experiments", "protocol_proposed", ProtocolProposedSchema),
   },
 } as const;
 

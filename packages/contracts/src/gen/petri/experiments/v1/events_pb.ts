@@ -2,12 +2,218 @@
 // @generated from file petri/experiments/v1/events.proto (package petri.experiments.v1, syntax proto3)
 /* eslint-disable */
 
-import type { GenFile } from "@bufbuild/protobuf/codegenv2";
-import { fileDesc } from "@bufbuild/protobuf/codegenv2";
+import type { GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
+import { fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
+import type { Experiment, ExperimentJson } from "./experiment_pb.js";
+import { file_petri_experiments_v1_experiment } from "./experiment_pb.js";
+import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file petri/experiments/v1/events.proto.
  */
 export const file_petri_experiments_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("CiFwZXRyaS9leHBlcmltZW50cy92MS9ldmVudHMucHJvdG8SFHBldHJpLmV4cGVyaW1lbnRzLnYxYgZwcm90bzM");
+  fileDesc("CiFwZXRyaS9leHBlcmltZW50cy92MS9ldmVudHMucHJvdG8SFHBldHJpLmV4cGVyaW1lbnRzLnYxImYKE0V4cGVyaW1lbnRTdWJtaXR0ZWQSNAoKZXhwZXJpbWVudBgBIAEoCzIgLnBldHJpLmV4cGVyaW1lbnRzLnYxLkV4cGVyaW1lbnQSGQoRaG9sZF9hbW91bnRfY2VudHMYAiABKAMiSAoQRXhwZXJpbWVudE9wZW5lZBI0CgpleHBlcmltZW50GAEgASgLMiAucGV0cmkuZXhwZXJpbWVudHMudjEuRXhwZXJpbWVudCJkChFFeHBlcmltZW50VXBkYXRlZBI0CgpleHBlcmltZW50GAEgASgLMiAucGV0cmkuZXhwZXJpbWVudHMudjEuRXhwZXJpbWVudBIZChFob2xkX2Ftb3VudF9jZW50cxgCIAEoAyKNAQoTRXhwZXJpbWVudENhbmNlbGxlZBI0CgpleHBlcmltZW50GAEgASgLMiAucGV0cmkuZXhwZXJpbWVudHMudjEuRXhwZXJpbWVudBIbChNyZWZ1bmRfYW1vdW50X2NlbnRzGAIgASgDEiMKG29wZXJhdG9yX2NvbXBlbnNhdGlvbl9jZW50cxgDIAEoAyJIChBQcm90b2NvbFByb3Bvc2VkEjQKCmV4cGVyaW1lbnQYASABKAsyIC5wZXRyaS5leHBlcmltZW50cy52MS5FeHBlcmltZW50YgZwcm90bzM", [file_petri_experiments_v1_experiment]);
+
+/**
+ * petri.experiments.experiment_submitted: a request entered open or pending_review.
+ *
+ * @generated from message petri.experiments.v1.ExperimentSubmitted
+ */
+export type ExperimentSubmitted = Message<"petri.experiments.v1.ExperimentSubmitted"> & {
+  /**
+   * @generated from field: petri.experiments.v1.Experiment experiment = 1;
+   */
+  experiment?: Experiment | undefined;
+
+  /**
+   * The amount to hold in escrow, in cents.
+   *
+   * @generated from field: int64 hold_amount_cents = 2;
+   */
+  holdAmountCents: bigint;
+};
+
+/**
+ * petri.experiments.experiment_submitted: a request entered open or pending_review.
+ *
+ * @generated from message petri.experiments.v1.ExperimentSubmitted
+ */
+export type ExperimentSubmittedJson = {
+  /**
+   * @generated from field: petri.experiments.v1.Experiment experiment = 1;
+   */
+  experiment?: ExperimentJson;
+
+  /**
+   * The amount to hold in escrow, in cents.
+   *
+   * @generated from field: int64 hold_amount_cents = 2;
+   */
+  holdAmountCents?: string;
+};
+
+/**
+ * Describes the message petri.experiments.v1.ExperimentSubmitted.
+ * Use `create(ExperimentSubmittedSchema)` to create a new message.
+ */
+export const ExperimentSubmittedSchema: GenMessage<ExperimentSubmitted, {jsonType: ExperimentSubmittedJson}> = /*@__PURE__*/
+  messageDesc(file_petri_experiments_v1_events, 0);
+
+/**
+ * petri.experiments.experiment_opened: a request became open (routed to operators).
+ *
+ * @generated from message petri.experiments.v1.ExperimentOpened
+ */
+export type ExperimentOpened = Message<"petri.experiments.v1.ExperimentOpened"> & {
+  /**
+   * @generated from field: petri.experiments.v1.Experiment experiment = 1;
+   */
+  experiment?: Experiment | undefined;
+};
+
+/**
+ * petri.experiments.experiment_opened: a request became open (routed to operators).
+ *
+ * @generated from message petri.experiments.v1.ExperimentOpened
+ */
+export type ExperimentOpenedJson = {
+  /**
+   * @generated from field: petri.experiments.v1.Experiment experiment = 1;
+   */
+  experiment?: ExperimentJson;
+};
+
+/**
+ * Describes the message petri.experiments.v1.ExperimentOpened.
+ * Use `create(ExperimentOpenedSchema)` to create a new message.
+ */
+export const ExperimentOpenedSchema: GenMessage<ExperimentOpened, {jsonType: ExperimentOpenedJson}> = /*@__PURE__*/
+  messageDesc(file_petri_experiments_v1_events, 1);
+
+/**
+ * petri.experiments.experiment_updated: constraints, preferences or turnaround changed.
+ *
+ * @generated from message petri.experiments.v1.ExperimentUpdated
+ */
+export type ExperimentUpdated = Message<"petri.experiments.v1.ExperimentUpdated"> & {
+  /**
+   * @generated from field: petri.experiments.v1.Experiment experiment = 1;
+   */
+  experiment?: Experiment | undefined;
+
+  /**
+   * The hold after re-estimating, in cents.
+   *
+   * @generated from field: int64 hold_amount_cents = 2;
+   */
+  holdAmountCents: bigint;
+};
+
+/**
+ * petri.experiments.experiment_updated: constraints, preferences or turnaround changed.
+ *
+ * @generated from message petri.experiments.v1.ExperimentUpdated
+ */
+export type ExperimentUpdatedJson = {
+  /**
+   * @generated from field: petri.experiments.v1.Experiment experiment = 1;
+   */
+  experiment?: ExperimentJson;
+
+  /**
+   * The hold after re-estimating, in cents.
+   *
+   * @generated from field: int64 hold_amount_cents = 2;
+   */
+  holdAmountCents?: string;
+};
+
+/**
+ * Describes the message petri.experiments.v1.ExperimentUpdated.
+ * Use `create(ExperimentUpdatedSchema)` to create a new message.
+ */
+export const ExperimentUpdatedSchema: GenMessage<ExperimentUpdated, {jsonType: ExperimentUpdatedJson}> = /*@__PURE__*/
+  messageDesc(file_petri_experiments_v1_events, 2);
+
+/**
+ * petri.experiments.experiment_cancelled: cancelled, with the refund to release.
+ *
+ * @generated from message petri.experiments.v1.ExperimentCancelled
+ */
+export type ExperimentCancelled = Message<"petri.experiments.v1.ExperimentCancelled"> & {
+  /**
+   * @generated from field: petri.experiments.v1.Experiment experiment = 1;
+   */
+  experiment?: Experiment | undefined;
+
+  /**
+   * @generated from field: int64 refund_amount_cents = 2;
+   */
+  refundAmountCents: bigint;
+
+  /**
+   * @generated from field: int64 operator_compensation_cents = 3;
+   */
+  operatorCompensationCents: bigint;
+};
+
+/**
+ * petri.experiments.experiment_cancelled: cancelled, with the refund to release.
+ *
+ * @generated from message petri.experiments.v1.ExperimentCancelled
+ */
+export type ExperimentCancelledJson = {
+  /**
+   * @generated from field: petri.experiments.v1.Experiment experiment = 1;
+   */
+  experiment?: ExperimentJson;
+
+  /**
+   * @generated from field: int64 refund_amount_cents = 2;
+   */
+  refundAmountCents?: string;
+
+  /**
+   * @generated from field: int64 operator_compensation_cents = 3;
+   */
+  operatorCompensationCents?: string;
+};
+
+/**
+ * Describes the message petri.experiments.v1.ExperimentCancelled.
+ * Use `create(ExperimentCancelledSchema)` to create a new message.
+ */
+export const ExperimentCancelledSchema: GenMessage<ExperimentCancelled, {jsonType: ExperimentCancelledJson}> = /*@__PURE__*/
+  messageDesc(file_petri_experiments_v1_events, 3);
+
+/**
+ * petri.experiments.protocol_proposed: staff proposed a protocol for a design request.
+ *
+ * @generated from message petri.experiments.v1.ProtocolProposed
+ */
+export type ProtocolProposed = Message<"petri.experiments.v1.ProtocolProposed"> & {
+  /**
+   * @generated from field: petri.experiments.v1.Experiment experiment = 1;
+   */
+  experiment?: Experiment | undefined;
+};
+
+/**
+ * petri.experiments.protocol_proposed: staff proposed a protocol for a design request.
+ *
+ * @generated from message petri.experiments.v1.ProtocolProposed
+ */
+export type ProtocolProposedJson = {
+  /**
+   * @generated from field: petri.experiments.v1.Experiment experiment = 1;
+   */
+  experiment?: ExperimentJson;
+};
+
+/**
+ * Describes the message petri.experiments.v1.ProtocolProposed.
+ * Use `create(ProtocolProposedSchema)` to create a new message.
+ */
+export const ProtocolProposedSchema: GenMessage<ProtocolProposed, {jsonType: ProtocolProposedJson}> = /*@__PURE__*/
+  messageDesc(file_petri_experiments_v1_events, 4);
 

@@ -2,22 +2,1447 @@
 // @generated from file petri/experiments/v1/experiments_service.proto (package petri.experiments.v1, syntax proto3)
 /* eslint-disable */
 
-import type { GenFile, GenService } from "@bufbuild/protobuf/codegenv2";
-import { fileDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
+import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { Timestamp, TimestampJson } from "@bufbuild/protobuf/wkt";
+import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
+import type { Estimate, EstimateJson, Experiment, ExperimentJson, ExperimentStatus, ExperimentStatusJson, RequestIssue, RequestIssueJson } from "./experiment_pb.js";
+import { file_petri_experiments_v1_experiment } from "./experiment_pb.js";
+import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file petri/experiments/v1/experiments_service.proto.
  */
 export const file_petri_experiments_v1_experiments_service: GenFile = /*@__PURE__*/
-  fileDesc("Ci5wZXRyaS9leHBlcmltZW50cy92MS9leHBlcmltZW50c19zZXJ2aWNlLnByb3RvEhRwZXRyaS5leHBlcmltZW50cy52MTIUChJFeHBlcmltZW50c1NlcnZpY2ViBnByb3RvMw");
+  fileDesc("Ci5wZXRyaS9leHBlcmltZW50cy92MS9leHBlcmltZW50c19zZXJ2aWNlLnByb3RvEhRwZXRyaS5leHBlcmltZW50cy52MSJfChdDcmVhdGVFeHBlcmltZW50UmVxdWVzdBIUCgxyZXF1ZXN0X2pzb24YASABKAkSFQoNc2F2ZV9hc19kcmFmdBgCIAEoCBIXCg9pZGVtcG90ZW5jeV9rZXkYAyABKAkimAEKGENyZWF0ZUV4cGVyaW1lbnRSZXNwb25zZRI0CgpleHBlcmltZW50GAEgASgLMiAucGV0cmkuZXhwZXJpbWVudHMudjEuRXhwZXJpbWVudBI0Cgh3YXJuaW5ncxgCIAMoCzIiLnBldHJpLmV4cGVyaW1lbnRzLnYxLlJlcXVlc3RJc3N1ZRIQCghyZXBsYXllZBgDIAEoCCIrChJTdWJtaXREcmFmdFJlcXVlc3QSFQoNZXhwZXJpbWVudF9pZBgBIAEoCSKBAQoTU3VibWl0RHJhZnRSZXNwb25zZRI0CgpleHBlcmltZW50GAEgASgLMiAucGV0cmkuZXhwZXJpbWVudHMudjEuRXhwZXJpbWVudBI0Cgh3YXJuaW5ncxgCIAMoCzIiLnBldHJpLmV4cGVyaW1lbnRzLnYxLlJlcXVlc3RJc3N1ZSItChRHZXRFeHBlcmltZW50UmVxdWVzdBIVCg1leHBlcmltZW50X2lkGAEgASgJIk0KFUdldEV4cGVyaW1lbnRSZXNwb25zZRI0CgpleHBlcmltZW50GAEgASgLMiAucGV0cmkuZXhwZXJpbWVudHMudjEuRXhwZXJpbWVudCLWAQoWTGlzdEV4cGVyaW1lbnRzUmVxdWVzdBI2CgZzdGF0dXMYASABKA4yJi5wZXRyaS5leHBlcmltZW50cy52MS5FeHBlcmltZW50U3RhdHVzEjEKDWNyZWF0ZWRfYWZ0ZXIYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjIKDmNyZWF0ZWRfYmVmb3JlGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBINCgVsaW1pdBgEIAEoBRIOCgZjdXJzb3IYBSABKAkihgEKF0xpc3RFeHBlcmltZW50c1Jlc3BvbnNlEjUKC2V4cGVyaW1lbnRzGAEgAygLMiAucGV0cmkuZXhwZXJpbWVudHMudjEuRXhwZXJpbWVudBINCgV0b3RhbBgCIAEoAxITCgtuZXh0X2N1cnNvchgDIAEoCRIQCghoYXNfbW9yZRgEIAEoCCJEChdVcGRhdGVFeHBlcmltZW50UmVxdWVzdBIVCg1leHBlcmltZW50X2lkGAEgASgJEhIKCnBhdGNoX2pzb24YAiABKAkiUAoYVXBkYXRlRXhwZXJpbWVudFJlc3BvbnNlEjQKCmV4cGVyaW1lbnQYASABKAsyIC5wZXRyaS5leHBlcmltZW50cy52MS5FeHBlcmltZW50IkAKF0NhbmNlbEV4cGVyaW1lbnRSZXF1ZXN0EhUKDWV4cGVyaW1lbnRfaWQYASABKAkSDgoGcmVhc29uGAIgASgJIlAKGENhbmNlbEV4cGVyaW1lbnRSZXNwb25zZRI0CgpleHBlcmltZW50GAEgASgLMiAucGV0cmkuZXhwZXJpbWVudHMudjEuRXhwZXJpbWVudCIxChlWYWxpZGF0ZUV4cGVyaW1lbnRSZXF1ZXN0EhQKDHJlcXVlc3RfanNvbhgBIAEoCSKrAQoaVmFsaWRhdGVFeHBlcmltZW50UmVzcG9uc2USDQoFdmFsaWQYASABKAgSMgoGZXJyb3JzGAIgAygLMiIucGV0cmkuZXhwZXJpbWVudHMudjEuUmVxdWVzdElzc3VlEjQKCHdhcm5pbmdzGAMgAygLMiIucGV0cmkuZXhwZXJpbWVudHMudjEuUmVxdWVzdElzc3VlEhQKDHNhZmV0eV9mbGFncxgEIAMoCSJaChlWYWxpZGF0ZUh5cG90aGVzaXNSZXF1ZXN0EhEKCXN0YXRlbWVudBgBIAEoCRIXCg9udWxsX2h5cG90aGVzaXMYAiABKAkSEQoJcmF0aW9uYWxlGAMgASgJInQKGlZhbGlkYXRlSHlwb3RoZXNpc1Jlc3BvbnNlEg0KBXZhbGlkGAEgASgIEjIKBmVycm9ycxgCIAMoCzIiLnBldHJpLmV4cGVyaW1lbnRzLnYxLlJlcXVlc3RJc3N1ZRITCgtzdWdnZXN0aW9ucxgDIAMoCSIxChlFc3RpbWF0ZUV4cGVyaW1lbnRSZXF1ZXN0EhQKDHJlcXVlc3RfanNvbhgBIAEoCSJOChpFc3RpbWF0ZUV4cGVyaW1lbnRSZXNwb25zZRIwCghlc3RpbWF0ZRgBIAEoCzIeLnBldHJpLmV4cGVyaW1lbnRzLnYxLkVzdGltYXRlIjsKFExpc3RUZW1wbGF0ZXNSZXF1ZXN0EhAKCGNhdGVnb3J5GAEgASgJEhEKCWJzbF9sZXZlbBgCIAEoCSIvChVMaXN0VGVtcGxhdGVzUmVzcG9uc2USFgoOdGVtcGxhdGVzX2pzb24YASADKAkiKQoSR2V0VGVtcGxhdGVSZXF1ZXN0EhMKC3RlbXBsYXRlX2lkGAEgASgJIiwKE0dldFRlbXBsYXRlUmVzcG9uc2USFQoNdGVtcGxhdGVfanNvbhgBIAEoCSI3ChZMaXN0UmV2aWV3UXVldWVSZXF1ZXN0Eg0KBWxpbWl0GAEgASgFEg4KBmN1cnNvchgCIAEoCSKGAQoXTGlzdFJldmlld1F1ZXVlUmVzcG9uc2USNQoLZXhwZXJpbWVudHMYASADKAsyIC5wZXRyaS5leHBlcmltZW50cy52MS5FeHBlcmltZW50Eg0KBXRvdGFsGAIgASgDEhMKC25leHRfY3Vyc29yGAMgASgJEhAKCGhhc19tb3JlGAQgASgIIjsKFEFwcHJvdmVSZXZpZXdSZXF1ZXN0EhUKDWV4cGVyaW1lbnRfaWQYASABKAkSDAoEbm90ZRgCIAEoCSJNChVBcHByb3ZlUmV2aWV3UmVzcG9uc2USNAoKZXhwZXJpbWVudBgBIAEoCzIgLnBldHJpLmV4cGVyaW1lbnRzLnYxLkV4cGVyaW1lbnQiPAoTUmVqZWN0UmV2aWV3UmVxdWVzdBIVCg1leHBlcmltZW50X2lkGAEgASgJEg4KBnJlYXNvbhgCIAEoCSJMChRSZWplY3RSZXZpZXdSZXNwb25zZRI0CgpleHBlcmltZW50GAEgASgLMiAucGV0cmkuZXhwZXJpbWVudHMudjEuRXhwZXJpbWVudCJUChZQcm9wb3NlUHJvdG9jb2xSZXF1ZXN0EhUKDWV4cGVyaW1lbnRfaWQYASABKAkSFQoNcHJvdG9jb2xfanNvbhgCIAEoCRIMCgRub3RlGAMgASgJIk8KF1Byb3Bvc2VQcm90b2NvbFJlc3BvbnNlEjQKCmV4cGVyaW1lbnQYASABKAsyIC5wZXRyaS5leHBlcmltZW50cy52MS5FeHBlcmltZW50IjYKHUFjY2VwdFByb3RvY29sUHJvcG9zYWxSZXF1ZXN0EhUKDWV4cGVyaW1lbnRfaWQYASABKAkiVgoeQWNjZXB0UHJvdG9jb2xQcm9wb3NhbFJlc3BvbnNlEjQKCmV4cGVyaW1lbnQYASABKAsyIC5wZXRyaS5leHBlcmltZW50cy52MS5FeHBlcmltZW50IkgKHVJlcXVlc3RQcm90b2NvbENoYW5nZXNSZXF1ZXN0EhUKDWV4cGVyaW1lbnRfaWQYASABKAkSEAoIY29tbWVudHMYAiABKAkiVgoeUmVxdWVzdFByb3RvY29sQ2hhbmdlc1Jlc3BvbnNlEjQKCmV4cGVyaW1lbnQYASABKAsyIC5wZXRyaS5leHBlcmltZW50cy52MS5FeHBlcmltZW50MqEPChJFeHBlcmltZW50c1NlcnZpY2UScQoQQ3JlYXRlRXhwZXJpbWVudBItLnBldHJpLmV4cGVyaW1lbnRzLnYxLkNyZWF0ZUV4cGVyaW1lbnRSZXF1ZXN0Gi4ucGV0cmkuZXhwZXJpbWVudHMudjEuQ3JlYXRlRXhwZXJpbWVudFJlc3BvbnNlEmIKC1N1Ym1pdERyYWZ0EigucGV0cmkuZXhwZXJpbWVudHMudjEuU3VibWl0RHJhZnRSZXF1ZXN0GikucGV0cmkuZXhwZXJpbWVudHMudjEuU3VibWl0RHJhZnRSZXNwb25zZRJoCg1HZXRFeHBlcmltZW50EioucGV0cmkuZXhwZXJpbWVudHMudjEuR2V0RXhwZXJpbWVudFJlcXVlc3QaKy5wZXRyaS5leHBlcmltZW50cy52MS5HZXRFeHBlcmltZW50UmVzcG9uc2USbgoPTGlzdEV4cGVyaW1lbnRzEiwucGV0cmkuZXhwZXJpbWVudHMudjEuTGlzdEV4cGVyaW1lbnRzUmVxdWVzdBotLnBldHJpLmV4cGVyaW1lbnRzLnYxLkxpc3RFeHBlcmltZW50c1Jlc3BvbnNlEnEKEFVwZGF0ZUV4cGVyaW1lbnQSLS5wZXRyaS5leHBlcmltZW50cy52MS5VcGRhdGVFeHBlcmltZW50UmVxdWVzdBouLnBldHJpLmV4cGVyaW1lbnRzLnYxLlVwZGF0ZUV4cGVyaW1lbnRSZXNwb25zZRJxChBDYW5jZWxFeHBlcmltZW50Ei0ucGV0cmkuZXhwZXJpbWVudHMudjEuQ2FuY2VsRXhwZXJpbWVudFJlcXVlc3QaLi5wZXRyaS5leHBlcmltZW50cy52MS5DYW5jZWxFeHBlcmltZW50UmVzcG9uc2USdwoSVmFsaWRhdGVFeHBlcmltZW50Ei8ucGV0cmkuZXhwZXJpbWVudHMudjEuVmFsaWRhdGVFeHBlcmltZW50UmVxdWVzdBowLnBldHJpLmV4cGVyaW1lbnRzLnYxLlZhbGlkYXRlRXhwZXJpbWVudFJlc3BvbnNlEncKElZhbGlkYXRlSHlwb3RoZXNpcxIvLnBldHJpLmV4cGVyaW1lbnRzLnYxLlZhbGlkYXRlSHlwb3RoZXNpc1JlcXVlc3QaMC5wZXRyaS5leHBlcmltZW50cy52MS5WYWxpZGF0ZUh5cG90aGVzaXNSZXNwb25zZRJ3ChJFc3RpbWF0ZUV4cGVyaW1lbnQSLy5wZXRyaS5leHBlcmltZW50cy52MS5Fc3RpbWF0ZUV4cGVyaW1lbnRSZXF1ZXN0GjAucGV0cmkuZXhwZXJpbWVudHMudjEuRXN0aW1hdGVFeHBlcmltZW50UmVzcG9uc2USaAoNTGlzdFRlbXBsYXRlcxIqLnBldHJpLmV4cGVyaW1lbnRzLnYxLkxpc3RUZW1wbGF0ZXNSZXF1ZXN0GisucGV0cmkuZXhwZXJpbWVudHMudjEuTGlzdFRlbXBsYXRlc1Jlc3BvbnNlEmIKC0dldFRlbXBsYXRlEigucGV0cmkuZXhwZXJpbWVudHMudjEuR2V0VGVtcGxhdGVSZXF1ZXN0GikucGV0cmkuZXhwZXJpbWVudHMudjEuR2V0VGVtcGxhdGVSZXNwb25zZRJuCg9MaXN0UmV2aWV3UXVldWUSLC5wZXRyaS5leHBlcmltZW50cy52MS5MaXN0UmV2aWV3UXVldWVSZXF1ZXN0Gi0ucGV0cmkuZXhwZXJpbWVudHMudjEuTGlzdFJldmlld1F1ZXVlUmVzcG9uc2USaAoNQXBwcm92ZVJldmlldxIqLnBldHJpLmV4cGVyaW1lbnRzLnYxLkFwcHJvdmVSZXZpZXdSZXF1ZXN0GisucGV0cmkuZXhwZXJpbWVudHMudjEuQXBwcm92ZVJldmlld1Jlc3BvbnNlEmUKDFJlamVjdFJldmlldxIpLnBldHJpLmV4cGVyaW1lbnRzLnYxLlJlamVjdFJldmlld1JlcXVlc3QaKi5wZXRyaS5leHBlcmltZW50cy52MS5SZWplY3RSZXZpZXdSZXNwb25zZRJuCg9Qcm9wb3NlUHJvdG9jb2wSLC5wZXRyaS5leHBlcmltZW50cy52MS5Qcm9wb3NlUHJvdG9jb2xSZXF1ZXN0Gi0ucGV0cmkuZXhwZXJpbWVudHMudjEuUHJvcG9zZVByb3RvY29sUmVzcG9uc2USgwEKFkFjY2VwdFByb3RvY29sUHJvcG9zYWwSMy5wZXRyaS5leHBlcmltZW50cy52MS5BY2NlcHRQcm90b2NvbFByb3Bvc2FsUmVxdWVzdBo0LnBldHJpLmV4cGVyaW1lbnRzLnYxLkFjY2VwdFByb3RvY29sUHJvcG9zYWxSZXNwb25zZRKDAQoWUmVxdWVzdFByb3RvY29sQ2hhbmdlcxIzLnBldHJpLmV4cGVyaW1lbnRzLnYxLlJlcXVlc3RQcm90b2NvbENoYW5nZXNSZXF1ZXN0GjQucGV0cmkuZXhwZXJpbWVudHMudjEuUmVxdWVzdFByb3RvY29sQ2hhbmdlc1Jlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp, file_petri_experiments_v1_experiment]);
 
 /**
- * ExperimentsService: the Experiment aggregate: requests, lifecycle, results, disputes, validation, estimates, templates.
- * Its RPCs arrive with the issue that builds the capability.
+ * @generated from message petri.experiments.v1.CreateExperimentRequest
+ */
+export type CreateExperimentRequest = Message<"petri.experiments.v1.CreateExperimentRequest"> & {
+  /**
+   * The request body as sent (JSON text); validated by the service.
+   *
+   * @generated from field: string request_json = 1;
+   */
+  requestJson: string;
+
+  /**
+   * @generated from field: bool save_as_draft = 2;
+   */
+  saveAsDraft: boolean;
+
+  /**
+   * The Idempotency-Key header, if any.
+   *
+   * @generated from field: string idempotency_key = 3;
+   */
+  idempotencyKey: string;
+};
+
+/**
+ * @generated from message petri.experiments.v1.CreateExperimentRequest
+ */
+export type CreateExperimentRequestJson = {
+  /**
+   * The request body as sent (JSON text); validated by the service.
+   *
+   * @generated from field: string request_json = 1;
+   */
+  requestJson?: string;
+
+  /**
+   * @generated from field: bool save_as_draft = 2;
+   */
+  saveAsDraft?: boolean;
+
+  /**
+   * The Idempotency-Key header, if any.
+   *
+   * @generated from field: string idempotency_key = 3;
+   */
+  idempotencyKey?: string;
+};
+
+/**
+ * Describes the message petri.experiments.v1.CreateExperimentRequest.
+ * Use `create(CreateExperimentRequestSchema)` to create a new message.
+ */
+export const CreateExperimentRequestSchema: GenMessage<CreateExperimentRequest, {jsonType: CreateExperimentRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_experiments_v1_experiments_service, 0);
+
+/**
+ * @generated from message petri.experiments.v1.CreateExperimentResponse
+ */
+export type CreateExperimentResponse = Message<"petri.experiments.v1.CreateExperimentResponse"> & {
+  /**
+   * @generated from field: petri.experiments.v1.Experiment experiment = 1;
+   */
+  experiment?: Experiment | undefined;
+
+  /**
+   * Warnings of the validation, for the caller's information.
+   *
+   * @generated from field: repeated petri.experiments.v1.RequestIssue warnings = 2;
+   */
+  warnings: RequestIssue[];
+
+  /**
+   * True when this answers a replay of an earlier request with the same idempotency key.
+   *
+   * @generated from field: bool replayed = 3;
+   */
+  replayed: boolean;
+};
+
+/**
+ * @generated from message petri.experiments.v1.CreateExperimentResponse
+ */
+export type CreateExperimentResponseJson = {
+  /**
+   * @generated from field: petri.experiments.v1.Experiment experiment = 1;
+   */
+  experiment?: ExperimentJson;
+
+  /**
+   * Warnings of the validation, for the caller's information.
+   *
+   * @generated from field: repeated petri.experiments.v1.RequestIssue warnings = 2;
+   */
+  warnings?: RequestIssueJson[];
+
+  /**
+   * True when this answers a replay of an earlier request with the same idempotency key.
+   *
+   * @generated from field: bool replayed = 3;
+   */
+  replayed?: boolean;
+};
+
+/**
+ * Describes the message petri.experiments.v1.CreateExperimentResponse.
+ * Use `create(CreateExperimentResponseSchema)` to create a new message.
+ */
+export const CreateExperimentResponseSchema: GenMessage<CreateExperimentResponse, {jsonType: CreateExperimentResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_experiments_v1_experiments_service, 1);
+
+/**
+ * @generated from message petri.experiments.v1.SubmitDraftRequest
+ */
+export type SubmitDraftRequest = Message<"petri.experiments.v1.SubmitDraftRequest"> & {
+  /**
+   * @generated from field: string experiment_id = 1;
+   */
+  experimentId: string;
+};
+
+/**
+ * @generated from message petri.experiments.v1.SubmitDraftRequest
+ */
+export type SubmitDraftRequestJson = {
+  /**
+   * @generated from field: string experiment_id = 1;
+   */
+  experimentId?: string;
+};
+
+/**
+ * Describes the message petri.experiments.v1.SubmitDraftRequest.
+ * Use `create(SubmitDraftRequestSchema)` to create a new message.
+ */
+export const SubmitDraftRequestSchema: GenMessage<SubmitDraftRequest, {jsonType: SubmitDraftRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_experiments_v1_experiments_service, 2);
+
+/**
+ * @generated from message petri.experiments.v1.SubmitDraftResponse
+ */
+export type SubmitDraftResponse = Message<"petri.experiments.v1.SubmitDraftResponse"> & {
+  /**
+   * @generated from field: petri.experiments.v1.Experiment experiment = 1;
+   */
+  experiment?: Experiment | undefined;
+
+  /**
+   * @generated from field: repeated petri.experiments.v1.RequestIssue warnings = 2;
+   */
+  warnings: RequestIssue[];
+};
+
+/**
+ * @generated from message petri.experiments.v1.SubmitDraftResponse
+ */
+export type SubmitDraftResponseJson = {
+  /**
+   * @generated from field: petri.experiments.v1.Experiment experiment = 1;
+   */
+  experiment?: ExperimentJson;
+
+  /**
+   * @generated from field: repeated petri.experiments.v1.RequestIssue warnings = 2;
+   */
+  warnings?: RequestIssueJson[];
+};
+
+/**
+ * Describes the message petri.experiments.v1.SubmitDraftResponse.
+ * Use `create(SubmitDraftResponseSchema)` to create a new message.
+ */
+export const SubmitDraftResponseSchema: GenMessage<SubmitDraftResponse, {jsonType: SubmitDraftResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_experiments_v1_experiments_service, 3);
+
+/**
+ * @generated from message petri.experiments.v1.GetExperimentRequest
+ */
+export type GetExperimentRequest = Message<"petri.experiments.v1.GetExperimentRequest"> & {
+  /**
+   * @generated from field: string experiment_id = 1;
+   */
+  experimentId: string;
+};
+
+/**
+ * @generated from message petri.experiments.v1.GetExperimentRequest
+ */
+export type GetExperimentRequestJson = {
+  /**
+   * @generated from field: string experiment_id = 1;
+   */
+  experimentId?: string;
+};
+
+/**
+ * Describes the message petri.experiments.v1.GetExperimentRequest.
+ * Use `create(GetExperimentRequestSchema)` to create a new message.
+ */
+export const GetExperimentRequestSchema: GenMessage<GetExperimentRequest, {jsonType: GetExperimentRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_experiments_v1_experiments_service, 4);
+
+/**
+ * @generated from message petri.experiments.v1.GetExperimentResponse
+ */
+export type GetExperimentResponse = Message<"petri.experiments.v1.GetExperimentResponse"> & {
+  /**
+   * @generated from field: petri.experiments.v1.Experiment experiment = 1;
+   */
+  experiment?: Experiment | undefined;
+};
+
+/**
+ * @generated from message petri.experiments.v1.GetExperimentResponse
+ */
+export type GetExperimentResponseJson = {
+  /**
+   * @generated from field: petri.experiments.v1.Experiment experiment = 1;
+   */
+  experiment?: ExperimentJson;
+};
+
+/**
+ * Describes the message petri.experiments.v1.GetExperimentResponse.
+ * Use `create(GetExperimentResponseSchema)` to create a new message.
+ */
+export const GetExperimentResponseSchema: GenMessage<GetExperimentResponse, {jsonType: GetExperimentResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_experiments_v1_experiments_service, 5);
+
+/**
+ * @generated from message petri.experiments.v1.ListExperimentsRequest
+ */
+export type ListExperimentsRequest = Message<"petri.experiments.v1.ListExperimentsRequest"> & {
+  /**
+   * @generated from field: petri.experiments.v1.ExperimentStatus status = 1;
+   */
+  status: ExperimentStatus;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp created_after = 2;
+   */
+  createdAfter?: Timestamp | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp created_before = 3;
+   */
+  createdBefore?: Timestamp | undefined;
+
+  /**
+   * @generated from field: int32 limit = 4;
+   */
+  limit: number;
+
+  /**
+   * Opaque cursor from a previous response.
+   *
+   * @generated from field: string cursor = 5;
+   */
+  cursor: string;
+};
+
+/**
+ * @generated from message petri.experiments.v1.ListExperimentsRequest
+ */
+export type ListExperimentsRequestJson = {
+  /**
+   * @generated from field: petri.experiments.v1.ExperimentStatus status = 1;
+   */
+  status?: ExperimentStatusJson;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp created_after = 2;
+   */
+  createdAfter?: TimestampJson;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp created_before = 3;
+   */
+  createdBefore?: TimestampJson;
+
+  /**
+   * @generated from field: int32 limit = 4;
+   */
+  limit?: number;
+
+  /**
+   * Opaque cursor from a previous response.
+   *
+   * @generated from field: string cursor = 5;
+   */
+  cursor?: string;
+};
+
+/**
+ * Describes the message petri.experiments.v1.ListExperimentsRequest.
+ * Use `create(ListExperimentsRequestSchema)` to create a new message.
+ */
+export const ListExperimentsRequestSchema: GenMessage<ListExperimentsRequest, {jsonType: ListExperimentsRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_experiments_v1_experiments_service, 6);
+
+/**
+ * @generated from message petri.experiments.v1.ListExperimentsResponse
+ */
+export type ListExperimentsResponse = Message<"petri.experiments.v1.ListExperimentsResponse"> & {
+  /**
+   * @generated from field: repeated petri.experiments.v1.Experiment experiments = 1;
+   */
+  experiments: Experiment[];
+
+  /**
+   * @generated from field: int64 total = 2;
+   */
+  total: bigint;
+
+  /**
+   * @generated from field: string next_cursor = 3;
+   */
+  nextCursor: string;
+
+  /**
+   * @generated from field: bool has_more = 4;
+   */
+  hasMore: boolean;
+};
+
+/**
+ * @generated from message petri.experiments.v1.ListExperimentsResponse
+ */
+export type ListExperimentsResponseJson = {
+  /**
+   * @generated from field: repeated petri.experiments.v1.Experiment experiments = 1;
+   */
+  experiments?: ExperimentJson[];
+
+  /**
+   * @generated from field: int64 total = 2;
+   */
+  total?: string;
+
+  /**
+   * @generated from field: string next_cursor = 3;
+   */
+  nextCursor?: string;
+
+  /**
+   * @generated from field: bool has_more = 4;
+   */
+  hasMore?: boolean;
+};
+
+/**
+ * Describes the message petri.experiments.v1.ListExperimentsResponse.
+ * Use `create(ListExperimentsResponseSchema)` to create a new message.
+ */
+export const ListExperimentsResponseSchema: GenMessage<ListExperimentsResponse, {jsonType: ListExperimentsResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_experiments_v1_experiments_service, 7);
+
+/**
+ * @generated from message petri.experiments.v1.UpdateExperimentRequest
+ */
+export type UpdateExperimentRequest = Message<"petri.experiments.v1.UpdateExperimentRequest"> & {
+  /**
+   * @generated from field: string experiment_id = 1;
+   */
+  experimentId: string;
+
+  /**
+   * A JSON object with any of constraints, turnaround_budget, turnaround_days,
+   * turnaround_priority, communication_preferences.
+   *
+   * @generated from field: string patch_json = 2;
+   */
+  patchJson: string;
+};
+
+/**
+ * @generated from message petri.experiments.v1.UpdateExperimentRequest
+ */
+export type UpdateExperimentRequestJson = {
+  /**
+   * @generated from field: string experiment_id = 1;
+   */
+  experimentId?: string;
+
+  /**
+   * A JSON object with any of constraints, turnaround_budget, turnaround_days,
+   * turnaround_priority, communication_preferences.
+   *
+   * @generated from field: string patch_json = 2;
+   */
+  patchJson?: string;
+};
+
+/**
+ * Describes the message petri.experiments.v1.UpdateExperimentRequest.
+ * Use `create(UpdateExperimentRequestSchema)` to create a new message.
+ */
+export const UpdateExperimentRequestSchema: GenMessage<UpdateExperimentRequest, {jsonType: UpdateExperimentRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_experiments_v1_experiments_service, 8);
+
+/**
+ * @generated from message petri.experiments.v1.UpdateExperimentResponse
+ */
+export type UpdateExperimentResponse = Message<"petri.experiments.v1.UpdateExperimentResponse"> & {
+  /**
+   * @generated from field: petri.experiments.v1.Experiment experiment = 1;
+   */
+  experiment?: Experiment | undefined;
+};
+
+/**
+ * @generated from message petri.experiments.v1.UpdateExperimentResponse
+ */
+export type UpdateExperimentResponseJson = {
+  /**
+   * @generated from field: petri.experiments.v1.Experiment experiment = 1;
+   */
+  experiment?: ExperimentJson;
+};
+
+/**
+ * Describes the message petri.experiments.v1.UpdateExperimentResponse.
+ * Use `create(UpdateExperimentResponseSchema)` to create a new message.
+ */
+export const UpdateExperimentResponseSchema: GenMessage<UpdateExperimentResponse, {jsonType: UpdateExperimentResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_experiments_v1_experiments_service, 9);
+
+/**
+ * @generated from message petri.experiments.v1.CancelExperimentRequest
+ */
+export type CancelExperimentRequest = Message<"petri.experiments.v1.CancelExperimentRequest"> & {
+  /**
+   * @generated from field: string experiment_id = 1;
+   */
+  experimentId: string;
+
+  /**
+   * @generated from field: string reason = 2;
+   */
+  reason: string;
+};
+
+/**
+ * @generated from message petri.experiments.v1.CancelExperimentRequest
+ */
+export type CancelExperimentRequestJson = {
+  /**
+   * @generated from field: string experiment_id = 1;
+   */
+  experimentId?: string;
+
+  /**
+   * @generated from field: string reason = 2;
+   */
+  reason?: string;
+};
+
+/**
+ * Describes the message petri.experiments.v1.CancelExperimentRequest.
+ * Use `create(CancelExperimentRequestSchema)` to create a new message.
+ */
+export const CancelExperimentRequestSchema: GenMessage<CancelExperimentRequest, {jsonType: CancelExperimentRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_experiments_v1_experiments_service, 10);
+
+/**
+ * @generated from message petri.experiments.v1.CancelExperimentResponse
+ */
+export type CancelExperimentResponse = Message<"petri.experiments.v1.CancelExperimentResponse"> & {
+  /**
+   * @generated from field: petri.experiments.v1.Experiment experiment = 1;
+   */
+  experiment?: Experiment | undefined;
+};
+
+/**
+ * @generated from message petri.experiments.v1.CancelExperimentResponse
+ */
+export type CancelExperimentResponseJson = {
+  /**
+   * @generated from field: petri.experiments.v1.Experiment experiment = 1;
+   */
+  experiment?: ExperimentJson;
+};
+
+/**
+ * Describes the message petri.experiments.v1.CancelExperimentResponse.
+ * Use `create(CancelExperimentResponseSchema)` to create a new message.
+ */
+export const CancelExperimentResponseSchema: GenMessage<CancelExperimentResponse, {jsonType: CancelExperimentResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_experiments_v1_experiments_service, 11);
+
+/**
+ * @generated from message petri.experiments.v1.ValidateExperimentRequest
+ */
+export type ValidateExperimentRequest = Message<"petri.experiments.v1.ValidateExperimentRequest"> & {
+  /**
+   * @generated from field: string request_json = 1;
+   */
+  requestJson: string;
+};
+
+/**
+ * @generated from message petri.experiments.v1.ValidateExperimentRequest
+ */
+export type ValidateExperimentRequestJson = {
+  /**
+   * @generated from field: string request_json = 1;
+   */
+  requestJson?: string;
+};
+
+/**
+ * Describes the message petri.experiments.v1.ValidateExperimentRequest.
+ * Use `create(ValidateExperimentRequestSchema)` to create a new message.
+ */
+export const ValidateExperimentRequestSchema: GenMessage<ValidateExperimentRequest, {jsonType: ValidateExperimentRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_experiments_v1_experiments_service, 12);
+
+/**
+ * @generated from message petri.experiments.v1.ValidateExperimentResponse
+ */
+export type ValidateExperimentResponse = Message<"petri.experiments.v1.ValidateExperimentResponse"> & {
+  /**
+   * @generated from field: bool valid = 1;
+   */
+  valid: boolean;
+
+  /**
+   * @generated from field: repeated petri.experiments.v1.RequestIssue errors = 2;
+   */
+  errors: RequestIssue[];
+
+  /**
+   * @generated from field: repeated petri.experiments.v1.RequestIssue warnings = 3;
+   */
+  warnings: RequestIssue[];
+
+  /**
+   * @generated from field: repeated string safety_flags = 4;
+   */
+  safetyFlags: string[];
+};
+
+/**
+ * @generated from message petri.experiments.v1.ValidateExperimentResponse
+ */
+export type ValidateExperimentResponseJson = {
+  /**
+   * @generated from field: bool valid = 1;
+   */
+  valid?: boolean;
+
+  /**
+   * @generated from field: repeated petri.experiments.v1.RequestIssue errors = 2;
+   */
+  errors?: RequestIssueJson[];
+
+  /**
+   * @generated from field: repeated petri.experiments.v1.RequestIssue warnings = 3;
+   */
+  warnings?: RequestIssueJson[];
+
+  /**
+   * @generated from field: repeated string safety_flags = 4;
+   */
+  safetyFlags?: string[];
+};
+
+/**
+ * Describes the message petri.experiments.v1.ValidateExperimentResponse.
+ * Use `create(ValidateExperimentResponseSchema)` to create a new message.
+ */
+export const ValidateExperimentResponseSchema: GenMessage<ValidateExperimentResponse, {jsonType: ValidateExperimentResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_experiments_v1_experiments_service, 13);
+
+/**
+ * @generated from message petri.experiments.v1.ValidateHypothesisRequest
+ */
+export type ValidateHypothesisRequest = Message<"petri.experiments.v1.ValidateHypothesisRequest"> & {
+  /**
+   * @generated from field: string statement = 1;
+   */
+  statement: string;
+
+  /**
+   * @generated from field: string null_hypothesis = 2;
+   */
+  nullHypothesis: string;
+
+  /**
+   * @generated from field: string rationale = 3;
+   */
+  rationale: string;
+};
+
+/**
+ * @generated from message petri.experiments.v1.ValidateHypothesisRequest
+ */
+export type ValidateHypothesisRequestJson = {
+  /**
+   * @generated from field: string statement = 1;
+   */
+  statement?: string;
+
+  /**
+   * @generated from field: string null_hypothesis = 2;
+   */
+  nullHypothesis?: string;
+
+  /**
+   * @generated from field: string rationale = 3;
+   */
+  rationale?: string;
+};
+
+/**
+ * Describes the message petri.experiments.v1.ValidateHypothesisRequest.
+ * Use `create(ValidateHypothesisRequestSchema)` to create a new message.
+ */
+export const ValidateHypothesisRequestSchema: GenMessage<ValidateHypothesisRequest, {jsonType: ValidateHypothesisRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_experiments_v1_experiments_service, 14);
+
+/**
+ * @generated from message petri.experiments.v1.ValidateHypothesisResponse
+ */
+export type ValidateHypothesisResponse = Message<"petri.experiments.v1.ValidateHypothesisResponse"> & {
+  /**
+   * @generated from field: bool valid = 1;
+   */
+  valid: boolean;
+
+  /**
+   * @generated from field: repeated petri.experiments.v1.RequestIssue errors = 2;
+   */
+  errors: RequestIssue[];
+
+  /**
+   * @generated from field: repeated string suggestions = 3;
+   */
+  suggestions: string[];
+};
+
+/**
+ * @generated from message petri.experiments.v1.ValidateHypothesisResponse
+ */
+export type ValidateHypothesisResponseJson = {
+  /**
+   * @generated from field: bool valid = 1;
+   */
+  valid?: boolean;
+
+  /**
+   * @generated from field: repeated petri.experiments.v1.RequestIssue errors = 2;
+   */
+  errors?: RequestIssueJson[];
+
+  /**
+   * @generated from field: repeated string suggestions = 3;
+   */
+  suggestions?: string[];
+};
+
+/**
+ * Describes the message petri.experiments.v1.ValidateHypothesisResponse.
+ * Use `create(ValidateHypothesisResponseSchema)` to create a new message.
+ */
+export const ValidateHypothesisResponseSchema: GenMessage<ValidateHypothesisResponse, {jsonType: ValidateHypothesisResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_experiments_v1_experiments_service, 15);
+
+/**
+ * @generated from message petri.experiments.v1.EstimateExperimentRequest
+ */
+export type EstimateExperimentRequest = Message<"petri.experiments.v1.EstimateExperimentRequest"> & {
+  /**
+   * A possibly partial request body (JSON text).
+   *
+   * @generated from field: string request_json = 1;
+   */
+  requestJson: string;
+};
+
+/**
+ * @generated from message petri.experiments.v1.EstimateExperimentRequest
+ */
+export type EstimateExperimentRequestJson = {
+  /**
+   * A possibly partial request body (JSON text).
+   *
+   * @generated from field: string request_json = 1;
+   */
+  requestJson?: string;
+};
+
+/**
+ * Describes the message petri.experiments.v1.EstimateExperimentRequest.
+ * Use `create(EstimateExperimentRequestSchema)` to create a new message.
+ */
+export const EstimateExperimentRequestSchema: GenMessage<EstimateExperimentRequest, {jsonType: EstimateExperimentRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_experiments_v1_experiments_service, 16);
+
+/**
+ * @generated from message petri.experiments.v1.EstimateExperimentResponse
+ */
+export type EstimateExperimentResponse = Message<"petri.experiments.v1.EstimateExperimentResponse"> & {
+  /**
+   * @generated from field: petri.experiments.v1.Estimate estimate = 1;
+   */
+  estimate?: Estimate | undefined;
+};
+
+/**
+ * @generated from message petri.experiments.v1.EstimateExperimentResponse
+ */
+export type EstimateExperimentResponseJson = {
+  /**
+   * @generated from field: petri.experiments.v1.Estimate estimate = 1;
+   */
+  estimate?: EstimateJson;
+};
+
+/**
+ * Describes the message petri.experiments.v1.EstimateExperimentResponse.
+ * Use `create(EstimateExperimentResponseSchema)` to create a new message.
+ */
+export const EstimateExperimentResponseSchema: GenMessage<EstimateExperimentResponse, {jsonType: EstimateExperimentResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_experiments_v1_experiments_service, 17);
+
+/**
+ * @generated from message petri.experiments.v1.ListTemplatesRequest
+ */
+export type ListTemplatesRequest = Message<"petri.experiments.v1.ListTemplatesRequest"> & {
+  /**
+   * @generated from field: string category = 1;
+   */
+  category: string;
+
+  /**
+   * @generated from field: string bsl_level = 2;
+   */
+  bslLevel: string;
+};
+
+/**
+ * @generated from message petri.experiments.v1.ListTemplatesRequest
+ */
+export type ListTemplatesRequestJson = {
+  /**
+   * @generated from field: string category = 1;
+   */
+  category?: string;
+
+  /**
+   * @generated from field: string bsl_level = 2;
+   */
+  bslLevel?: string;
+};
+
+/**
+ * Describes the message petri.experiments.v1.ListTemplatesRequest.
+ * Use `create(ListTemplatesRequestSchema)` to create a new message.
+ */
+export const ListTemplatesRequestSchema: GenMessage<ListTemplatesRequest, {jsonType: ListTemplatesRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_experiments_v1_experiments_service, 18);
+
+/**
+ * @generated from message petri.experiments.v1.ListTemplatesResponse
+ */
+export type ListTemplatesResponse = Message<"petri.experiments.v1.ListTemplatesResponse"> & {
+  /**
+   * Each list item as JSON text: {id, name, description, category, bsl_level, estimated_cost_range}.
+   *
+   * @generated from field: repeated string templates_json = 1;
+   */
+  templatesJson: string[];
+};
+
+/**
+ * @generated from message petri.experiments.v1.ListTemplatesResponse
+ */
+export type ListTemplatesResponseJson = {
+  /**
+   * Each list item as JSON text: {id, name, description, category, bsl_level, estimated_cost_range}.
+   *
+   * @generated from field: repeated string templates_json = 1;
+   */
+  templatesJson?: string[];
+};
+
+/**
+ * Describes the message petri.experiments.v1.ListTemplatesResponse.
+ * Use `create(ListTemplatesResponseSchema)` to create a new message.
+ */
+export const ListTemplatesResponseSchema: GenMessage<ListTemplatesResponse, {jsonType: ListTemplatesResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_experiments_v1_experiments_service, 19);
+
+/**
+ * @generated from message petri.experiments.v1.GetTemplateRequest
+ */
+export type GetTemplateRequest = Message<"petri.experiments.v1.GetTemplateRequest"> & {
+  /**
+   * @generated from field: string template_id = 1;
+   */
+  templateId: string;
+};
+
+/**
+ * @generated from message petri.experiments.v1.GetTemplateRequest
+ */
+export type GetTemplateRequestJson = {
+  /**
+   * @generated from field: string template_id = 1;
+   */
+  templateId?: string;
+};
+
+/**
+ * Describes the message petri.experiments.v1.GetTemplateRequest.
+ * Use `create(GetTemplateRequestSchema)` to create a new message.
+ */
+export const GetTemplateRequestSchema: GenMessage<GetTemplateRequest, {jsonType: GetTemplateRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_experiments_v1_experiments_service, 20);
+
+/**
+ * @generated from message petri.experiments.v1.GetTemplateResponse
+ */
+export type GetTemplateResponse = Message<"petri.experiments.v1.GetTemplateResponse"> & {
+  /**
+   * The full template record as JSON text (SPEC.md, Template).
+   *
+   * @generated from field: string template_json = 1;
+   */
+  templateJson: string;
+};
+
+/**
+ * @generated from message petri.experiments.v1.GetTemplateResponse
+ */
+export type GetTemplateResponseJson = {
+  /**
+   * The full template record as JSON text (SPEC.md, Template).
+   *
+   * @generated from field: string template_json = 1;
+   */
+  templateJson?: string;
+};
+
+/**
+ * Describes the message petri.experiments.v1.GetTemplateResponse.
+ * Use `create(GetTemplateResponseSchema)` to create a new message.
+ */
+export const GetTemplateResponseSchema: GenMessage<GetTemplateResponse, {jsonType: GetTemplateResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_experiments_v1_experiments_service, 21);
+
+/**
+ * @generated from message petri.experiments.v1.ListReviewQueueRequest
+ */
+export type ListReviewQueueRequest = Message<"petri.experiments.v1.ListReviewQueueRequest"> & {
+  /**
+   * @generated from field: int32 limit = 1;
+   */
+  limit: number;
+
+  /**
+   * @generated from field: string cursor = 2;
+   */
+  cursor: string;
+};
+
+/**
+ * @generated from message petri.experiments.v1.ListReviewQueueRequest
+ */
+export type ListReviewQueueRequestJson = {
+  /**
+   * @generated from field: int32 limit = 1;
+   */
+  limit?: number;
+
+  /**
+   * @generated from field: string cursor = 2;
+   */
+  cursor?: string;
+};
+
+/**
+ * Describes the message petri.experiments.v1.ListReviewQueueRequest.
+ * Use `create(ListReviewQueueRequestSchema)` to create a new message.
+ */
+export const ListReviewQueueRequestSchema: GenMessage<ListReviewQueueRequest, {jsonType: ListReviewQueueRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_experiments_v1_experiments_service, 22);
+
+/**
+ * @generated from message petri.experiments.v1.ListReviewQueueResponse
+ */
+export type ListReviewQueueResponse = Message<"petri.experiments.v1.ListReviewQueueResponse"> & {
+  /**
+   * @generated from field: repeated petri.experiments.v1.Experiment experiments = 1;
+   */
+  experiments: Experiment[];
+
+  /**
+   * @generated from field: int64 total = 2;
+   */
+  total: bigint;
+
+  /**
+   * @generated from field: string next_cursor = 3;
+   */
+  nextCursor: string;
+
+  /**
+   * @generated from field: bool has_more = 4;
+   */
+  hasMore: boolean;
+};
+
+/**
+ * @generated from message petri.experiments.v1.ListReviewQueueResponse
+ */
+export type ListReviewQueueResponseJson = {
+  /**
+   * @generated from field: repeated petri.experiments.v1.Experiment experiments = 1;
+   */
+  experiments?: ExperimentJson[];
+
+  /**
+   * @generated from field: int64 total = 2;
+   */
+  total?: string;
+
+  /**
+   * @generated from field: string next_cursor = 3;
+   */
+  nextCursor?: string;
+
+  /**
+   * @generated from field: bool has_more = 4;
+   */
+  hasMore?: boolean;
+};
+
+/**
+ * Describes the message petri.experiments.v1.ListReviewQueueResponse.
+ * Use `create(ListReviewQueueResponseSchema)` to create a new message.
+ */
+export const ListReviewQueueResponseSchema: GenMessage<ListReviewQueueResponse, {jsonType: ListReviewQueueResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_experiments_v1_experiments_service, 23);
+
+/**
+ * @generated from message petri.experiments.v1.ApproveReviewRequest
+ */
+export type ApproveReviewRequest = Message<"petri.experiments.v1.ApproveReviewRequest"> & {
+  /**
+   * @generated from field: string experiment_id = 1;
+   */
+  experimentId: string;
+
+  /**
+   * @generated from field: string note = 2;
+   */
+  note: string;
+};
+
+/**
+ * @generated from message petri.experiments.v1.ApproveReviewRequest
+ */
+export type ApproveReviewRequestJson = {
+  /**
+   * @generated from field: string experiment_id = 1;
+   */
+  experimentId?: string;
+
+  /**
+   * @generated from field: string note = 2;
+   */
+  note?: string;
+};
+
+/**
+ * Describes the message petri.experiments.v1.ApproveReviewRequest.
+ * Use `create(ApproveReviewRequestSchema)` to create a new message.
+ */
+export const ApproveReviewRequestSchema: GenMessage<ApproveReviewRequest, {jsonType: ApproveReviewRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_experiments_v1_experiments_service, 24);
+
+/**
+ * @generated from message petri.experiments.v1.ApproveReviewResponse
+ */
+export type ApproveReviewResponse = Message<"petri.experiments.v1.ApproveReviewResponse"> & {
+  /**
+   * @generated from field: petri.experiments.v1.Experiment experiment = 1;
+   */
+  experiment?: Experiment | undefined;
+};
+
+/**
+ * @generated from message petri.experiments.v1.ApproveReviewResponse
+ */
+export type ApproveReviewResponseJson = {
+  /**
+   * @generated from field: petri.experiments.v1.Experiment experiment = 1;
+   */
+  experiment?: ExperimentJson;
+};
+
+/**
+ * Describes the message petri.experiments.v1.ApproveReviewResponse.
+ * Use `create(ApproveReviewResponseSchema)` to create a new message.
+ */
+export const ApproveReviewResponseSchema: GenMessage<ApproveReviewResponse, {jsonType: ApproveReviewResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_experiments_v1_experiments_service, 25);
+
+/**
+ * @generated from message petri.experiments.v1.RejectReviewRequest
+ */
+export type RejectReviewRequest = Message<"petri.experiments.v1.RejectReviewRequest"> & {
+  /**
+   * @generated from field: string experiment_id = 1;
+   */
+  experimentId: string;
+
+  /**
+   * @generated from field: string reason = 2;
+   */
+  reason: string;
+};
+
+/**
+ * @generated from message petri.experiments.v1.RejectReviewRequest
+ */
+export type RejectReviewRequestJson = {
+  /**
+   * @generated from field: string experiment_id = 1;
+   */
+  experimentId?: string;
+
+  /**
+   * @generated from field: string reason = 2;
+   */
+  reason?: string;
+};
+
+/**
+ * Describes the message petri.experiments.v1.RejectReviewRequest.
+ * Use `create(RejectReviewRequestSchema)` to create a new message.
+ */
+export const RejectReviewRequestSchema: GenMessage<RejectReviewRequest, {jsonType: RejectReviewRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_experiments_v1_experiments_service, 26);
+
+/**
+ * @generated from message petri.experiments.v1.RejectReviewResponse
+ */
+export type RejectReviewResponse = Message<"petri.experiments.v1.RejectReviewResponse"> & {
+  /**
+   * @generated from field: petri.experiments.v1.Experiment experiment = 1;
+   */
+  experiment?: Experiment | undefined;
+};
+
+/**
+ * @generated from message petri.experiments.v1.RejectReviewResponse
+ */
+export type RejectReviewResponseJson = {
+  /**
+   * @generated from field: petri.experiments.v1.Experiment experiment = 1;
+   */
+  experiment?: ExperimentJson;
+};
+
+/**
+ * Describes the message petri.experiments.v1.RejectReviewResponse.
+ * Use `create(RejectReviewResponseSchema)` to create a new message.
+ */
+export const RejectReviewResponseSchema: GenMessage<RejectReviewResponse, {jsonType: RejectReviewResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_experiments_v1_experiments_service, 27);
+
+/**
+ * @generated from message petri.experiments.v1.ProposeProtocolRequest
+ */
+export type ProposeProtocolRequest = Message<"petri.experiments.v1.ProposeProtocolRequest"> & {
+  /**
+   * @generated from field: string experiment_id = 1;
+   */
+  experimentId: string;
+
+  /**
+   * The proposed protocol (same shape as a request's protocol.custom_protocol), JSON text.
+   *
+   * @generated from field: string protocol_json = 2;
+   */
+  protocolJson: string;
+
+  /**
+   * @generated from field: string note = 3;
+   */
+  note: string;
+};
+
+/**
+ * @generated from message petri.experiments.v1.ProposeProtocolRequest
+ */
+export type ProposeProtocolRequestJson = {
+  /**
+   * @generated from field: string experiment_id = 1;
+   */
+  experimentId?: string;
+
+  /**
+   * The proposed protocol (same shape as a request's protocol.custom_protocol), JSON text.
+   *
+   * @generated from field: string protocol_json = 2;
+   */
+  protocolJson?: string;
+
+  /**
+   * @generated from field: string note = 3;
+   */
+  note?: string;
+};
+
+/**
+ * Describes the message petri.experiments.v1.ProposeProtocolRequest.
+ * Use `create(ProposeProtocolRequestSchema)` to create a new message.
+ */
+export const ProposeProtocolRequestSchema: GenMessage<ProposeProtocolRequest, {jsonType: ProposeProtocolRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_experiments_v1_experiments_service, 28);
+
+/**
+ * @generated from message petri.experiments.v1.ProposeProtocolResponse
+ */
+export type ProposeProtocolResponse = Message<"petri.experiments.v1.ProposeProtocolResponse"> & {
+  /**
+   * @generated from field: petri.experiments.v1.Experiment experiment = 1;
+   */
+  experiment?: Experiment | undefined;
+};
+
+/**
+ * @generated from message petri.experiments.v1.ProposeProtocolResponse
+ */
+export type ProposeProtocolResponseJson = {
+  /**
+   * @generated from field: petri.experiments.v1.Experiment experiment = 1;
+   */
+  experiment?: ExperimentJson;
+};
+
+/**
+ * Describes the message petri.experiments.v1.ProposeProtocolResponse.
+ * Use `create(ProposeProtocolResponseSchema)` to create a new message.
+ */
+export const ProposeProtocolResponseSchema: GenMessage<ProposeProtocolResponse, {jsonType: ProposeProtocolResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_experiments_v1_experiments_service, 29);
+
+/**
+ * @generated from message petri.experiments.v1.AcceptProtocolProposalRequest
+ */
+export type AcceptProtocolProposalRequest = Message<"petri.experiments.v1.AcceptProtocolProposalRequest"> & {
+  /**
+   * @generated from field: string experiment_id = 1;
+   */
+  experimentId: string;
+};
+
+/**
+ * @generated from message petri.experiments.v1.AcceptProtocolProposalRequest
+ */
+export type AcceptProtocolProposalRequestJson = {
+  /**
+   * @generated from field: string experiment_id = 1;
+   */
+  experimentId?: string;
+};
+
+/**
+ * Describes the message petri.experiments.v1.AcceptProtocolProposalRequest.
+ * Use `create(AcceptProtocolProposalRequestSchema)` to create a new message.
+ */
+export const AcceptProtocolProposalRequestSchema: GenMessage<AcceptProtocolProposalRequest, {jsonType: AcceptProtocolProposalRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_experiments_v1_experiments_service, 30);
+
+/**
+ * @generated from message petri.experiments.v1.AcceptProtocolProposalResponse
+ */
+export type AcceptProtocolProposalResponse = Message<"petri.experiments.v1.AcceptProtocolProposalResponse"> & {
+  /**
+   * @generated from field: petri.experiments.v1.Experiment experiment = 1;
+   */
+  experiment?: Experiment | undefined;
+};
+
+/**
+ * @generated from message petri.experiments.v1.AcceptProtocolProposalResponse
+ */
+export type AcceptProtocolProposalResponseJson = {
+  /**
+   * @generated from field: petri.experiments.v1.Experiment experiment = 1;
+   */
+  experiment?: ExperimentJson;
+};
+
+/**
+ * Describes the message petri.experiments.v1.AcceptProtocolProposalResponse.
+ * Use `create(AcceptProtocolProposalResponseSchema)` to create a new message.
+ */
+export const AcceptProtocolProposalResponseSchema: GenMessage<AcceptProtocolProposalResponse, {jsonType: AcceptProtocolProposalResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_experiments_v1_experiments_service, 31);
+
+/**
+ * @generated from message petri.experiments.v1.RequestProtocolChangesRequest
+ */
+export type RequestProtocolChangesRequest = Message<"petri.experiments.v1.RequestProtocolChangesRequest"> & {
+  /**
+   * @generated from field: string experiment_id = 1;
+   */
+  experimentId: string;
+
+  /**
+   * @generated from field: string comments = 2;
+   */
+  comments: string;
+};
+
+/**
+ * @generated from message petri.experiments.v1.RequestProtocolChangesRequest
+ */
+export type RequestProtocolChangesRequestJson = {
+  /**
+   * @generated from field: string experiment_id = 1;
+   */
+  experimentId?: string;
+
+  /**
+   * @generated from field: string comments = 2;
+   */
+  comments?: string;
+};
+
+/**
+ * Describes the message petri.experiments.v1.RequestProtocolChangesRequest.
+ * Use `create(RequestProtocolChangesRequestSchema)` to create a new message.
+ */
+export const RequestProtocolChangesRequestSchema: GenMessage<RequestProtocolChangesRequest, {jsonType: RequestProtocolChangesRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_experiments_v1_experiments_service, 32);
+
+/**
+ * @generated from message petri.experiments.v1.RequestProtocolChangesResponse
+ */
+export type RequestProtocolChangesResponse = Message<"petri.experiments.v1.RequestProtocolChangesResponse"> & {
+  /**
+   * @generated from field: petri.experiments.v1.Experiment experiment = 1;
+   */
+  experiment?: Experiment | undefined;
+};
+
+/**
+ * @generated from message petri.experiments.v1.RequestProtocolChangesResponse
+ */
+export type RequestProtocolChangesResponseJson = {
+  /**
+   * @generated from field: petri.experiments.v1.Experiment experiment = 1;
+   */
+  experiment?: ExperimentJson;
+};
+
+/**
+ * Describes the message petri.experiments.v1.RequestProtocolChangesResponse.
+ * Use `create(RequestProtocolChangesResponseSchema)` to create a new message.
+ */
+export const RequestProtocolChangesResponseSchema: GenMessage<RequestProtocolChangesResponse, {jsonType: RequestProtocolChangesResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_experiments_v1_experiments_service, 33);
+
+/**
+ * ExperimentsService: the Experiment aggregate: requests, lifecycle, results, disputes,
+ * validation, estimates, templates. Requesters act on their own experiments; staff on all.
  *
  * @generated from service petri.experiments.v1.ExperimentsService
  */
 export const ExperimentsService: GenService<{
+  /**
+   * CreateExperiment validates and stores a request (open, pending_review, or draft when
+   * save_as_draft). Invalid: INVALID_ARGUMENT (validation_failed); unsafe: PERMISSION_DENIED
+   * (safety_rejected). Idempotent per (account, idempotency_key).
+   *
+   * @generated from rpc petri.experiments.v1.ExperimentsService.CreateExperiment
+   */
+  createExperiment: {
+    methodKind: "unary";
+    input: typeof CreateExperimentRequestSchema;
+    output: typeof CreateExperimentResponseSchema;
+  },
+  /**
+   * SubmitDraft validates a draft in full and moves it to open or pending_review.
+   *
+   * @generated from rpc petri.experiments.v1.ExperimentsService.SubmitDraft
+   */
+  submitDraft: {
+    methodKind: "unary";
+    input: typeof SubmitDraftRequestSchema;
+    output: typeof SubmitDraftResponseSchema;
+  },
+  /**
+   * @generated from rpc petri.experiments.v1.ExperimentsService.GetExperiment
+   */
+  getExperiment: {
+    methodKind: "unary";
+    input: typeof GetExperimentRequestSchema;
+    output: typeof GetExperimentResponseSchema;
+  },
+  /**
+   * @generated from rpc petri.experiments.v1.ExperimentsService.ListExperiments
+   */
+  listExperiments: {
+    methodKind: "unary";
+    input: typeof ListExperimentsRequestSchema;
+    output: typeof ListExperimentsResponseSchema;
+  },
+  /**
+   * UpdateExperiment changes constraints, communication preferences or turnaround before a claim.
+   *
+   * @generated from rpc petri.experiments.v1.ExperimentsService.UpdateExperiment
+   */
+  updateExperiment: {
+    methodKind: "unary";
+    input: typeof UpdateExperimentRequestSchema;
+    output: typeof UpdateExperimentResponseSchema;
+  },
+  /**
+   * CancelExperiment cancels with a reason and a refund that depends on the status.
+   *
+   * @generated from rpc petri.experiments.v1.ExperimentsService.CancelExperiment
+   */
+  cancelExperiment: {
+    methodKind: "unary";
+    input: typeof CancelExperimentRequestSchema;
+    output: typeof CancelExperimentResponseSchema;
+  },
+  /**
+   * @generated from rpc petri.experiments.v1.ExperimentsService.ValidateExperiment
+   */
+  validateExperiment: {
+    methodKind: "unary";
+    input: typeof ValidateExperimentRequestSchema;
+    output: typeof ValidateExperimentResponseSchema;
+  },
+  /**
+   * @generated from rpc petri.experiments.v1.ExperimentsService.ValidateHypothesis
+   */
+  validateHypothesis: {
+    methodKind: "unary";
+    input: typeof ValidateHypothesisRequestSchema;
+    output: typeof ValidateHypothesisResponseSchema;
+  },
+  /**
+   * @generated from rpc petri.experiments.v1.ExperimentsService.EstimateExperiment
+   */
+  estimateExperiment: {
+    methodKind: "unary";
+    input: typeof EstimateExperimentRequestSchema;
+    output: typeof EstimateExperimentResponseSchema;
+  },
+  /**
+   * @generated from rpc petri.experiments.v1.ExperimentsService.ListTemplates
+   */
+  listTemplates: {
+    methodKind: "unary";
+    input: typeof ListTemplatesRequestSchema;
+    output: typeof ListTemplatesResponseSchema;
+  },
+  /**
+   * @generated from rpc petri.experiments.v1.ExperimentsService.GetTemplate
+   */
+  getTemplate: {
+    methodKind: "unary";
+    input: typeof GetTemplateRequestSchema;
+    output: typeof GetTemplateResponseSchema;
+  },
+  /**
+   * Staff review of pending_review requests.
+   *
+   * @generated from rpc petri.experiments.v1.ExperimentsService.ListReviewQueue
+   */
+  listReviewQueue: {
+    methodKind: "unary";
+    input: typeof ListReviewQueueRequestSchema;
+    output: typeof ListReviewQueueResponseSchema;
+  },
+  /**
+   * @generated from rpc petri.experiments.v1.ExperimentsService.ApproveReview
+   */
+  approveReview: {
+    methodKind: "unary";
+    input: typeof ApproveReviewRequestSchema;
+    output: typeof ApproveReviewResponseSchema;
+  },
+  /**
+   * @generated from rpc petri.experiments.v1.ExperimentsService.RejectReview
+   */
+  rejectReview: {
+    methodKind: "unary";
+    input: typeof RejectReviewRequestSchema;
+    output: typeof RejectReviewResponseSchema;
+  },
+  /**
+   * Protocol design for protocol_design_requested: staff propose, the requester accepts or asks for changes.
+   *
+   * @generated from rpc petri.experiments.v1.ExperimentsService.ProposeProtocol
+   */
+  proposeProtocol: {
+    methodKind: "unary";
+    input: typeof ProposeProtocolRequestSchema;
+    output: typeof ProposeProtocolResponseSchema;
+  },
+  /**
+   * @generated from rpc petri.experiments.v1.ExperimentsService.AcceptProtocolProposal
+   */
+  acceptProtocolProposal: {
+    methodKind: "unary";
+    input: typeof AcceptProtocolProposalRequestSchema;
+    output: typeof AcceptProtocolProposalResponseSchema;
+  },
+  /**
+   * @generated from rpc petri.experiments.v1.ExperimentsService.RequestProtocolChanges
+   */
+  requestProtocolChanges: {
+    methodKind: "unary";
+    input: typeof RequestProtocolChangesRequestSchema;
+    output: typeof RequestProtocolChangesResponseSchema;
+  },
 }> = /*@__PURE__*/
   serviceDesc(file_petri_experiments_v1_experiments_service, 0);
 
