@@ -162,6 +162,11 @@ describe("one error shape", () => {
     const unavailable = await app.request("/auth/register", json(registration), from(SOURCE));
     expect(unavailable.status).toBe(503);
     expect((await bodyOf(unavailable)).error.code).toBe("unavailable");
+
+    identity.failures.set("RegisterAccount", () => new ConnectError("not here", Code.Unimplemented));
+    const unimplemented = await app.request("/auth/register", json(registration), from(SOURCE));
+    expect(unimplemented.status).toBe(501);
+    expect((await bodyOf(unimplemented)).error.code).toBe("not_implemented");
   });
 
   it("never caches: no-store on every API response, secret-bearing ones included", async () => {

@@ -4,8 +4,12 @@ import { apiKeysRouter } from "./routes/api-keys/api-keys.index.js";
 import { authRouter } from "./routes/auth/auth.index.js";
 import { configRouter } from "./routes/config/config.index.js";
 import { createDocsRouter } from "./routes/docs/docs.index.js";
+import { experimentsRouter } from "./routes/experiments/experiments.index.js";
 import { healthRouter } from "./routes/health/health.index.js";
+import { staffReviewRouter } from "./routes/staff-review/staff-review.index.js";
 import { staffRouter } from "./routes/staff/staff.index.js";
+import { templatesRouter } from "./routes/templates/templates.index.js";
+import { validationRouter } from "./routes/validation/validation.index.js";
 
 export { API_VERSION } from "./lib/openapi.js";
 
@@ -22,6 +26,10 @@ export function createGateway(deps: GatewayDeps) {
   app.route("/", authRouter);
   app.route("/", apiKeysRouter);
   app.route("/", staffRouter);
+  app.route("/", experimentsRouter);
+  app.route("/", validationRouter);
+  app.route("/", templatesRouter);
+  app.route("/", staffReviewRouter);
   let document: ReturnType<typeof app.getOpenAPI31Document> | undefined;
   app.route(
     "/",

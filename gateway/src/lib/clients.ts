@@ -7,6 +7,7 @@ import {
   createContextValues,
 } from "@connectrpc/connect";
 import { SERVICE_NAMES, type ServiceName } from "@petri/contracts";
+import { ExperimentsService } from "@petri/contracts/experiments";
 import { Health } from "@petri/contracts/health";
 import { IdentityService } from "@petri/contracts/identity";
 import { GATEWAY_SYSTEM_PRINCIPAL, kPrincipal } from "@petri/service-kit";
@@ -17,10 +18,12 @@ export type TransportFactory = (service: ServiceName, interceptors: Interceptor[
 /**
  * The gateway's clients. `identity` exposes every IdentityService RPC (RegisterAccount,
  * IssueToken, GetAccount, CreateApiKey, ListApiKeys, RevokeApiKey, UpdateAccountAccess,
- * AuthenticateApiKey, ListSigningKeys, RotateSigningKey, AcquireQuota).
+ * AuthenticateApiKey, ListSigningKeys, RotateSigningKey, AcquireQuota); `experiments` every
+ * ExperimentsService RPC (one call per experiments, validation, templates or review request).
  */
 export interface ServiceClients {
   identity: Client<typeof IdentityService>;
+  experiments: Client<typeof ExperimentsService>;
   health: Record<ServiceName, Client<typeof Health>>;
 }
 
@@ -58,6 +61,7 @@ export function createServiceClients(
   ) as Record<ServiceName, Transport>;
   return {
     identity: createClient(IdentityService, transports.identity),
+    experiments: createClient(ExperimentsService, transports.experiments),
     health: Object.fromEntries(
       GATEWAY_SERVICES.map((service) => [service, createClient(Health, transports[service])]),
     ) as Record<ServiceName, Client<typeof Health>>,

@@ -15,6 +15,7 @@ const STATUS_BY_CODE: Partial<Record<Code, { status: ContentfulStatusCode; code:
   [Code.ResourceExhausted]: { status: 429, code: "rate_limit_exceeded" },
   [Code.Unavailable]: { status: 503, code: "unavailable" },
   [Code.DeadlineExceeded]: { status: 504, code: "timeout" },
+  [Code.Unimplemented]: { status: 501, code: "not_implemented" },
 };
 
 const GENERIC_MESSAGES: Partial<Record<Code, string>> = {

@@ -120,12 +120,20 @@ function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {
   return value;
 }
 
+export interface RouterOptions {
+  /**
+   * Also name each offending field as `path` (the experiment routes, whose service reports
+   * request-model paths that way): details.errors = [{field, path, code, message}].
+   */
+  errorPaths?: boolean;
+}
+
 /**
  * A router whose validation failures use the public error shape: 422 validation_failed with
  * details.errors = [{field, code, message}], code missing_required or invalid_value (an
  * unknown body field is invalid_value "unknown field").
  */
-export function createRouter() {
+export function createRouter(options: RouterOptions = {}) {
   return new OpenAPIHono<GatewayEnv>({
     defaultHook: (result, c) => {
       if (result.success) return;
@@ -146,7 +154,10 @@ export function createRouter() {
           message: missing ? "required" : issue.message,
         });
       }
-      return c.json(errorBody("validation_failed", "the request is invalid", { errors }), 422);
+      const listed = options.errorPaths
+        ? errors.map(({ field, code, message }) => ({ field, path: field, code, message }))
+        : errors;
+      return c.json(errorBody("validation_failed", "the request is invalid", { errors: listed }), 422);
     },
   });
 }

@@ -174,7 +174,14 @@ export const DOCUMENT_CONFIG = {
   tags: [
     { name: "Auth", description: "Accounts, access tokens and the current caller" },
     { name: "API keys", description: "The caller's API keys" },
-    { name: "Staff", description: "Operations for Petri staff" },
+    {
+      name: "Experiments",
+      description:
+        "Experiment requests and their lifecycle: submit, drafts, read, change, cancel, protocol design",
+    },
+    { name: "Validation", description: "Check or price a request without submitting it" },
+    { name: "Templates", description: "Protocol templates a request can reference" },
+    { name: "Staff", description: "Operations for Petri staff: accounts, signing keys, the review queue" },
     { name: "System", description: "Health, probes and public configuration" },
     { name: "Docs", description: "This API's description and documentation pages" },
   ],

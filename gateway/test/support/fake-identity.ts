@@ -418,7 +418,7 @@ export class FakeIdentity {
 }
 
 /** Internal-token keys shared by every gateway a test builds (like one deployment). */
-const internalKeys = generateInternalKeyPair().then(async (pair) => ({
+export const internalKeys = generateInternalKeyPair().then(async (pair) => ({
   signer: await InternalTokenSigner.create(pair.privateKeyPem, pair.kid),
   verifier: await InternalTokenVerifier.create([pair.publicKeyPem]),
 }));

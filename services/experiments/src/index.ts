@@ -1,1 +1,1 @@
-export { createExperimentsService } from "./service.js";
+export { createExperimentsService, type ExperimentsHostedService } from "./service.js";

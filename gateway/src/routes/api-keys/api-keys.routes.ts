@@ -2,6 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { authenticatedAccess } from "../../lib/access.js";
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from "../../lib/catalog.js";
 import { errorResponses, jsonResponse } from "../../lib/openapi.js";
+import { queryInt } from "../../lib/query.js";
 import { ApiKeySchema } from "../auth/auth.routes.js";
 
 export const CreateApiKeyBodySchema = z
@@ -16,17 +17,6 @@ export const CreatedApiKeySchema = z
     api_key_secret: z.string().openapi({ description: "The API key itself. Shown in this response only." }),
   })
   .openapi("CreatedApiKey");
-
-/** A whole number in a query string: "20" yes; "-1", "1e9", "2.5", "" no. */
-const queryInt = (min: number, max: number, fallback: number) =>
-  z
-    .string()
-    .regex(/^\d{1,9}$/, "must be a whole number")
-    .transform(Number)
-    .pipe(z.number().int().min(min).max(max))
-    .optional()
-    .transform((value) => value ?? fallback)
-    .openapi({ type: "integer", minimum: min, maximum: max, default: fallback });
 
 export const ListApiKeysQuerySchema = z.object({
   limit: queryInt(1, PAGE_SIZE_MAX, PAGE_SIZE_DEFAULT),

@@ -1,0 +1,546 @@
+/**
+ * The experiment request (intake) model as the OpenAPI document describes it
+ * (reference/intake-model.md and SPEC.md, Experiment request, Protocol, Acceptance criteria).
+ *
+ * The experiments service is the single source of truth for this model: it validates every
+ * field, normalises the equivalent spellings and reports errors with their request paths and
+ * the SPEC.md codes (missing_required, invalid_value, invalid_experiment_type,
+ * safety_violation). So the gateway only checks that a body is a JSON object (and the body
+ * size), passes it on exactly as sent, and publishes the model below for clients: the
+ * runtime schema accepts any object, the document shows the model.
+ */
+import { z } from "@hono/zod-openapi";
+import {
+  BUDGET_FLEXIBILITY,
+  EXPERIMENT_TYPES,
+  PRIVACY_LEVELS,
+  TURNAROUND_PRIORITIES,
+  WEBHOOK_EVENTS,
+} from "./catalog.js";
+
+/** Every accepted spelling of the supported levels; BSL-3 and above is flagged bsl_level_exceeded. */
+export const REQUEST_BSL_LEVELS = ["BSL1", "BSL-1", "BSL2", "BSL-2"] as const;
+
+// The documentation schema below never parses anything; it is turned into JSON Schema once.
+const d = z;
+const text = (description: string, max?: number, min?: number) => {
+  let schema = d.string();
+  if (min !== undefined) schema = schema.min(min);
+  if (max !== undefined) schema = schema.max(max);
+  return schema.describe(description);
+};
+const flag = (description: string) => d.boolean().default(false).describe(description);
+/** A section: every field optional unless named in `required`; unknown fields are invalid_value. */
+const obj = (shape: Record<string, z.ZodType>, description: string, required: readonly string[] = []) =>
+  d
+    .strictObject(
+      Object.fromEntries(
+        Object.entries(shape).map(([key, schema]) => [
+          key,
+          required.includes(key) ? schema : schema.optional(),
+        ]),
+      ),
+    )
+    .describe(description);
+const list = (item: z.ZodType, description: string, bounds: { min?: number; max?: number } = {}) => {
+  let schema = d.array(item);
+  if (bounds.min !== undefined) schema = schema.min(bounds.min);
+  if (bounds.max !== undefined) schema = schema.max(bounds.max);
+  return schema.describe(description);
+};
+const quantity = (description: string) => obj({ value: d.number(), unit: d.string() }, description);
+const range = (description: string, extra: Record<string, z.ZodType> = {}) =>
+  obj({ min: d.number(), max: d.number(), unit: d.string(), ...extra }, description);
+
+const metadata = obj(
+  {
+    intake_id: d.uuid().describe("The client's id for this intake (uuid)"),
+    submitter_type: d.enum(["human", "ai_agent", "automated_pipeline"]).default("human"),
+    agent_identifier: text("Which agent submitted it"),
+    parent_intake_id: d.uuid().describe("The intake this one derives from"),
+    tags: list(d.string().max(50), "At most 10 tags of at most 50 characters", { max: 10 }),
+    language: d.string().default("en"),
+  },
+  "Who submitted the request and how to find it again",
+);
+
+const hypothesis = obj(
+  {
+    statement: text("The testable claim: 10 to 1000 characters", 1000, 10),
+    null_hypothesis: text("What is true if the claim is not (at most 1000 characters)", 1000),
+    rationale: text("Why it is worth testing (at most 2000 characters)", 2000),
+    why_interesting: text("Second spelling of rationale", 2000),
+    prior_work: list(
+      obj(
+        {
+          type: d.enum(["doi", "pmid", "url", "experiment"]),
+          identifier: d.string(),
+          relevance: text("At most 500 characters", 500),
+        },
+        "A reference",
+      ),
+      "Prior work",
+    ),
+  },
+  "The hypothesis under test",
+  ["statement"],
+);
+
+const compliance = obj(
+  {
+    bsl: d
+      .enum(REQUEST_BSL_LEVELS)
+      .default("BSL1")
+      .describe(
+        "Biosafety level in any spelling (BSL1, BSL-1, bsl 1), stored as BSL-1. BSL-3 and above is flagged bsl_level_exceeded and rejected (403 safety_rejected).",
+      ),
+    human_derived_material: flag(
+      "Human-derived material (flags human_subjects; BSL-2 with it needs staff review)",
+    ),
+    animal_derived_material: flag("Animal-derived material"),
+    hazardous_chemicals: flag("Hazardous chemicals are involved"),
+    sds_attached: flag("Safety data sheets are attached"),
+    export_control_or_sanctions_risk: flag("Export-control or sanctions risk"),
+    hazard_notes: text("At most 1000 characters", 1000),
+  },
+  "Biosafety and compliance declarations",
+);
+
+const turnaroundBudget = obj(
+  {
+    budget_max_usd: d.number().min(50).max(100_000).describe("Budget cap in USD (50 to 100000)"),
+    desired_turnaround_days: d.int().min(1).max(180),
+    max_days: d.int().min(1).max(180).describe("Second spelling of desired_turnaround_days"),
+    hard_deadline: d.iso.date(),
+    budget_flexibility: d.enum(BUDGET_FLEXIBILITY).default("strict"),
+    priority: d
+      .enum(TURNAROUND_PRIORITIES)
+      .default("standard")
+      .describe("standard; expedited (about +20%); urgent (about +50%)"),
+  },
+  "Budget and turnaround (constraints.budget_max_usd, turnaround_days and turnaround_priority are equivalent spellings)",
+);
+
+const deliverables = obj(
+  {
+    minimum_package_level: d.enum(["L0_RAW_ONLY", "L1_BASIC_QC", "L2_INTERPRETATION"]).default("L1_BASIC_QC"),
+    raw_data_formats: list(
+      d.enum([
+        "CSV",
+        "XLSX",
+        "AB1",
+        "SEQ",
+        "FASTQ",
+        "INSTRUMENT_EXPORT",
+        "IMAGE_FILES",
+        "PDF_REPORT",
+        "JSON",
+      ]),
+      "Raw data formats (default [CSV])",
+    ),
+    required_processed_outputs: list(
+      d.string(),
+      "Processed outputs valid for the type, e.g. MIC_VALUE, IC50_CURVE_FIT, CT_TABLE, QC_SUMMARY",
+    ),
+    photo_documentation: d.enum(["none", "key_steps", "all_steps"]).default("key_steps"),
+    lab_notebook_scan: d.boolean().default(true),
+  },
+  "What the lab delivers",
+);
+
+const material = obj(
+  {
+    name: text("Required, at most 200 characters", 200),
+    specification: text("At most 500 characters", 500),
+    quantity: quantity("Amount"),
+    cas_number: d
+      .string()
+      .regex(/^\d+-\d+-\d$/)
+      .describe("CAS registry number (digits-digits-digit)"),
+    storage_requirements: d.string(),
+    hazardous: flag("Hazardous material"),
+    provided_by_requester: d
+      .boolean()
+      .describe("Shipped by the requester after a lab accepts the job; otherwise sourced by the lab"),
+  },
+  "A material",
+  ["name"],
+);
+
+const replicates = obj(
+  {
+    technical: d.int().default(3).describe("Technical replicates (3 or more recommended)"),
+    technical_replicates: d.int().describe("Second spelling of technical"),
+    biological: d.int().default(1).describe("Biological replicates (3 recommended)"),
+    biological_replicates: d.int().describe("Second spelling of biological"),
+  },
+  "Replicates (fewer than recommended is the warning low_replicates)",
+);
+
+const customStep = obj(
+  {
+    step_number: d.int(),
+    action: d.string(),
+    duration: obj({ value: d.number(), unit: d.enum(["seconds", "minutes", "hours", "days"]) }, "Duration"),
+    temperature: obj(
+      { value: d.number(), unit: d.enum(["C", "F", "K"]), tolerance: d.number() },
+      "Temperature",
+    ),
+    critical_parameters: list(d.string(), "Critical parameters"),
+    expected_outcome: d.string(),
+  },
+  "A numbered step",
+  ["step_number", "action", "critical_parameters", "expected_outcome"],
+);
+
+const customProtocol = obj(
+  {
+    protocol_title: text("At most 200 characters", 200),
+    title: text("SPEC.md spelling of protocol_title", 200),
+    protocol_version: d.string(),
+    version: d.string().describe("SPEC.md spelling of protocol_version"),
+    protocol_attached: d.boolean().default(false),
+    brief_description: text("At most 5000 characters", 5000),
+    steps: list(customStep, "Numbered steps with critical parameters and expected outcomes"),
+    equipment_required: list(
+      obj({ name: d.string(), specifications: d.string(), required: d.boolean().default(true) }, "Equipment"),
+      "Equipment list",
+    ),
+    safety_notes: list(d.string(), "Safety notes"),
+  },
+  "A custom protocol: numbered steps, critical parameters, expected outcomes, materials and equipment are all required",
+  ["steps", "equipment_required"],
+);
+
+const protocol = obj(
+  {
+    type: d.enum(["standard_template", "custom", "protocol_design_requested"]),
+    template_id: d
+      .string()
+      .describe("With standard_template, e.g. mic-broth-microdilution-v1 (GET /templates)"),
+    template_parameters: d
+      .record(d.string(), d.unknown())
+      .describe("Checked against the template's parameters"),
+    custom_protocol: customProtocol,
+    protocol_design_brief: d
+      .string()
+      .describe(
+        "With protocol_design_requested: the goal; staff propose a protocol, usually within 48 hours",
+      ),
+    materials: list(material, "SPEC.md place of the top-level materials_provided"),
+    replicates: replicates.describe("SPEC.md place of the top-level replicates"),
+  },
+  "How the experiment is run (SPEC.md, Protocol)",
+);
+
+const successCondition = obj(
+  {
+    metric: d.string(),
+    operator: d.enum(["gt", "gte", "lt", "lte", "eq", "neq", "between", "not_between"]),
+    threshold: d
+      .union([d.number(), obj({ min: d.number(), max: d.number() }, "For between and not_between")])
+      .describe("A number, or {min, max} for between and not_between"),
+    unit: d.string(),
+    description: d.string(),
+  },
+  "A success condition",
+);
+
+const acceptanceCriteria = obj(
+  {
+    success_conditions: list(successCondition, "Conditions the results must meet"),
+    failure_conditions: list(
+      obj({ condition: d.string(), interpretation: d.string() }, "A failure"),
+      "Failures",
+    ),
+    statistical_requirements: obj(
+      {
+        significance_level: d.number().min(0).max(1).default(0.05),
+        statistical_test: d.enum(["t_test", "anova", "mann_whitney", "chi_square", "fisher_exact"]),
+        power: d.number(),
+      },
+      "Statistics",
+    ),
+  },
+  "What counts as success: staff resolve disputes against these",
+);
+
+const communicationPreferences = obj(
+  {
+    webhook_url: d.url({ protocol: /^https$/ }).describe("HTTPS only"),
+    notification_events: list(d.enum(WEBHOOK_EVENTS), "Events to deliver"),
+    preferred_contact: d.enum(["email", "webhook", "platform_only"]),
+  },
+  "Webhook and contact preferences",
+);
+
+const organism = {
+  organism: d.string(),
+  strain: d.string(),
+};
+
+const TYPE_SECTIONS = {
+  sanger: obj(
+    {
+      template_type: d.enum(["plasmid", "pcr_product", "genomic"]),
+      template_concentration_ng_ul: d.number().min(0),
+      primers: list(
+        obj(
+          {
+            name: d.string(),
+            sequence: d
+              .string()
+              .regex(/^[ATCGRYSWKMBDHVN]+$/i)
+              .describe("IUPAC bases"),
+            provided_by: d.enum(["requester", "operator"]),
+          },
+          "A primer",
+        ),
+        "Primers",
+      ),
+      expected_insert_size_bp: d.int(),
+      reference_sequence_attached: d.boolean().default(false),
+      regions_of_interest: list(
+        obj({ name: d.string(), start_bp: d.int(), end_bp: d.int() }, "A region"),
+        "Regions of interest",
+      ),
+    },
+    "SANGER_PLASMID_VERIFICATION",
+    ["template_type"],
+  ),
+  qpcr: obj(
+    {
+      chemistry: d.enum(["SYBR_GREEN", "TAQMAN", "OTHER"]),
+      targets: list(
+        obj(
+          {
+            gene_symbol: d.string(),
+            assay_id: d.string(),
+            primer_sequences: obj({ forward: d.string(), reverse: d.string(), probe: d.string() }, "Primers"),
+          },
+          "A target gene",
+          ["gene_symbol"],
+        ),
+        "Target genes",
+      ),
+      housekeeping_genes: list(d.string(), "At least one reference gene", { min: 1 }),
+      sample_type: d.enum(["cDNA", "RNA", "gDNA", "cells"]),
+      number_of_samples: d.int().min(1),
+      conditions: list(obj({ name: d.string(), description: d.string() }, "A condition"), "Conditions"),
+    },
+    "QPCR_EXPRESSION (checked against MIQE)",
+    ["targets", "housekeeping_genes", "sample_type", "number_of_samples"],
+  ),
+  cell_viability: obj(
+    {
+      cell_line: d.string(),
+      cell_source: d.string(),
+      assay_type: d.enum(["CELLTITER_GLO", "MTT", "MTS", "RESAZURIN", "LIVE_DEAD", "OTHER"]),
+      compound_name: d.string(),
+      compound_stock_concentration: quantity("Stock concentration"),
+      solvent: d.string().default("DMSO"),
+      dose_range: range("Dose range", {
+        points: d.int().min(3),
+        dilution_series: d.enum(["2-fold", "3-fold", "half-log", "custom"]),
+      }),
+      exposure_time_hours: d.number(),
+      seeding_density_cells_per_well: d.number(),
+      plate_format: d.enum(["96-well", "384-well"]).default("96-well"),
+      positive_control: d.string(),
+      include_z_factor: d.boolean().default(true),
+    },
+    "CELL_VIABILITY_IC50 (dose-response design rules)",
+    ["cell_line", "compound_name"],
+  ),
+  enzyme_inhibition: obj(
+    {
+      target_enzyme: d.string(),
+      enzyme_source: d.string(),
+      enzyme_concentration: quantity("Enzyme concentration"),
+      assay_type: d.enum(["COLORIMETRIC", "FLUOROMETRIC", "LUMINESCENT", "RADIOMETRIC", "COUPLED", "OTHER"]),
+      substrate: d.string(),
+      substrate_concentration: quantity("Substrate concentration"),
+      inhibitor_name: d.string(),
+      inhibitor_concentrations: list(quantity("A concentration"), "Inhibitor concentrations"),
+      incubation_time_minutes: d.number(),
+      incubation_temperature_c: d.number(),
+      buffer: d.string(),
+      detection_wavelength_nm: d.number(),
+      positive_control_inhibitor: d.string(),
+    },
+    "ENZYME_INHIBITION_IC50",
+    ["target_enzyme", "inhibitor_name"],
+  ),
+  microbial_growth: obj(
+    {
+      ...organism,
+      organism_source: d.enum(["ATCC", "DSMZ", "in_house", "other"]),
+      base_medium: d.string(),
+      condition_matrix: list(
+        obj(
+          {
+            variable: d.string(),
+            values: list(
+              obj({ value: d.union([d.string(), d.number()]), unit: d.string() }, "A value"),
+              "Values",
+            ),
+          },
+          "A varied condition",
+        ),
+        "Condition matrix",
+      ),
+      incubation_temperature_c: d.number(),
+      incubation_hours: d.number(),
+      aeration: d.enum(["static", "shaking", "anaerobic"]),
+      read_schedule: list(
+        obj({ time_hours: d.number(), measurement: d.enum(["OD600", "CFU", "both"]) }, "A read"),
+        "Read schedule",
+      ),
+      endpoint_only: d.boolean().default(false),
+    },
+    "MICROBIAL_GROWTH_MATRIX",
+    ["organism", "condition_matrix"],
+  ),
+  mic_mbc: obj(
+    {
+      ...organism,
+      organism_source: d.enum(["ATCC", "DSMZ", "in_house", "other"]),
+      medium: d.string().default("Mueller-Hinton broth"),
+      compound_name: d.string(),
+      concentration_range: range("Concentration range", { dilution_series: d.enum(["2-fold", "custom"]) }),
+      inoculum_cfu_ml: d.number(),
+      incubation_hours: d.number().default(18),
+      incubation_temperature_c: d.number().default(37),
+      positive_control_antibiotic: d.string(),
+      determine_mbc: d.boolean().default(false),
+      method: d.enum(["broth_microdilution", "broth_macrodilution", "agar_dilution"]),
+    },
+    "MIC_MBC_ASSAY (broth microdilution checked per CLSI); mic_mbc_assay is the other accepted form",
+    ["organism", "compound_name"],
+  ),
+  mic_mbc_assay: obj(
+    {
+      target_organisms: list(d.string(), "Organisms", { min: 1 }),
+      test_compounds: list(
+        obj(
+          {
+            name: d.string(),
+            concentrations_ug_ml: list(d.number().positive(), "Concentrations in ug/mL", { min: 1 }),
+          },
+          "A compound",
+          ["name", "concentrations_ug_ml"],
+        ),
+        "Compounds",
+        { min: 1 },
+      ),
+    },
+    "MIC_MBC_ASSAY, cloud-lab form (SPEC.md, Cloud labs): several organisms and compounds at once",
+    ["target_organisms", "test_compounds"],
+  ),
+  zone_of_inhibition: obj(
+    {
+      ...organism,
+      medium: d.string().default("Mueller-Hinton agar"),
+      compound_name: d.string(),
+      disk_loading: list(obj({ amount: d.number(), unit: d.string() }, "A loading"), "Disk loadings"),
+      disk_diameter_mm: d.number().default(6),
+      positive_control: d.string(),
+      incubation_hours: d.number().default(18),
+      incubation_temperature_c: d.number().default(37),
+    },
+    "ZONE_OF_INHIBITION",
+    ["organism", "compound_name"],
+  ),
+  custom_protocol: customProtocol.describe(
+    "CUSTOM (or protocol.custom_protocol): numbered steps, critical parameters, expected outcomes, materials and equipment are required",
+  ),
+};
+
+const ExperimentRequestDocumentation = obj(
+  {
+    experiment_type: d
+      .enum(EXPERIMENT_TYPES)
+      .describe(
+        "One of the 8 types; any other value is invalid_experiment_type. The type's section (below) is required.",
+      ),
+    title: text("5 to 200 characters", 200, 5),
+    metadata,
+    hypothesis,
+    compliance,
+    privacy: d
+      .enum(PRIVACY_LEVELS)
+      .default("open")
+      .describe("open (no premium), delayed_6mo (~+10%), delayed_12mo (~+15%), private (~+25-50%)"),
+    turnaround_budget: turnaroundBudget,
+    constraints: obj(
+      {
+        budget_max_usd: d.number().min(50).max(100_000),
+        budget_flexibility: d.enum(BUDGET_FLEXIBILITY),
+        turnaround_days: d.int().min(1).max(180),
+        turnaround_priority: d.enum(TURNAROUND_PRIORITIES),
+      },
+      "SPEC.md spelling of the budget and turnaround (the same as turnaround_budget)",
+    ),
+    turnaround_days: d.int().describe("SPEC.md spelling of turnaround_budget.desired_turnaround_days"),
+    turnaround_priority: d
+      .enum(TURNAROUND_PRIORITIES)
+      .describe("SPEC.md spelling of turnaround_budget.priority"),
+    deliverables,
+    protocol,
+    materials_provided: list(material, "Materials the requester provides"),
+    replicates,
+    acceptance_criteria: acceptanceCriteria,
+    communication_preferences: communicationPreferences,
+    ...TYPE_SECTIONS,
+  },
+  "An experiment request (reference/intake-model.md). The experiments service validates it and reports each problem with its path (POST /validate); this schema documents the model. The section of the request's experiment_type is required: sanger, qpcr, cell_viability, enzyme_inhibition, microbial_growth, mic_mbc, zone_of_inhibition or custom_protocol (CUSTOM, also as protocol.custom_protocol).",
+  ["experiment_type", "title", "hypothesis"],
+);
+
+/**
+ * JSON Schema of the documentation schema, tidied for readers: no $schema, no safe-integer
+ * bounds zod adds to every integer, and no generated regex where a format already says it
+ * (date, uuid).
+ */
+function documentationOf(schema: z.ZodType): Record<string, unknown> {
+  const tidy = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(tidy);
+    if (node === null || typeof node !== "object") return node;
+    const result: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(node as Record<string, unknown>)) {
+      if (key === "$schema") continue;
+      if ((key === "minimum" || key === "maximum") && Math.abs(value as number) === Number.MAX_SAFE_INTEGER)
+        continue;
+      if (key === "pattern" && "format" in (node as object)) continue;
+      result[key] = tidy(value);
+    }
+    return result;
+  };
+  return tidy(z.toJSONSchema(schema, { io: "input", unrepresentable: "any" })) as Record<string, unknown>;
+}
+
+const REQUEST_DOCUMENTATION = documentationOf(ExperimentRequestDocumentation);
+
+/**
+ * POST /experiments and POST /validate: any JSON object (the service validates it), described
+ * as the request model. Its top-level required fields are documented, not enforced here.
+ */
+export const ExperimentRequestSchema = z
+  .looseObject({})
+  .openapi("ExperimentRequest", REQUEST_DOCUMENTATION as object);
+
+/** POST /estimate: the same model, every field optional (an estimate takes a partial request). */
+const { required: _required, ...PARTIAL_DOCUMENTATION } = REQUEST_DOCUMENTATION;
+export const PartialExperimentRequestSchema = z.looseObject({}).openapi("PartialExperimentRequest", {
+  ...PARTIAL_DOCUMENTATION,
+  description:
+    "A possibly partial experiment request: what is missing is estimated from the type's defaults (or, without a type, across types).",
+} as object);
+
+/** The documented schema of one top-level request field (for bodies that carry a part of the model). */
+export function requestFieldDocumentation(field: string, description?: string): Record<string, unknown> {
+  const properties = REQUEST_DOCUMENTATION.properties as Record<string, Record<string, unknown>>;
+  const schema = properties[field];
+  if (!schema) throw new Error(`the request model has no field ${field}`);
+  return description ? { ...schema, description } : schema;
+}

@@ -1,0 +1,141 @@
+import type { RouteHandler } from "@hono/zod-openapi";
+import { ExperimentStatus } from "@petri/contracts/experiments";
+import { asCaller } from "../../lib/clients.js";
+import type { GatewayEnv } from "../../lib/create-app.js";
+import {
+  callExperiments,
+  cancellationAnswerJson,
+  detailsJson,
+  statusFromName,
+  submissionJson,
+  summaryJson,
+  timestampFromIso,
+} from "../../lib/experiments-json.js";
+import { ApiError } from "../../lib/problem.js";
+import {
+  IDEMPOTENCY_KEY,
+  type acceptProtocolProposal,
+  type cancelExperiment,
+  type createExperiment,
+  type getExperiment,
+  type listExperiments,
+  type requestProtocolChanges,
+  type submitDraft,
+  type updateExperiment,
+} from "./experiments.routes.js";
+
+/** The Idempotency-Key header ("" when absent); 422 when it is not 1..255 printable ASCII. */
+function idempotencyKey(header: string | undefined): string {
+  if (header === undefined) return "";
+  if (IDEMPOTENCY_KEY.test(header)) return header;
+  const message = "Idempotency-Key must be 1 to 255 printable ASCII characters";
+  throw new ApiError(422, "validation_failed", "the request is invalid", {
+    errors: [{ field: "Idempotency-Key", path: "Idempotency-Key", code: "invalid_value", message }],
+  });
+}
+
+export const createExperimentHandler: RouteHandler<typeof createExperiment, GatewayEnv> = async (c) => {
+  const key = idempotencyKey(c.req.header("idempotency-key"));
+  const { draft } = c.req.valid("query");
+  const body = c.req.valid("json");
+  const answer = await callExperiments(() =>
+    c
+      .get("runtime")
+      .clients.experiments.createExperiment(
+        { requestJson: JSON.stringify(body), saveAsDraft: draft, idempotencyKey: key },
+        asCaller(),
+      ),
+  );
+  // Rendered only from the stored answer, so a replay is the first answer byte for byte.
+  const submission = submissionJson(answer.experiment, answer.warnings);
+  c.header("Location", submission.links.self);
+  if (answer.replayed) c.header("Idempotent-Replayed", "true");
+  return c.json(submission, 201);
+};
+
+export const submitDraftHandler: RouteHandler<typeof submitDraft, GatewayEnv> = async (c) => {
+  const { experiment_id } = c.req.valid("param");
+  const answer = await callExperiments(() =>
+    c.get("runtime").clients.experiments.submitDraft({ experimentId: experiment_id }, asCaller()),
+  );
+  return c.json(submissionJson(answer.experiment, answer.warnings), 200);
+};
+
+export const listExperimentsHandler: RouteHandler<typeof listExperiments, GatewayEnv> = async (c) => {
+  const query = c.req.valid("query");
+  const page = await callExperiments(() =>
+    c.get("runtime").clients.experiments.listExperiments(
+      {
+        status: query.status ? statusFromName(query.status) : ExperimentStatus.UNSPECIFIED,
+        createdAfter: timestampFromIso(query.created_after),
+        createdBefore: timestampFromIso(query.created_before),
+        limit: query.limit,
+        cursor: query.cursor ?? "",
+      },
+      asCaller(),
+    ),
+  );
+  return c.json(
+    {
+      experiments: page.experiments.map(summaryJson),
+      pagination: { total: Number(page.total), cursor: page.nextCursor || null, has_more: page.hasMore },
+    },
+    200,
+  );
+};
+
+export const getExperimentHandler: RouteHandler<typeof getExperiment, GatewayEnv> = async (c) => {
+  const { experiment_id } = c.req.valid("param");
+  const { experiment } = await callExperiments(() =>
+    c.get("runtime").clients.experiments.getExperiment({ experimentId: experiment_id }, asCaller()),
+  );
+  return c.json(detailsJson(experiment), 200);
+};
+
+export const updateExperimentHandler: RouteHandler<typeof updateExperiment, GatewayEnv> = async (c) => {
+  const { experiment_id } = c.req.valid("param");
+  const patch = c.req.valid("json");
+  const { experiment } = await callExperiments(() =>
+    c
+      .get("runtime")
+      .clients.experiments.updateExperiment(
+        { experimentId: experiment_id, patchJson: JSON.stringify(patch) },
+        asCaller(),
+      ),
+  );
+  return c.json(detailsJson(experiment), 200);
+};
+
+export const cancelExperimentHandler: RouteHandler<typeof cancelExperiment, GatewayEnv> = async (c) => {
+  const { experiment_id } = c.req.valid("param");
+  const { reason } = c.req.valid("json");
+  const { experiment } = await callExperiments(() =>
+    c
+      .get("runtime")
+      .clients.experiments.cancelExperiment({ experimentId: experiment_id, reason }, asCaller()),
+  );
+  return c.json(cancellationAnswerJson(experiment), 200);
+};
+
+export const acceptProtocolProposalHandler: RouteHandler<typeof acceptProtocolProposal, GatewayEnv> = async (
+  c,
+) => {
+  const { experiment_id } = c.req.valid("param");
+  const { experiment } = await callExperiments(() =>
+    c.get("runtime").clients.experiments.acceptProtocolProposal({ experimentId: experiment_id }, asCaller()),
+  );
+  return c.json(detailsJson(experiment), 200);
+};
+
+export const requestProtocolChangesHandler: RouteHandler<typeof requestProtocolChanges, GatewayEnv> = async (
+  c,
+) => {
+  const { experiment_id } = c.req.valid("param");
+  const { comments } = c.req.valid("json");
+  const { experiment } = await callExperiments(() =>
+    c
+      .get("runtime")
+      .clients.experiments.requestProtocolChanges({ experimentId: experiment_id, comments }, asCaller()),
+  );
+  return c.json(detailsJson(experiment), 200);
+};

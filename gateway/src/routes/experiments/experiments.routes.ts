@@ -1,0 +1,482 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { authenticatedAccess } from "../../lib/access.js";
+import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from "../../lib/catalog.js";
+import { ExperimentRequestSchema, requestFieldDocumentation } from "../../lib/experiment-request.js";
+import { EXPERIMENT_STATUSES, OPERATOR_AVAILABILITY } from "../../lib/experiments-json.js";
+import { errorResponses, jsonResponse, responseHeaders } from "../../lib/openapi.js";
+import { queryFlag, queryInt } from "../../lib/query.js";
+
+// ---------------------------------------------------------------------------------------
+// Shared shapes (also used by the validation and staff-review routes)
+
+const usd = (description: string) =>
+  z.number().openapi({ description: `${description} (USD, at most two decimals)`, example: 412.5 });
+const dateTime = (description?: string) =>
+  z.string().openapi({ format: "date-time", ...(description && { description }) });
+
+export const ExperimentStatusSchema = z.enum(EXPERIMENT_STATUSES).openapi("ExperimentStatus", {
+  description:
+    "draft -> pending_review or open -> claimed -> in_progress -> pending_approval -> completed (or disputed -> resolved); cancelled from draft, pending_review, open, claimed or in_progress.",
+});
+
+export const ExperimentLinksSchema = z
+  .object({
+    self: z.string().openapi({ example: "/experiments/exp_01jd0c6r5v8q2m7x4k9w3t1b6n" }),
+    results: z.string().openapi({ example: "/experiments/exp_01jd0c6r5v8q2m7x4k9w3t1b6n/results" }),
+    cancel: z.string().openapi({
+      description: "DELETE this path (with a reason) to cancel",
+      example: "/experiments/exp_01jd0c6r5v8q2m7x4k9w3t1b6n",
+    }),
+  })
+  .openapi("ExperimentLinks");
+
+export const RequestErrorSchema = z
+  .object({
+    path: z
+      .string()
+      .openapi({ description: "Path of the field in the request", example: "hypothesis.statement" }),
+    code: z.string().openapi({
+      description: "missing_required, invalid_value, invalid_experiment_type or safety_violation",
+      example: "missing_required",
+    }),
+    message: z.string(),
+  })
+  .openapi("RequestError");
+
+export const RequestWarningSchema = z
+  .object({
+    path: z.string().openapi({ example: "replicates.technical" }),
+    code: z.string().openapi({ description: "A rule id, e.g. low_replicates", example: "low_replicates" }),
+    message: z.string(),
+    suggestion: z.string().nullable().openapi({ description: "How to fix it, when there is a suggestion" }),
+  })
+  .openapi("RequestWarning");
+
+export const EstimateSchema = z
+  .object({
+    estimated_cost_usd: z.object({ low: usd("Low"), typical: usd("Typical"), high: usd("High") }),
+    estimated_turnaround_days: z.object({
+      standard: z.int().openapi({ description: "Days at standard priority" }),
+      expedited: z.int().openapi({ description: "Days at expedited priority" }),
+    }),
+    cost_breakdown: z
+      .object({
+        materials: usd("Materials"),
+        labor: usd("Labor"),
+        equipment: usd("Equipment"),
+        platform_fee: usd("Platform fee"),
+        privacy_premium: usd("Privacy premium"),
+      })
+      .openapi({ description: "The parts of the typical cost" }),
+    operator_availability: z.enum(OPERATOR_AVAILABILITY).openapi({
+      description:
+        "high (many qualified operators), medium (some), low (few, may take longer), none (no operator matches)",
+    }),
+  })
+  .openapi("Estimate");
+
+export const ExperimentSubmissionSchema = z
+  .object({
+    experiment_id: z.string().openapi({ example: "exp_01jd0c6r5v8q2m7x4k9w3t1b6n" }),
+    status: ExperimentStatusSchema,
+    created_at: dateTime(),
+    estimated_cost_usd: z
+      .number()
+      .nullable()
+      .openapi({ description: "Typical cost in USD (null for a draft that cannot be estimated yet)" }),
+    estimated_turnaround_days: z
+      .int()
+      .nullable()
+      .openapi({ description: "Turnaround in days at the request's priority (null like the cost)" }),
+    links: ExperimentLinksSchema,
+    warnings: z
+      .array(RequestWarningSchema)
+      .openapi({ description: "Findings that do not block the request" }),
+  })
+  .openapi("ExperimentSubmission");
+
+export const ExperimentSummarySchema = z
+  .object({
+    experiment_id: z.string(),
+    status: ExperimentStatusSchema,
+    experiment_type: z.string(),
+    title: z.string(),
+    estimated_cost_usd: z.number().nullable().openapi({ description: "Typical cost in USD" }),
+    estimated_turnaround_days: z.int().nullable(),
+    review_reasons: z.array(z.string()).openapi({
+      description:
+        "Why staff review it (pending_review): protocol_design_requested, custom_protocol, bsl2_human_derived_material, flagged_hazard",
+    }),
+    created_at: dateTime(),
+    updated_at: dateTime(),
+    links: ExperimentLinksSchema,
+  })
+  .openapi("ExperimentSummary");
+
+export const ExperimentSchema = z
+  .object({
+    experiment_id: z.string(),
+    status: ExperimentStatusSchema,
+    experiment_type: z.string(),
+    title: z.string(),
+    requester_account_id: z.string(),
+    request: z.record(z.string(), z.unknown()).openapi({
+      description:
+        "The normalised request: every default applied and one spelling of each field (see ExperimentRequest)",
+    }),
+    estimate: EstimateSchema.nullable(),
+    hold_amount_usd: usd(
+      "Held in escrow for it: the typical estimate at submission, re-estimated by a PATCH; 0 for a draft",
+    ),
+    operator: z
+      .object({
+        operator_id: z.string(),
+        lab_name: z.string(),
+        claimed_at: dateTime().nullable(),
+        deadline: dateTime().nullable(),
+      })
+      .nullable()
+      .openapi({ description: "The lab that claimed it (null until claimed)" }),
+    review_reasons: z.array(z.string()),
+    safety_flags: z.array(z.string()).openapi({
+      description: "Safety flags that did not reject the request (e.g. human_subjects), for staff review",
+    }),
+    protocol_proposal: z.record(z.string(), z.unknown()).nullable().openapi({
+      description:
+        "For protocol_design_requested: the staff proposal {revision, status (proposed, changes_requested, accepted), protocol, note, proposed_at, decided_at}",
+    }),
+    cancellation: z
+      .object({
+        reason: z.string(),
+        refund_amount_usd: usd("Refunded to the requester"),
+        operator_compensation_usd: usd("Paid to the operator"),
+        refund_status: z.string().openapi({ description: "full, partial or none" }),
+        cancelled_at: dateTime().nullable(),
+      })
+      .nullable(),
+    created_at: dateTime(),
+    updated_at: dateTime(),
+    submitted_at: dateTime("When it left draft (null for a draft)").nullable(),
+    links: ExperimentLinksSchema,
+  })
+  .openapi("Experiment");
+
+export const PaginationSchema = z
+  .object({
+    total: z.int().openapi({ description: "Matching experiments in all pages" }),
+    cursor: z
+      .string()
+      .nullable()
+      .openapi({ description: "Pass as ?cursor= for the next page; null on the last page" }),
+    has_more: z.boolean(),
+  })
+  .openapi("CursorPagination");
+
+export const ExperimentIdParamsSchema = z.object({
+  experiment_id: z
+    .string()
+    .min(1)
+    .max(64)
+    .openapi({ param: { name: "experiment_id", in: "path" }, example: "exp_01jd0c6r5v8q2m7x4k9w3t1b6n" }),
+});
+
+/** Idempotency-Key: 1 to 255 printable ASCII characters (Stripe's bound). */
+export const IDEMPOTENCY_KEY = /^[\x20-\x7e]{1,255}$/;
+
+const idempotencyKeyParameter = {
+  name: "Idempotency-Key",
+  in: "header" as const,
+  required: false,
+  schema: { type: "string" as const, minLength: 1, maxLength: 255, pattern: "^[\\x20-\\x7e]+$" },
+  description:
+    "Makes the create safe to retry (Stripe semantics), scoped to your account and kept 24 hours: the same key with the same body replays the first answer byte for byte (with Idempotent-Replayed: true), the same key with another body is 422 idempotency_key_reused, and a request arriving while the first with its key is still running is 409 (retry it).",
+};
+
+// ---------------------------------------------------------------------------------------
+// Requests
+
+export const CreateExperimentQuerySchema = z.object({
+  draft: queryFlag(
+    false,
+    "true saves the request as a draft: required fields may still be missing (every value given must be valid); it is not routed, nothing is held, and POST /experiments/{experiment_id}/submit validates it in full later",
+  ),
+});
+
+export const ListExperimentsQuerySchema = z.object({
+  status: ExperimentStatusSchema.optional(),
+  created_after: z.iso
+    .datetime({ offset: true })
+    .optional()
+    .openapi({ description: "Only experiments created at or after this ISO 8601 time" }),
+  created_before: z.iso
+    .datetime({ offset: true })
+    .optional()
+    .openapi({ description: "Only experiments created before this ISO 8601 time" }),
+  limit: queryInt(1, PAGE_SIZE_MAX, PAGE_SIZE_DEFAULT),
+  cursor: z
+    .string()
+    .min(1)
+    .max(512)
+    .optional()
+    .openapi({ description: "pagination.cursor of the previous page (opaque)" }),
+});
+
+export const ExperimentListSchema = z
+  .object({ experiments: z.array(ExperimentSummarySchema), pagination: PaginationSchema })
+  .openapi("ExperimentList");
+
+const patchField = (field: string) =>
+  z
+    .unknown()
+    .optional()
+    .openapi(requestFieldDocumentation(field) as object);
+
+export const UpdateExperimentBodySchema = z
+  .strictObject({
+    constraints: patchField("constraints"),
+    turnaround_budget: patchField("turnaround_budget"),
+    turnaround_days: patchField("turnaround_days"),
+    turnaround_priority: patchField("turnaround_priority"),
+    communication_preferences: patchField("communication_preferences"),
+  })
+  .refine((body) => Object.values(body).some((value) => value !== undefined), {
+    message:
+      "give at least one of constraints, turnaround_budget, turnaround_days, turnaround_priority, communication_preferences",
+    // Only for a body without unknown fields (those are reported on their own).
+    when: (payload) => payload.issues.length === 0,
+  })
+  .openapi("UpdateExperimentRequest", {
+    description:
+      "A JSON Merge Patch (RFC 7396) of the request: objects merge field by field and null removes a field. The experiments service validates the result like a new request and re-estimates it.",
+  });
+
+export const CancelExperimentBodySchema = z
+  .strictObject({
+    reason: z
+      .string()
+      .trim()
+      .min(1)
+      .max(1000)
+      .openapi({ description: "Why it is cancelled (required)", example: "funding withdrawn" }),
+  })
+  .openapi("CancelExperimentRequest");
+
+export const CancelledExperimentSchema = z
+  .object({
+    experiment_id: z.string(),
+    status: ExperimentStatusSchema.openapi({ description: "cancelled" }),
+    reason: z.string(),
+    refund_amount_usd: usd("Refunded to the requester"),
+    refund_status: z.string().openapi({
+      description:
+        "full (draft, pending_review or open), partial (claimed: the operator keeps a documented share), none (in_progress, or a draft with nothing held)",
+    }),
+    operator_compensation_usd: usd("Paid to the operator"),
+    cancelled_at: dateTime().nullable(),
+  })
+  .openapi("CancelledExperiment");
+
+export const RequestProtocolChangesBodySchema = z
+  .strictObject({
+    comments: z
+      .string()
+      .trim()
+      .min(1)
+      .max(5000)
+      .openapi({ description: "What should change in the proposed protocol" }),
+  })
+  .openapi("RequestProtocolChangesRequest");
+
+// ---------------------------------------------------------------------------------------
+// Routes
+
+const jsonBody = <S extends z.ZodType>(schema: S) => ({
+  required: true,
+  content: { "application/json": { schema } },
+});
+
+const NOT_FOUND = "No such experiment of yours (not_found); another account's experiment is 404 too";
+const INVALID_STATE =
+  "The experiment's status does not allow this (invalid_state, with details.status and details.allowed_from), or a conflicting change";
+
+export const createExperiment = createRoute({
+  method: "post",
+  path: "/experiments",
+  operationId: "createExperiment",
+  tags: ["Experiments"],
+  summary: "Submit an experiment request (or save a draft with ?draft=true)",
+  description:
+    "The experiments service validates the request (POST /validate gives the same findings without storing anything), estimates it, and stores it as open (routed to qualified operators) or pending_review (staff look first: protocol design requests, custom protocols, BSL-2 with human-derived material, flagged hazards). Send an Idempotency-Key to retry safely.",
+  ...authenticatedAccess,
+  parameters: [idempotencyKeyParameter],
+  request: { query: CreateExperimentQuerySchema, body: jsonBody(ExperimentRequestSchema) },
+  responses: {
+    201: {
+      description:
+        "Created. A replay of an earlier request with the same Idempotency-Key and body answers with the same status and the same body, byte for byte, and Idempotent-Replayed: true.",
+      headers: {
+        ...responseHeaders(),
+        Location: { description: "The experiment's path", schema: { type: "string" } },
+        "Idempotent-Replayed": {
+          description: "true when this answer replays an earlier request with the same Idempotency-Key",
+          schema: { type: "string", enum: ["true"] },
+        },
+      },
+      content: { "application/json": { schema: ExperimentSubmissionSchema } },
+    },
+    ...errorResponses({
+      authenticated: true,
+      body: true,
+      parameters: true,
+      extra: {
+        403: "Forbidden for your account (forbidden), or rejected for safety (safety_rejected, with details.safety_flags such as bsl_level_exceeded or controlled_substance)",
+        409: "A request with the same Idempotency-Key is still being processed (retry it)",
+        422: "The request is invalid (validation_failed, details.errors [{path, field, code, message}]: the body is not a JSON object, a field of the request model is missing or wrong, or Idempotency-Key or draft is malformed), or the Idempotency-Key was used with another body (idempotency_key_reused)",
+      },
+    }),
+  },
+});
+
+export const submitDraft = createRoute({
+  method: "post",
+  path: "/experiments/{experiment_id}/submit",
+  operationId: "submitDraft",
+  tags: ["Experiments"],
+  summary: "Submit a draft: validated in full, then open or pending_review",
+  ...authenticatedAccess,
+  request: { params: ExperimentIdParamsSchema },
+  responses: {
+    200: jsonResponse("The submitted experiment", ExperimentSubmissionSchema),
+    ...errorResponses({
+      authenticated: true,
+      parameters: true,
+      notFound: NOT_FOUND,
+      extra: {
+        403: "Not the requester of this experiment (forbidden), or rejected for safety (safety_rejected, with details.safety_flags)",
+        409: `Not a draft: ${INVALID_STATE}`,
+        422: "The draft is not a valid request yet (validation_failed, details.errors [{path, field, code, message}])",
+      },
+    }),
+  },
+});
+
+export const listExperiments = createRoute({
+  method: "get",
+  path: "/experiments",
+  operationId: "listExperiments",
+  tags: ["Experiments"],
+  summary: "Your experiments, newest first (staff: everyone's), paged by cursor",
+  ...authenticatedAccess,
+  request: { query: ListExperimentsQuerySchema },
+  responses: {
+    200: jsonResponse("A page of experiments", ExperimentListSchema),
+    ...errorResponses({ authenticated: true, parameters: true }),
+  },
+});
+
+export const getExperiment = createRoute({
+  method: "get",
+  path: "/experiments/{experiment_id}",
+  operationId: "getExperiment",
+  tags: ["Experiments"],
+  summary: "An experiment with its request, estimate, status and operator",
+  ...authenticatedAccess,
+  request: { params: ExperimentIdParamsSchema },
+  responses: {
+    200: jsonResponse("The experiment", ExperimentSchema),
+    ...errorResponses({ authenticated: true, parameters: true, notFound: NOT_FOUND }),
+  },
+});
+
+export const updateExperiment = createRoute({
+  method: "patch",
+  path: "/experiments/{experiment_id}",
+  operationId: "updateExperiment",
+  tags: ["Experiments"],
+  summary: "Change constraints, turnaround or communication preferences (only before a claim)",
+  description:
+    "The changed request is validated and re-estimated. After an operator's claim: 409 invalid_state.",
+  ...authenticatedAccess,
+  request: { params: ExperimentIdParamsSchema, body: jsonBody(UpdateExperimentBodySchema) },
+  responses: {
+    200: jsonResponse("The updated experiment", ExperimentSchema),
+    ...errorResponses({
+      authenticated: true,
+      body: true,
+      parameters: true,
+      notFound: NOT_FOUND,
+      extra: {
+        403: "Not the requester of this experiment (forbidden)",
+        409: INVALID_STATE,
+        422: "The patch or the request it makes is invalid (validation_failed, details.errors [{path, field, code, message}])",
+      },
+    }),
+  },
+});
+
+export const cancelExperiment = createRoute({
+  method: "delete",
+  path: "/experiments/{experiment_id}",
+  operationId: "cancelExperiment",
+  tags: ["Experiments"],
+  summary: "Cancel with a reason: open -> full refund, claimed -> partial, in_progress -> none",
+  description:
+    "A claimed experiment refunds 80 % of the held amount; 20 % compensates the operator who reserved capacity. Completed, disputed, resolved, pending_approval and cancelled experiments cannot be cancelled (409 invalid_state).",
+  ...authenticatedAccess,
+  request: { params: ExperimentIdParamsSchema, body: jsonBody(CancelExperimentBodySchema) },
+  responses: {
+    200: jsonResponse("The cancellation and its refund", CancelledExperimentSchema),
+    ...errorResponses({
+      authenticated: true,
+      body: true,
+      parameters: true,
+      notFound: NOT_FOUND,
+      extra: { 403: "Not the requester of this experiment (forbidden)", 409: INVALID_STATE },
+    }),
+  },
+});
+
+export const acceptProtocolProposal = createRoute({
+  method: "post",
+  path: "/experiments/{experiment_id}/protocol-proposal/accept",
+  operationId: "acceptProtocolProposal",
+  tags: ["Experiments"],
+  summary: "Accept the protocol staff proposed: it becomes the request's protocol and the experiment opens",
+  ...authenticatedAccess,
+  request: { params: ExperimentIdParamsSchema },
+  responses: {
+    200: jsonResponse("The experiment, now open", ExperimentSchema),
+    ...errorResponses({
+      authenticated: true,
+      parameters: true,
+      notFound: NOT_FOUND,
+      extra: {
+        403: "Not the requester of this experiment (forbidden)",
+        409: `No proposal awaits a decision (no_pending_proposal), not a design request, or ${INVALID_STATE}`,
+      },
+    }),
+  },
+});
+
+export const requestProtocolChanges = createRoute({
+  method: "post",
+  path: "/experiments/{experiment_id}/protocol-proposal/request-changes",
+  operationId: "requestProtocolChanges",
+  tags: ["Experiments"],
+  summary: "Ask staff to change the proposed protocol (the experiment stays in pending_review)",
+  ...authenticatedAccess,
+  request: { params: ExperimentIdParamsSchema, body: jsonBody(RequestProtocolChangesBodySchema) },
+  responses: {
+    200: jsonResponse("The experiment with the proposal marked changes_requested", ExperimentSchema),
+    ...errorResponses({
+      authenticated: true,
+      body: true,
+      parameters: true,
+      notFound: NOT_FOUND,
+      extra: {
+        403: "Not the requester of this experiment (forbidden)",
+        409: `No proposal awaits a decision (no_pending_proposal), not a design request, or ${INVALID_STATE}`,
+      },
+    }),
+  },
+});

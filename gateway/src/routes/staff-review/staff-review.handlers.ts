@@ -1,0 +1,51 @@
+import type { RouteHandler } from "@hono/zod-openapi";
+import { asCaller } from "../../lib/clients.js";
+import type { GatewayEnv } from "../../lib/create-app.js";
+import { callExperiments, detailsJson, summaryJson } from "../../lib/experiments-json.js";
+import type { approveReview, listReviewQueue, proposeProtocol, rejectReview } from "./staff-review.routes.js";
+
+export const listReviewQueueHandler: RouteHandler<typeof listReviewQueue, GatewayEnv> = async (c) => {
+  const { limit, cursor } = c.req.valid("query");
+  const page = await callExperiments(() =>
+    c.get("runtime").clients.experiments.listReviewQueue({ limit, cursor: cursor ?? "" }, asCaller()),
+  );
+  return c.json(
+    {
+      experiments: page.experiments.map(summaryJson),
+      pagination: { total: Number(page.total), cursor: page.nextCursor || null, has_more: page.hasMore },
+    },
+    200,
+  );
+};
+
+export const approveReviewHandler: RouteHandler<typeof approveReview, GatewayEnv> = async (c) => {
+  const { experiment_id } = c.req.valid("param");
+  const { note = "" } = c.req.valid("json");
+  const { experiment } = await callExperiments(() =>
+    c.get("runtime").clients.experiments.approveReview({ experimentId: experiment_id, note }, asCaller()),
+  );
+  return c.json(detailsJson(experiment), 200);
+};
+
+export const rejectReviewHandler: RouteHandler<typeof rejectReview, GatewayEnv> = async (c) => {
+  const { experiment_id } = c.req.valid("param");
+  const { reason } = c.req.valid("json");
+  const { experiment } = await callExperiments(() =>
+    c.get("runtime").clients.experiments.rejectReview({ experimentId: experiment_id, reason }, asCaller()),
+  );
+  return c.json(detailsJson(experiment), 200);
+};
+
+export const proposeProtocolHandler: RouteHandler<typeof proposeProtocol, GatewayEnv> = async (c) => {
+  const { experiment_id } = c.req.valid("param");
+  const { protocol, note = "" } = c.req.valid("json");
+  const { experiment } = await callExperiments(() =>
+    c
+      .get("runtime")
+      .clients.experiments.proposeProtocol(
+        { experimentId: experiment_id, protocolJson: JSON.stringify(protocol), note },
+        asCaller(),
+      ),
+  );
+  return c.json(detailsJson(experiment), 200);
+};

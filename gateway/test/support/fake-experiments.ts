@@ -1,0 +1,444 @@
+/**
+ * An in-memory ExperimentsService for gateway tests: just enough behaviour (ownership,
+ * statuses, idempotency keys, refunds) to exercise the gateway's mapping of every RPC, with
+ * money in integer cents as the real service sends it. Calls cross a Connect router
+ * transport with the real internal-principal interceptors, so each RPC sees (and the fake
+ * records) the principal and the exact request the gateway sent.
+ */
+import { clone, create } from "@bufbuild/protobuf";
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { type HandlerContext, createRouterTransport } from "@connectrpc/connect";
+import {
+  CancellationSchema,
+  type CreateExperimentResponse,
+  CreateExperimentResponseSchema,
+  EstimateSchema,
+  type Experiment,
+  ExperimentSchema,
+  ExperimentStatus,
+  ExperimentsService,
+  RequestIssueSchema,
+} from "@petri/contracts/experiments";
+import { Health, HealthCheckResponse_ServingStatus } from "@petri/contracts/health";
+import {
+  type Clock,
+  ConflictError,
+  DomainError,
+  InvalidStateError,
+  type InternalTokenVerifier,
+  NotFoundError,
+  type Principal,
+  SafetyRejectedError,
+  ValidationError,
+  clientInterceptors,
+  createLogger,
+  domainErrorToConnectError,
+  kPrincipal,
+  serverInterceptors,
+} from "@petri/service-kit";
+import { createGateway } from "../../src/app.js";
+import { createServiceClients } from "../../src/lib/clients.js";
+import type { GatewayDeps } from "../../src/lib/create-app.js";
+import { type FakeIdentity, internalKeys, silentLogger } from "./fake-identity.js";
+
+/** The estimate of every request: $300.00 / $412.50 / $550.75, 14 days (10 expedited). */
+export const ESTIMATE_CENTS = {
+  costLowCents: 30_000n,
+  costTypicalCents: 41_250n,
+  costHighCents: 55_075n,
+  turnaroundStandardDays: 14,
+  turnaroundExpeditedDays: 10,
+  turnaroundDays: 14,
+  operatorAvailability: "medium",
+  breakdown: {
+    materialsCents: 10_001n,
+    laborCents: 15_000n,
+    equipmentCents: 5_000n,
+    platformFeeCents: 6_125n,
+    privacyPremiumCents: 5_124n,
+  },
+};
+
+export const TEMPLATES = [
+  {
+    id: "mic-broth-microdilution-v1",
+    name: "MIC by broth microdilution",
+    description: "CLSI M07 broth microdilution",
+    category: "microbiology",
+    bsl_level: "BSL-2",
+    version: "1.0.0",
+    experiment_type: "MIC_MBC_ASSAY",
+    parameters: [
+      { name: "incubation_hours", type: "integer", required: true, default: 18, description: "h" },
+    ],
+    equipment_required: ["incubator"],
+    typical_materials: [{ name: "Mueller-Hinton broth", catalog: "cation-adjusted" }],
+    estimated_duration_hours: 24,
+    estimated_cost_usd: { low: 200, high: 400 },
+    protocol_steps: [{ step: 1, action: "Prepare dilutions", duration_minutes: 60 }],
+  },
+  {
+    id: "qpcr-sybr-v1",
+    name: "qPCR (SYBR Green)",
+    description: "Relative expression",
+    category: "molecular_biology",
+    bsl_level: "BSL-1",
+    version: "1.0.0",
+    experiment_type: "QPCR_EXPRESSION",
+    parameters: [],
+    equipment_required: ["qPCR cycler"],
+    typical_materials: [],
+    estimated_duration_hours: 6,
+    estimated_cost_usd: { low: 200, high: 500 },
+    protocol_steps: [{ step: 1, action: "Run", duration_minutes: 120 }],
+  },
+];
+
+const EDITABLE = ["draft", "pending_review", "open"];
+const CANCELLABLE = ["draft", "pending_review", "open", "claimed", "in_progress"];
+const STATUS_NAMES: Record<number, string> = {
+  [ExperimentStatus.DRAFT]: "draft",
+  [ExperimentStatus.PENDING_REVIEW]: "pending_review",
+  [ExperimentStatus.OPEN]: "open",
+  [ExperimentStatus.CLAIMED]: "claimed",
+  [ExperimentStatus.IN_PROGRESS]: "in_progress",
+  [ExperimentStatus.PENDING_APPROVAL]: "pending_approval",
+  [ExperimentStatus.COMPLETED]: "completed",
+  [ExperimentStatus.DISPUTED]: "disputed",
+  [ExperimentStatus.RESOLVED]: "resolved",
+  [ExperimentStatus.CANCELLED]: "cancelled",
+};
+
+const fail = (error: DomainError) => domainErrorToConnectError(error);
+
+/** The service's answer to a key reused with another request: 422 idempotency_key_reused. */
+class IdempotencyKeyReused extends DomainError {
+  readonly kind = "validation_failed" as const;
+  override get code(): string {
+    return "idempotency_key_reused";
+  }
+}
+
+export class FakeExperiments {
+  readonly experiments = new Map<string, Experiment>();
+  /** Every RPC with its request message and the principal it arrived with. */
+  readonly calls: Array<{ method: string; request: unknown; principal: Principal | undefined }> = [];
+  /** Make an RPC fail with this error (after recording the call). */
+  readonly failures = new Map<string, () => Error>();
+  private readonly idempotency = new Map<string, { fingerprint: string; answer: CreateExperimentResponse }>();
+  private sequence = 0;
+
+  constructor(readonly clock: Clock) {}
+
+  count(method: string): number {
+    return this.calls.filter((call) => call.method === method).length;
+  }
+
+  last(method: string): any {
+    return [...this.calls].reverse().find((call) => call.method === method)?.request;
+  }
+
+  private record(method: string, request: unknown, context: HandlerContext): Principal {
+    const principal = context.values.get(kPrincipal);
+    this.calls.push({ method, request, principal });
+    const failure = this.failures.get(method);
+    if (failure) throw failure();
+    if (!principal) throw new Error("no principal");
+    return principal;
+  }
+
+  /** Stores an experiment owned by `accountId` in `status` (for tests that need one). */
+  add(accountId: string, status: ExperimentStatus, request: Record<string, unknown> = { title: "x" }) {
+    const now = timestampFromDate(this.clock.now());
+    const experiment = create(ExperimentSchema, {
+      id: `exp_${String(++this.sequence).padStart(6, "0")}`,
+      requesterAccountId: accountId,
+      status,
+      experimentType: String(request.experiment_type ?? "MIC_MBC_ASSAY"),
+      title: String(request.title ?? ""),
+      requestJson: JSON.stringify(request),
+      estimate: create(EstimateSchema, ESTIMATE_CENTS),
+      holdAmountCents: status === ExperimentStatus.DRAFT ? 0n : ESTIMATE_CENTS.costTypicalCents,
+      version: 1n,
+      createdAt: now,
+      updatedAt: now,
+      ...(status !== ExperimentStatus.DRAFT && { submittedAt: now }),
+    });
+    this.experiments.set(experiment.id, experiment);
+    return experiment;
+  }
+
+  private visible(principal: Principal, id: string): Experiment {
+    const experiment = this.experiments.get(id);
+    if (!experiment || (principal.role !== "staff" && experiment.requesterAccountId !== principal.accountId))
+      throw fail(new NotFoundError("experiment", id));
+    return experiment;
+  }
+
+  private touch(experiment: Experiment, status?: ExperimentStatus) {
+    if (status !== undefined) experiment.status = status;
+    experiment.version += 1n;
+    experiment.updatedAt = timestampFromDate(this.clock.now());
+    return { experiment: clone(ExperimentSchema, experiment) };
+  }
+
+  private requireStatus(experiment: Experiment, allowed: string[]) {
+    const status = STATUS_NAMES[experiment.status]!;
+    if (!allowed.includes(status))
+      throw fail(new InvalidStateError(`cannot do this while ${status}`, status, allowed));
+  }
+
+  private cancel(experiment: Experiment, reason: string) {
+    this.requireStatus(experiment, CANCELLABLE);
+    const hold = experiment.estimate?.costTypicalCents ?? 0n;
+    const status = STATUS_NAMES[experiment.status];
+    const [refund, compensation, refundStatus] =
+      status === "claimed"
+        ? [hold - hold / 5n, hold / 5n, "partial"]
+        : status === "in_progress"
+          ? [0n, hold, "none"]
+          : status === "draft"
+            ? [0n, 0n, "none"]
+            : [hold, 0n, "full"];
+    experiment.cancellation = create(CancellationSchema, {
+      reason,
+      refundAmountCents: refund,
+      operatorCompensationCents: compensation,
+      refundStatus,
+      cancelledAt: timestampFromDate(this.clock.now()),
+    });
+    return this.touch(experiment, ExperimentStatus.CANCELLED);
+  }
+
+  private page(experiments: Experiment[], limit: number, cursor: string) {
+    const start = cursor ? Number(cursor.replace("c", "")) : 0;
+    const size = limit || 20;
+    const slice = experiments.slice(start, start + size);
+    const hasMore = start + size < experiments.length;
+    return {
+      experiments: slice.map((e) => clone(ExperimentSchema, e)),
+      total: BigInt(experiments.length),
+      nextCursor: hasMore ? `c${start + size}` : "",
+      hasMore,
+    };
+  }
+
+  transport(verifier: InternalTokenVerifier, clientSide: ReturnType<typeof clientInterceptors>) {
+    return createRouterTransport(
+      (router) => {
+        router.service(Health, {
+          check: async () => ({ status: HealthCheckResponse_ServingStatus.SERVING }),
+        });
+        router.service(ExperimentsService, {
+          createExperiment: async (request, context) => {
+            const principal = this.record("CreateExperiment", request, context);
+            const slot = `${principal.accountId}|${request.idempotencyKey}`;
+            const fingerprint = `${request.saveAsDraft}|${request.requestJson}`;
+            const stored = request.idempotencyKey ? this.idempotency.get(slot) : undefined;
+            if (stored) {
+              if (stored.fingerprint !== fingerprint)
+                throw fail(new IdempotencyKeyReused("key reused", { field: "idempotency_key" }));
+              return { ...clone(CreateExperimentResponseSchema, stored.answer), replayed: true };
+            }
+            const body = JSON.parse(request.requestJson) as Record<string, any>;
+            if (
+              !request.saveAsDraft &&
+              !["MIC_MBC_ASSAY", "QPCR_EXPRESSION", "CUSTOM"].includes(body.experiment_type)
+            )
+              throw fail(
+                new ValidationError("the request is invalid", [
+                  { field: "experiment_type", code: "invalid_experiment_type", message: "unknown type" },
+                ]),
+              );
+            if (/^BSL-?[34]$/i.test(String(body.compliance?.bsl ?? "")))
+              throw fail(new SafetyRejectedError("unsafe", { safety_flags: ["bsl_level_exceeded"] }));
+            const design = body.protocol?.type === "protocol_design_requested";
+            const status = request.saveAsDraft
+              ? ExperimentStatus.DRAFT
+              : design
+                ? ExperimentStatus.PENDING_REVIEW
+                : ExperimentStatus.OPEN;
+            const experiment = this.add(principal.accountId, status, body);
+            if (design) experiment.reviewReasons = ["protocol_design_requested"];
+            const answer = create(CreateExperimentResponseSchema, {
+              experiment: clone(ExperimentSchema, experiment),
+              warnings: [
+                create(RequestIssueSchema, {
+                  path: "replicates.technical",
+                  code: "low_replicates",
+                  message: "fewer than 3 technical replicates",
+                  suggestion: "use 3",
+                }),
+                create(RequestIssueSchema, { path: "title", code: "short_title", message: "short" }),
+              ],
+            });
+            if (request.idempotencyKey) this.idempotency.set(slot, { fingerprint, answer });
+            return answer;
+          },
+          submitDraft: async (request, context) => {
+            const principal = this.record("SubmitDraft", request, context);
+            const experiment = this.visible(principal, request.experimentId);
+            this.requireStatus(experiment, ["draft"]);
+            experiment.submittedAt = timestampFromDate(this.clock.now());
+            return { ...this.touch(experiment, ExperimentStatus.OPEN), warnings: [] };
+          },
+          getExperiment: async (request, context) => {
+            const principal = this.record("GetExperiment", request, context);
+            return { experiment: clone(ExperimentSchema, this.visible(principal, request.experimentId)) };
+          },
+          listExperiments: async (request, context) => {
+            const principal = this.record("ListExperiments", request, context);
+            const mine = [...this.experiments.values()]
+              .filter((e) => principal.role === "staff" || e.requesterAccountId === principal.accountId)
+              .filter((e) => request.status === ExperimentStatus.UNSPECIFIED || e.status === request.status)
+              .reverse();
+            return this.page(mine, request.limit, request.cursor);
+          },
+          updateExperiment: async (request, context) => {
+            const principal = this.record("UpdateExperiment", request, context);
+            const experiment = this.visible(principal, request.experimentId);
+            this.requireStatus(experiment, EDITABLE);
+            const patch = JSON.parse(request.patchJson) as Record<string, unknown>;
+            experiment.requestJson = JSON.stringify({ ...JSON.parse(experiment.requestJson), ...patch });
+            return this.touch(experiment);
+          },
+          cancelExperiment: async (request, context) => {
+            const principal = this.record("CancelExperiment", request, context);
+            return this.cancel(this.visible(principal, request.experimentId), request.reason);
+          },
+          validateExperiment: async (request, context) => {
+            this.record("ValidateExperiment", request, context);
+            const body = JSON.parse(request.requestJson) as Record<string, unknown>;
+            const valid = typeof body.title === "string";
+            return {
+              valid,
+              errors: valid
+                ? []
+                : [
+                    create(RequestIssueSchema, {
+                      path: "title",
+                      code: "missing_required",
+                      message: "required",
+                    }),
+                  ],
+              warnings: [
+                create(RequestIssueSchema, {
+                  path: "replicates.technical",
+                  code: "low_replicates",
+                  message: "few",
+                  suggestion: "use 3",
+                }),
+              ],
+              safetyFlags: valid ? [] : ["controlled_substance"],
+            };
+          },
+          validateHypothesis: async (request, context) => {
+            this.record("ValidateHypothesis", request, context);
+            return {
+              valid: request.statement.length >= 10,
+              errors: [],
+              suggestions: ["name a measurable outcome"],
+            };
+          },
+          estimateExperiment: async (request, context) => {
+            this.record("EstimateExperiment", request, context);
+            return { estimate: create(EstimateSchema, ESTIMATE_CENTS) };
+          },
+          listTemplates: async (request, context) => {
+            this.record("ListTemplates", request, context);
+            return {
+              templatesJson: TEMPLATES.filter(
+                (t) => !request.category || t.category === request.category,
+              ).map((t) =>
+                JSON.stringify({
+                  id: t.id,
+                  name: t.name,
+                  description: t.description,
+                  category: t.category,
+                  bsl_level: t.bsl_level,
+                  estimated_cost_range: `$${t.estimated_cost_usd.low}-$${t.estimated_cost_usd.high}`,
+                }),
+              ),
+            };
+          },
+          getTemplate: async (request, context) => {
+            this.record("GetTemplate", request, context);
+            const template = TEMPLATES.find((t) => t.id === request.templateId);
+            if (!template) throw fail(new NotFoundError("template", request.templateId));
+            return { templateJson: JSON.stringify(template) };
+          },
+          listReviewQueue: async (request, context) => {
+            this.record("ListReviewQueue", request, context);
+            const queue = [...this.experiments.values()].filter(
+              (e) => e.status === ExperimentStatus.PENDING_REVIEW,
+            );
+            return this.page(queue, request.limit, request.cursor);
+          },
+          approveReview: async (request, context) => {
+            const principal = this.record("ApproveReview", request, context);
+            const experiment = this.visible(principal, request.experimentId);
+            this.requireStatus(experiment, ["pending_review"]);
+            return this.touch(experiment, ExperimentStatus.OPEN);
+          },
+          rejectReview: async (request, context) => {
+            const principal = this.record("RejectReview", request, context);
+            const experiment = this.visible(principal, request.experimentId);
+            this.requireStatus(experiment, ["pending_review"]);
+            return this.cancel(experiment, request.reason);
+          },
+          proposeProtocol: async (request, context) => {
+            const principal = this.record("ProposeProtocol", request, context);
+            const experiment = this.visible(principal, request.experimentId);
+            this.requireStatus(experiment, ["pending_review"]);
+            experiment.protocolProposalJson = JSON.stringify({
+              revision: 1,
+              status: "proposed",
+              protocol: JSON.parse(request.protocolJson),
+              note: request.note,
+            });
+            return this.touch(experiment);
+          },
+          acceptProtocolProposal: async (request, context) => {
+            const principal = this.record("AcceptProtocolProposal", request, context);
+            const experiment = this.visible(principal, request.experimentId);
+            if (!experiment.protocolProposalJson)
+              throw fail(
+                new ConflictError("nothing to accept", "no_pending_proposal", { status: "pending_review" }),
+              );
+            return this.touch(experiment, ExperimentStatus.OPEN);
+          },
+          requestProtocolChanges: async (request, context) => {
+            const principal = this.record("RequestProtocolChanges", request, context);
+            return this.touch(this.visible(principal, request.experimentId));
+          },
+        });
+      },
+      {
+        router: {
+          interceptors: serverInterceptors({
+            logger: createLogger({ service: "fake-experiments", level: "silent" }),
+            verifier,
+          }),
+        },
+        transport: { interceptors: clientSide },
+      },
+    );
+  }
+}
+
+/** A gateway in front of `identity` and `experiments`. */
+export async function gatewayWithExperiments(
+  identity: FakeIdentity,
+  experiments: FakeExperiments,
+  deps: Partial<GatewayDeps> = {},
+) {
+  const { signer, verifier } = await internalKeys;
+  const clients = createServiceClients(
+    (service, clientSide) =>
+      service === "experiments"
+        ? experiments.transport(verifier, clientSide)
+        : identity.transport(verifier, clientSide, service),
+    clientInterceptors(signer),
+  );
+  return createGateway({ clients, logger: silentLogger, clock: identity.clock, maxBodyBytes: 4096, ...deps });
+}

@@ -1,0 +1,49 @@
+import type { Clock, Principal } from "@petri/service-kit";
+import type { Kysely } from "kysely";
+import { updateExperiment } from "../db/experiments.js";
+import type { ExperimentRow, ExperimentsDb } from "../db/schema.js";
+import { cancellationSettlement } from "../domain/lifecycle/cancellation.js";
+import { transition } from "../domain/lifecycle/transitions.js";
+import { REASON_MAX_LENGTH, requiredText } from "../domain/text.js";
+import { lockOwned } from "./experiment-access.js";
+import { recordCancelled } from "./experiment-events.js";
+
+export interface CancelDeps {
+  db: Kysely<ExperimentsDb>;
+  clock: Clock;
+  afterCommit(): void;
+}
+
+/**
+ * DELETE /experiments/{id}: the requester cancels with a reason (1..1000 characters). The
+ * refund depends on the status (domain/lifecycle/cancellation.ts); terminal and
+ * results-stage statuses are 409 invalid_state. Records ExperimentCancelled with the refund
+ * and the operator's compensation (not for drafts, which hold nothing).
+ */
+export function makeCancelExperiment(deps: CancelDeps) {
+  return async function cancelExperiment(
+    principal: Principal,
+    input: { experimentId: string; reason: string },
+  ): Promise<ExperimentRow> {
+    const reason = requiredText("reason", input.reason, REASON_MAX_LENGTH);
+    const now = deps.clock.now();
+    const row = await deps.db.transaction().execute(async (trx) => {
+      const current = await lockOwned(trx, principal, input.experimentId);
+      const settlement = cancellationSettlement(current.status, current.hold_cents);
+      const updated = await updateExperiment(trx, current, {
+        status: transition("cancel", current.status),
+        cancel_reason: reason,
+        refund_cents: settlement.refundCents,
+        operator_compensation_cents: settlement.operatorCompensationCents,
+        refund_status: settlement.refundStatus,
+        cancelled_by: principal.accountId,
+        cancelled_at: now,
+        updated_at: now,
+      });
+      if (current.status !== "draft") await recordCancelled(trx, updated, settlement, now);
+      return updated;
+    });
+    deps.afterCommit();
+    return row;
+  };
+}

@@ -1,0 +1,148 @@
+import { create, fromJson, toJson } from "@bufbuild/protobuf";
+import { type CreateExperimentResponse, CreateExperimentResponseSchema } from "@petri/contracts/experiments";
+import { type JsonValue, beginIdempotent, completeIdempotent } from "@petri/db";
+import { type Clock, ConflictError, type Principal, ValidationError, newId } from "@petri/service-kit";
+import type { Kysely } from "kysely";
+import { insertExperiment } from "../db/experiments.js";
+import { expireKey } from "../db/idempotency-keys.js";
+import type { ExperimentsDb } from "../db/schema.js";
+import {
+  IdempotencyKeyReusedError,
+  idempotencyCutoff,
+  idempotencyKeyProblem,
+  requestHash,
+} from "../domain/idempotency.js";
+import type { JsonObject } from "../domain/lifecycle/protocol-design.js";
+import { submissionStatus } from "../domain/lifecycle/transitions.js";
+import { experimentMessage, issueMessage } from "../rpc/experiment-message.js";
+import { recordSubmitted } from "./experiment-events.js";
+import { acceptIntake, parseJsonText } from "./intake.js";
+import { estimateColumns, priceRequest } from "./pricing.js";
+
+export interface CreateExperimentDeps {
+  db: Kysely<ExperimentsDb>;
+  clock: Clock;
+  afterCommit(): void;
+}
+
+export interface CreateExperimentInput {
+  /** The request body as sent (JSON text). */
+  requestJson: string;
+  /** Save an incomplete request as a draft (submitted later with SubmitDraft). */
+  saveAsDraft: boolean;
+  /** The Idempotency-Key header; "" when none was sent. */
+  idempotencyKey: string;
+}
+
+/** The HTTP status a stored response is replayed with (201 Created). */
+const CREATED = 201;
+
+/**
+ * POST /experiments. In ONE transaction: claim the idempotency key (if any), validate,
+ * price (with operator availability from the operator_capacity projection), insert, record
+ * ExperimentSubmitted (+ ExperimentOpened when open; nothing for a draft) and store the
+ * response under the key.
+ *
+ * Status: draft when saveAsDraft; else pending_review when the validation named review
+ * reasons, else open. The hold is the typical estimate in cents (0 for a draft).
+ *
+ * Idempotency (Stripe semantics, scoped per account, kept 24 h after completion):
+ * - same key, same body (and draft flag) -> the stored response, replayed=true;
+ * - same key, another body -> 422 idempotency_key_reused;
+ * - a duplicate while the first is executing -> on PostgreSQL it waits for the first
+ *   transaction (the key's row is locked by its insert) and then replays it; a key that is
+ *   committed but not completed -> 409 idempotency_request_in_progress (retryable);
+ * - a refused request (422/403) stores nothing: the key is free again.
+ */
+export function makeCreateExperiment(deps: CreateExperimentDeps) {
+  return async function createExperiment(
+    principal: Principal,
+    input: CreateExperimentInput,
+  ): Promise<CreateExperimentResponse> {
+    const key = input.idempotencyKey;
+    if (key !== "") {
+      const problem = idempotencyKeyProblem(key);
+      if (problem) throw new ValidationError("the Idempotency-Key is invalid", [problem]);
+    }
+    const body = parseJsonText(input.requestJson);
+    const mode = input.saveAsDraft ? "draft" : "submit";
+    const now = deps.clock.now();
+    const ref = { principal: principal.accountId, key };
+
+    const outcome = await deps.db.transaction().execute(async (trx) => {
+      if (key !== "") {
+        await expireKey(trx, ref, idempotencyCutoff(now));
+        const claim = await beginIdempotent(trx, {
+          ...ref,
+          requestHash: requestHash(body, input.saveAsDraft),
+        });
+        if (claim.kind === "replay") {
+          const stored = fromJson(CreateExperimentResponseSchema, claim.body as never);
+          return {
+            response: create(CreateExperimentResponseSchema, { ...stored, replayed: true }),
+            fresh: false,
+          };
+        }
+        if (claim.kind === "mismatch") throw new IdempotencyKeyReusedError();
+        if (claim.kind === "in_progress")
+          throw new ConflictError(
+            "a request with this Idempotency-Key is still being processed; retry shortly",
+            "idempotency_request_in_progress",
+            { retryable: true },
+          );
+      }
+
+      const intake = acceptIntake(body, mode, now);
+      const estimate = await priceRequest(trx, intake.request);
+      const status = input.saveAsDraft ? "draft" : submissionStatus(intake.reviewReasons);
+      const row = await insertExperiment(trx, {
+        id: newId("exp", now),
+        requester_account_id: principal.accountId,
+        status,
+        experiment_type: intake.experimentType,
+        title: intake.title,
+        request: intake.request,
+        raw_request: body as JsonObject,
+        ...estimateColumns(estimate),
+        hold_cents: status === "draft" ? 0 : estimate.cost_typical_cents,
+        review_reasons: intake.reviewReasons,
+        safety_flags: intake.safetyFlags,
+        review_note: null,
+        reviewed_by: null,
+        reviewed_at: null,
+        protocol_proposal: null,
+        proposal_comments: [],
+        operator_id: null,
+        operator_lab_name: null,
+        claimed_at: null,
+        deadline: null,
+        cancel_reason: null,
+        refund_cents: null,
+        operator_compensation_cents: null,
+        refund_status: null,
+        cancelled_by: null,
+        cancelled_at: null,
+        created_at: now,
+        updated_at: now,
+        submitted_at: status === "draft" ? null : now,
+      });
+      if (status !== "draft") await recordSubmitted(trx, row, now);
+
+      const response = create(CreateExperimentResponseSchema, {
+        experiment: experimentMessage(row),
+        warnings: intake.warnings.map(issueMessage),
+        replayed: false,
+      });
+      if (key !== "")
+        await completeIdempotent(trx, {
+          ...ref,
+          status: CREATED,
+          body: toJson(CreateExperimentResponseSchema, response) as JsonValue,
+          completedAt: now,
+        });
+      return { response, fresh: true };
+    });
+    if (outcome.fresh) deps.afterCommit();
+    return outcome.response;
+  };
+}

@@ -1,0 +1,16 @@
+import type { Kysely } from "kysely";
+import type { ExperimentsDb } from "../db/schema.js";
+import type { EstimateRecord } from "../rpc/experiment-message.js";
+import { parseJsonText } from "./intake.js";
+import { priceRequest } from "./pricing.js";
+
+/**
+ * POST /estimate: prices a possibly partial request (missing parts take the type's reference
+ * values) with the operator availability of the operator_capacity projection. The body must
+ * be JSON (422 otherwise); anything else it lacks is assumed, never an error.
+ */
+export function makeEstimateExperiment(deps: { db: Kysely<ExperimentsDb> }) {
+  return async function estimateExperiment(requestJson: string): Promise<EstimateRecord> {
+    return priceRequest(deps.db, parseJsonText(requestJson));
+  };
+}

@@ -1,0 +1,62 @@
+import { type Principal, ValidationError } from "@petri/service-kit";
+import type { Kysely } from "kysely";
+import { type ExperimentFilter, listExperiments } from "../db/experiments.js";
+import type { ExperimentRow, ExperimentsDb } from "../db/schema.js";
+import { isStaff } from "../domain/authorization.js";
+import type { ExperimentStatus } from "../domain/lifecycle/transitions.js";
+import { decodeCursor, encodeCursor, parseLimit } from "../domain/pagination.js";
+
+export interface ListExperimentsInput {
+  status?: ExperimentStatus | undefined;
+  /** Exclusive bounds on created_at. */
+  createdAfter?: Date | undefined;
+  createdBefore?: Date | undefined;
+  /** 0 = default (20); 1..100. */
+  limit: number;
+  /** "" for the first page. */
+  cursor: string;
+}
+
+export interface ExperimentListPage {
+  experiments: ExperimentRow[];
+  total: number;
+  /** "" when there is no further page. */
+  nextCursor: string;
+  hasMore: boolean;
+}
+
+/**
+ * Lists experiments newest first: a requester's own, or everyone's for staff. `total`
+ * counts every experiment matching the filters (not only the rest after the cursor).
+ */
+export function makeListExperiments(deps: { db: Kysely<ExperimentsDb> }) {
+  return async function listExperimentsUseCase(
+    principal: Principal,
+    input: ListExperimentsInput,
+  ): Promise<ExperimentListPage> {
+    const limit = parseLimit(input.limit);
+    const after = input.cursor === "" ? undefined : decodeCursor(input.cursor);
+    if (input.createdAfter && input.createdBefore && input.createdAfter >= input.createdBefore)
+      throw new ValidationError("the time range is empty", [
+        {
+          field: "created_before",
+          code: "invalid_value",
+          message: "created_before must be after created_after",
+        },
+      ]);
+    const filter: ExperimentFilter = {
+      requesterAccountId: isStaff(principal) ? undefined : principal.accountId,
+      status: input.status,
+      createdAfter: input.createdAfter,
+      createdBefore: input.createdBefore,
+    };
+    const page = await listExperiments(deps.db, filter, { limit, after });
+    const last = page.rows.at(-1);
+    return {
+      experiments: page.rows,
+      total: page.total,
+      nextCursor: page.hasMore && last ? encodeCursor({ at: last.created_at, id: last.id }) : "",
+      hasMore: page.hasMore,
+    };
+  };
+}

@@ -1,0 +1,28 @@
+import type { Principal } from "@petri/service-kit";
+import type { Kysely } from "kysely";
+import { listReviewQueue } from "../db/experiments.js";
+import type { ExperimentsDb } from "../db/schema.js";
+import { authorize } from "../domain/authorization.js";
+import { decodeCursor, encodeCursor, parseLimit } from "../domain/pagination.js";
+import type { ExperimentListPage } from "./list-experiments.js";
+
+/** Staff: experiments in pending_review, oldest submission first. */
+export function makeListReviewQueue(deps: { db: Kysely<ExperimentsDb> }) {
+  return async function listReviewQueueUseCase(
+    principal: Principal,
+    input: { limit: number; cursor: string },
+  ): Promise<ExperimentListPage> {
+    authorize(principal, "staff");
+    const limit = parseLimit(input.limit);
+    const after = input.cursor === "" ? undefined : decodeCursor(input.cursor);
+    const page = await listReviewQueue(deps.db, { limit, after });
+    const last = page.rows.at(-1);
+    return {
+      experiments: page.rows,
+      total: page.total,
+      nextCursor:
+        page.hasMore && last?.submitted_at ? encodeCursor({ at: last.submitted_at, id: last.id }) : "",
+      hasMore: page.hasMore,
+    };
+  };
+}

@@ -1,0 +1,71 @@
+/**
+ * Prices a request for storage (cents) with the operator availability of the local
+ * operator_capacity projection. Shared by the use cases that create, submit, patch or
+ * re-protocol an experiment and by POST /estimate.
+ */
+import type { Kysely } from "kysely";
+import { countOperatorsAbleToTake } from "../db/operator-capacity.js";
+import type { ExperimentsDb } from "../db/schema.js";
+import { estimateCents, estimateInputFrom, operatorAvailability } from "../domain/estimate/index.js";
+import { normalizeBslLevel } from "../domain/templates/index.js";
+import type { EstimateRecord } from "../rpc/experiment-message.js";
+
+type Rec = Record<string, unknown>;
+const rec = (v: unknown): Rec | undefined =>
+  typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Rec) : undefined;
+
+/** 1 or 2 for BSL-1/BSL-2 (BSL-1 when unstated), 3 for anything higher (no operator qualifies). */
+export function bslNumber(request: unknown): number {
+  const level = normalizeBslLevel(rec(rec(request)?.compliance)?.bsl);
+  if (level === null) return 1;
+  return Number(level.slice("BSL-".length));
+}
+
+function humanDerived(request: unknown): boolean {
+  return rec(rec(request)?.compliance)?.human_derived_material === true;
+}
+
+/** The estimate of a (possibly partial) request, in cents, with operator availability. */
+export async function priceRequest(db: Kysely<ExperimentsDb>, request: unknown): Promise<EstimateRecord> {
+  const input = estimateInputFrom(request);
+  const cents = estimateCents(input);
+  const operators =
+    input.experiment_type === null
+      ? 0
+      : await countOperatorsAbleToTake(db, {
+          experimentType: input.experiment_type,
+          bslLevel: bslNumber(request),
+          humanDerivedMaterial: humanDerived(request),
+        });
+  return {
+    cost_low_cents: cents.low,
+    cost_typical_cents: cents.typical,
+    cost_high_cents: cents.high,
+    turnaround_standard_days: cents.turnaround_days.standard,
+    turnaround_expedited_days: cents.turnaround_days.expedited,
+    turnaround_days:
+      input.priority === "standard" ? cents.turnaround_days.standard : cents.turnaround_days.expedited,
+    cost_breakdown: {
+      materials_cents: cents.breakdown.materials,
+      labor_cents: cents.breakdown.labor,
+      equipment_cents: cents.breakdown.equipment,
+      platform_fee_cents: cents.breakdown.platform_fee,
+      privacy_premium_cents: cents.breakdown.privacy_premium,
+    },
+    operator_availability: operatorAvailability(operators),
+  };
+}
+
+/** The estimate columns of an experiment row. */
+export function estimateColumns(estimate: EstimateRecord) {
+  return {
+    cost_low_cents: estimate.cost_low_cents,
+    cost_typical_cents: estimate.cost_typical_cents,
+    cost_high_cents: estimate.cost_high_cents,
+    turnaround_standard_days: estimate.turnaround_standard_days,
+    turnaround_expedited_days: estimate.turnaround_expedited_days,
+    turnaround_days: estimate.turnaround_days,
+    cost_breakdown: estimate.cost_breakdown,
+    operator_availability: estimate.operator_availability,
+  };
+}

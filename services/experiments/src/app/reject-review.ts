@@ -1,0 +1,46 @@
+import type { Clock, Principal } from "@petri/service-kit";
+import type { Kysely } from "kysely";
+import { updateExperiment } from "../db/experiments.js";
+import type { ExperimentRow, ExperimentsDb } from "../db/schema.js";
+import { authorize } from "../domain/authorization.js";
+import { cancellationSettlement } from "../domain/lifecycle/cancellation.js";
+import { assertCan, transition } from "../domain/lifecycle/transitions.js";
+import { REASON_MAX_LENGTH, requiredText } from "../domain/text.js";
+import { loadVisible } from "./experiment-access.js";
+import { recordCancelled } from "./experiment-events.js";
+
+/**
+ * Staff reject a request in pending_review, with a reason (1..1000 characters): it is
+ * cancelled with a full refund of the hold, and ExperimentCancelled is recorded.
+ */
+export function makeRejectReview(deps: { db: Kysely<ExperimentsDb>; clock: Clock; afterCommit(): void }) {
+  return async function rejectReview(
+    principal: Principal,
+    input: { experimentId: string; reason: string },
+  ): Promise<ExperimentRow> {
+    authorize(principal, "staff");
+    const reason = requiredText("reason", input.reason, REASON_MAX_LENGTH);
+    const now = deps.clock.now();
+    const row = await deps.db.transaction().execute(async (trx) => {
+      const current = await loadVisible(trx, principal, input.experimentId, { lock: true });
+      assertCan("reject_review", current.status);
+      const settlement = cancellationSettlement(current.status, current.hold_cents);
+      const updated = await updateExperiment(trx, current, {
+        status: transition("reject_review", current.status),
+        reviewed_by: principal.accountId,
+        reviewed_at: now,
+        cancel_reason: reason,
+        refund_cents: settlement.refundCents,
+        operator_compensation_cents: settlement.operatorCompensationCents,
+        refund_status: settlement.refundStatus,
+        cancelled_by: principal.accountId,
+        cancelled_at: now,
+        updated_at: now,
+      });
+      await recordCancelled(trx, updated, settlement, now);
+      return updated;
+    });
+    deps.afterCommit();
+    return row;
+  };
+}

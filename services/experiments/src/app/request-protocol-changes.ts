@@ -1,0 +1,43 @@
+import type { Clock, Principal } from "@petri/service-kit";
+import type { Kysely } from "kysely";
+import { updateExperiment } from "../db/experiments.js";
+import type { ExperimentRow, ExperimentsDb } from "../db/schema.js";
+import { requestChanges } from "../domain/lifecycle/protocol-design.js";
+import { NOTE_MAX_LENGTH, requiredText } from "../domain/text.js";
+import { lockOwned } from "./experiment-access.js";
+
+/**
+ * The requester asks for changes to the proposed protocol (comments 1..2000 characters): the
+ * experiment stays pending_review, the proposal becomes "changes_requested" and the comments
+ * join the proposal's discussion; staff may then propose a new revision. No event: the
+ * status does not change and nothing is held or released (the staff queue reads the row).
+ */
+export function makeRequestProtocolChanges(deps: {
+  db: Kysely<ExperimentsDb>;
+  clock: Clock;
+  afterCommit(): void;
+}) {
+  return async function requestProtocolChanges(
+    principal: Principal,
+    input: { experimentId: string; comments: string },
+  ): Promise<ExperimentRow> {
+    const comments = requiredText("comments", input.comments, NOTE_MAX_LENGTH);
+    const now = deps.clock.now();
+    return deps.db.transaction().execute(async (trx) => {
+      const current = await lockOwned(trx, principal, input.experimentId);
+      const change = requestChanges(
+        {
+          status: current.status,
+          reviewReasons: current.review_reasons,
+          proposal: current.protocol_proposal,
+        },
+        { requesterAccountId: principal.accountId, comments, at: now },
+      );
+      return updateExperiment(trx, current, {
+        protocol_proposal: change.proposal,
+        proposal_comments: [...current.proposal_comments, change.comment],
+        updated_at: now,
+      });
+    });
+  };
+}

@@ -1,0 +1,47 @@
+import type { Clock, Principal } from "@petri/service-kit";
+import type { Kysely } from "kysely";
+import { updateExperiment } from "../db/experiments.js";
+import type { ExperimentRow, ExperimentsDb } from "../db/schema.js";
+import type { RequestWarning } from "../domain/contracts.js";
+import { assertCan, submissionStatus, transition } from "../domain/lifecycle/transitions.js";
+import { lockOwned } from "./experiment-access.js";
+import { recordSubmitted } from "./experiment-events.js";
+import { acceptIntake } from "./intake.js";
+import { estimateColumns, priceRequest } from "./pricing.js";
+
+/**
+ * Submits a draft: validates the stored draft in full (submit mode: 422 with every missing
+ * or wrong field, 403 when unsafe), re-prices it, and moves it to open or pending_review
+ * with the typical estimate as its hold; records ExperimentSubmitted (+ ExperimentOpened).
+ * Only the requester; only from draft (409 invalid_state otherwise).
+ */
+export function makeSubmitDraft(deps: { db: Kysely<ExperimentsDb>; clock: Clock; afterCommit(): void }) {
+  return async function submitDraft(
+    principal: Principal,
+    experimentId: string,
+  ): Promise<{ experiment: ExperimentRow; warnings: RequestWarning[] }> {
+    const now = deps.clock.now();
+    const result = await deps.db.transaction().execute(async (trx) => {
+      const current = await lockOwned(trx, principal, experimentId);
+      assertCan("submit", current.status);
+      const intake = acceptIntake(current.request, "submit", now);
+      const estimate = await priceRequest(trx, intake.request);
+      const updated = await updateExperiment(trx, current, {
+        status: transition("submit", current.status, submissionStatus(intake.reviewReasons)),
+        experiment_type: intake.experimentType,
+        title: intake.title,
+        request: intake.request,
+        ...estimateColumns(estimate),
+        hold_cents: estimate.cost_typical_cents,
+        review_reasons: intake.reviewReasons,
+        safety_flags: intake.safetyFlags,
+        submitted_at: now,
+        updated_at: now,
+      });
+      await recordSubmitted(trx, updated, now);
+      return { experiment: updated, warnings: intake.warnings };
+    });
+    deps.afterCommit();
+    return result;
+  };
+}

@@ -1,0 +1,51 @@
+import type { Clock, Principal } from "@petri/service-kit";
+import type { Kysely } from "kysely";
+import { updateExperiment } from "../db/experiments.js";
+import type { ExperimentRow, ExperimentsDb } from "../db/schema.js";
+import { transition } from "../domain/lifecycle/transitions.js";
+import { applyPatch, mergePatch, parsePatch } from "../domain/patch.js";
+import { lockOwned } from "./experiment-access.js";
+import { recordUpdated } from "./experiment-events.js";
+import { acceptIntake, parseJsonText } from "./intake.js";
+import { estimateColumns, priceRequest } from "./pricing.js";
+
+/**
+ * PATCH /experiments/{id}: constraints, turnaround_budget, turnaround_days,
+ * turnaround_priority and communication_preferences only (422 naming any other field), and
+ * only in draft, pending_review or open, i.e. before a claim (409 invalid_state with
+ * details.status and allowed_from otherwise). The merged request is validated again (422 /
+ * 403 like a create; a draft in draft mode), re-priced, the hold becomes the new typical
+ * estimate (drafts hold nothing), the version is bumped and ExperimentUpdated records the
+ * new hold (not for drafts). An empty patch changes nothing.
+ */
+export function makeUpdateExperiment(deps: { db: Kysely<ExperimentsDb>; clock: Clock; afterCommit(): void }) {
+  return async function updateExperimentUseCase(
+    principal: Principal,
+    input: { experimentId: string; patchJson: string },
+  ): Promise<ExperimentRow> {
+    const patch = parsePatch(parseJsonText(input.patchJson, "the patch"));
+    const now = deps.clock.now();
+    const outcome = await deps.db.transaction().execute(async (trx) => {
+      const current = await lockOwned(trx, principal, input.experimentId);
+      transition("update", current.status);
+      if (Object.keys(patch).length === 0) return { row: current, changed: false };
+      const draft = current.status === "draft";
+      const intake = acceptIntake(applyPatch(current.request, patch), draft ? "draft" : "submit", now);
+      const estimate = await priceRequest(trx, intake.request);
+      const updated = await updateExperiment(trx, current, {
+        request: intake.request,
+        raw_request: mergePatch(current.raw_request, patch),
+        ...estimateColumns(estimate),
+        hold_cents: draft ? 0 : estimate.cost_typical_cents,
+        // A draft's review reasons are provisional until it is submitted; a submitted
+        // request keeps the ones it was reviewed (or opened) with.
+        ...(draft ? { review_reasons: intake.reviewReasons, safety_flags: intake.safetyFlags } : {}),
+        updated_at: now,
+      });
+      if (!draft) await recordUpdated(trx, updated, now);
+      return { row: updated, changed: true };
+    });
+    if (outcome.changed) deps.afterCommit();
+    return outcome.row;
+  };
+}

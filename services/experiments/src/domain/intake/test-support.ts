@@ -1,0 +1,30 @@
+/** Helpers shared by the intake tests (not part of the public API). */
+import type { ExperimentType } from "../contracts.js";
+import { FIXTURE_NOW, fullRequests, validRequests } from "./fixtures.js";
+import { validateExperimentRequest, type ValidationMode, type ValidationResult } from "./validate-request.js";
+
+export type Json = Record<string, any>;
+
+export function minimal(type: ExperimentType): Json {
+  return structuredClone(validRequests[type]) as Json;
+}
+
+export function full(type: ExperimentType): Json {
+  return structuredClone(fullRequests[type]) as Json;
+}
+
+export function run(
+  input: unknown,
+  mode: ValidationMode = "submit",
+  now: Date = FIXTURE_NOW,
+): ValidationResult {
+  return validateExperimentRequest(input, { mode, now });
+}
+
+export function warningCodes(result: ValidationResult): string[] {
+  return result.warnings.map((w) => w.code);
+}
+
+export function errorAt(result: ValidationResult, path: string) {
+  return result.errors.filter((e) => e.path === path);
+}

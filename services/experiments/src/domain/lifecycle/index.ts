@@ -1,0 +1,3 @@
+export * from "./transitions.js";
+export * from "./cancellation.js";
+export * from "./protocol-design.js";

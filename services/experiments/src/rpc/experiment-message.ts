@@ -1,0 +1,164 @@
+/**
+ * Domain <-> contract mapping of the Experiment record (petri.experiments.v1.Experiment).
+ * Used by the RPC handlers and by the use cases for event payloads (events carry the
+ * experiment as it is after the change).
+ */
+import { create } from "@bufbuild/protobuf";
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import {
+  CancellationSchema,
+  CostBreakdownSchema,
+  type Estimate,
+  EstimateSchema,
+  type Experiment,
+  ExperimentSchema,
+  ExperimentStatus as ExperimentStatusMessage,
+  OperatorAssignmentSchema,
+  type RequestIssue,
+  RequestIssueSchema,
+} from "@petri/contracts/experiments";
+import type { ExperimentRow, OperatorAvailability } from "../db/schema.js";
+import type { ExperimentStatus } from "../domain/lifecycle/transitions.js";
+
+const STATUS_MESSAGES: Record<ExperimentStatus, ExperimentStatusMessage> = {
+  draft: ExperimentStatusMessage.DRAFT,
+  pending_review: ExperimentStatusMessage.PENDING_REVIEW,
+  open: ExperimentStatusMessage.OPEN,
+  claimed: ExperimentStatusMessage.CLAIMED,
+  in_progress: ExperimentStatusMessage.IN_PROGRESS,
+  pending_approval: ExperimentStatusMessage.PENDING_APPROVAL,
+  completed: ExperimentStatusMessage.COMPLETED,
+  disputed: ExperimentStatusMessage.DISPUTED,
+  resolved: ExperimentStatusMessage.RESOLVED,
+  cancelled: ExperimentStatusMessage.CANCELLED,
+};
+
+export function statusMessage(status: ExperimentStatus): ExperimentStatusMessage {
+  return STATUS_MESSAGES[status];
+}
+
+/** The domain status of a proto status; undefined for UNSPECIFIED or an unknown number. */
+export function statusFromMessage(status: ExperimentStatusMessage): ExperimentStatus | undefined {
+  return (Object.keys(STATUS_MESSAGES) as ExperimentStatus[]).find(
+    (name) => STATUS_MESSAGES[name] === status,
+  );
+}
+
+/** The estimate in cents and days, as stored on an experiment or computed for /estimate. */
+export interface EstimateRecord {
+  cost_low_cents: number;
+  cost_typical_cents: number;
+  cost_high_cents: number;
+  turnaround_standard_days: number;
+  turnaround_expedited_days: number;
+  turnaround_days: number;
+  cost_breakdown: {
+    materials_cents: number;
+    labor_cents: number;
+    equipment_cents: number;
+    platform_fee_cents: number;
+    privacy_premium_cents: number;
+  };
+  operator_availability: OperatorAvailability;
+}
+
+export function estimateMessage(estimate: EstimateRecord): Estimate {
+  const b = estimate.cost_breakdown;
+  return create(EstimateSchema, {
+    costLowCents: BigInt(estimate.cost_low_cents),
+    costTypicalCents: BigInt(estimate.cost_typical_cents),
+    costHighCents: BigInt(estimate.cost_high_cents),
+    turnaroundStandardDays: estimate.turnaround_standard_days,
+    turnaroundExpeditedDays: estimate.turnaround_expedited_days,
+    turnaroundDays: estimate.turnaround_days,
+    breakdown: create(CostBreakdownSchema, {
+      materialsCents: BigInt(b.materials_cents),
+      laborCents: BigInt(b.labor_cents),
+      equipmentCents: BigInt(b.equipment_cents),
+      platformFeeCents: BigInt(b.platform_fee_cents),
+      privacyPremiumCents: BigInt(b.privacy_premium_cents),
+    }),
+    operatorAvailability: estimate.operator_availability,
+  });
+}
+
+/** The stored estimate of an experiment, or undefined for a draft too incomplete to price. */
+export function estimateOf(row: ExperimentRow): EstimateRecord | undefined {
+  if (row.cost_typical_cents === null || row.cost_low_cents === null || row.cost_high_cents === null)
+    return undefined;
+  const b = row.cost_breakdown ?? {};
+  return {
+    cost_low_cents: row.cost_low_cents,
+    cost_typical_cents: row.cost_typical_cents,
+    cost_high_cents: row.cost_high_cents,
+    turnaround_standard_days: row.turnaround_standard_days ?? 0,
+    turnaround_expedited_days: row.turnaround_expedited_days ?? 0,
+    turnaround_days: row.turnaround_days ?? 0,
+    cost_breakdown: {
+      materials_cents: b.materials_cents ?? 0,
+      labor_cents: b.labor_cents ?? 0,
+      equipment_cents: b.equipment_cents ?? 0,
+      platform_fee_cents: b.platform_fee_cents ?? 0,
+      privacy_premium_cents: b.privacy_premium_cents ?? 0,
+    },
+    operator_availability: row.operator_availability ?? "none",
+  };
+}
+
+/** The protocol proposal with its discussion, as protocol_proposal_json ("" when none). */
+export function proposalJson(row: ExperimentRow): string {
+  if (!row.protocol_proposal) return "";
+  return JSON.stringify({ ...row.protocol_proposal, comments: row.proposal_comments });
+}
+
+export function experimentMessage(row: ExperimentRow): Experiment {
+  const estimate = estimateOf(row);
+  return create(ExperimentSchema, {
+    id: row.id,
+    requesterAccountId: row.requester_account_id,
+    status: statusMessage(row.status),
+    experimentType: row.experiment_type ?? "",
+    title: row.title ?? "",
+    requestJson: JSON.stringify(row.request),
+    estimate: estimate ? estimateMessage(estimate) : undefined,
+    reviewReasons: [...row.review_reasons],
+    operator: row.operator_id
+      ? create(OperatorAssignmentSchema, {
+          operatorId: row.operator_id,
+          labName: row.operator_lab_name ?? "",
+          claimedAt: row.claimed_at ? timestampFromDate(row.claimed_at) : undefined,
+          deadline: row.deadline ? timestampFromDate(row.deadline) : undefined,
+        })
+      : undefined,
+    cancellation: row.cancelled_at
+      ? create(CancellationSchema, {
+          reason: row.cancel_reason ?? "",
+          refundAmountCents: BigInt(row.refund_cents ?? 0),
+          operatorCompensationCents: BigInt(row.operator_compensation_cents ?? 0),
+          refundStatus: row.refund_status ?? "none",
+          cancelledAt: timestampFromDate(row.cancelled_at),
+        })
+      : undefined,
+    protocolProposalJson: proposalJson(row),
+    version: BigInt(row.version),
+    createdAt: timestampFromDate(row.created_at),
+    updatedAt: timestampFromDate(row.updated_at),
+    submittedAt: row.submitted_at ? timestampFromDate(row.submitted_at) : undefined,
+    safetyFlags: [...row.safety_flags],
+    holdAmountCents: BigInt(row.hold_cents),
+  });
+}
+
+export function issueMessage(issue: {
+  path: string;
+  code: string;
+  message: string;
+  suggestion?: string;
+}): RequestIssue {
+  return create(RequestIssueSchema, {
+    path: issue.path,
+    code: issue.code,
+    message: issue.message,
+    suggestion: issue.suggestion ?? "",
+  });
+}

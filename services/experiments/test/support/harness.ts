@@ -1,0 +1,215 @@
+/**
+ * Integration harness: the experiments service on a real database (PostgreSQL or PGlite), its
+ * outbox relay on the in-process bus, reached through a Connect router transport with the
+ * same server interceptors as production (trace, errors, internal principal token), so every
+ * call crosses the contract and the authorization checks. Each call carries a principal
+ * token minted for the principal the test names.
+ */
+import { randomBytes } from "node:crypto";
+import type { Message } from "@bufbuild/protobuf";
+import {
+  type Client,
+  ConnectError,
+  type Interceptor,
+  createClient,
+  createRouterTransport,
+} from "@connectrpc/connect";
+import { ExperimentsService } from "@petri/contracts/experiments";
+import { type Database, createDatabase } from "@petri/db";
+import { InProcessEventBus, decodeEnvelope, decodePayload } from "@petri/events";
+import {
+  InternalTokenSigner,
+  InternalTokenVerifier,
+  PRINCIPAL_HEADER,
+  type Principal,
+  createLogger,
+  errorDetailOf,
+  errorDetailsObject,
+  failpoints,
+  generateInternalKeyPair,
+  serverInterceptors,
+} from "@petri/service-kit";
+import {
+  FakeClock,
+  type TestDatabase,
+  createTestDatabase,
+  postgresAvailable,
+  requireInfra,
+} from "@petri/testkit";
+import type { Kysely } from "kysely";
+import type { ExperimentsDb } from "../../src/db/schema.js";
+import { FIXTURE_NOW, specialRequests, validRequests } from "../../src/domain/intake/fixtures.js";
+import { type ExperimentsHostedService, createExperimentsService } from "../../src/service.js";
+
+export type Engine = "pg" | "pglite";
+
+const pgUp = requireInfra("PostgreSQL", await postgresAvailable());
+/** Every scenario runs on both engines (PostgreSQL only when it is reachable, or CI fails). */
+export const ENGINES: Engine[] = pgUp ? ["pg", "pglite"] : ["pglite"];
+
+export const logger = createLogger({ service: "experiments-test", level: "silent" });
+const keys = await generateInternalKeyPair();
+const verifier = await InternalTokenVerifier.create([keys.publicKeyPem]);
+const signer = await InternalTokenSigner.create(keys.privateKeyPem, keys.kid);
+
+export const SYSTEM: Principal = { accountId: "system:gateway", role: "system", tier: "standard" };
+
+/** A database for one test file: a fresh PostgreSQL database, or an in-memory PGlite. */
+export class Backend {
+  private readonly opened: Database[] = [];
+  private constructor(
+    readonly engine: Engine,
+    private readonly testDb: TestDatabase | undefined,
+    readonly database: Database,
+  ) {
+    this.opened.push(database);
+  }
+
+  static async open(engine: Engine): Promise<Backend> {
+    if (engine === "pglite") {
+      return new Backend(engine, undefined, await createDatabase({ driver: "pglite", dataDir: "memory://" }));
+    }
+    const testDb = await createTestDatabase("petri_experiments");
+    return new Backend(engine, testDb, await createDatabase({ driver: "pg", url: testDb.url }));
+  }
+
+  /** Another connection pool to the same database, as a second replica would have; PGlite has one. */
+  async connection(): Promise<Database> {
+    if (!this.testDb) return this.database;
+    const database = await createDatabase({ driver: "pg", url: this.testDb.url });
+    this.opened.push(database);
+    return database;
+  }
+
+  async close(): Promise<void> {
+    for (const database of this.opened.reverse()) await database.destroy();
+    await this.testDb?.drop();
+  }
+}
+
+export interface Experiments {
+  service: ExperimentsHostedService;
+  db: Kysely<ExperimentsDb>;
+  clock: FakeClock;
+  /** A client calling as `principal` (none: anonymous). */
+  as(principal?: Principal): Client<typeof ExperimentsService>;
+  stop(): Promise<void>;
+}
+
+/** Creates, migrates and starts one experiments replica on `database`. */
+export async function startExperiments(
+  database: Database,
+  setup: { clock?: FakeClock } = {},
+): Promise<Experiments> {
+  const clock = setup.clock ?? new FakeClock(FIXTURE_NOW);
+  const bus = await InProcessEventBus.create({ db: database, clock, logger });
+  const service = createExperimentsService({ database, bus, clock, logger, failpoints });
+  await service.migrate();
+  await service.start();
+  const interceptors = serverInterceptors({
+    logger,
+    verifier,
+    publicProcedures: [...(service.publicProcedures ?? [])],
+  });
+  const transport = (principal?: Principal) => {
+    const attach: Interceptor = (next) => async (req) => {
+      if (principal) req.header.set(PRINCIPAL_HEADER, await signer.sign(principal));
+      return next(req);
+    };
+    return createRouterTransport((router) => service.routes(router), {
+      router: { interceptors },
+      transport: { interceptors: [attach] },
+    });
+  };
+  let stopped = false;
+  return {
+    service,
+    db: database.forSchema<ExperimentsDb>("experiments"),
+    clock,
+    as: (principal) => createClient(ExperimentsService, transport(principal)),
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      await service.stop();
+      await bus.close();
+    },
+  };
+}
+
+let counter = 0;
+/** A fresh requester principal (no identity service needed: the gateway vouches for it). */
+export function requester(label = "req"): Principal {
+  counter += 1;
+  return {
+    accountId: `usr_${label}${counter}${randomBytes(4).toString("hex")}`,
+    role: "requester",
+    tier: "standard",
+  };
+}
+
+export function staff(label = "staff"): Principal {
+  return { ...requester(label), role: "staff" };
+}
+
+/** Request bodies (fresh copies) from the intake fixtures. */
+export const bodies = {
+  /** A minimal MIC request: valid, no review reason -> open. */
+  open: () => structuredClone(validRequests.MIC_MBC_ASSAY) as Record<string, unknown>,
+  /** CUSTOM with a custom protocol -> pending_review (custom_protocol). */
+  custom: () => structuredClone(validRequests.CUSTOM) as Record<string, unknown>,
+  /** CUSTOM with protocol_design_requested -> pending_review. */
+  design: () => structuredClone(specialRequests.protocolDesign) as Record<string, unknown>,
+  of: (type: keyof typeof validRequests) => structuredClone(validRequests[type]) as Record<string, unknown>,
+};
+
+export const json = (value: unknown) => JSON.stringify(value);
+
+/** The events recorded in the outbox for one aggregate, decoded, in order. */
+export async function outboxEvents(
+  db: Kysely<ExperimentsDb>,
+  aggregateId: string,
+): Promise<Array<{ subject: string; version: number; payload: Message & Record<string, any> }>> {
+  const rows = await db
+    .selectFrom("outbox")
+    .select(["envelope", "subject", "aggregate_version"])
+    .where("aggregate_id", "=", aggregateId)
+    .orderBy("seq")
+    .execute();
+  return rows.map((row) => {
+    const envelope = decodeEnvelope(row.envelope);
+    return {
+      subject: row.subject,
+      version: Number(row.aggregate_version),
+      payload: decodePayload(envelope) as Message & Record<string, any>,
+    };
+  });
+}
+
+/** The ConnectError a call failed with (fails the test when it succeeded). */
+export async function rejection(promise: Promise<unknown>): Promise<ConnectError> {
+  try {
+    await promise;
+  } catch (error) {
+    return ConnectError.from(error);
+  }
+  throw new Error("expected the call to fail");
+}
+
+/** Code, reason and details of a failed call, for compact assertions. */
+export async function failure(promise: Promise<unknown>) {
+  const error = await rejection(promise);
+  const detail = errorDetailOf(error);
+  return {
+    code: error.code,
+    reason: detail?.reason ?? "",
+    details: errorDetailsObject(detail),
+    violations:
+      detail?.fieldViolations.map((v) => ({ field: v.field, code: v.code, message: v.message })) ?? [],
+    message: error.rawMessage,
+  };
+}
+
+/** Moves the fake clock in one step. */
+export async function jump(experiments: Experiments, ms: number): Promise<void> {
+  await experiments.clock.set(experiments.clock.now().getTime() + ms);
+}
