@@ -1,9 +1,3 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { Failpoints, createLogger, systemClock } from "@petri/service-kit";
-import { loadOrCreateIdentitySecrets } from "@petri/identity";
-import { type Standalone, startStandalone } from "@petri/standalone";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import {
   type ExperimentsTarget,
@@ -16,32 +10,18 @@ import {
   staffReviewScenario,
   validateScenario,
 } from "./experiments.scenarios.js";
-
-const staff = { email: "staff@petri.test", password: "staff password for e2e" };
+import { STAFF, startStandaloneHost } from "./support/hosts.js";
 
 describe("experiment requests, standalone mode (one process, PGlite, in-process bus)", () => {
-  let petri: Standalone;
-  let dataDir: string;
+  let host: Awaited<ReturnType<typeof startStandaloneHost>>;
   let target: ExperimentsTarget;
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(path.join(tmpdir(), "petri-e2e-experiments-"));
-    petri = await startStandalone({
-      dataDir,
-      identity: { ...(await loadOrCreateIdentitySecrets(dataDir)), staff },
-      port: 0,
-      host: "127.0.0.1",
-      logger: createLogger({ service: "e2e", level: "warn" }),
-      clock: systemClock,
-      failpoints: new Failpoints(),
-    });
-    target = { baseUrls: [petri.url], staff };
+    host = await startStandaloneHost("petri-e2e-experiments");
+    target = { baseUrls: [host.petri.url], staff: STAFF };
   });
 
-  afterAll(async () => {
-    await petri?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => host?.stop());
 
   it("validate: valid, invalid with paths, controlled substance and BSL-3 flagged", () =>
     validateScenario(target));

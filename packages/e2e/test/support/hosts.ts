@@ -1,0 +1,123 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { connect, createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { loadOrCreateIdentitySecrets } from "@petri/identity";
+import { Failpoints, createLogger, systemClock } from "@petri/service-kit";
+import { type Standalone, startStandalone } from "@petri/standalone";
+import { postgresAvailable, requireInfra } from "@petri/testkit";
+import pg from "pg";
+
+/** The staff account every e2e host bootstraps (PETRI_STAFF_EMAIL / PETRI_STAFF_PASSWORD). */
+export const STAFF = { email: "staff@petri.test", password: "staff password for e2e" };
+
+const run = promisify(execFile);
+const root = path.resolve(import.meta.dirname, "../../../..");
+const adminUrl = process.env.PETRI_TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+
+function reachable(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, "127.0.0.1");
+    socket.once("connect", () => (socket.destroy(), resolve(true)));
+    socket.once("error", () => resolve(false));
+  });
+}
+
+/** PostgreSQL and nats-server for cluster mode (under CI=true a missing one throws instead). */
+export async function clusterInfraReady(): Promise<boolean> {
+  return (
+    requireInfra("PostgreSQL", await postgresAvailable()) &&
+    requireInfra("nats-server on 127.0.0.1:4222", await reachable(4222))
+  );
+}
+
+/** Standalone mode on a data directory of its own (kept across restart()). */
+export async function startStandaloneHost(prefix: string) {
+  const dataDir = mkdtempSync(path.join(tmpdir(), `${prefix}-`));
+  const start = async (): Promise<Standalone> =>
+    startStandalone({
+      dataDir,
+      identity: { ...(await loadOrCreateIdentitySecrets(dataDir)), staff: STAFF },
+      port: 0,
+      host: "127.0.0.1",
+      logger: createLogger({ service: "e2e", level: "warn" }),
+      clock: systemClock,
+      failpoints: new Failpoints(),
+    });
+  const host = {
+    petri: await start(),
+    async restart(): Promise<Standalone> {
+      await host.petri.stop();
+      host.petri = await start();
+      return host.petri;
+    },
+    async stop(): Promise<void> {
+      await host.petri.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  return host;
+}
+
+/** A free port whose successor is free too (the second gateway replica listens on port + 1). */
+async function freePortPair(): Promise<number> {
+  const listen = (port: number) =>
+    new Promise<number>((resolve, reject) => {
+      const probe = createServer();
+      probe.once("error", reject);
+      probe.listen(port, "127.0.0.1", () => {
+        const address = probe.address();
+        probe.close(() =>
+          typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
+        );
+      });
+    });
+  for (;;) {
+    const port = await listen(0);
+    const nextFree = await listen(port + 1).then(
+      () => true,
+      () => false,
+    );
+    if (nextFree) return port;
+  }
+}
+
+/**
+ * Cluster mode through deploy/local: a process per service on a fresh PostgreSQL database,
+ * NATS JetStream, and two gateway replicas.
+ */
+export async function startClusterHost(label: string) {
+  const database = `petri_e2e_${label}_${process.pid}_${Date.now()}`;
+  const state = mkdtempSync(path.join(tmpdir(), `petri-cluster-${label}-`));
+  const gatewayPort = await freePortPair();
+  const portBase = 20_000 + Math.floor(Math.random() * 20_000);
+  const env = {
+    ...process.env,
+    PORT: String(gatewayPort),
+    GATEWAY_REPLICAS: "2",
+    PETRI_STAFF_EMAIL: STAFF.email,
+    PETRI_STAFF_PASSWORD: STAFF.password,
+    PETRI_PORT_BASE: String(portBase),
+    PETRI_DB: database,
+    PETRI_LOCAL_DIR: state,
+  };
+  await run("bash", ["deploy/local/start.sh"], { cwd: root, env, timeout: 300_000 });
+  const databaseUrl = new URL(adminUrl);
+  databaseUrl.pathname = `/${database}`;
+  return {
+    baseUrls: [`http://127.0.0.1:${gatewayPort}`, `http://127.0.0.1:${gatewayPort + 1}`],
+    /** Service i (1 identity … 7 notifications) listens on portBase + i. */
+    portBase,
+    databaseUrl: databaseUrl.toString(),
+    async stop(): Promise<void> {
+      await run("bash", ["deploy/local/stop.sh"], { cwd: root, env, timeout: 60_000 });
+      const admin = new pg.Client({ connectionString: adminUrl });
+      await admin.connect();
+      await admin.query(`drop database if exists "${database}" with (force)`);
+      await admin.end();
+      rmSync(state, { recursive: true, force: true });
+    },
+  };
+}
