@@ -27,6 +27,11 @@ base=${PETRI_PORT_BASE:-7100}
 services="identity:identity:$((base+1)) experiments:experiments:$((base+2)) marketplace:marketplace:$((base+3)) hypotheses:hypotheses:$((base+4)) engine:engine:$((base+5)) cloudlabs:cloud-labs:$((base+6)) notifications:notifications:$((base+7))"
 
 psql_admin() { psql -h 127.0.0.1 -U postgres -v ON_ERROR_STOP=1 -qAt "$@"; }
+
+# Roles are cluster-wide and dist/ is shared: two start.sh at once (parallel test suites)
+# take turns for the set-up and the build.
+exec 9>"${TMPDIR:-/tmp}/petri-deploy-local.lock"
+flock 9
 if [ "$(psql_admin -d postgres -c "select 1 from pg_database where datname = '$db'")" != "1" ]; then
   psql_admin -d postgres -c "create database \"$db\""
 fi
@@ -68,6 +73,7 @@ if [ "${PETRI_SKIP_BUILD:-}" != 1 ]; then
   echo "deploy/local: building"
   npm run --silent build >"$state/logs/build.log" 2>&1 || { cat "$state/logs/build.log"; exit 1; }
 fi
+flock -u 9
 
 : > "$state/pids"
 declare -A urls
