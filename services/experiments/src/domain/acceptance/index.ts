@@ -1,0 +1,43 @@
+export type {
+  AcceptanceCriteria,
+  AcceptanceEvaluation,
+  ConditionOutcome,
+  EvaluateOptions,
+  FailureCondition,
+  FailureConditionResult,
+  Measurement,
+  ObservedValue,
+  Operator,
+  RangeThreshold,
+  RecomputationResult,
+  ResultsInput,
+  SignificanceResult,
+  SignificanceStatus,
+  StatisticalRequirements,
+  StructuredData,
+  SuccessCondition,
+  SuccessConditionResult,
+  Verdict,
+} from "./evaluate.js";
+export {
+  buildContingencyTable,
+  compare,
+  COUNT_UNITS,
+  EQ_RELATIVE_TOLERANCE,
+  evaluateAcceptance,
+  failureKeywords,
+  normaliseTestName,
+  normaliseUnit,
+  OPERATORS,
+} from "./evaluate.js";
+export type { TestName, TestOutcome, TestResult } from "./stats.js";
+export {
+  chiSquareTest,
+  FISHER_RELATIVE_TOLERANCE,
+  fisherExact,
+  MANN_WHITNEY_EXACT_LIMIT,
+  mannWhitney,
+  mannWhitneyCounts,
+  oneWayAnova,
+  tTest,
+} from "./stats.js";

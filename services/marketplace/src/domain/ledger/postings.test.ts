@@ -1,0 +1,128 @@
+import { describe, expect, it } from "vitest";
+import { REQUESTER_FUNDS, REQUESTER_REFUND, escrowAccount, operatorPayableAccount } from "./accounts.js";
+import { LedgerError } from "./errors.js";
+import {
+  type Posting,
+  assertValidPosting,
+  compensationPosting,
+  disputeResolutionPosting,
+  holdPosting,
+  postingImbalance,
+  postingTotal,
+  refundPosting,
+  releasePosting,
+  samePosting,
+} from "./postings.js";
+
+const EXP = "exp_1";
+const OP = "op_1";
+
+function code(fn: () => unknown): string | undefined {
+  try {
+    fn();
+  } catch (error) {
+    return error instanceof LedgerError ? error.code : `not a LedgerError: ${String(error)}`;
+  }
+  return undefined;
+}
+
+describe("postings", () => {
+  it("each builder balances and moves the named accounts", () => {
+    const cases: [Posting, Record<string, number>][] = [
+      [holdPosting(EXP, 10_000), { [REQUESTER_FUNDS]: -10_000, [escrowAccount(EXP)]: 10_000 }],
+      [
+        releasePosting(EXP, OP, 10_000),
+        { [escrowAccount(EXP)]: -10_000, [operatorPayableAccount(OP)]: 10_000 },
+      ],
+      [refundPosting(EXP, 2_500), { [escrowAccount(EXP)]: -2_500, [REQUESTER_REFUND]: 2_500 }],
+      [compensationPosting(EXP, OP, 1), { [escrowAccount(EXP)]: -1, [operatorPayableAccount(OP)]: 1 }],
+      [
+        disputeResolutionPosting(EXP, OP, { requesterCents: 3, operatorCents: 7 }, "escrow"),
+        { [escrowAccount(EXP)]: -10, [REQUESTER_REFUND]: 3, [operatorPayableAccount(OP)]: 7 },
+      ],
+      [
+        disputeResolutionPosting(EXP, OP, { requesterCents: 4, operatorCents: 6 }, "operator_payable"),
+        { [operatorPayableAccount(OP)]: -4, [REQUESTER_REFUND]: 4 },
+      ],
+    ];
+    for (const [posting, expected] of cases) {
+      expect(postingImbalance(posting.entries)).toBe(0);
+      expect(Object.fromEntries(posting.entries.map((e) => [e.account, e.amountCents]))).toEqual(expected);
+    }
+    expect(
+      postingTotal(disputeResolutionPosting(EXP, OP, { requesterCents: 3, operatorCents: 7 }, "escrow")),
+    ).toBe(10);
+  });
+
+  it("a one-sided dispute split omits the empty leg", () => {
+    const all = disputeResolutionPosting(EXP, OP, { requesterCents: 0, operatorCents: 9 }, "escrow");
+    expect(all.entries).toHaveLength(2);
+  });
+
+  it("refuses non-integer, zero, negative and unsafe amounts", () => {
+    expect(code(() => holdPosting(EXP, 0))).toBe("invalid_amount");
+    expect(code(() => holdPosting(EXP, -5))).toBe("invalid_amount");
+    expect(code(() => holdPosting(EXP, 10.5))).toBe("invalid_amount");
+    expect(code(() => refundPosting(EXP, Number.MAX_SAFE_INTEGER + 1))).toBe("invalid_amount");
+    expect(
+      code(() => disputeResolutionPosting(EXP, OP, { requesterCents: 0, operatorCents: 0 }, "escrow")),
+    ).toBe("invalid_amount");
+  });
+
+  it("refuses unbalanced and malformed postings", () => {
+    const escrow = escrowAccount(EXP);
+    expect(
+      code(() =>
+        assertValidPosting({
+          experimentId: EXP,
+          kind: "refund",
+          entries: [
+            { account: escrow, amountCents: -10 },
+            { account: REQUESTER_REFUND, amountCents: 9 },
+          ],
+        }),
+      ),
+    ).toBe("unbalanced_posting");
+    expect(
+      code(() =>
+        assertValidPosting({
+          experimentId: EXP,
+          kind: "refund",
+          entries: [{ account: escrow, amountCents: 1 }],
+        }),
+      ),
+    ).toBe("invalid_posting");
+    expect(
+      code(() =>
+        assertValidPosting({
+          experimentId: EXP,
+          kind: "refund",
+          entries: [
+            { account: escrowAccount("exp_other"), amountCents: -1 },
+            { account: REQUESTER_REFUND, amountCents: 1 },
+          ],
+        }),
+      ),
+    ).toBe("invalid_posting");
+    expect(
+      code(() =>
+        assertValidPosting({
+          experimentId: EXP,
+          kind: "release",
+          entries: [
+            { account: REQUESTER_FUNDS, amountCents: -1 },
+            { account: operatorPayableAccount(OP), amountCents: 1 },
+          ],
+        }),
+      ),
+    ).toBe("invalid_posting");
+    expect(() => escrowAccount("a:b")).toThrow(RangeError);
+  });
+
+  it("compares postings independently of entry order", () => {
+    const a = releasePosting(EXP, OP, 100);
+    expect(samePosting(a, { ...a, entries: [...a.entries].reverse() })).toBe(true);
+    expect(samePosting(a, releasePosting(EXP, OP, 101))).toBe(false);
+    expect(samePosting(a, releasePosting(EXP, "op_2", 100))).toBe(false);
+  });
+});

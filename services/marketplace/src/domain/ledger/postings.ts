@@ -1,0 +1,205 @@
+/**
+ * Double-entry postings. A posting moves money between accounts in one step; its entries are
+ * signed changes to account balances in integer cents: positive = debit (money arrives),
+ * negative = credit (money leaves). A posting balances when its entries sum to zero.
+ *
+ * An experiment has at most ONE posting of each kind, so a replayed business event can never
+ * move money twice (the database backs this with unique (experiment_id, kind)).
+ *
+ * | kind               | moves                                                        | when                         |
+ * | ------------------ | ------------------------------------------------------------ | ---------------------------- |
+ * | hold               | requester_funds -> escrow                                    | the request opens            |
+ * | release            | escrow -> operator_payable                                   | the requester approves       |
+ * | refund             | escrow -> requester_refund (full or partial)                 | cancellation                 |
+ * | compensation       | escrow -> operator_payable                                   | cancellation once claimed    |
+ * | dispute_resolution | escrow -> requester_refund and/or operator_payable (split);  | staff resolve a dispute      |
+ * |                    | after a release: operator_payable -> requester_refund        |                              |
+ */
+import {
+  REQUESTER_FUNDS,
+  REQUESTER_REFUND,
+  type LedgerAccount,
+  escrowAccount,
+  isEscrowAccount,
+  operatorPayableAccount,
+} from "./accounts.js";
+import { LedgerError, assertCents } from "./errors.js";
+
+export const POSTING_KINDS = ["hold", "release", "refund", "compensation", "dispute_resolution"] as const;
+export type PostingKind = (typeof POSTING_KINDS)[number];
+
+export interface LedgerEntry {
+  readonly account: LedgerAccount;
+  /** Signed change of the account's balance in cents: > 0 debit, < 0 credit; never 0. */
+  readonly amountCents: number;
+}
+
+export interface Posting {
+  readonly experimentId: string;
+  readonly kind: PostingKind;
+  readonly entries: readonly LedgerEntry[];
+}
+
+export function isPostingKind(value: string): value is PostingKind {
+  return (POSTING_KINDS as readonly string[]).includes(value);
+}
+
+/** Sum of the entries' signed amounts: 0 for a balanced posting. */
+export function postingImbalance(entries: readonly LedgerEntry[]): number {
+  return entries.reduce((sum, entry) => sum + entry.amountCents, 0);
+}
+
+/** The money a posting moves: the sum of its debits (= the sum of its credits when balanced). */
+export function postingTotal(posting: Posting): number {
+  return posting.entries.reduce((sum, entry) => sum + Math.max(entry.amountCents, 0), 0);
+}
+
+/**
+ * Throws LedgerError unless the posting is well formed: a known kind, at least two entries,
+ * one entry per account, every amount a non-zero safe integer, debits = credits, no other
+ * experiment's escrow, and requester_funds only in a hold.
+ */
+export function assertValidPosting(posting: Posting): void {
+  const where = `${posting.kind} posting of ${posting.experimentId}`;
+  if (!isPostingKind(posting.kind))
+    throw new LedgerError("invalid_posting", `unknown posting kind "${posting.kind}"`);
+  if (posting.experimentId.length === 0)
+    throw new LedgerError("invalid_posting", "posting without experiment id");
+  if (posting.entries.length < 2)
+    throw new LedgerError("invalid_posting", `${where} needs at least two entries`);
+  const accounts = new Set<string>();
+  for (const entry of posting.entries) {
+    if (!Number.isSafeInteger(entry.amountCents) || entry.amountCents === 0) {
+      throw new LedgerError(
+        "invalid_amount",
+        `${where}: ${entry.account} amount ${entry.amountCents} is not a non-zero integer`,
+      );
+    }
+    if (accounts.has(entry.account))
+      throw new LedgerError("invalid_posting", `${where}: ${entry.account} appears twice`);
+    accounts.add(entry.account);
+    if (isEscrowAccount(entry.account) && entry.account !== escrowAccount(posting.experimentId)) {
+      throw new LedgerError(
+        "invalid_posting",
+        `${where} touches another experiment's escrow (${entry.account})`,
+      );
+    }
+    if (entry.account === REQUESTER_FUNDS && posting.kind !== "hold") {
+      throw new LedgerError("invalid_posting", `${where}: only a hold draws on ${REQUESTER_FUNDS}`);
+    }
+  }
+  const imbalance = postingImbalance(posting.entries);
+  if (imbalance !== 0)
+    throw new LedgerError(
+      "unbalanced_posting",
+      `${where} does not balance (debits - credits = ${imbalance})`,
+    );
+}
+
+/** The entries in a canonical order (by account), for comparing a replay with what is stored. */
+export function canonicalEntries(entries: readonly LedgerEntry[]): LedgerEntry[] {
+  return [...entries]
+    .map((entry) => ({ account: entry.account, amountCents: entry.amountCents }))
+    .sort((a, b) => (a.account < b.account ? -1 : a.account > b.account ? 1 : 0));
+}
+
+/** Same experiment, kind and entries (in any order). */
+export function samePosting(a: Posting, b: Posting): boolean {
+  if (a.experimentId !== b.experimentId || a.kind !== b.kind || a.entries.length !== b.entries.length)
+    return false;
+  const left = canonicalEntries(a.entries);
+  const right = canonicalEntries(b.entries);
+  return left.every(
+    (entry, i) => entry.account === right[i]?.account && entry.amountCents === right[i]?.amountCents,
+  );
+}
+
+function transferEntries(from: LedgerAccount, to: LedgerAccount, cents: number): LedgerEntry[] {
+  return [
+    { account: from, amountCents: -cents },
+    { account: to, amountCents: cents },
+  ];
+}
+
+function build(experimentId: string, kind: PostingKind, entries: LedgerEntry[]): Posting {
+  const posting: Posting = { experimentId, kind, entries };
+  assertValidPosting(posting);
+  return posting;
+}
+
+/** requester_funds -> escrow. */
+export function holdPosting(experimentId: string, amountCents: number): Posting {
+  assertCents(amountCents, "hold", { positive: true });
+  return build(
+    experimentId,
+    "hold",
+    transferEntries(REQUESTER_FUNDS, escrowAccount(experimentId), amountCents),
+  );
+}
+
+/** escrow -> operator_payable, on approval. */
+export function releasePosting(experimentId: string, operatorId: string, amountCents: number): Posting {
+  assertCents(amountCents, "release", { positive: true });
+  return build(
+    experimentId,
+    "release",
+    transferEntries(escrowAccount(experimentId), operatorPayableAccount(operatorId), amountCents),
+  );
+}
+
+/** escrow -> requester_refund (full or partial). */
+export function refundPosting(experimentId: string, amountCents: number): Posting {
+  assertCents(amountCents, "refund", { positive: true });
+  return build(
+    experimentId,
+    "refund",
+    transferEntries(escrowAccount(experimentId), REQUESTER_REFUND, amountCents),
+  );
+}
+
+/** escrow -> operator_payable, when a claimed or started job is cancelled. */
+export function compensationPosting(experimentId: string, operatorId: string, amountCents: number): Posting {
+  assertCents(amountCents, "compensation", { positive: true });
+  return build(
+    experimentId,
+    "compensation",
+    transferEntries(escrowAccount(experimentId), operatorPayableAccount(operatorId), amountCents),
+  );
+}
+
+export interface DisputeSplit {
+  requesterCents: number;
+  operatorCents: number;
+}
+
+/**
+ * A dispute's outcome as one posting. `source: "escrow"` (the usual case: the dispute was
+ * opened before any release) splits the escrow between requester_refund and operator_payable.
+ * `source: "operator_payable"` (a dispute of a completed experiment, after the release) moves
+ * the requester's share back from operator_payable; the operator's share stays where it is.
+ */
+export function disputeResolutionPosting(
+  experimentId: string,
+  operatorId: string,
+  split: DisputeSplit,
+  source: "escrow" | "operator_payable",
+): Posting {
+  assertCents(split.requesterCents, "requester share");
+  assertCents(split.operatorCents, "operator share");
+  const operator = operatorPayableAccount(operatorId);
+  if (source === "operator_payable") {
+    assertCents(split.requesterCents, "requester share clawed back", { positive: true });
+    return build(
+      experimentId,
+      "dispute_resolution",
+      transferEntries(operator, REQUESTER_REFUND, split.requesterCents),
+    );
+  }
+  const total = split.requesterCents + split.operatorCents;
+  assertCents(total, "disputed amount", { positive: true });
+  const entries: LedgerEntry[] = [{ account: escrowAccount(experimentId), amountCents: -total }];
+  if (split.requesterCents > 0)
+    entries.push({ account: REQUESTER_REFUND, amountCents: split.requesterCents });
+  if (split.operatorCents > 0) entries.push({ account: operator, amountCents: split.operatorCents });
+  return build(experimentId, "dispute_resolution", entries);
+}

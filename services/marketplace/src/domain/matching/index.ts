@@ -1,0 +1,3 @@
+export type { JobRequirements } from "../operators/job.js";
+export * from "./score.js";
+export * from "./availability.js";

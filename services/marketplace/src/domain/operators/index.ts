@@ -1,0 +1,10 @@
+export * from "./types.js";
+export { bslNumber, bslRank, parseBsl } from "./bsl.js";
+export { fieldErrors, formatPath } from "./errors.js";
+export * from "./profile.js";
+export * from "./verification.js";
+export * from "./status.js";
+export * from "./quality.js";
+export * from "./job.js";
+export type { Operator } from "./operator.js";
+export * from "./qualification.js";

@@ -1,0 +1,65 @@
+/**
+ * The verification record set by staff (issue 5 item 1; intake-model.md "verification").
+ *
+ * Staff state what they checked: identity, institutional affiliation, supervisor approval,
+ * competency per experiment type, the declared equipment, the maximum BSL and the material
+ * approvals. Matching trusts this record, not the operator's own declaration: a capability
+ * counts only when it is both declared (profile) and verified (this record); see
+ * ./qualification.ts.
+ *
+ * `isVerificationComplete` is the guard of the pending_verification -> active transition:
+ * identity, institution and supervisor approval all true and at least one competency verified.
+ */
+import { z } from "zod";
+
+import { parseBsl } from "./bsl.js";
+import { parseWith } from "./errors.js";
+import { EXPERIMENT_TYPES, type Validation } from "./types.js";
+
+export const verificationRecordSchema = z.strictObject({
+  identity_verified: z.boolean(),
+  institution_verified: z.boolean(),
+  supervisor_approved: z.boolean(),
+  competencies_verified: z
+    .array(z.enum(EXPERIMENT_TYPES))
+    .refine((list) => new Set(list).size === list.length, { message: "must not repeat a type" }),
+  /** Staff confirmed the equipment and instruments the profile declares. */
+  equipment_verified: z.boolean(),
+  max_bsl: z.unknown().transform((value, ctx) => {
+    const level = parseBsl(value);
+    if (level === null) {
+      ctx.addIssue({ code: "custom", message: "must be BSL-1 or BSL-2", input: value });
+      return z.NEVER;
+    }
+    return level;
+  }),
+  material_approvals: z.strictObject({
+    human_samples: z.boolean().default(false),
+    animal_samples: z.boolean().default(false),
+    hazardous_chemicals: z.boolean().default(false),
+  }),
+  notes: z.string().max(5000).optional(),
+  last_verification_date: z.iso.date(),
+  /** Staff account that verified (optional here; the app layer records the actor). */
+  verified_by: z.string().min(1).max(200).optional(),
+});
+
+export type VerificationRecord = z.output<typeof verificationRecordSchema>;
+
+export function validateVerificationRecord(input: unknown): Validation<VerificationRecord> {
+  return parseWith(verificationRecordSchema, input);
+}
+
+/** What still blocks activation (empty when the record is complete). */
+export function verificationGaps(record: VerificationRecord): string[] {
+  const gaps: string[] = [];
+  if (!record.identity_verified) gaps.push("identity is not verified");
+  if (!record.institution_verified) gaps.push("institutional affiliation is not verified");
+  if (!record.supervisor_approved) gaps.push("supervisor approval is missing");
+  if (record.competencies_verified.length === 0) gaps.push("no competency is verified");
+  return gaps;
+}
+
+export function isVerificationComplete(record: VerificationRecord): boolean {
+  return verificationGaps(record).length === 0;
+}
