@@ -27,16 +27,7 @@ export const TIER_LIMITS: Record<PrincipalTier, TierLimits> = {
 export const FAILED_AUTHENTICATIONS_PER_MINUTE = AUTH_FAILURES_PER_MINUTE;
 
 /** intake-model.md, Experiment types (all eight). */
-export const EXPERIMENT_TYPES = [
-  "SANGER_PLASMID_VERIFICATION",
-  "QPCR_EXPRESSION",
-  "CELL_VIABILITY_IC50",
-  "ENZYME_INHIBITION_IC50",
-  "MICROBIAL_GROWTH_MATRIX",
-  "MIC_MBC_ASSAY",
-  "ZONE_OF_INHIBITION",
-  "CUSTOM",
-] as const;
+export { EXPERIMENT_TYPES } from "@petri/contracts";
 
 export const PRIVACY_LEVELS = ["open", "delayed_6mo", "delayed_12mo", "private"] as const;
 export const SUPPORTED_BSL_LEVELS = ["BSL-1", "BSL-2"] as const;

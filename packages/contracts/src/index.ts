@@ -47,3 +47,4 @@ export const eventsByType: ReadonlyMap<string, EventSpec> = new Map(
     .map((spec) => [spec.schema.typeName, spec]),
 );
 export * from "./rate-limits.js";
+export * from "./experiment-types.js";

@@ -4,26 +4,7 @@
  * (domain/templates) are pure; the use cases in app/ combine them.
  */
 
-export type ExperimentType =
-  | "SANGER_PLASMID_VERIFICATION"
-  | "QPCR_EXPRESSION"
-  | "CELL_VIABILITY_IC50"
-  | "ENZYME_INHIBITION_IC50"
-  | "MICROBIAL_GROWTH_MATRIX"
-  | "MIC_MBC_ASSAY"
-  | "ZONE_OF_INHIBITION"
-  | "CUSTOM";
-
-export const EXPERIMENT_TYPES: readonly ExperimentType[] = [
-  "SANGER_PLASMID_VERIFICATION",
-  "QPCR_EXPRESSION",
-  "CELL_VIABILITY_IC50",
-  "ENZYME_INHIBITION_IC50",
-  "MICROBIAL_GROWTH_MATRIX",
-  "MIC_MBC_ASSAY",
-  "ZONE_OF_INHIBITION",
-  "CUSTOM",
-];
+export { EXPERIMENT_TYPES, type ExperimentType } from "@petri/contracts";
 
 /** An error that makes a request invalid (SPEC.md validation codes). */
 export interface RequestError {

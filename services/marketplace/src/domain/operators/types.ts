@@ -1,21 +1,9 @@
 /**
  * Vocabulary shared by the operator and matching modules.
  *
- * The experiment types are copied from services/experiments/src/domain/contracts.ts (a service
- * never imports another service); a test pins the list so a drift is noticed here.
+ * The experiment types come from @petri/contracts, the list every service shares.
  */
-
-export const EXPERIMENT_TYPES = [
-  "SANGER_PLASMID_VERIFICATION",
-  "QPCR_EXPRESSION",
-  "CELL_VIABILITY_IC50",
-  "ENZYME_INHIBITION_IC50",
-  "MICROBIAL_GROWTH_MATRIX",
-  "MIC_MBC_ASSAY",
-  "ZONE_OF_INHIBITION",
-  "CUSTOM",
-] as const;
-export type ExperimentType = (typeof EXPERIMENT_TYPES)[number];
+export { EXPERIMENT_TYPES, type ExperimentType } from "@petri/contracts";
 
 /** Stored spelling of the supported biosafety levels (decisions.md D19). */
 export const BSL_LEVELS = ["BSL-1", "BSL-2"] as const;
