@@ -61,26 +61,24 @@ export async function startStandaloneHost(prefix: string) {
   return host;
 }
 
-/** A free port whose successor is free too (the second gateway replica listens on port + 1). */
-async function freePortPair(): Promise<number> {
-  const listen = (port: number) =>
-    new Promise<number>((resolve, reject) => {
-      const probe = createServer();
-      probe.once("error", reject);
-      probe.listen(port, "127.0.0.1", () => {
-        const address = probe.address();
-        probe.close(() =>
-          typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
-        );
-      });
-    });
+function portFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once("error", () => resolve(false));
+    probe.listen(port, "127.0.0.1", () => probe.close(() => resolve(true)));
+  });
+}
+
+/**
+ * A port base for one cluster: services on base+1..base+7, gateways on base+20 and base+21.
+ * Chosen below Linux's ephemeral range (32768+), where outgoing connections would otherwise
+ * take a port between this check and the moment a process binds it.
+ */
+async function freePortBase(): Promise<number> {
   for (;;) {
-    const port = await listen(0);
-    const nextFree = await listen(port + 1).then(
-      () => true,
-      () => false,
-    );
-    if (nextFree) return port;
+    const base = 20_000 + Math.floor(Math.random() * 12_000);
+    const ports = [1, 2, 3, 4, 5, 6, 7, 20, 21].map((offset) => base + offset);
+    if ((await Promise.all(ports.map(portFree))).every(Boolean)) return base;
   }
 }
 
@@ -91,8 +89,8 @@ async function freePortPair(): Promise<number> {
 export async function startClusterHost(label: string) {
   const database = `petri_e2e_${label}_${process.pid}_${Date.now()}`;
   const state = mkdtempSync(path.join(tmpdir(), `petri-cluster-${label}-`));
-  const gatewayPort = await freePortPair();
-  const portBase = 20_000 + Math.floor(Math.random() * 20_000);
+  const portBase = await freePortBase();
+  const gatewayPort = portBase + 20;
   const env = {
     ...process.env,
     PORT: String(gatewayPort),
