@@ -1,3 +1,4 @@
+import { z } from "zod";
 import type { ServiceName } from "@petri/contracts";
 import { createDatabase } from "@petri/db";
 import {
@@ -29,7 +30,15 @@ export interface ClusterServiceOptions {
  */
 export async function runClusterService(options: ClusterServiceOptions): Promise<void> {
   const config = exitOnConfigError(() =>
-    loadConfig(baseServiceConfigSchema({ defaultPort: options.defaultPort })),
+    loadConfig(
+      baseServiceConfigSchema({ defaultPort: options.defaultPort }).extend({
+        // Separates deployments sharing one nats-server (see BusNamespace); empty for none.
+        PETRI_BUS_NAMESPACE: z
+          .string()
+          .regex(/^[a-z0-9_-]{0,40}$/)
+          .default(""),
+      }),
+    ),
   );
   const logger = createLogger({ service: options.service, level: config.LOG_LEVEL });
   const database = await createDatabase({
@@ -41,6 +50,7 @@ export async function runClusterService(options: ClusterServiceOptions): Promise
     servers: config.NATS_URL,
     name: `petri-${options.service}`,
     logger,
+    namespace: config.PETRI_BUS_NAMESPACE,
   });
   const hosted = options.create({ database, bus, clock: systemClock, logger, failpoints });
   await hosted.migrate();

@@ -13,7 +13,7 @@ export {
 } from "./envelope.js";
 export { recordEvent, type RecordEventMeta } from "./record-event.js";
 export { isValidFilter, isValidSubject, subjectMatches } from "./subjects.js";
-export { NatsEventBus, type NatsEventBusOptions } from "./nats-bus.js";
+export { BusNamespace, NatsEventBus, type NatsEventBusOptions } from "./nats-bus.js";
 export { InProcessEventBus, NoStreamError, type InProcessEventBusOptions } from "./in-process-bus.js";
 export { BUS_SCHEMA, busMigrations, migrateBus } from "./in-process-schema.js";
 export { OutboxRelay, type OutboxRelayOptions, type OutboxRelayStats } from "./outbox-relay.js";

@@ -36,6 +36,42 @@ export interface NatsEventBusOptions {
   resubscribeDelayMs?: number;
   /** Reconnect wait between attempts (default 500 ms); reconnects go on forever. */
   reconnectTimeWaitMs?: number;
+  /**
+   * Keeps one deployment's streams, subjects and durable consumers apart from another's on a
+   * shared nats-server: "ci_42" turns stream PETRI_IDENTITY into CI_42_PETRI_IDENTITY, subject
+   * petri.identity.x into ci_42.petri.identity.x and durable d into ci_42_d. Empty: no prefix.
+   */
+  namespace?: string;
+}
+
+const NAMESPACE_PATTERN = /^[a-z0-9_-]{1,40}$/;
+
+/** Maps the logical names every service uses to the names of one deployment's namespace. */
+export class BusNamespace {
+  private readonly streamPrefix: string;
+  constructor(readonly name: string) {
+    if (name !== "" && !NAMESPACE_PATTERN.test(name)) {
+      throw new Error(`bus namespace "${name}" must match ${NAMESPACE_PATTERN} (or be empty)`);
+    }
+    this.streamPrefix = name === "" ? "" : `${name.toUpperCase().replace(/-/g, "_")}_`;
+  }
+  streamName(name: string): string {
+    return this.streamPrefix + name;
+  }
+  subject(subject: string): string {
+    return this.name === "" ? subject : `${this.name}.${subject}`;
+  }
+  stream(spec: StreamSpec): StreamSpec {
+    return { name: this.streamName(spec.name), subjects: spec.subjects.map((s) => this.subject(s)) };
+  }
+  consumer(spec: ConsumerSpec): ConsumerSpec {
+    return {
+      ...spec,
+      stream: this.stream(spec.stream),
+      durable: this.name === "" ? spec.durable : `${this.name}_${spec.durable}`,
+      filterSubject: this.subject(spec.filterSubject),
+    };
+  }
 }
 
 const DEFAULT_ACK_WAIT_MS = 30_000;
@@ -65,6 +101,7 @@ export class NatsEventBus implements EventBus {
   private isConnected = true;
   private closing = false;
   private readonly provisionedStreams = new Set<string>();
+  private readonly namespace: BusNamespace;
 
   private constructor(
     private readonly nc: NatsConnection,
@@ -72,10 +109,12 @@ export class NatsEventBus implements EventBus {
     private readonly js: JetStreamClient,
     private readonly opts: NatsEventBusOptions,
   ) {
+    this.namespace = new BusNamespace(opts.namespace ?? "");
     void this.watchStatus();
   }
 
   static async connect(opts: NatsEventBusOptions): Promise<NatsEventBus> {
+    new BusNamespace(opts.namespace ?? ""); // reject a bad namespace before connecting
     const nc = await connect({
       servers: opts.servers,
       name: opts.name,
@@ -121,7 +160,11 @@ export class NatsEventBus implements EventBus {
     return this.isConnected && !this.nc.isClosed();
   }
 
-  async ensureStream(spec: StreamSpec): Promise<void> {
+  async ensureStream(logical: StreamSpec): Promise<void> {
+    return this.provisionStream(this.namespace.stream(logical));
+  }
+
+  private async provisionStream(spec: StreamSpec): Promise<void> {
     const duplicateWindow = nanos(this.opts.duplicateWindowMs ?? 120_000);
     let info: StreamInfo;
     try {
@@ -166,7 +209,7 @@ export class NatsEventBus implements EventBus {
     const h = natsHeaders();
     if (envelope.traceparent) h.set("traceparent", envelope.traceparent);
     h.set("Petri-Event-Type", envelope.type);
-    const ack = await this.js.publish(envelope.subject, encodeEnvelope(envelope), {
+    const ack = await this.js.publish(this.namespace.subject(envelope.subject), encodeEnvelope(envelope), {
       msgID: envelope.id,
       headers: h,
     });
@@ -174,7 +217,11 @@ export class NatsEventBus implements EventBus {
   }
 
   /** Creates the durable pull consumer or brings its config in line; returns the server's view. */
-  async ensureConsumer(spec: ConsumerSpec): Promise<ConsumerInfo> {
+  async ensureConsumer(logical: ConsumerSpec): Promise<ConsumerInfo> {
+    return this.provisionConsumer(this.namespace.consumer(logical));
+  }
+
+  private async provisionConsumer(spec: ConsumerSpec): Promise<ConsumerInfo> {
     const ackWait = nanos(spec.ackWaitMs ?? DEFAULT_ACK_WAIT_MS);
     const wanted: Partial<ConsumerConfig> = {
       ack_wait: ackWait,
@@ -214,10 +261,11 @@ export class NatsEventBus implements EventBus {
   }
 
   async consume(
-    spec: ConsumerSpec,
+    logical: ConsumerSpec,
     handler: (delivery: Delivery) => Promise<void>,
     options: ConsumeOptions,
   ): Promise<void> {
+    const spec = this.namespace.consumer(logical);
     const { signal } = options;
     const slots = new Semaphore(options.concurrency);
     const log = this.opts.logger;
@@ -253,8 +301,8 @@ export class NatsEventBus implements EventBus {
       const onAbort = () => void messages?.close();
       try {
         if (!provisioned) {
-          await this.ensureStream(spec.stream);
-          await this.ensureConsumer(spec);
+          await this.provisionStream(spec.stream);
+          await this.provisionConsumer(spec);
           provisioned = true;
         }
         const consumer = await this.js.consumers.get(spec.stream.name, spec.durable);
@@ -302,7 +350,7 @@ export class NatsEventBus implements EventBus {
 
   /** Stream state for tests and diagnostics. */
   async streamInfo(name: string): Promise<{ messages: number; lastSeq: number }> {
-    const info = await this.jsm.streams.info(name);
+    const info = await this.jsm.streams.info(this.namespace.streamName(name));
     return { messages: info.state.messages, lastSeq: info.state.last_seq };
   }
 

@@ -100,6 +100,8 @@ export async function startClusterHost(label: string) {
     PETRI_PORT_BASE: String(portBase),
     PETRI_DB: database,
     PETRI_LOCAL_DIR: state,
+    // Streams and durable consumers of their own, whatever ran on this nats-server before.
+    PETRI_BUS_NAMESPACE: `e2e_${label}_${process.pid}_${Date.now()}`.toLowerCase().slice(0, 40),
   };
   await run("bash", ["deploy/local/start.sh"], { cwd: root, env, timeout: 300_000 });
   const databaseUrl = new URL(adminUrl);
