@@ -18,7 +18,7 @@ const depConstraints = [
     // The gateway owns no data and consumes no events: no database or bus clients.
     bannedExternalImports: ["pg", "pg-*", "kysely", "kysely-*", "@electric-sql/*", "@nats-io/*", "nats"],
   },
-  { sourceTag: "type:testkit", onlyDependOnLibsWithTags: ["type:lib", "type:contracts"] },
+  { sourceTag: "type:testkit", onlyDependOnLibsWithTags: ["type:lib", "type:contracts", "type:testkit"] },
   {
     sourceTag: "type:app",
     onlyDependOnLibsWithTags: ["type:service", "type:gateway", "type:lib", "type:contracts"],

@@ -1,3 +1,4 @@
+import { type Engine, TestBackend, internalTestCredentials, testEngines } from "@petri/service-testkit";
 /**
  * Integration harness: the experiments service on a real database (PostgreSQL or PGlite), its
  * outbox relay on the in-process bus, reached through a Connect router transport with the
@@ -15,77 +16,36 @@ import {
   createRouterTransport,
 } from "@connectrpc/connect";
 import { ExperimentsService } from "@petri/contracts/experiments";
-import { type Database, createDatabase } from "@petri/db";
+import { type Database } from "@petri/db";
 import { InProcessEventBus, decodeEnvelope, decodePayload } from "@petri/events";
 import {
-  InternalTokenSigner,
-  InternalTokenVerifier,
   PRINCIPAL_HEADER,
   type Principal,
   createLogger,
   errorDetailOf,
   errorDetailsObject,
   failpoints,
-  generateInternalKeyPair,
   serverInterceptors,
 } from "@petri/service-kit";
-import {
-  FakeClock,
-  type TestDatabase,
-  createTestDatabase,
-  postgresAvailable,
-  requireInfra,
-} from "@petri/testkit";
+import { FakeClock } from "@petri/testkit";
 import type { Kysely } from "kysely";
 import type { ExperimentsDb } from "../../src/db/schema.js";
 import { FIXTURE_NOW, specialRequests, validRequests } from "../../src/domain/intake/fixtures.js";
 import { type ExperimentsHostedService, createExperimentsService } from "../../src/service.js";
 
-export type Engine = "pg" | "pglite";
+export type { Engine };
 
-const pgUp = requireInfra("PostgreSQL", await postgresAvailable());
 /** Every scenario runs on both engines (PostgreSQL only when it is reachable, or CI fails). */
-export const ENGINES: Engine[] = pgUp ? ["pg", "pglite"] : ["pglite"];
+export const ENGINES: Engine[] = await testEngines();
 
 export const logger = createLogger({ service: "experiments-test", level: "silent" });
-const keys = await generateInternalKeyPair();
-const verifier = await InternalTokenVerifier.create([keys.publicKeyPem]);
-const signer = await InternalTokenSigner.create(keys.privateKeyPem, keys.kid);
+const { verifier, signer } = await internalTestCredentials();
 
 export const SYSTEM: Principal = { accountId: "system:gateway", role: "system", tier: "standard" };
 
-/** A database for one test file: a fresh PostgreSQL database, or an in-memory PGlite. */
-export class Backend {
-  private readonly opened: Database[] = [];
-  private constructor(
-    readonly engine: Engine,
-    private readonly testDb: TestDatabase | undefined,
-    readonly database: Database,
-  ) {
-    this.opened.push(database);
-  }
-
-  static async open(engine: Engine): Promise<Backend> {
-    if (engine === "pglite") {
-      return new Backend(engine, undefined, await createDatabase({ driver: "pglite", dataDir: "memory://" }));
-    }
-    const testDb = await createTestDatabase("petri_experiments");
-    return new Backend(engine, testDb, await createDatabase({ driver: "pg", url: testDb.url }));
-  }
-
-  /** Another connection pool to the same database, as a second replica would have; PGlite has one. */
-  async connection(): Promise<Database> {
-    if (!this.testDb) return this.database;
-    const database = await createDatabase({ driver: "pg", url: this.testDb.url });
-    this.opened.push(database);
-    return database;
-  }
-
-  async close(): Promise<void> {
-    for (const database of this.opened.reverse()) await database.destroy();
-    await this.testDb?.drop();
-  }
-}
+/** A database for one test file (see @petri/service-testkit). */
+export type Backend = TestBackend;
+export const Backend = { open: (engine: Engine) => TestBackend.open(engine, "petri_experiments") };
 
 export interface Experiments {
   service: ExperimentsHostedService;

@@ -1,0 +1,63 @@
+import { type Database, createDatabase } from "@petri/db";
+import { InternalTokenSigner, InternalTokenVerifier, generateInternalKeyPair } from "@petri/service-kit";
+import { type TestDatabase, createTestDatabase, postgresAvailable, requireInfra } from "@petri/testkit";
+
+export type Engine = "pg" | "pglite";
+
+/**
+ * The engines every service scenario runs on: PostgreSQL when it is reachable (under CI=true a
+ * missing server throws instead) and always PGlite in memory.
+ */
+export async function testEngines(): Promise<Engine[]> {
+  return requireInfra("PostgreSQL", await postgresAvailable()) ? ["pg", "pglite"] : ["pglite"];
+}
+
+/** A database for one test file: a fresh PostgreSQL database, or an in-memory PGlite. */
+export class TestBackend {
+  private readonly opened: Database[] = [];
+
+  private constructor(
+    readonly engine: Engine,
+    private readonly testDb: TestDatabase | undefined,
+    readonly database: Database,
+  ) {
+    this.opened.push(database);
+  }
+
+  static async open(engine: Engine, databasePrefix = "petri_test"): Promise<TestBackend> {
+    if (engine === "pglite") {
+      return new TestBackend(
+        engine,
+        undefined,
+        await createDatabase({ driver: "pglite", dataDir: "memory://" }),
+      );
+    }
+    const testDb = await createTestDatabase(databasePrefix);
+    return new TestBackend(engine, testDb, await createDatabase({ driver: "pg", url: testDb.url }));
+  }
+
+  /** Another connection pool to the same database, as a second replica would have; PGlite has one. */
+  async connection(): Promise<Database> {
+    if (!this.testDb) return this.database;
+    const database = await createDatabase({ driver: "pg", url: this.testDb.url });
+    this.opened.push(database);
+    return database;
+  }
+
+  async close(): Promise<void> {
+    for (const database of this.opened.reverse()) await database.destroy();
+    await this.testDb?.drop();
+  }
+}
+
+/** A fresh internal key pair: the signer plays the gateway, the verifier the service. */
+export async function internalTestCredentials(): Promise<{
+  signer: InternalTokenSigner;
+  verifier: InternalTokenVerifier;
+}> {
+  const keys = await generateInternalKeyPair();
+  return {
+    verifier: await InternalTokenVerifier.create([keys.publicKeyPem]),
+    signer: await InternalTokenSigner.create(keys.privateKeyPem, keys.kid),
+  };
+}
