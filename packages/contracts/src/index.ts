@@ -1,12 +1,20 @@
 import type { DescMessage } from "@bufbuild/protobuf";
 import {
+  DisputeResolvedSchema,
   ExperimentCancelledSchema,
+  ExperimentClaimedSchema,
+  ExperimentDisputedSchema,
   ExperimentOpenedSchema,
+  ExperimentStartedSchema,
   ExperimentSubmittedSchema,
   ExperimentUpdatedSchema,
+  IssueReportedSchema,
   ProtocolProposedSchema,
+  ResultsApprovedSchema,
+  ResultsSubmittedSchema,
 } from "./experiments.js";
 import { AccountAccessChangedSchema, AccountRegisteredSchema } from "./identity.js";
+import { OperatorEligibilityChangedSchema, PaymentUpdatedSchema } from "./marketplace.js";
 
 export * from "./streams.js";
 
@@ -38,6 +46,21 @@ export const events = {
     experimentUpdated: event("experiments", "experiment_updated", ExperimentUpdatedSchema),
     experimentCancelled: event("experiments", "experiment_cancelled", ExperimentCancelledSchema),
     protocolProposed: event("experiments", "protocol_proposed", ProtocolProposedSchema),
+    experimentClaimed: event("experiments", "experiment_claimed", ExperimentClaimedSchema),
+    experimentStarted: event("experiments", "experiment_started", ExperimentStartedSchema),
+    issueReported: event("experiments", "issue_reported", IssueReportedSchema),
+    resultsSubmitted: event("experiments", "results_submitted", ResultsSubmittedSchema),
+    resultsApproved: event("experiments", "results_approved", ResultsApprovedSchema),
+    experimentDisputed: event("experiments", "experiment_disputed", ExperimentDisputedSchema),
+    disputeResolved: event("experiments", "dispute_resolved", DisputeResolvedSchema),
+  },
+  marketplace: {
+    operatorEligibilityChanged: event(
+      "marketplace",
+      "operator_eligibility_changed",
+      OperatorEligibilityChangedSchema,
+    ),
+    paymentUpdated: event("marketplace", "payment_updated", PaymentUpdatedSchema),
   },
 } as const;
 
@@ -48,3 +71,4 @@ export const eventsByType: ReadonlyMap<string, EventSpec> = new Map(
 );
 export * from "./rate-limits.js";
 export * from "./experiment-types.js";
+export * from "./operator-eligibility.js";

@@ -4,7 +4,7 @@
 
 import type { GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
-import type { Experiment, ExperimentJson } from "./experiment_pb.js";
+import type { Dispute, DisputeJson, Experiment, ExperimentJson, OperatorIssue, OperatorIssueJson } from "./experiment_pb.js";
 import { file_petri_experiments_v1_experiment } from "./experiment_pb.js";
 import type { Message } from "@bufbuild/protobuf";
 
@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file petri/experiments/v1/events.proto.
  */
 export const file_petri_experiments_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("CiFwZXRyaS9leHBlcmltZW50cy92MS9ldmVudHMucHJvdG8SFHBldHJpLmV4cGVyaW1lbnRzLnYxImYKE0V4cGVyaW1lbnRTdWJtaXR0ZWQSNAoKZXhwZXJpbWVudBgBIAEoCzIgLnBldHJpLmV4cGVyaW1lbnRzLnYxLkV4cGVyaW1lbnQSGQoRaG9sZF9hbW91bnRfY2VudHMYAiABKAMiSAoQRXhwZXJpbWVudE9wZW5lZBI0CgpleHBlcmltZW50GAEgASgLMiAucGV0cmkuZXhwZXJpbWVudHMudjEuRXhwZXJpbWVudCJkChFFeHBlcmltZW50VXBkYXRlZBI0CgpleHBlcmltZW50GAEgASgLMiAucGV0cmkuZXhwZXJpbWVudHMudjEuRXhwZXJpbWVudBIZChFob2xkX2Ftb3VudF9jZW50cxgCIAEoAyKNAQoTRXhwZXJpbWVudENhbmNlbGxlZBI0CgpleHBlcmltZW50GAEgASgLMiAucGV0cmkuZXhwZXJpbWVudHMudjEuRXhwZXJpbWVudBIbChNyZWZ1bmRfYW1vdW50X2NlbnRzGAIgASgDEiMKG29wZXJhdG9yX2NvbXBlbnNhdGlvbl9jZW50cxgDIAEoAyJIChBQcm90b2NvbFByb3Bvc2VkEjQKCmV4cGVyaW1lbnQYASABKAsyIC5wZXRyaS5leHBlcmltZW50cy52MS5FeHBlcmltZW50YgZwcm90bzM", [file_petri_experiments_v1_experiment]);
+  fileDesc("CiFwZXRyaS9leHBlcmltZW50cy92MS9ldmVudHMucHJvdG8SFHBldHJpLmV4cGVyaW1lbnRzLnYxImYKE0V4cGVyaW1lbnRTdWJtaXR0ZWQSNAoKZXhwZXJpbWVudBgBIAEoCzIgLnBldHJpLmV4cGVyaW1lbnRzLnYxLkV4cGVyaW1lbnQSGQoRaG9sZF9hbW91bnRfY2VudHMYAiABKAMiSAoQRXhwZXJpbWVudE9wZW5lZBI0CgpleHBlcmltZW50GAEgASgLMiAucGV0cmkuZXhwZXJpbWVudHMudjEuRXhwZXJpbWVudCJkChFFeHBlcmltZW50VXBkYXRlZBI0CgpleHBlcmltZW50GAEgASgLMiAucGV0cmkuZXhwZXJpbWVudHMudjEuRXhwZXJpbWVudBIZChFob2xkX2Ftb3VudF9jZW50cxgCIAEoAyKNAQoTRXhwZXJpbWVudENhbmNlbGxlZBI0CgpleHBlcmltZW50GAEgASgLMiAucGV0cmkuZXhwZXJpbWVudHMudjEuRXhwZXJpbWVudBIbChNyZWZ1bmRfYW1vdW50X2NlbnRzGAIgASgDEiMKG29wZXJhdG9yX2NvbXBlbnNhdGlvbl9jZW50cxgDIAEoAyJIChBQcm90b2NvbFByb3Bvc2VkEjQKCmV4cGVyaW1lbnQYASABKAsyIC5wZXRyaS5leHBlcmltZW50cy52MS5FeHBlcmltZW50IkkKEUV4cGVyaW1lbnRDbGFpbWVkEjQKCmV4cGVyaW1lbnQYASABKAsyIC5wZXRyaS5leHBlcmltZW50cy52MS5FeHBlcmltZW50IkkKEUV4cGVyaW1lbnRTdGFydGVkEjQKCmV4cGVyaW1lbnQYASABKAsyIC5wZXRyaS5leHBlcmltZW50cy52MS5FeHBlcmltZW50InkKDUlzc3VlUmVwb3J0ZWQSNAoKZXhwZXJpbWVudBgBIAEoCzIgLnBldHJpLmV4cGVyaW1lbnRzLnYxLkV4cGVyaW1lbnQSMgoFaXNzdWUYAiABKAsyIy5wZXRyaS5leHBlcmltZW50cy52MS5PcGVyYXRvcklzc3VlIlwKEFJlc3VsdHNTdWJtaXR0ZWQSNAoKZXhwZXJpbWVudBgBIAEoCzIgLnBldHJpLmV4cGVyaW1lbnRzLnYxLkV4cGVyaW1lbnQSEgoKZmlsZV9jb3VudBgCIAEoBSJoCg9SZXN1bHRzQXBwcm92ZWQSNAoKZXhwZXJpbWVudBgBIAEoCzIgLnBldHJpLmV4cGVyaW1lbnRzLnYxLkV4cGVyaW1lbnQSDgoGcmF0aW5nGAIgASgFEg8KB29uX3RpbWUYAyABKAgiegoSRXhwZXJpbWVudERpc3B1dGVkEjQKCmV4cGVyaW1lbnQYASABKAsyIC5wZXRyaS5leHBlcmltZW50cy52MS5FeHBlcmltZW50Ei4KB2Rpc3B1dGUYAiABKAsyHS5wZXRyaS5leHBlcmltZW50cy52MS5EaXNwdXRlIncKD0Rpc3B1dGVSZXNvbHZlZBI0CgpleHBlcmltZW50GAEgASgLMiAucGV0cmkuZXhwZXJpbWVudHMudjEuRXhwZXJpbWVudBIuCgdkaXNwdXRlGAIgASgLMh0ucGV0cmkuZXhwZXJpbWVudHMudjEuRGlzcHV0ZWIGcHJvdG8z", [file_petri_experiments_v1_experiment]);
 
 /**
  * petri.experiments.experiment_submitted: a request entered open or pending_review.
@@ -216,4 +216,297 @@ export type ProtocolProposedJson = {
  */
 export const ProtocolProposedSchema: GenMessage<ProtocolProposed, {jsonType: ProtocolProposedJson}> = /*@__PURE__*/
   messageDesc(file_petri_experiments_v1_events, 4);
+
+/**
+ * petri.experiments.experiment_claimed: an operator claimed an open experiment (SPEC event "claimed").
+ *
+ * @generated from message petri.experiments.v1.ExperimentClaimed
+ */
+export type ExperimentClaimed = Message<"petri.experiments.v1.ExperimentClaimed"> & {
+  /**
+   * @generated from field: petri.experiments.v1.Experiment experiment = 1;
+   */
+  experiment?: Experiment | undefined;
+};
+
+/**
+ * petri.experiments.experiment_claimed: an operator claimed an open experiment (SPEC event "claimed").
+ *
+ * @generated from message petri.experiments.v1.ExperimentClaimed
+ */
+export type ExperimentClaimedJson = {
+  /**
+   * @generated from field: petri.experiments.v1.Experiment experiment = 1;
+   */
+  experiment?: ExperimentJson;
+};
+
+/**
+ * Describes the message petri.experiments.v1.ExperimentClaimed.
+ * Use `create(ExperimentClaimedSchema)` to create a new message.
+ */
+export const ExperimentClaimedSchema: GenMessage<ExperimentClaimed, {jsonType: ExperimentClaimedJson}> = /*@__PURE__*/
+  messageDesc(file_petri_experiments_v1_events, 5);
+
+/**
+ * petri.experiments.experiment_started: the operator started work (SPEC event "started").
+ *
+ * @generated from message petri.experiments.v1.ExperimentStarted
+ */
+export type ExperimentStarted = Message<"petri.experiments.v1.ExperimentStarted"> & {
+  /**
+   * @generated from field: petri.experiments.v1.Experiment experiment = 1;
+   */
+  experiment?: Experiment | undefined;
+};
+
+/**
+ * petri.experiments.experiment_started: the operator started work (SPEC event "started").
+ *
+ * @generated from message petri.experiments.v1.ExperimentStarted
+ */
+export type ExperimentStartedJson = {
+  /**
+   * @generated from field: petri.experiments.v1.Experiment experiment = 1;
+   */
+  experiment?: ExperimentJson;
+};
+
+/**
+ * Describes the message petri.experiments.v1.ExperimentStarted.
+ * Use `create(ExperimentStartedSchema)` to create a new message.
+ */
+export const ExperimentStartedSchema: GenMessage<ExperimentStarted, {jsonType: ExperimentStartedJson}> = /*@__PURE__*/
+  messageDesc(file_petri_experiments_v1_events, 6);
+
+/**
+ * petri.experiments.issue_reported: the operator reported an issue (SPEC event "issue").
+ *
+ * @generated from message petri.experiments.v1.IssueReported
+ */
+export type IssueReported = Message<"petri.experiments.v1.IssueReported"> & {
+  /**
+   * @generated from field: petri.experiments.v1.Experiment experiment = 1;
+   */
+  experiment?: Experiment | undefined;
+
+  /**
+   * @generated from field: petri.experiments.v1.OperatorIssue issue = 2;
+   */
+  issue?: OperatorIssue | undefined;
+};
+
+/**
+ * petri.experiments.issue_reported: the operator reported an issue (SPEC event "issue").
+ *
+ * @generated from message petri.experiments.v1.IssueReported
+ */
+export type IssueReportedJson = {
+  /**
+   * @generated from field: petri.experiments.v1.Experiment experiment = 1;
+   */
+  experiment?: ExperimentJson;
+
+  /**
+   * @generated from field: petri.experiments.v1.OperatorIssue issue = 2;
+   */
+  issue?: OperatorIssueJson;
+};
+
+/**
+ * Describes the message petri.experiments.v1.IssueReported.
+ * Use `create(IssueReportedSchema)` to create a new message.
+ */
+export const IssueReportedSchema: GenMessage<IssueReported, {jsonType: IssueReportedJson}> = /*@__PURE__*/
+  messageDesc(file_petri_experiments_v1_events, 7);
+
+/**
+ * petri.experiments.results_submitted: results are in, status pending_approval
+ * (SPEC event "completed", with results_available true).
+ *
+ * @generated from message petri.experiments.v1.ResultsSubmitted
+ */
+export type ResultsSubmitted = Message<"petri.experiments.v1.ResultsSubmitted"> & {
+  /**
+   * @generated from field: petri.experiments.v1.Experiment experiment = 1;
+   */
+  experiment?: Experiment | undefined;
+
+  /**
+   * Number of stored raw data files and photos.
+   *
+   * @generated from field: int32 file_count = 2;
+   */
+  fileCount: number;
+};
+
+/**
+ * petri.experiments.results_submitted: results are in, status pending_approval
+ * (SPEC event "completed", with results_available true).
+ *
+ * @generated from message petri.experiments.v1.ResultsSubmitted
+ */
+export type ResultsSubmittedJson = {
+  /**
+   * @generated from field: petri.experiments.v1.Experiment experiment = 1;
+   */
+  experiment?: ExperimentJson;
+
+  /**
+   * Number of stored raw data files and photos.
+   *
+   * @generated from field: int32 file_count = 2;
+   */
+  fileCount?: number;
+};
+
+/**
+ * Describes the message petri.experiments.v1.ResultsSubmitted.
+ * Use `create(ResultsSubmittedSchema)` to create a new message.
+ */
+export const ResultsSubmittedSchema: GenMessage<ResultsSubmitted, {jsonType: ResultsSubmittedJson}> = /*@__PURE__*/
+  messageDesc(file_petri_experiments_v1_events, 8);
+
+/**
+ * petri.experiments.results_approved: the requester approved; the hold is released to the
+ * operator (SPEC event "approved").
+ *
+ * @generated from message petri.experiments.v1.ResultsApproved
+ */
+export type ResultsApproved = Message<"petri.experiments.v1.ResultsApproved"> & {
+  /**
+   * @generated from field: petri.experiments.v1.Experiment experiment = 1;
+   */
+  experiment?: Experiment | undefined;
+
+  /**
+   * 1-5; 0 when none was given.
+   *
+   * @generated from field: int32 rating = 2;
+   */
+  rating: number;
+
+  /**
+   * True when the results were submitted by the deadline.
+   *
+   * @generated from field: bool on_time = 3;
+   */
+  onTime: boolean;
+};
+
+/**
+ * petri.experiments.results_approved: the requester approved; the hold is released to the
+ * operator (SPEC event "approved").
+ *
+ * @generated from message petri.experiments.v1.ResultsApproved
+ */
+export type ResultsApprovedJson = {
+  /**
+   * @generated from field: petri.experiments.v1.Experiment experiment = 1;
+   */
+  experiment?: ExperimentJson;
+
+  /**
+   * 1-5; 0 when none was given.
+   *
+   * @generated from field: int32 rating = 2;
+   */
+  rating?: number;
+
+  /**
+   * True when the results were submitted by the deadline.
+   *
+   * @generated from field: bool on_time = 3;
+   */
+  onTime?: boolean;
+};
+
+/**
+ * Describes the message petri.experiments.v1.ResultsApproved.
+ * Use `create(ResultsApprovedSchema)` to create a new message.
+ */
+export const ResultsApprovedSchema: GenMessage<ResultsApproved, {jsonType: ResultsApprovedJson}> = /*@__PURE__*/
+  messageDesc(file_petri_experiments_v1_events, 9);
+
+/**
+ * petri.experiments.experiment_disputed: the requester disputed (SPEC event "disputed").
+ *
+ * @generated from message petri.experiments.v1.ExperimentDisputed
+ */
+export type ExperimentDisputed = Message<"petri.experiments.v1.ExperimentDisputed"> & {
+  /**
+   * @generated from field: petri.experiments.v1.Experiment experiment = 1;
+   */
+  experiment?: Experiment | undefined;
+
+  /**
+   * @generated from field: petri.experiments.v1.Dispute dispute = 2;
+   */
+  dispute?: Dispute | undefined;
+};
+
+/**
+ * petri.experiments.experiment_disputed: the requester disputed (SPEC event "disputed").
+ *
+ * @generated from message petri.experiments.v1.ExperimentDisputed
+ */
+export type ExperimentDisputedJson = {
+  /**
+   * @generated from field: petri.experiments.v1.Experiment experiment = 1;
+   */
+  experiment?: ExperimentJson;
+
+  /**
+   * @generated from field: petri.experiments.v1.Dispute dispute = 2;
+   */
+  dispute?: DisputeJson;
+};
+
+/**
+ * Describes the message petri.experiments.v1.ExperimentDisputed.
+ * Use `create(ExperimentDisputedSchema)` to create a new message.
+ */
+export const ExperimentDisputedSchema: GenMessage<ExperimentDisputed, {jsonType: ExperimentDisputedJson}> = /*@__PURE__*/
+  messageDesc(file_petri_experiments_v1_events, 10);
+
+/**
+ * petri.experiments.dispute_resolved: staff resolved a dispute; the ledger moves the money.
+ *
+ * @generated from message petri.experiments.v1.DisputeResolved
+ */
+export type DisputeResolved = Message<"petri.experiments.v1.DisputeResolved"> & {
+  /**
+   * @generated from field: petri.experiments.v1.Experiment experiment = 1;
+   */
+  experiment?: Experiment | undefined;
+
+  /**
+   * @generated from field: petri.experiments.v1.Dispute dispute = 2;
+   */
+  dispute?: Dispute | undefined;
+};
+
+/**
+ * petri.experiments.dispute_resolved: staff resolved a dispute; the ledger moves the money.
+ *
+ * @generated from message petri.experiments.v1.DisputeResolved
+ */
+export type DisputeResolvedJson = {
+  /**
+   * @generated from field: petri.experiments.v1.Experiment experiment = 1;
+   */
+  experiment?: ExperimentJson;
+
+  /**
+   * @generated from field: petri.experiments.v1.Dispute dispute = 2;
+   */
+  dispute?: DisputeJson;
+};
+
+/**
+ * Describes the message petri.experiments.v1.DisputeResolved.
+ * Use `create(DisputeResolvedSchema)` to create a new message.
+ */
+export const DisputeResolvedSchema: GenMessage<DisputeResolved, {jsonType: DisputeResolvedJson}> = /*@__PURE__*/
+  messageDesc(file_petri_experiments_v1_events, 11);
 

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file petri/experiments/v1/experiment.proto.
  */
 export const file_petri_experiments_v1_experiment: GenFile = /*@__PURE__*/
-  fileDesc("CiVwZXRyaS9leHBlcmltZW50cy92MS9leHBlcmltZW50LnByb3RvEhRwZXRyaS5leHBlcmltZW50cy52MSLgBAoKRXhwZXJpbWVudBIKCgJpZBgBIAEoCRIcChRyZXF1ZXN0ZXJfYWNjb3VudF9pZBgCIAEoCRI2CgZzdGF0dXMYAyABKA4yJi5wZXRyaS5leHBlcmltZW50cy52MS5FeHBlcmltZW50U3RhdHVzEhcKD2V4cGVyaW1lbnRfdHlwZRgEIAEoCRINCgV0aXRsZRgFIAEoCRIUCgxyZXF1ZXN0X2pzb24YBiABKAkSMAoIZXN0aW1hdGUYByABKAsyHi5wZXRyaS5leHBlcmltZW50cy52MS5Fc3RpbWF0ZRIWCg5yZXZpZXdfcmVhc29ucxgIIAMoCRI6CghvcGVyYXRvchgJIAEoCzIoLnBldHJpLmV4cGVyaW1lbnRzLnYxLk9wZXJhdG9yQXNzaWdubWVudBI4CgxjYW5jZWxsYXRpb24YCiABKAsyIi5wZXRyaS5leHBlcmltZW50cy52MS5DYW5jZWxsYXRpb24SHgoWcHJvdG9jb2xfcHJvcG9zYWxfanNvbhgLIAEoCRIPCgd2ZXJzaW9uGAwgASgDEi4KCmNyZWF0ZWRfYXQYDSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnVwZGF0ZWRfYXQYDiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjAKDHN1Ym1pdHRlZF9hdBgPIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASFAoMc2FmZXR5X2ZsYWdzGBAgAygJEhkKEWhvbGRfYW1vdW50X2NlbnRzGBEgASgDIpkBChJPcGVyYXRvckFzc2lnbm1lbnQSEwoLb3BlcmF0b3JfaWQYASABKAkSEAoIbGFiX25hbWUYAiABKAkSLgoKY2xhaW1lZF9hdBgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLAoIZGVhZGxpbmUYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIqkBCgxDYW5jZWxsYXRpb24SDgoGcmVhc29uGAEgASgJEhsKE3JlZnVuZF9hbW91bnRfY2VudHMYAiABKAMSIwobb3BlcmF0b3JfY29tcGVuc2F0aW9uX2NlbnRzGAMgASgDEhUKDXJlZnVuZF9zdGF0dXMYBCABKAkSMAoMY2FuY2VsbGVkX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKMAgoIRXN0aW1hdGUSFgoOY29zdF9sb3dfY2VudHMYASABKAMSGgoSY29zdF90eXBpY2FsX2NlbnRzGAIgASgDEhcKD2Nvc3RfaGlnaF9jZW50cxgDIAEoAxIgChh0dXJuYXJvdW5kX3N0YW5kYXJkX2RheXMYBCABKAUSIQoZdHVybmFyb3VuZF9leHBlZGl0ZWRfZGF5cxgFIAEoBRI2CglicmVha2Rvd24YBiABKAsyIy5wZXRyaS5leHBlcmltZW50cy52MS5Db3N0QnJlYWtkb3duEh0KFW9wZXJhdG9yX2F2YWlsYWJpbGl0eRgHIAEoCRIXCg90dXJuYXJvdW5kX2RheXMYCCABKAUikQEKDUNvc3RCcmVha2Rvd24SFwoPbWF0ZXJpYWxzX2NlbnRzGAEgASgDEhMKC2xhYm9yX2NlbnRzGAIgASgDEhcKD2VxdWlwbWVudF9jZW50cxgDIAEoAxIaChJwbGF0Zm9ybV9mZWVfY2VudHMYBCABKAMSHQoVcHJpdmFjeV9wcmVtaXVtX2NlbnRzGAUgASgDIk8KDFJlcXVlc3RJc3N1ZRIMCgRwYXRoGAEgASgJEgwKBGNvZGUYAiABKAkSDwoHbWVzc2FnZRgDIAEoCRISCgpzdWdnZXN0aW9uGAQgASgJKoADChBFeHBlcmltZW50U3RhdHVzEiEKHUVYUEVSSU1FTlRfU1RBVFVTX1VOU1BFQ0lGSUVEEAASGwoXRVhQRVJJTUVOVF9TVEFUVVNfRFJBRlQQARIkCiBFWFBFUklNRU5UX1NUQVRVU19QRU5ESU5HX1JFVklFVxACEhoKFkVYUEVSSU1FTlRfU1RBVFVTX09QRU4QAxIdChlFWFBFUklNRU5UX1NUQVRVU19DTEFJTUVEEAQSIQodRVhQRVJJTUVOVF9TVEFUVVNfSU5fUFJPR1JFU1MQBRImCiJFWFBFUklNRU5UX1NUQVRVU19QRU5ESU5HX0FQUFJPVkFMEAYSHwobRVhQRVJJTUVOVF9TVEFUVVNfQ09NUExFVEVEEAcSHgoaRVhQRVJJTUVOVF9TVEFUVVNfRElTUFVURUQQCBIeChpFWFBFUklNRU5UX1NUQVRVU19SRVNPTFZFRBAJEh8KG0VYUEVSSU1FTlRfU1RBVFVTX0NBTkNFTExFRBAKYgZwcm90bzM", [file_google_protobuf_timestamp]);
+  fileDesc("CiVwZXRyaS9leHBlcmltZW50cy92MS9leHBlcmltZW50LnByb3RvEhRwZXRyaS5leHBlcmltZW50cy52MSL3BwoKRXhwZXJpbWVudBIKCgJpZBgBIAEoCRIcChRyZXF1ZXN0ZXJfYWNjb3VudF9pZBgCIAEoCRI2CgZzdGF0dXMYAyABKA4yJi5wZXRyaS5leHBlcmltZW50cy52MS5FeHBlcmltZW50U3RhdHVzEhcKD2V4cGVyaW1lbnRfdHlwZRgEIAEoCRINCgV0aXRsZRgFIAEoCRIUCgxyZXF1ZXN0X2pzb24YBiABKAkSMAoIZXN0aW1hdGUYByABKAsyHi5wZXRyaS5leHBlcmltZW50cy52MS5Fc3RpbWF0ZRIWCg5yZXZpZXdfcmVhc29ucxgIIAMoCRI6CghvcGVyYXRvchgJIAEoCzIoLnBldHJpLmV4cGVyaW1lbnRzLnYxLk9wZXJhdG9yQXNzaWdubWVudBI4CgxjYW5jZWxsYXRpb24YCiABKAsyIi5wZXRyaS5leHBlcmltZW50cy52MS5DYW5jZWxsYXRpb24SHgoWcHJvdG9jb2xfcHJvcG9zYWxfanNvbhgLIAEoCRIPCgd2ZXJzaW9uGAwgASgDEi4KCmNyZWF0ZWRfYXQYDSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnVwZGF0ZWRfYXQYDiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjAKDHN1Ym1pdHRlZF9hdBgPIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASFAoMc2FmZXR5X2ZsYWdzGBAgAygJEhkKEWhvbGRfYW1vdW50X2NlbnRzGBEgASgDEi4KB3BheW1lbnQYEiABKAsyHS5wZXRyaS5leHBlcmltZW50cy52MS5QYXltZW50EjMKBmlzc3VlcxgTIAMoCzIjLnBldHJpLmV4cGVyaW1lbnRzLnYxLk9wZXJhdG9ySXNzdWUSLgoHZGlzcHV0ZRgUIAEoCzIdLnBldHJpLmV4cGVyaW1lbnRzLnYxLkRpc3B1dGUSLgoKc3RhcnRlZF9hdBgVIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASOAoUcmVzdWx0c19zdWJtaXR0ZWRfYXQYFiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjAKDGNvbXBsZXRlZF9hdBgXIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASMAoIYXBwcm92YWwYGCABKAsyHi5wZXRyaS5leHBlcmltZW50cy52MS5BcHByb3ZhbBIyCgNqb2IYGSABKAsyJS5wZXRyaS5leHBlcmltZW50cy52MS5Kb2JSZXF1aXJlbWVudHMi/AIKD0pvYlJlcXVpcmVtZW50cxIXCg9leHBlcmltZW50X3R5cGUYASABKAkSEQoJYnNsX2xldmVsGAIgASgJEiQKHG5lZWRzX2h1bWFuX3NhbXBsZXNfYXBwcm92YWwYAyABKAgSJQodbmVlZHNfYW5pbWFsX3NhbXBsZXNfYXBwcm92YWwYBCABKAgSKgoibmVlZHNfaGF6YXJkb3VzX2NoZW1pY2Fsc19hcHByb3ZhbBgFIAEoCBIaChJlcXVpcG1lbnRfcmVxdWlyZWQYBiADKAkSFAoMYnVkZ2V0X2NlbnRzGAcgASgDEhAKCGRlYWRsaW5lGAggASgJEhAKCHByaW9yaXR5GAkgASgJEh8KF2Rlc2lyZWRfdHVybmFyb3VuZF9kYXlzGAogASgFEhEKCW1lbnVfdGFncxgLIAMoCRIXCg9jdXN0b21fcHJvdG9jb2wYDCABKAgSEAoIY2F0ZWdvcnkYDSABKAkSDwoHcHJpdmFjeRgOIAEoCSKnAQoHUGF5bWVudBIOCgZzdGF0dXMYASABKAkSEgoKaGVsZF9jZW50cxgCIAEoAxIWCg5yZWxlYXNlZF9jZW50cxgDIAEoAxIWCg5yZWZ1bmRlZF9jZW50cxgEIAEoAxIYChBzdGlsbF9oZWxkX2NlbnRzGAUgASgDEi4KCnVwZGF0ZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wInMKDU9wZXJhdG9ySXNzdWUSCgoCaWQYASABKAkSEwoLZGVzY3JpcHRpb24YAiABKAkSEAoIc2V2ZXJpdHkYAyABKAkSLwoLcmVwb3J0ZWRfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIl0KCEFwcHJvdmFsEg4KBnJhdGluZxgBIAEoBRIQCghmZWVkYmFjaxgCIAEoCRIvCgthcHByb3ZlZF9hdBgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAinwMKB0Rpc3B1dGUSCgoCaWQYASABKAkSFQoNZXhwZXJpbWVudF9pZBgCIAEoCRIOCgZyZWFzb24YAyABKAkSEwoLZGVzY3JpcHRpb24YBCABKAkSFQoNZXZpZGVuY2VfdXJscxgFIAMoCRIOCgZzdGF0dXMYBiABKAkSEwoLcmFpc2VkX2Zyb20YByABKAkSDwoHb3V0Y29tZRgIIAEoCRIeChZyZXF1ZXN0ZXJfYW1vdW50X2NlbnRzGAkgASgDEh0KFW9wZXJhdG9yX2Ftb3VudF9jZW50cxgKIAEoAxIXCg9yZXNvbHV0aW9uX25vdGUYCyABKAkSEwoLcmVzb2x2ZWRfYnkYDCABKAkSLgoKY3JlYXRlZF9hdBgNIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLwoLcmVzb2x2ZWRfYXQYDiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhwKFHJlcXVlc3Rlcl9hY2NvdW50X2lkGA8gASgJEhMKC29wZXJhdG9yX2lkGBAgASgJIuMBChJPcGVyYXRvckFzc2lnbm1lbnQSEwoLb3BlcmF0b3JfaWQYASABKAkSEAoIbGFiX25hbWUYAiABKAkSLgoKY2xhaW1lZF9hdBgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLAoIZGVhZGxpbmUYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhsKE29wZXJhdG9yX2FjY291bnRfaWQYBSABKAkSHAoUZXN0aW1hdGVkX3N0YXJ0X2RhdGUYBiABKAkSDQoFbm90ZXMYByABKAkiqQEKDENhbmNlbGxhdGlvbhIOCgZyZWFzb24YASABKAkSGwoTcmVmdW5kX2Ftb3VudF9jZW50cxgCIAEoAxIjChtvcGVyYXRvcl9jb21wZW5zYXRpb25fY2VudHMYAyABKAMSFQoNcmVmdW5kX3N0YXR1cxgEIAEoCRIwCgxjYW5jZWxsZWRfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIowCCghFc3RpbWF0ZRIWCg5jb3N0X2xvd19jZW50cxgBIAEoAxIaChJjb3N0X3R5cGljYWxfY2VudHMYAiABKAMSFwoPY29zdF9oaWdoX2NlbnRzGAMgASgDEiAKGHR1cm5hcm91bmRfc3RhbmRhcmRfZGF5cxgEIAEoBRIhChl0dXJuYXJvdW5kX2V4cGVkaXRlZF9kYXlzGAUgASgFEjYKCWJyZWFrZG93bhgGIAEoCzIjLnBldHJpLmV4cGVyaW1lbnRzLnYxLkNvc3RCcmVha2Rvd24SHQoVb3BlcmF0b3JfYXZhaWxhYmlsaXR5GAcgASgJEhcKD3R1cm5hcm91bmRfZGF5cxgIIAEoBSKRAQoNQ29zdEJyZWFrZG93bhIXCg9tYXRlcmlhbHNfY2VudHMYASABKAMSEwoLbGFib3JfY2VudHMYAiABKAMSFwoPZXF1aXBtZW50X2NlbnRzGAMgASgDEhoKEnBsYXRmb3JtX2ZlZV9jZW50cxgEIAEoAxIdChVwcml2YWN5X3ByZW1pdW1fY2VudHMYBSABKAMiTwoMUmVxdWVzdElzc3VlEgwKBHBhdGgYASABKAkSDAoEY29kZRgCIAEoCRIPCgdtZXNzYWdlGAMgASgJEhIKCnN1Z2dlc3Rpb24YBCABKAkqgAMKEEV4cGVyaW1lbnRTdGF0dXMSIQodRVhQRVJJTUVOVF9TVEFUVVNfVU5TUEVDSUZJRUQQABIbChdFWFBFUklNRU5UX1NUQVRVU19EUkFGVBABEiQKIEVYUEVSSU1FTlRfU1RBVFVTX1BFTkRJTkdfUkVWSUVXEAISGgoWRVhQRVJJTUVOVF9TVEFUVVNfT1BFThADEh0KGUVYUEVSSU1FTlRfU1RBVFVTX0NMQUlNRUQQBBIhCh1FWFBFUklNRU5UX1NUQVRVU19JTl9QUk9HUkVTUxAFEiYKIkVYUEVSSU1FTlRfU1RBVFVTX1BFTkRJTkdfQVBQUk9WQUwQBhIfChtFWFBFUklNRU5UX1NUQVRVU19DT01QTEVURUQQBxIeChpFWFBFUklNRU5UX1NUQVRVU19ESVNQVVRFRBAIEh4KGkVYUEVSSU1FTlRfU1RBVFVTX1JFU09MVkVEEAkSHwobRVhQRVJJTUVOVF9TVEFUVVNfQ0FOQ0VMTEVEEApiBnByb3RvMw", [file_google_protobuf_timestamp]);
 
 /**
  * Experiment is the service record of a request (SPEC.md, Experiment).
@@ -122,6 +122,57 @@ export type Experiment = Message<"petri.experiments.v1.Experiment"> & {
    * @generated from field: int64 hold_amount_cents = 17;
    */
   holdAmountCents: bigint;
+
+  /**
+   * Escrow state as last reported by the marketplace ledger.
+   *
+   * @generated from field: petri.experiments.v1.Payment payment = 18;
+   */
+  payment?: Payment | undefined;
+
+  /**
+   * Issues the operator reported, oldest first (bounded per experiment).
+   *
+   * @generated from field: repeated petri.experiments.v1.OperatorIssue issues = 19;
+   */
+  issues: OperatorIssue[];
+
+  /**
+   * The dispute, once one is raised.
+   *
+   * @generated from field: petri.experiments.v1.Dispute dispute = 20;
+   */
+  dispute?: Dispute | undefined;
+
+  /**
+   * Set when the operator starts work, submits results, and when the requester approves.
+   *
+   * @generated from field: google.protobuf.Timestamp started_at = 21;
+   */
+  startedAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp results_submitted_at = 22;
+   */
+  resultsSubmittedAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp completed_at = 23;
+   */
+  completedAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: petri.experiments.v1.Approval approval = 24;
+   */
+  approval?: Approval | undefined;
+
+  /**
+   * What an operator needs to take it, derived from the request (event-carried for the
+   * marketplace's job feed and the claim eligibility check).
+   *
+   * @generated from field: petri.experiments.v1.JobRequirements job = 25;
+   */
+  job?: JobRequirements | undefined;
 };
 
 /**
@@ -232,6 +283,57 @@ export type ExperimentJson = {
    * @generated from field: int64 hold_amount_cents = 17;
    */
   holdAmountCents?: string;
+
+  /**
+   * Escrow state as last reported by the marketplace ledger.
+   *
+   * @generated from field: petri.experiments.v1.Payment payment = 18;
+   */
+  payment?: PaymentJson;
+
+  /**
+   * Issues the operator reported, oldest first (bounded per experiment).
+   *
+   * @generated from field: repeated petri.experiments.v1.OperatorIssue issues = 19;
+   */
+  issues?: OperatorIssueJson[];
+
+  /**
+   * The dispute, once one is raised.
+   *
+   * @generated from field: petri.experiments.v1.Dispute dispute = 20;
+   */
+  dispute?: DisputeJson;
+
+  /**
+   * Set when the operator starts work, submits results, and when the requester approves.
+   *
+   * @generated from field: google.protobuf.Timestamp started_at = 21;
+   */
+  startedAt?: TimestampJson;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp results_submitted_at = 22;
+   */
+  resultsSubmittedAt?: TimestampJson;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp completed_at = 23;
+   */
+  completedAt?: TimestampJson;
+
+  /**
+   * @generated from field: petri.experiments.v1.Approval approval = 24;
+   */
+  approval?: ApprovalJson;
+
+  /**
+   * What an operator needs to take it, derived from the request (event-carried for the
+   * marketplace's job feed and the claim eligibility check).
+   *
+   * @generated from field: petri.experiments.v1.JobRequirements job = 25;
+   */
+  job?: JobRequirementsJson;
 };
 
 /**
@@ -240,6 +342,591 @@ export type ExperimentJson = {
  */
 export const ExperimentSchema: GenMessage<Experiment, {jsonType: ExperimentJson}> = /*@__PURE__*/
   messageDesc(file_petri_experiments_v1_experiment, 0);
+
+/**
+ * JobRequirements: the operator-facing view of a request.
+ *
+ * @generated from message petri.experiments.v1.JobRequirements
+ */
+export type JobRequirements = Message<"petri.experiments.v1.JobRequirements"> & {
+  /**
+   * @generated from field: string experiment_type = 1;
+   */
+  experimentType: string;
+
+  /**
+   * "BSL-1" or "BSL-2".
+   *
+   * @generated from field: string bsl_level = 2;
+   */
+  bslLevel: string;
+
+  /**
+   * @generated from field: bool needs_human_samples_approval = 3;
+   */
+  needsHumanSamplesApproval: boolean;
+
+  /**
+   * @generated from field: bool needs_animal_samples_approval = 4;
+   */
+  needsAnimalSamplesApproval: boolean;
+
+  /**
+   * @generated from field: bool needs_hazardous_chemicals_approval = 5;
+   */
+  needsHazardousChemicalsApproval: boolean;
+
+  /**
+   * @generated from field: repeated string equipment_required = 6;
+   */
+  equipmentRequired: string[];
+
+  /**
+   * The requester's ceiling in cents (0: none stated).
+   *
+   * @generated from field: int64 budget_cents = 7;
+   */
+  budgetCents: bigint;
+
+  /**
+   * ISO date or date-time (empty: none).
+   *
+   * @generated from field: string deadline = 8;
+   */
+  deadline: string;
+
+  /**
+   * "standard", "expedited", "urgent".
+   *
+   * @generated from field: string priority = 9;
+   */
+  priority: string;
+
+  /**
+   * @generated from field: int32 desired_turnaround_days = 10;
+   */
+  desiredTurnaroundDays: number;
+
+  /**
+   * @generated from field: repeated string menu_tags = 11;
+   */
+  menuTags: string[];
+
+  /**
+   * @generated from field: bool custom_protocol = 12;
+   */
+  customProtocol: boolean;
+
+  /**
+   * A SPEC.md template category: biochemistry, microbiology, cell_biology, molecular_biology, analytical.
+   *
+   * @generated from field: string category = 13;
+   */
+  category: string;
+
+  /**
+   * "open", "delayed_6mo", "delayed_12mo", "private".
+   *
+   * @generated from field: string privacy = 14;
+   */
+  privacy: string;
+};
+
+/**
+ * JobRequirements: the operator-facing view of a request.
+ *
+ * @generated from message petri.experiments.v1.JobRequirements
+ */
+export type JobRequirementsJson = {
+  /**
+   * @generated from field: string experiment_type = 1;
+   */
+  experimentType?: string;
+
+  /**
+   * "BSL-1" or "BSL-2".
+   *
+   * @generated from field: string bsl_level = 2;
+   */
+  bslLevel?: string;
+
+  /**
+   * @generated from field: bool needs_human_samples_approval = 3;
+   */
+  needsHumanSamplesApproval?: boolean;
+
+  /**
+   * @generated from field: bool needs_animal_samples_approval = 4;
+   */
+  needsAnimalSamplesApproval?: boolean;
+
+  /**
+   * @generated from field: bool needs_hazardous_chemicals_approval = 5;
+   */
+  needsHazardousChemicalsApproval?: boolean;
+
+  /**
+   * @generated from field: repeated string equipment_required = 6;
+   */
+  equipmentRequired?: string[];
+
+  /**
+   * The requester's ceiling in cents (0: none stated).
+   *
+   * @generated from field: int64 budget_cents = 7;
+   */
+  budgetCents?: string;
+
+  /**
+   * ISO date or date-time (empty: none).
+   *
+   * @generated from field: string deadline = 8;
+   */
+  deadline?: string;
+
+  /**
+   * "standard", "expedited", "urgent".
+   *
+   * @generated from field: string priority = 9;
+   */
+  priority?: string;
+
+  /**
+   * @generated from field: int32 desired_turnaround_days = 10;
+   */
+  desiredTurnaroundDays?: number;
+
+  /**
+   * @generated from field: repeated string menu_tags = 11;
+   */
+  menuTags?: string[];
+
+  /**
+   * @generated from field: bool custom_protocol = 12;
+   */
+  customProtocol?: boolean;
+
+  /**
+   * A SPEC.md template category: biochemistry, microbiology, cell_biology, molecular_biology, analytical.
+   *
+   * @generated from field: string category = 13;
+   */
+  category?: string;
+
+  /**
+   * "open", "delayed_6mo", "delayed_12mo", "private".
+   *
+   * @generated from field: string privacy = 14;
+   */
+  privacy?: string;
+};
+
+/**
+ * Describes the message petri.experiments.v1.JobRequirements.
+ * Use `create(JobRequirementsSchema)` to create a new message.
+ */
+export const JobRequirementsSchema: GenMessage<JobRequirements, {jsonType: JobRequirementsJson}> = /*@__PURE__*/
+  messageDesc(file_petri_experiments_v1_experiment, 1);
+
+/**
+ * Payment is the escrow state of an experiment; amounts in cents (USD).
+ *
+ * @generated from message petri.experiments.v1.Payment
+ */
+export type Payment = Message<"petri.experiments.v1.Payment"> & {
+  /**
+   * "not_held", "held", "released", "refunded", "partially_refunded", "disputed", "resolved".
+   *
+   * @generated from field: string status = 1;
+   */
+  status: string;
+
+  /**
+   * @generated from field: int64 held_cents = 2;
+   */
+  heldCents: bigint;
+
+  /**
+   * @generated from field: int64 released_cents = 3;
+   */
+  releasedCents: bigint;
+
+  /**
+   * @generated from field: int64 refunded_cents = 4;
+   */
+  refundedCents: bigint;
+
+  /**
+   * @generated from field: int64 still_held_cents = 5;
+   */
+  stillHeldCents: bigint;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp updated_at = 6;
+   */
+  updatedAt?: Timestamp | undefined;
+};
+
+/**
+ * Payment is the escrow state of an experiment; amounts in cents (USD).
+ *
+ * @generated from message petri.experiments.v1.Payment
+ */
+export type PaymentJson = {
+  /**
+   * "not_held", "held", "released", "refunded", "partially_refunded", "disputed", "resolved".
+   *
+   * @generated from field: string status = 1;
+   */
+  status?: string;
+
+  /**
+   * @generated from field: int64 held_cents = 2;
+   */
+  heldCents?: string;
+
+  /**
+   * @generated from field: int64 released_cents = 3;
+   */
+  releasedCents?: string;
+
+  /**
+   * @generated from field: int64 refunded_cents = 4;
+   */
+  refundedCents?: string;
+
+  /**
+   * @generated from field: int64 still_held_cents = 5;
+   */
+  stillHeldCents?: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp updated_at = 6;
+   */
+  updatedAt?: TimestampJson;
+};
+
+/**
+ * Describes the message petri.experiments.v1.Payment.
+ * Use `create(PaymentSchema)` to create a new message.
+ */
+export const PaymentSchema: GenMessage<Payment, {jsonType: PaymentJson}> = /*@__PURE__*/
+  messageDesc(file_petri_experiments_v1_experiment, 2);
+
+/**
+ * @generated from message petri.experiments.v1.OperatorIssue
+ */
+export type OperatorIssue = Message<"petri.experiments.v1.OperatorIssue"> & {
+  /**
+   * "iss_..."
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * @generated from field: string description = 2;
+   */
+  description: string;
+
+  /**
+   * "low", "medium", "high", "critical".
+   *
+   * @generated from field: string severity = 3;
+   */
+  severity: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp reported_at = 4;
+   */
+  reportedAt?: Timestamp | undefined;
+};
+
+/**
+ * @generated from message petri.experiments.v1.OperatorIssue
+ */
+export type OperatorIssueJson = {
+  /**
+   * "iss_..."
+   *
+   * @generated from field: string id = 1;
+   */
+  id?: string;
+
+  /**
+   * @generated from field: string description = 2;
+   */
+  description?: string;
+
+  /**
+   * "low", "medium", "high", "critical".
+   *
+   * @generated from field: string severity = 3;
+   */
+  severity?: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp reported_at = 4;
+   */
+  reportedAt?: TimestampJson;
+};
+
+/**
+ * Describes the message petri.experiments.v1.OperatorIssue.
+ * Use `create(OperatorIssueSchema)` to create a new message.
+ */
+export const OperatorIssueSchema: GenMessage<OperatorIssue, {jsonType: OperatorIssueJson}> = /*@__PURE__*/
+  messageDesc(file_petri_experiments_v1_experiment, 3);
+
+/**
+ * @generated from message petri.experiments.v1.Approval
+ */
+export type Approval = Message<"petri.experiments.v1.Approval"> & {
+  /**
+   * 1-5; 0 when the requester gave none.
+   *
+   * @generated from field: int32 rating = 1;
+   */
+  rating: number;
+
+  /**
+   * @generated from field: string feedback = 2;
+   */
+  feedback: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp approved_at = 3;
+   */
+  approvedAt?: Timestamp | undefined;
+};
+
+/**
+ * @generated from message petri.experiments.v1.Approval
+ */
+export type ApprovalJson = {
+  /**
+   * 1-5; 0 when the requester gave none.
+   *
+   * @generated from field: int32 rating = 1;
+   */
+  rating?: number;
+
+  /**
+   * @generated from field: string feedback = 2;
+   */
+  feedback?: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp approved_at = 3;
+   */
+  approvedAt?: TimestampJson;
+};
+
+/**
+ * Describes the message petri.experiments.v1.Approval.
+ * Use `create(ApprovalSchema)` to create a new message.
+ */
+export const ApprovalSchema: GenMessage<Approval, {jsonType: ApprovalJson}> = /*@__PURE__*/
+  messageDesc(file_petri_experiments_v1_experiment, 4);
+
+/**
+ * @generated from message petri.experiments.v1.Dispute
+ */
+export type Dispute = Message<"petri.experiments.v1.Dispute"> & {
+  /**
+   * "dsp_..."
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * @generated from field: string experiment_id = 2;
+   */
+  experimentId: string;
+
+  /**
+   * A SPEC.md dispute reason: results_incomplete, results_incorrect, protocol_not_followed,
+   * documentation_insufficient, other.
+   *
+   * @generated from field: string reason = 3;
+   */
+  reason: string;
+
+  /**
+   * @generated from field: string description = 4;
+   */
+  description: string;
+
+  /**
+   * @generated from field: repeated string evidence_urls = 5;
+   */
+  evidenceUrls: string[];
+
+  /**
+   * "open" or "resolved".
+   *
+   * @generated from field: string status = 6;
+   */
+  status: string;
+
+  /**
+   * The experiment status it was raised from: "pending_approval" or "completed".
+   *
+   * @generated from field: string raised_from = 7;
+   */
+  raisedFrom: string;
+
+  /**
+   * Set when resolved: "requester", "operator" or "split", with the amounts moved, in cents.
+   *
+   * @generated from field: string outcome = 8;
+   */
+  outcome: string;
+
+  /**
+   * @generated from field: int64 requester_amount_cents = 9;
+   */
+  requesterAmountCents: bigint;
+
+  /**
+   * @generated from field: int64 operator_amount_cents = 10;
+   */
+  operatorAmountCents: bigint;
+
+  /**
+   * @generated from field: string resolution_note = 11;
+   */
+  resolutionNote: string;
+
+  /**
+   * @generated from field: string resolved_by = 12;
+   */
+  resolvedBy: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp created_at = 13;
+   */
+  createdAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp resolved_at = 14;
+   */
+  resolvedAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: string requester_account_id = 15;
+   */
+  requesterAccountId: string;
+
+  /**
+   * @generated from field: string operator_id = 16;
+   */
+  operatorId: string;
+};
+
+/**
+ * @generated from message petri.experiments.v1.Dispute
+ */
+export type DisputeJson = {
+  /**
+   * "dsp_..."
+   *
+   * @generated from field: string id = 1;
+   */
+  id?: string;
+
+  /**
+   * @generated from field: string experiment_id = 2;
+   */
+  experimentId?: string;
+
+  /**
+   * A SPEC.md dispute reason: results_incomplete, results_incorrect, protocol_not_followed,
+   * documentation_insufficient, other.
+   *
+   * @generated from field: string reason = 3;
+   */
+  reason?: string;
+
+  /**
+   * @generated from field: string description = 4;
+   */
+  description?: string;
+
+  /**
+   * @generated from field: repeated string evidence_urls = 5;
+   */
+  evidenceUrls?: string[];
+
+  /**
+   * "open" or "resolved".
+   *
+   * @generated from field: string status = 6;
+   */
+  status?: string;
+
+  /**
+   * The experiment status it was raised from: "pending_approval" or "completed".
+   *
+   * @generated from field: string raised_from = 7;
+   */
+  raisedFrom?: string;
+
+  /**
+   * Set when resolved: "requester", "operator" or "split", with the amounts moved, in cents.
+   *
+   * @generated from field: string outcome = 8;
+   */
+  outcome?: string;
+
+  /**
+   * @generated from field: int64 requester_amount_cents = 9;
+   */
+  requesterAmountCents?: string;
+
+  /**
+   * @generated from field: int64 operator_amount_cents = 10;
+   */
+  operatorAmountCents?: string;
+
+  /**
+   * @generated from field: string resolution_note = 11;
+   */
+  resolutionNote?: string;
+
+  /**
+   * @generated from field: string resolved_by = 12;
+   */
+  resolvedBy?: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp created_at = 13;
+   */
+  createdAt?: TimestampJson;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp resolved_at = 14;
+   */
+  resolvedAt?: TimestampJson;
+
+  /**
+   * @generated from field: string requester_account_id = 15;
+   */
+  requesterAccountId?: string;
+
+  /**
+   * @generated from field: string operator_id = 16;
+   */
+  operatorId?: string;
+};
+
+/**
+ * Describes the message petri.experiments.v1.Dispute.
+ * Use `create(DisputeSchema)` to create a new message.
+ */
+export const DisputeSchema: GenMessage<Dispute, {jsonType: DisputeJson}> = /*@__PURE__*/
+  messageDesc(file_petri_experiments_v1_experiment, 5);
 
 /**
  * @generated from message petri.experiments.v1.OperatorAssignment
@@ -264,6 +951,25 @@ export type OperatorAssignment = Message<"petri.experiments.v1.OperatorAssignmen
    * @generated from field: google.protobuf.Timestamp deadline = 4;
    */
   deadline?: Timestamp | undefined;
+
+  /**
+   * The operator's account ("usr_...").
+   *
+   * @generated from field: string operator_account_id = 5;
+   */
+  operatorAccountId: string;
+
+  /**
+   * YYYY-MM-DD, as the operator estimated when claiming.
+   *
+   * @generated from field: string estimated_start_date = 6;
+   */
+  estimatedStartDate: string;
+
+  /**
+   * @generated from field: string notes = 7;
+   */
+  notes: string;
 };
 
 /**
@@ -289,6 +995,25 @@ export type OperatorAssignmentJson = {
    * @generated from field: google.protobuf.Timestamp deadline = 4;
    */
   deadline?: TimestampJson;
+
+  /**
+   * The operator's account ("usr_...").
+   *
+   * @generated from field: string operator_account_id = 5;
+   */
+  operatorAccountId?: string;
+
+  /**
+   * YYYY-MM-DD, as the operator estimated when claiming.
+   *
+   * @generated from field: string estimated_start_date = 6;
+   */
+  estimatedStartDate?: string;
+
+  /**
+   * @generated from field: string notes = 7;
+   */
+  notes?: string;
 };
 
 /**
@@ -296,7 +1021,7 @@ export type OperatorAssignmentJson = {
  * Use `create(OperatorAssignmentSchema)` to create a new message.
  */
 export const OperatorAssignmentSchema: GenMessage<OperatorAssignment, {jsonType: OperatorAssignmentJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiment, 1);
+  messageDesc(file_petri_experiments_v1_experiment, 6);
 
 /**
  * @generated from message petri.experiments.v1.Cancellation
@@ -371,7 +1096,7 @@ export type CancellationJson = {
  * Use `create(CancellationSchema)` to create a new message.
  */
 export const CancellationSchema: GenMessage<Cancellation, {jsonType: CancellationJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiment, 2);
+  messageDesc(file_petri_experiments_v1_experiment, 7);
 
 /**
  * Money amounts are integer cents (USD).
@@ -480,7 +1205,7 @@ export type EstimateJson = {
  * Use `create(EstimateSchema)` to create a new message.
  */
 export const EstimateSchema: GenMessage<Estimate, {jsonType: EstimateJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiment, 3);
+  messageDesc(file_petri_experiments_v1_experiment, 8);
 
 /**
  * @generated from message petri.experiments.v1.CostBreakdown
@@ -547,7 +1272,7 @@ export type CostBreakdownJson = {
  * Use `create(CostBreakdownSchema)` to create a new message.
  */
 export const CostBreakdownSchema: GenMessage<CostBreakdown, {jsonType: CostBreakdownJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiment, 4);
+  messageDesc(file_petri_experiments_v1_experiment, 9);
 
 /**
  * A validation finding; code is a SPEC.md validation code or a warning rule id.
@@ -608,7 +1333,7 @@ export type RequestIssueJson = {
  * Use `create(RequestIssueSchema)` to create a new message.
  */
 export const RequestIssueSchema: GenMessage<RequestIssue, {jsonType: RequestIssueJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiment, 5);
+  messageDesc(file_petri_experiments_v1_experiment, 10);
 
 /**
  * @generated from enum petri.experiments.v1.ExperimentStatus

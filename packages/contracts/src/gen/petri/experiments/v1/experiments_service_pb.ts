@@ -6,7 +6,7 @@ import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegen
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import type { Timestamp, TimestampJson } from "@bufbuild/protobuf/wkt";
 import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
-import type { Estimate, EstimateJson, Experiment, ExperimentJson, ExperimentStatus, ExperimentStatusJson, RequestIssue, RequestIssueJson } from "./experiment_pb.js";
+import type { Dispute, DisputeJson, Estimate, EstimateJson, Experiment, ExperimentJson, ExperimentStatus, ExperimentStatusJson, OperatorIssue, OperatorIssueJson, RequestIssue, RequestIssueJson } from "./experiment_pb.js";
 import { file_petri_experiments_v1_experiment } from "./experiment_pb.js";
 import type { Message } from "@bufbuild/protobuf";
 
@@ -14,7 +14,991 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file petri/experiments/v1/experiments_service.proto.
  */
 export const file_petri_experiments_v1_experiments_service: GenFile = /*@__PURE__*/
-  fileDesc("Ci5wZXRyaS9leHBlcmltZW50cy92MS9leHBlcmltZW50c19zZXJ2aWNlLnByb3RvEhRwZXRyaS5leHBlcmltZW50cy52MSJfChdDcmVhdGVFeHBlcmltZW50UmVxdWVzdBIUCgxyZXF1ZXN0X2pzb24YASABKAkSFQoNc2F2ZV9hc19kcmFmdBgCIAEoCBIXCg9pZGVtcG90ZW5jeV9rZXkYAyABKAkimAEKGENyZWF0ZUV4cGVyaW1lbnRSZXNwb25zZRI0CgpleHBlcmltZW50GAEgASgLMiAucGV0cmkuZXhwZXJpbWVudHMudjEuRXhwZXJpbWVudBI0Cgh3YXJuaW5ncxgCIAMoCzIiLnBldHJpLmV4cGVyaW1lbnRzLnYxLlJlcXVlc3RJc3N1ZRIQCghyZXBsYXllZBgDIAEoCCIrChJTdWJtaXREcmFmdFJlcXVlc3QSFQoNZXhwZXJpbWVudF9pZBgBIAEoCSKBAQoTU3VibWl0RHJhZnRSZXNwb25zZRI0CgpleHBlcmltZW50GAEgASgLMiAucGV0cmkuZXhwZXJpbWVudHMudjEuRXhwZXJpbWVudBI0Cgh3YXJuaW5ncxgCIAMoCzIiLnBldHJpLmV4cGVyaW1lbnRzLnYxLlJlcXVlc3RJc3N1ZSItChRHZXRFeHBlcmltZW50UmVxdWVzdBIVCg1leHBlcmltZW50X2lkGAEgASgJIk0KFUdldEV4cGVyaW1lbnRSZXNwb25zZRI0CgpleHBlcmltZW50GAEgASgLMiAucGV0cmkuZXhwZXJpbWVudHMudjEuRXhwZXJpbWVudCLWAQoWTGlzdEV4cGVyaW1lbnRzUmVxdWVzdBI2CgZzdGF0dXMYASABKA4yJi5wZXRyaS5leHBlcmltZW50cy52MS5FeHBlcmltZW50U3RhdHVzEjEKDWNyZWF0ZWRfYWZ0ZXIYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjIKDmNyZWF0ZWRfYmVmb3JlGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBINCgVsaW1pdBgEIAEoBRIOCgZjdXJzb3IYBSABKAkihgEKF0xpc3RFeHBlcmltZW50c1Jlc3BvbnNlEjUKC2V4cGVyaW1lbnRzGAEgAygLMiAucGV0cmkuZXhwZXJpbWVudHMudjEuRXhwZXJpbWVudBINCgV0b3RhbBgCIAEoAxITCgtuZXh0X2N1cnNvchgDIAEoCRIQCghoYXNfbW9yZRgEIAEoCCJEChdVcGRhdGVFeHBlcmltZW50UmVxdWVzdBIVCg1leHBlcmltZW50X2lkGAEgASgJEhIKCnBhdGNoX2pzb24YAiABKAkiUAoYVXBkYXRlRXhwZXJpbWVudFJlc3BvbnNlEjQKCmV4cGVyaW1lbnQYASABKAsyIC5wZXRyaS5leHBlcmltZW50cy52MS5FeHBlcmltZW50IkAKF0NhbmNlbEV4cGVyaW1lbnRSZXF1ZXN0EhUKDWV4cGVyaW1lbnRfaWQYASABKAkSDgoGcmVhc29uGAIgASgJIlAKGENhbmNlbEV4cGVyaW1lbnRSZXNwb25zZRI0CgpleHBlcmltZW50GAEgASgLMiAucGV0cmkuZXhwZXJpbWVudHMudjEuRXhwZXJpbWVudCIxChlWYWxpZGF0ZUV4cGVyaW1lbnRSZXF1ZXN0EhQKDHJlcXVlc3RfanNvbhgBIAEoCSKrAQoaVmFsaWRhdGVFeHBlcmltZW50UmVzcG9uc2USDQoFdmFsaWQYASABKAgSMgoGZXJyb3JzGAIgAygLMiIucGV0cmkuZXhwZXJpbWVudHMudjEuUmVxdWVzdElzc3VlEjQKCHdhcm5pbmdzGAMgAygLMiIucGV0cmkuZXhwZXJpbWVudHMudjEuUmVxdWVzdElzc3VlEhQKDHNhZmV0eV9mbGFncxgEIAMoCSJaChlWYWxpZGF0ZUh5cG90aGVzaXNSZXF1ZXN0EhEKCXN0YXRlbWVudBgBIAEoCRIXCg9udWxsX2h5cG90aGVzaXMYAiABKAkSEQoJcmF0aW9uYWxlGAMgASgJInQKGlZhbGlkYXRlSHlwb3RoZXNpc1Jlc3BvbnNlEg0KBXZhbGlkGAEgASgIEjIKBmVycm9ycxgCIAMoCzIiLnBldHJpLmV4cGVyaW1lbnRzLnYxLlJlcXVlc3RJc3N1ZRITCgtzdWdnZXN0aW9ucxgDIAMoCSIxChlFc3RpbWF0ZUV4cGVyaW1lbnRSZXF1ZXN0EhQKDHJlcXVlc3RfanNvbhgBIAEoCSJOChpFc3RpbWF0ZUV4cGVyaW1lbnRSZXNwb25zZRIwCghlc3RpbWF0ZRgBIAEoCzIeLnBldHJpLmV4cGVyaW1lbnRzLnYxLkVzdGltYXRlIjsKFExpc3RUZW1wbGF0ZXNSZXF1ZXN0EhAKCGNhdGVnb3J5GAEgASgJEhEKCWJzbF9sZXZlbBgCIAEoCSIvChVMaXN0VGVtcGxhdGVzUmVzcG9uc2USFgoOdGVtcGxhdGVzX2pzb24YASADKAkiKQoSR2V0VGVtcGxhdGVSZXF1ZXN0EhMKC3RlbXBsYXRlX2lkGAEgASgJIiwKE0dldFRlbXBsYXRlUmVzcG9uc2USFQoNdGVtcGxhdGVfanNvbhgBIAEoCSI3ChZMaXN0UmV2aWV3UXVldWVSZXF1ZXN0Eg0KBWxpbWl0GAEgASgFEg4KBmN1cnNvchgCIAEoCSKGAQoXTGlzdFJldmlld1F1ZXVlUmVzcG9uc2USNQoLZXhwZXJpbWVudHMYASADKAsyIC5wZXRyaS5leHBlcmltZW50cy52MS5FeHBlcmltZW50Eg0KBXRvdGFsGAIgASgDEhMKC25leHRfY3Vyc29yGAMgASgJEhAKCGhhc19tb3JlGAQgASgIIjsKFEFwcHJvdmVSZXZpZXdSZXF1ZXN0EhUKDWV4cGVyaW1lbnRfaWQYASABKAkSDAoEbm90ZRgCIAEoCSJNChVBcHByb3ZlUmV2aWV3UmVzcG9uc2USNAoKZXhwZXJpbWVudBgBIAEoCzIgLnBldHJpLmV4cGVyaW1lbnRzLnYxLkV4cGVyaW1lbnQiPAoTUmVqZWN0UmV2aWV3UmVxdWVzdBIVCg1leHBlcmltZW50X2lkGAEgASgJEg4KBnJlYXNvbhgCIAEoCSJMChRSZWplY3RSZXZpZXdSZXNwb25zZRI0CgpleHBlcmltZW50GAEgASgLMiAucGV0cmkuZXhwZXJpbWVudHMudjEuRXhwZXJpbWVudCJUChZQcm9wb3NlUHJvdG9jb2xSZXF1ZXN0EhUKDWV4cGVyaW1lbnRfaWQYASABKAkSFQoNcHJvdG9jb2xfanNvbhgCIAEoCRIMCgRub3RlGAMgASgJIk8KF1Byb3Bvc2VQcm90b2NvbFJlc3BvbnNlEjQKCmV4cGVyaW1lbnQYASABKAsyIC5wZXRyaS5leHBlcmltZW50cy52MS5FeHBlcmltZW50IjYKHUFjY2VwdFByb3RvY29sUHJvcG9zYWxSZXF1ZXN0EhUKDWV4cGVyaW1lbnRfaWQYASABKAkiVgoeQWNjZXB0UHJvdG9jb2xQcm9wb3NhbFJlc3BvbnNlEjQKCmV4cGVyaW1lbnQYASABKAsyIC5wZXRyaS5leHBlcmltZW50cy52MS5FeHBlcmltZW50IkgKHVJlcXVlc3RQcm90b2NvbENoYW5nZXNSZXF1ZXN0EhUKDWV4cGVyaW1lbnRfaWQYASABKAkSEAoIY29tbWVudHMYAiABKAkiVgoeUmVxdWVzdFByb3RvY29sQ2hhbmdlc1Jlc3BvbnNlEjQKCmV4cGVyaW1lbnQYASABKAsyIC5wZXRyaS5leHBlcmltZW50cy52MS5FeHBlcmltZW50MqEPChJFeHBlcmltZW50c1NlcnZpY2UScQoQQ3JlYXRlRXhwZXJpbWVudBItLnBldHJpLmV4cGVyaW1lbnRzLnYxLkNyZWF0ZUV4cGVyaW1lbnRSZXF1ZXN0Gi4ucGV0cmkuZXhwZXJpbWVudHMudjEuQ3JlYXRlRXhwZXJpbWVudFJlc3BvbnNlEmIKC1N1Ym1pdERyYWZ0EigucGV0cmkuZXhwZXJpbWVudHMudjEuU3VibWl0RHJhZnRSZXF1ZXN0GikucGV0cmkuZXhwZXJpbWVudHMudjEuU3VibWl0RHJhZnRSZXNwb25zZRJoCg1HZXRFeHBlcmltZW50EioucGV0cmkuZXhwZXJpbWVudHMudjEuR2V0RXhwZXJpbWVudFJlcXVlc3QaKy5wZXRyaS5leHBlcmltZW50cy52MS5HZXRFeHBlcmltZW50UmVzcG9uc2USbgoPTGlzdEV4cGVyaW1lbnRzEiwucGV0cmkuZXhwZXJpbWVudHMudjEuTGlzdEV4cGVyaW1lbnRzUmVxdWVzdBotLnBldHJpLmV4cGVyaW1lbnRzLnYxLkxpc3RFeHBlcmltZW50c1Jlc3BvbnNlEnEKEFVwZGF0ZUV4cGVyaW1lbnQSLS5wZXRyaS5leHBlcmltZW50cy52MS5VcGRhdGVFeHBlcmltZW50UmVxdWVzdBouLnBldHJpLmV4cGVyaW1lbnRzLnYxLlVwZGF0ZUV4cGVyaW1lbnRSZXNwb25zZRJxChBDYW5jZWxFeHBlcmltZW50Ei0ucGV0cmkuZXhwZXJpbWVudHMudjEuQ2FuY2VsRXhwZXJpbWVudFJlcXVlc3QaLi5wZXRyaS5leHBlcmltZW50cy52MS5DYW5jZWxFeHBlcmltZW50UmVzcG9uc2USdwoSVmFsaWRhdGVFeHBlcmltZW50Ei8ucGV0cmkuZXhwZXJpbWVudHMudjEuVmFsaWRhdGVFeHBlcmltZW50UmVxdWVzdBowLnBldHJpLmV4cGVyaW1lbnRzLnYxLlZhbGlkYXRlRXhwZXJpbWVudFJlc3BvbnNlEncKElZhbGlkYXRlSHlwb3RoZXNpcxIvLnBldHJpLmV4cGVyaW1lbnRzLnYxLlZhbGlkYXRlSHlwb3RoZXNpc1JlcXVlc3QaMC5wZXRyaS5leHBlcmltZW50cy52MS5WYWxpZGF0ZUh5cG90aGVzaXNSZXNwb25zZRJ3ChJFc3RpbWF0ZUV4cGVyaW1lbnQSLy5wZXRyaS5leHBlcmltZW50cy52MS5Fc3RpbWF0ZUV4cGVyaW1lbnRSZXF1ZXN0GjAucGV0cmkuZXhwZXJpbWVudHMudjEuRXN0aW1hdGVFeHBlcmltZW50UmVzcG9uc2USaAoNTGlzdFRlbXBsYXRlcxIqLnBldHJpLmV4cGVyaW1lbnRzLnYxLkxpc3RUZW1wbGF0ZXNSZXF1ZXN0GisucGV0cmkuZXhwZXJpbWVudHMudjEuTGlzdFRlbXBsYXRlc1Jlc3BvbnNlEmIKC0dldFRlbXBsYXRlEigucGV0cmkuZXhwZXJpbWVudHMudjEuR2V0VGVtcGxhdGVSZXF1ZXN0GikucGV0cmkuZXhwZXJpbWVudHMudjEuR2V0VGVtcGxhdGVSZXNwb25zZRJuCg9MaXN0UmV2aWV3UXVldWUSLC5wZXRyaS5leHBlcmltZW50cy52MS5MaXN0UmV2aWV3UXVldWVSZXF1ZXN0Gi0ucGV0cmkuZXhwZXJpbWVudHMudjEuTGlzdFJldmlld1F1ZXVlUmVzcG9uc2USaAoNQXBwcm92ZVJldmlldxIqLnBldHJpLmV4cGVyaW1lbnRzLnYxLkFwcHJvdmVSZXZpZXdSZXF1ZXN0GisucGV0cmkuZXhwZXJpbWVudHMudjEuQXBwcm92ZVJldmlld1Jlc3BvbnNlEmUKDFJlamVjdFJldmlldxIpLnBldHJpLmV4cGVyaW1lbnRzLnYxLlJlamVjdFJldmlld1JlcXVlc3QaKi5wZXRyaS5leHBlcmltZW50cy52MS5SZWplY3RSZXZpZXdSZXNwb25zZRJuCg9Qcm9wb3NlUHJvdG9jb2wSLC5wZXRyaS5leHBlcmltZW50cy52MS5Qcm9wb3NlUHJvdG9jb2xSZXF1ZXN0Gi0ucGV0cmkuZXhwZXJpbWVudHMudjEuUHJvcG9zZVByb3RvY29sUmVzcG9uc2USgwEKFkFjY2VwdFByb3RvY29sUHJvcG9zYWwSMy5wZXRyaS5leHBlcmltZW50cy52MS5BY2NlcHRQcm90b2NvbFByb3Bvc2FsUmVxdWVzdBo0LnBldHJpLmV4cGVyaW1lbnRzLnYxLkFjY2VwdFByb3RvY29sUHJvcG9zYWxSZXNwb25zZRKDAQoWUmVxdWVzdFByb3RvY29sQ2hhbmdlcxIzLnBldHJpLmV4cGVyaW1lbnRzLnYxLlJlcXVlc3RQcm90b2NvbENoYW5nZXNSZXF1ZXN0GjQucGV0cmkuZXhwZXJpbWVudHMudjEuUmVxdWVzdFByb3RvY29sQ2hhbmdlc1Jlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp, file_petri_experiments_v1_experiment]);
+  fileDesc("Ci5wZXRyaS9leHBlcmltZW50cy92MS9leHBlcmltZW50c19zZXJ2aWNlLnByb3RvEhRwZXRyaS5leHBlcmltZW50cy52MSKgAQoWQ2xhaW1FeHBlcmltZW50UmVxdWVzdBIVCg1leHBlcmltZW50X2lkGAEgASgJEh4KFmVxdWlwbWVudF9jb25maXJtYXRpb24YAiABKAgSIgoaYXV0aG9yaXphdGlvbl9jb25maXJtYXRpb24YAyABKAgSHAoUZXN0aW1hdGVkX3N0YXJ0X2RhdGUYBCABKAkSDQoFbm90ZXMYBSABKAkiTwoXQ2xhaW1FeHBlcmltZW50UmVzcG9uc2USNAoKZXhwZXJpbWVudBgBIAEoCzIgLnBldHJpLmV4cGVyaW1lbnRzLnYxLkV4cGVyaW1lbnQiLwoWU3RhcnRFeHBlcmltZW50UmVxdWVzdBIVCg1leHBlcmltZW50X2lkGAEgASgJIk8KF1N0YXJ0RXhwZXJpbWVudFJlc3BvbnNlEjQKCmV4cGVyaW1lbnQYASABKAsyIC5wZXRyaS5leHBlcmltZW50cy52MS5FeHBlcmltZW50IlIKElJlcG9ydElzc3VlUmVxdWVzdBIVCg1leHBlcmltZW50X2lkGAEgASgJEhMKC2Rlc2NyaXB0aW9uGAIgASgJEhAKCHNldmVyaXR5GAMgASgJIn8KE1JlcG9ydElzc3VlUmVzcG9uc2USNAoKZXhwZXJpbWVudBgBIAEoCzIgLnBldHJpLmV4cGVyaW1lbnRzLnYxLkV4cGVyaW1lbnQSMgoFaXNzdWUYAiABKAsyIy5wZXRyaS5leHBlcmltZW50cy52MS5PcGVyYXRvcklzc3VlIkMKFFN1Ym1pdFJlc3VsdHNSZXF1ZXN0EhUKDWV4cGVyaW1lbnRfaWQYASABKAkSFAoMcmVzdWx0c19qc29uGAIgASgJIk0KFVN1Ym1pdFJlc3VsdHNSZXNwb25zZRI0CgpleHBlcmltZW50GAEgASgLMiAucGV0cmkuZXhwZXJpbWVudHMudjEuRXhwZXJpbWVudCIqChFHZXRSZXN1bHRzUmVxdWVzdBIVCg1leHBlcmltZW50X2lkGAEgASgJIl4KEkdldFJlc3VsdHNSZXNwb25zZRIUCgxyZXN1bHRzX2pzb24YASABKAkSMgoOdXJsc19leHBpcmVfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIksKFEdldFJlc3VsdEZpbGVSZXF1ZXN0Eg8KB2ZpbGVfaWQYASABKAkSDwoHZXhwaXJlcxgCIAEoAxIRCglzaWduYXR1cmUYAyABKAkiZQoVR2V0UmVzdWx0RmlsZVJlc3BvbnNlEg8KB2NvbnRlbnQYASABKAwSDAoEbmFtZRgCIAEoCRIUCgxjb250ZW50X3R5cGUYAyABKAkSFwoPY2hlY2tzdW1fc2hhMjU2GAQgASgJIlAKFUFwcHJvdmVSZXN1bHRzUmVxdWVzdBIVCg1leHBlcmltZW50X2lkGAEgASgJEg4KBnJhdGluZxgCIAEoBRIQCghmZWVkYmFjaxgDIAEoCSJoChZBcHByb3ZlUmVzdWx0c1Jlc3BvbnNlEjQKCmV4cGVyaW1lbnQYASABKAsyIC5wZXRyaS5leHBlcmltZW50cy52MS5FeHBlcmltZW50EhgKEHBheW1lbnRfcmVsZWFzZWQYAiABKAgiagoVRGlzcHV0ZVJlc3VsdHNSZXF1ZXN0EhUKDWV4cGVyaW1lbnRfaWQYASABKAkSDgoGcmVhc29uGAIgASgJEhMKC2Rlc2NyaXB0aW9uGAMgASgJEhUKDWV2aWRlbmNlX3VybHMYBCADKAkifgoWRGlzcHV0ZVJlc3VsdHNSZXNwb25zZRI0CgpleHBlcmltZW50GAEgASgLMiAucGV0cmkuZXhwZXJpbWVudHMudjEuRXhwZXJpbWVudBIuCgdkaXNwdXRlGAIgASgLMh0ucGV0cmkuZXhwZXJpbWVudHMudjEuRGlzcHV0ZSJEChNMaXN0RGlzcHV0ZXNSZXF1ZXN0Eg4KBnN0YXR1cxgBIAEoCRINCgVsaW1pdBgCIAEoBRIOCgZjdXJzb3IYAyABKAkifQoUTGlzdERpc3B1dGVzUmVzcG9uc2USLwoIZGlzcHV0ZXMYASADKAsyHS5wZXRyaS5leHBlcmltZW50cy52MS5EaXNwdXRlEg0KBXRvdGFsGAIgASgDEhMKC25leHRfY3Vyc29yGAMgASgJEhAKCGhhc19tb3JlGAQgASgIIicKEUdldERpc3B1dGVSZXF1ZXN0EhIKCmRpc3B1dGVfaWQYASABKAkiqQEKEkdldERpc3B1dGVSZXNwb25zZRIuCgdkaXNwdXRlGAEgASgLMh0ucGV0cmkuZXhwZXJpbWVudHMudjEuRGlzcHV0ZRI0CgpleHBlcmltZW50GAIgASgLMiAucGV0cmkuZXhwZXJpbWVudHMudjEuRXhwZXJpbWVudBIUCgxyZXN1bHRzX2pzb24YAyABKAkSFwoPZXZhbHVhdGlvbl9qc29uGAQgASgJIokBChVSZXNvbHZlRGlzcHV0ZVJlcXVlc3QSEgoKZGlzcHV0ZV9pZBgBIAEoCRIPCgdvdXRjb21lGAIgASgJEh4KFnJlcXVlc3Rlcl9hbW91bnRfY2VudHMYAyABKAMSHQoVb3BlcmF0b3JfYW1vdW50X2NlbnRzGAQgASgDEgwKBG5vdGUYBSABKAkifgoWUmVzb2x2ZURpc3B1dGVSZXNwb25zZRIuCgdkaXNwdXRlGAEgASgLMh0ucGV0cmkuZXhwZXJpbWVudHMudjEuRGlzcHV0ZRI0CgpleHBlcmltZW50GAIgASgLMiAucGV0cmkuZXhwZXJpbWVudHMudjEuRXhwZXJpbWVudCJfChdDcmVhdGVFeHBlcmltZW50UmVxdWVzdBIUCgxyZXF1ZXN0X2pzb24YASABKAkSFQoNc2F2ZV9hc19kcmFmdBgCIAEoCBIXCg9pZGVtcG90ZW5jeV9rZXkYAyABKAkimAEKGENyZWF0ZUV4cGVyaW1lbnRSZXNwb25zZRI0CgpleHBlcmltZW50GAEgASgLMiAucGV0cmkuZXhwZXJpbWVudHMudjEuRXhwZXJpbWVudBI0Cgh3YXJuaW5ncxgCIAMoCzIiLnBldHJpLmV4cGVyaW1lbnRzLnYxLlJlcXVlc3RJc3N1ZRIQCghyZXBsYXllZBgDIAEoCCIrChJTdWJtaXREcmFmdFJlcXVlc3QSFQoNZXhwZXJpbWVudF9pZBgBIAEoCSKBAQoTU3VibWl0RHJhZnRSZXNwb25zZRI0CgpleHBlcmltZW50GAEgASgLMiAucGV0cmkuZXhwZXJpbWVudHMudjEuRXhwZXJpbWVudBI0Cgh3YXJuaW5ncxgCIAMoCzIiLnBldHJpLmV4cGVyaW1lbnRzLnYxLlJlcXVlc3RJc3N1ZSItChRHZXRFeHBlcmltZW50UmVxdWVzdBIVCg1leHBlcmltZW50X2lkGAEgASgJIk0KFUdldEV4cGVyaW1lbnRSZXNwb25zZRI0CgpleHBlcmltZW50GAEgASgLMiAucGV0cmkuZXhwZXJpbWVudHMudjEuRXhwZXJpbWVudCLWAQoWTGlzdEV4cGVyaW1lbnRzUmVxdWVzdBI2CgZzdGF0dXMYASABKA4yJi5wZXRyaS5leHBlcmltZW50cy52MS5FeHBlcmltZW50U3RhdHVzEjEKDWNyZWF0ZWRfYWZ0ZXIYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjIKDmNyZWF0ZWRfYmVmb3JlGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBINCgVsaW1pdBgEIAEoBRIOCgZjdXJzb3IYBSABKAkihgEKF0xpc3RFeHBlcmltZW50c1Jlc3BvbnNlEjUKC2V4cGVyaW1lbnRzGAEgAygLMiAucGV0cmkuZXhwZXJpbWVudHMudjEuRXhwZXJpbWVudBINCgV0b3RhbBgCIAEoAxITCgtuZXh0X2N1cnNvchgDIAEoCRIQCghoYXNfbW9yZRgEIAEoCCJEChdVcGRhdGVFeHBlcmltZW50UmVxdWVzdBIVCg1leHBlcmltZW50X2lkGAEgASgJEhIKCnBhdGNoX2pzb24YAiABKAkiUAoYVXBkYXRlRXhwZXJpbWVudFJlc3BvbnNlEjQKCmV4cGVyaW1lbnQYASABKAsyIC5wZXRyaS5leHBlcmltZW50cy52MS5FeHBlcmltZW50IkAKF0NhbmNlbEV4cGVyaW1lbnRSZXF1ZXN0EhUKDWV4cGVyaW1lbnRfaWQYASABKAkSDgoGcmVhc29uGAIgASgJIlAKGENhbmNlbEV4cGVyaW1lbnRSZXNwb25zZRI0CgpleHBlcmltZW50GAEgASgLMiAucGV0cmkuZXhwZXJpbWVudHMudjEuRXhwZXJpbWVudCIxChlWYWxpZGF0ZUV4cGVyaW1lbnRSZXF1ZXN0EhQKDHJlcXVlc3RfanNvbhgBIAEoCSKrAQoaVmFsaWRhdGVFeHBlcmltZW50UmVzcG9uc2USDQoFdmFsaWQYASABKAgSMgoGZXJyb3JzGAIgAygLMiIucGV0cmkuZXhwZXJpbWVudHMudjEuUmVxdWVzdElzc3VlEjQKCHdhcm5pbmdzGAMgAygLMiIucGV0cmkuZXhwZXJpbWVudHMudjEuUmVxdWVzdElzc3VlEhQKDHNhZmV0eV9mbGFncxgEIAMoCSJaChlWYWxpZGF0ZUh5cG90aGVzaXNSZXF1ZXN0EhEKCXN0YXRlbWVudBgBIAEoCRIXCg9udWxsX2h5cG90aGVzaXMYAiABKAkSEQoJcmF0aW9uYWxlGAMgASgJInQKGlZhbGlkYXRlSHlwb3RoZXNpc1Jlc3BvbnNlEg0KBXZhbGlkGAEgASgIEjIKBmVycm9ycxgCIAMoCzIiLnBldHJpLmV4cGVyaW1lbnRzLnYxLlJlcXVlc3RJc3N1ZRITCgtzdWdnZXN0aW9ucxgDIAMoCSIxChlFc3RpbWF0ZUV4cGVyaW1lbnRSZXF1ZXN0EhQKDHJlcXVlc3RfanNvbhgBIAEoCSJOChpFc3RpbWF0ZUV4cGVyaW1lbnRSZXNwb25zZRIwCghlc3RpbWF0ZRgBIAEoCzIeLnBldHJpLmV4cGVyaW1lbnRzLnYxLkVzdGltYXRlIjsKFExpc3RUZW1wbGF0ZXNSZXF1ZXN0EhAKCGNhdGVnb3J5GAEgASgJEhEKCWJzbF9sZXZlbBgCIAEoCSIvChVMaXN0VGVtcGxhdGVzUmVzcG9uc2USFgoOdGVtcGxhdGVzX2pzb24YASADKAkiKQoSR2V0VGVtcGxhdGVSZXF1ZXN0EhMKC3RlbXBsYXRlX2lkGAEgASgJIiwKE0dldFRlbXBsYXRlUmVzcG9uc2USFQoNdGVtcGxhdGVfanNvbhgBIAEoCSI3ChZMaXN0UmV2aWV3UXVldWVSZXF1ZXN0Eg0KBWxpbWl0GAEgASgFEg4KBmN1cnNvchgCIAEoCSKGAQoXTGlzdFJldmlld1F1ZXVlUmVzcG9uc2USNQoLZXhwZXJpbWVudHMYASADKAsyIC5wZXRyaS5leHBlcmltZW50cy52MS5FeHBlcmltZW50Eg0KBXRvdGFsGAIgASgDEhMKC25leHRfY3Vyc29yGAMgASgJEhAKCGhhc19tb3JlGAQgASgIIjsKFEFwcHJvdmVSZXZpZXdSZXF1ZXN0EhUKDWV4cGVyaW1lbnRfaWQYASABKAkSDAoEbm90ZRgCIAEoCSJNChVBcHByb3ZlUmV2aWV3UmVzcG9uc2USNAoKZXhwZXJpbWVudBgBIAEoCzIgLnBldHJpLmV4cGVyaW1lbnRzLnYxLkV4cGVyaW1lbnQiPAoTUmVqZWN0UmV2aWV3UmVxdWVzdBIVCg1leHBlcmltZW50X2lkGAEgASgJEg4KBnJlYXNvbhgCIAEoCSJMChRSZWplY3RSZXZpZXdSZXNwb25zZRI0CgpleHBlcmltZW50GAEgASgLMiAucGV0cmkuZXhwZXJpbWVudHMudjEuRXhwZXJpbWVudCJUChZQcm9wb3NlUHJvdG9jb2xSZXF1ZXN0EhUKDWV4cGVyaW1lbnRfaWQYASABKAkSFQoNcHJvdG9jb2xfanNvbhgCIAEoCRIMCgRub3RlGAMgASgJIk8KF1Byb3Bvc2VQcm90b2NvbFJlc3BvbnNlEjQKCmV4cGVyaW1lbnQYASABKAsyIC5wZXRyaS5leHBlcmltZW50cy52MS5FeHBlcmltZW50IjYKHUFjY2VwdFByb3RvY29sUHJvcG9zYWxSZXF1ZXN0EhUKDWV4cGVyaW1lbnRfaWQYASABKAkiVgoeQWNjZXB0UHJvdG9jb2xQcm9wb3NhbFJlc3BvbnNlEjQKCmV4cGVyaW1lbnQYASABKAsyIC5wZXRyaS5leHBlcmltZW50cy52MS5FeHBlcmltZW50IkgKHVJlcXVlc3RQcm90b2NvbENoYW5nZXNSZXF1ZXN0EhUKDWV4cGVyaW1lbnRfaWQYASABKAkSEAoIY29tbWVudHMYAiABKAkiVgoeUmVxdWVzdFByb3RvY29sQ2hhbmdlc1Jlc3BvbnNlEjQKCmV4cGVyaW1lbnQYASABKAsyIC5wZXRyaS5leHBlcmltZW50cy52MS5FeHBlcmltZW50MqkYChJFeHBlcmltZW50c1NlcnZpY2UScQoQQ3JlYXRlRXhwZXJpbWVudBItLnBldHJpLmV4cGVyaW1lbnRzLnYxLkNyZWF0ZUV4cGVyaW1lbnRSZXF1ZXN0Gi4ucGV0cmkuZXhwZXJpbWVudHMudjEuQ3JlYXRlRXhwZXJpbWVudFJlc3BvbnNlEmIKC1N1Ym1pdERyYWZ0EigucGV0cmkuZXhwZXJpbWVudHMudjEuU3VibWl0RHJhZnRSZXF1ZXN0GikucGV0cmkuZXhwZXJpbWVudHMudjEuU3VibWl0RHJhZnRSZXNwb25zZRJoCg1HZXRFeHBlcmltZW50EioucGV0cmkuZXhwZXJpbWVudHMudjEuR2V0RXhwZXJpbWVudFJlcXVlc3QaKy5wZXRyaS5leHBlcmltZW50cy52MS5HZXRFeHBlcmltZW50UmVzcG9uc2USbgoPTGlzdEV4cGVyaW1lbnRzEiwucGV0cmkuZXhwZXJpbWVudHMudjEuTGlzdEV4cGVyaW1lbnRzUmVxdWVzdBotLnBldHJpLmV4cGVyaW1lbnRzLnYxLkxpc3RFeHBlcmltZW50c1Jlc3BvbnNlEnEKEFVwZGF0ZUV4cGVyaW1lbnQSLS5wZXRyaS5leHBlcmltZW50cy52MS5VcGRhdGVFeHBlcmltZW50UmVxdWVzdBouLnBldHJpLmV4cGVyaW1lbnRzLnYxLlVwZGF0ZUV4cGVyaW1lbnRSZXNwb25zZRJxChBDYW5jZWxFeHBlcmltZW50Ei0ucGV0cmkuZXhwZXJpbWVudHMudjEuQ2FuY2VsRXhwZXJpbWVudFJlcXVlc3QaLi5wZXRyaS5leHBlcmltZW50cy52MS5DYW5jZWxFeHBlcmltZW50UmVzcG9uc2USdwoSVmFsaWRhdGVFeHBlcmltZW50Ei8ucGV0cmkuZXhwZXJpbWVudHMudjEuVmFsaWRhdGVFeHBlcmltZW50UmVxdWVzdBowLnBldHJpLmV4cGVyaW1lbnRzLnYxLlZhbGlkYXRlRXhwZXJpbWVudFJlc3BvbnNlEncKElZhbGlkYXRlSHlwb3RoZXNpcxIvLnBldHJpLmV4cGVyaW1lbnRzLnYxLlZhbGlkYXRlSHlwb3RoZXNpc1JlcXVlc3QaMC5wZXRyaS5leHBlcmltZW50cy52MS5WYWxpZGF0ZUh5cG90aGVzaXNSZXNwb25zZRJ3ChJFc3RpbWF0ZUV4cGVyaW1lbnQSLy5wZXRyaS5leHBlcmltZW50cy52MS5Fc3RpbWF0ZUV4cGVyaW1lbnRSZXF1ZXN0GjAucGV0cmkuZXhwZXJpbWVudHMudjEuRXN0aW1hdGVFeHBlcmltZW50UmVzcG9uc2USaAoNTGlzdFRlbXBsYXRlcxIqLnBldHJpLmV4cGVyaW1lbnRzLnYxLkxpc3RUZW1wbGF0ZXNSZXF1ZXN0GisucGV0cmkuZXhwZXJpbWVudHMudjEuTGlzdFRlbXBsYXRlc1Jlc3BvbnNlEmIKC0dldFRlbXBsYXRlEigucGV0cmkuZXhwZXJpbWVudHMudjEuR2V0VGVtcGxhdGVSZXF1ZXN0GikucGV0cmkuZXhwZXJpbWVudHMudjEuR2V0VGVtcGxhdGVSZXNwb25zZRJuCg9MaXN0UmV2aWV3UXVldWUSLC5wZXRyaS5leHBlcmltZW50cy52MS5MaXN0UmV2aWV3UXVldWVSZXF1ZXN0Gi0ucGV0cmkuZXhwZXJpbWVudHMudjEuTGlzdFJldmlld1F1ZXVlUmVzcG9uc2USaAoNQXBwcm92ZVJldmlldxIqLnBldHJpLmV4cGVyaW1lbnRzLnYxLkFwcHJvdmVSZXZpZXdSZXF1ZXN0GisucGV0cmkuZXhwZXJpbWVudHMudjEuQXBwcm92ZVJldmlld1Jlc3BvbnNlEmUKDFJlamVjdFJldmlldxIpLnBldHJpLmV4cGVyaW1lbnRzLnYxLlJlamVjdFJldmlld1JlcXVlc3QaKi5wZXRyaS5leHBlcmltZW50cy52MS5SZWplY3RSZXZpZXdSZXNwb25zZRJuCg9Qcm9wb3NlUHJvdG9jb2wSLC5wZXRyaS5leHBlcmltZW50cy52MS5Qcm9wb3NlUHJvdG9jb2xSZXF1ZXN0Gi0ucGV0cmkuZXhwZXJpbWVudHMudjEuUHJvcG9zZVByb3RvY29sUmVzcG9uc2USgwEKFkFjY2VwdFByb3RvY29sUHJvcG9zYWwSMy5wZXRyaS5leHBlcmltZW50cy52MS5BY2NlcHRQcm90b2NvbFByb3Bvc2FsUmVxdWVzdBo0LnBldHJpLmV4cGVyaW1lbnRzLnYxLkFjY2VwdFByb3RvY29sUHJvcG9zYWxSZXNwb25zZRKDAQoWUmVxdWVzdFByb3RvY29sQ2hhbmdlcxIzLnBldHJpLmV4cGVyaW1lbnRzLnYxLlJlcXVlc3RQcm90b2NvbENoYW5nZXNSZXF1ZXN0GjQucGV0cmkuZXhwZXJpbWVudHMudjEuUmVxdWVzdFByb3RvY29sQ2hhbmdlc1Jlc3BvbnNlEm4KD0NsYWltRXhwZXJpbWVudBIsLnBldHJpLmV4cGVyaW1lbnRzLnYxLkNsYWltRXhwZXJpbWVudFJlcXVlc3QaLS5wZXRyaS5leHBlcmltZW50cy52MS5DbGFpbUV4cGVyaW1lbnRSZXNwb25zZRJuCg9TdGFydEV4cGVyaW1lbnQSLC5wZXRyaS5leHBlcmltZW50cy52MS5TdGFydEV4cGVyaW1lbnRSZXF1ZXN0Gi0ucGV0cmkuZXhwZXJpbWVudHMudjEuU3RhcnRFeHBlcmltZW50UmVzcG9uc2USYgoLUmVwb3J0SXNzdWUSKC5wZXRyaS5leHBlcmltZW50cy52MS5SZXBvcnRJc3N1ZVJlcXVlc3QaKS5wZXRyaS5leHBlcmltZW50cy52MS5SZXBvcnRJc3N1ZVJlc3BvbnNlEmgKDVN1Ym1pdFJlc3VsdHMSKi5wZXRyaS5leHBlcmltZW50cy52MS5TdWJtaXRSZXN1bHRzUmVxdWVzdBorLnBldHJpLmV4cGVyaW1lbnRzLnYxLlN1Ym1pdFJlc3VsdHNSZXNwb25zZRJfCgpHZXRSZXN1bHRzEicucGV0cmkuZXhwZXJpbWVudHMudjEuR2V0UmVzdWx0c1JlcXVlc3QaKC5wZXRyaS5leHBlcmltZW50cy52MS5HZXRSZXN1bHRzUmVzcG9uc2USaAoNR2V0UmVzdWx0RmlsZRIqLnBldHJpLmV4cGVyaW1lbnRzLnYxLkdldFJlc3VsdEZpbGVSZXF1ZXN0GisucGV0cmkuZXhwZXJpbWVudHMudjEuR2V0UmVzdWx0RmlsZVJlc3BvbnNlEmsKDkFwcHJvdmVSZXN1bHRzEisucGV0cmkuZXhwZXJpbWVudHMudjEuQXBwcm92ZVJlc3VsdHNSZXF1ZXN0GiwucGV0cmkuZXhwZXJpbWVudHMudjEuQXBwcm92ZVJlc3VsdHNSZXNwb25zZRJrCg5EaXNwdXRlUmVzdWx0cxIrLnBldHJpLmV4cGVyaW1lbnRzLnYxLkRpc3B1dGVSZXN1bHRzUmVxdWVzdBosLnBldHJpLmV4cGVyaW1lbnRzLnYxLkRpc3B1dGVSZXN1bHRzUmVzcG9uc2USZQoMTGlzdERpc3B1dGVzEikucGV0cmkuZXhwZXJpbWVudHMudjEuTGlzdERpc3B1dGVzUmVxdWVzdBoqLnBldHJpLmV4cGVyaW1lbnRzLnYxLkxpc3REaXNwdXRlc1Jlc3BvbnNlEl8KCkdldERpc3B1dGUSJy5wZXRyaS5leHBlcmltZW50cy52MS5HZXREaXNwdXRlUmVxdWVzdBooLnBldHJpLmV4cGVyaW1lbnRzLnYxLkdldERpc3B1dGVSZXNwb25zZRJrCg5SZXNvbHZlRGlzcHV0ZRIrLnBldHJpLmV4cGVyaW1lbnRzLnYxLlJlc29sdmVEaXNwdXRlUmVxdWVzdBosLnBldHJpLmV4cGVyaW1lbnRzLnYxLlJlc29sdmVEaXNwdXRlUmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_timestamp, file_petri_experiments_v1_experiment]);
+
+/**
+ * @generated from message petri.experiments.v1.ClaimExperimentRequest
+ */
+export type ClaimExperimentRequest = Message<"petri.experiments.v1.ClaimExperimentRequest"> & {
+  /**
+   * @generated from field: string experiment_id = 1;
+   */
+  experimentId: string;
+
+  /**
+   * @generated from field: bool equipment_confirmation = 2;
+   */
+  equipmentConfirmation: boolean;
+
+  /**
+   * @generated from field: bool authorization_confirmation = 3;
+   */
+  authorizationConfirmation: boolean;
+
+  /**
+   * YYYY-MM-DD (optional).
+   *
+   * @generated from field: string estimated_start_date = 4;
+   */
+  estimatedStartDate: string;
+
+  /**
+   * @generated from field: string notes = 5;
+   */
+  notes: string;
+};
+
+/**
+ * @generated from message petri.experiments.v1.ClaimExperimentRequest
+ */
+export type ClaimExperimentRequestJson = {
+  /**
+   * @generated from field: string experiment_id = 1;
+   */
+  experimentId?: string;
+
+  /**
+   * @generated from field: bool equipment_confirmation = 2;
+   */
+  equipmentConfirmation?: boolean;
+
+  /**
+   * @generated from field: bool authorization_confirmation = 3;
+   */
+  authorizationConfirmation?: boolean;
+
+  /**
+   * YYYY-MM-DD (optional).
+   *
+   * @generated from field: string estimated_start_date = 4;
+   */
+  estimatedStartDate?: string;
+
+  /**
+   * @generated from field: string notes = 5;
+   */
+  notes?: string;
+};
+
+/**
+ * Describes the message petri.experiments.v1.ClaimExperimentRequest.
+ * Use `create(ClaimExperimentRequestSchema)` to create a new message.
+ */
+export const ClaimExperimentRequestSchema: GenMessage<ClaimExperimentRequest, {jsonType: ClaimExperimentRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_experiments_v1_experiments_service, 0);
+
+/**
+ * @generated from message petri.experiments.v1.ClaimExperimentResponse
+ */
+export type ClaimExperimentResponse = Message<"petri.experiments.v1.ClaimExperimentResponse"> & {
+  /**
+   * @generated from field: petri.experiments.v1.Experiment experiment = 1;
+   */
+  experiment?: Experiment | undefined;
+};
+
+/**
+ * @generated from message petri.experiments.v1.ClaimExperimentResponse
+ */
+export type ClaimExperimentResponseJson = {
+  /**
+   * @generated from field: petri.experiments.v1.Experiment experiment = 1;
+   */
+  experiment?: ExperimentJson;
+};
+
+/**
+ * Describes the message petri.experiments.v1.ClaimExperimentResponse.
+ * Use `create(ClaimExperimentResponseSchema)` to create a new message.
+ */
+export const ClaimExperimentResponseSchema: GenMessage<ClaimExperimentResponse, {jsonType: ClaimExperimentResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_experiments_v1_experiments_service, 1);
+
+/**
+ * @generated from message petri.experiments.v1.StartExperimentRequest
+ */
+export type StartExperimentRequest = Message<"petri.experiments.v1.StartExperimentRequest"> & {
+  /**
+   * @generated from field: string experiment_id = 1;
+   */
+  experimentId: string;
+};
+
+/**
+ * @generated from message petri.experiments.v1.StartExperimentRequest
+ */
+export type StartExperimentRequestJson = {
+  /**
+   * @generated from field: string experiment_id = 1;
+   */
+  experimentId?: string;
+};
+
+/**
+ * Describes the message petri.experiments.v1.StartExperimentRequest.
+ * Use `create(StartExperimentRequestSchema)` to create a new message.
+ */
+export const StartExperimentRequestSchema: GenMessage<StartExperimentRequest, {jsonType: StartExperimentRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_experiments_v1_experiments_service, 2);
+
+/**
+ * @generated from message petri.experiments.v1.StartExperimentResponse
+ */
+export type StartExperimentResponse = Message<"petri.experiments.v1.StartExperimentResponse"> & {
+  /**
+   * @generated from field: petri.experiments.v1.Experiment experiment = 1;
+   */
+  experiment?: Experiment | undefined;
+};
+
+/**
+ * @generated from message petri.experiments.v1.StartExperimentResponse
+ */
+export type StartExperimentResponseJson = {
+  /**
+   * @generated from field: petri.experiments.v1.Experiment experiment = 1;
+   */
+  experiment?: ExperimentJson;
+};
+
+/**
+ * Describes the message petri.experiments.v1.StartExperimentResponse.
+ * Use `create(StartExperimentResponseSchema)` to create a new message.
+ */
+export const StartExperimentResponseSchema: GenMessage<StartExperimentResponse, {jsonType: StartExperimentResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_experiments_v1_experiments_service, 3);
+
+/**
+ * @generated from message petri.experiments.v1.ReportIssueRequest
+ */
+export type ReportIssueRequest = Message<"petri.experiments.v1.ReportIssueRequest"> & {
+  /**
+   * @generated from field: string experiment_id = 1;
+   */
+  experimentId: string;
+
+  /**
+   * @generated from field: string description = 2;
+   */
+  description: string;
+
+  /**
+   * "low", "medium", "high", "critical".
+   *
+   * @generated from field: string severity = 3;
+   */
+  severity: string;
+};
+
+/**
+ * @generated from message petri.experiments.v1.ReportIssueRequest
+ */
+export type ReportIssueRequestJson = {
+  /**
+   * @generated from field: string experiment_id = 1;
+   */
+  experimentId?: string;
+
+  /**
+   * @generated from field: string description = 2;
+   */
+  description?: string;
+
+  /**
+   * "low", "medium", "high", "critical".
+   *
+   * @generated from field: string severity = 3;
+   */
+  severity?: string;
+};
+
+/**
+ * Describes the message petri.experiments.v1.ReportIssueRequest.
+ * Use `create(ReportIssueRequestSchema)` to create a new message.
+ */
+export const ReportIssueRequestSchema: GenMessage<ReportIssueRequest, {jsonType: ReportIssueRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_experiments_v1_experiments_service, 4);
+
+/**
+ * @generated from message petri.experiments.v1.ReportIssueResponse
+ */
+export type ReportIssueResponse = Message<"petri.experiments.v1.ReportIssueResponse"> & {
+  /**
+   * @generated from field: petri.experiments.v1.Experiment experiment = 1;
+   */
+  experiment?: Experiment | undefined;
+
+  /**
+   * @generated from field: petri.experiments.v1.OperatorIssue issue = 2;
+   */
+  issue?: OperatorIssue | undefined;
+};
+
+/**
+ * @generated from message petri.experiments.v1.ReportIssueResponse
+ */
+export type ReportIssueResponseJson = {
+  /**
+   * @generated from field: petri.experiments.v1.Experiment experiment = 1;
+   */
+  experiment?: ExperimentJson;
+
+  /**
+   * @generated from field: petri.experiments.v1.OperatorIssue issue = 2;
+   */
+  issue?: OperatorIssueJson;
+};
+
+/**
+ * Describes the message petri.experiments.v1.ReportIssueResponse.
+ * Use `create(ReportIssueResponseSchema)` to create a new message.
+ */
+export const ReportIssueResponseSchema: GenMessage<ReportIssueResponse, {jsonType: ReportIssueResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_experiments_v1_experiments_service, 5);
+
+/**
+ * @generated from message petri.experiments.v1.SubmitResultsRequest
+ */
+export type SubmitResultsRequest = Message<"petri.experiments.v1.SubmitResultsRequest"> & {
+  /**
+   * @generated from field: string experiment_id = 1;
+   */
+  experimentId: string;
+
+  /**
+   * The SPEC.md submit body as sent (JSON text, files base64-encoded); validated by the service.
+   *
+   * @generated from field: string results_json = 2;
+   */
+  resultsJson: string;
+};
+
+/**
+ * @generated from message petri.experiments.v1.SubmitResultsRequest
+ */
+export type SubmitResultsRequestJson = {
+  /**
+   * @generated from field: string experiment_id = 1;
+   */
+  experimentId?: string;
+
+  /**
+   * The SPEC.md submit body as sent (JSON text, files base64-encoded); validated by the service.
+   *
+   * @generated from field: string results_json = 2;
+   */
+  resultsJson?: string;
+};
+
+/**
+ * Describes the message petri.experiments.v1.SubmitResultsRequest.
+ * Use `create(SubmitResultsRequestSchema)` to create a new message.
+ */
+export const SubmitResultsRequestSchema: GenMessage<SubmitResultsRequest, {jsonType: SubmitResultsRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_experiments_v1_experiments_service, 6);
+
+/**
+ * @generated from message petri.experiments.v1.SubmitResultsResponse
+ */
+export type SubmitResultsResponse = Message<"petri.experiments.v1.SubmitResultsResponse"> & {
+  /**
+   * @generated from field: petri.experiments.v1.Experiment experiment = 1;
+   */
+  experiment?: Experiment | undefined;
+};
+
+/**
+ * @generated from message petri.experiments.v1.SubmitResultsResponse
+ */
+export type SubmitResultsResponseJson = {
+  /**
+   * @generated from field: petri.experiments.v1.Experiment experiment = 1;
+   */
+  experiment?: ExperimentJson;
+};
+
+/**
+ * Describes the message petri.experiments.v1.SubmitResultsResponse.
+ * Use `create(SubmitResultsResponseSchema)` to create a new message.
+ */
+export const SubmitResultsResponseSchema: GenMessage<SubmitResultsResponse, {jsonType: SubmitResultsResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_experiments_v1_experiments_service, 7);
+
+/**
+ * @generated from message petri.experiments.v1.GetResultsRequest
+ */
+export type GetResultsRequest = Message<"petri.experiments.v1.GetResultsRequest"> & {
+  /**
+   * @generated from field: string experiment_id = 1;
+   */
+  experimentId: string;
+};
+
+/**
+ * @generated from message petri.experiments.v1.GetResultsRequest
+ */
+export type GetResultsRequestJson = {
+  /**
+   * @generated from field: string experiment_id = 1;
+   */
+  experimentId?: string;
+};
+
+/**
+ * Describes the message petri.experiments.v1.GetResultsRequest.
+ * Use `create(GetResultsRequestSchema)` to create a new message.
+ */
+export const GetResultsRequestSchema: GenMessage<GetResultsRequest, {jsonType: GetResultsRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_experiments_v1_experiments_service, 8);
+
+/**
+ * @generated from message petri.experiments.v1.GetResultsResponse
+ */
+export type GetResultsResponse = Message<"petri.experiments.v1.GetResultsResponse"> & {
+  /**
+   * The SPEC.md results record as JSON text, file urls signed and short-lived.
+   *
+   * @generated from field: string results_json = 1;
+   */
+  resultsJson: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp urls_expire_at = 2;
+   */
+  urlsExpireAt?: Timestamp | undefined;
+};
+
+/**
+ * @generated from message petri.experiments.v1.GetResultsResponse
+ */
+export type GetResultsResponseJson = {
+  /**
+   * The SPEC.md results record as JSON text, file urls signed and short-lived.
+   *
+   * @generated from field: string results_json = 1;
+   */
+  resultsJson?: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp urls_expire_at = 2;
+   */
+  urlsExpireAt?: TimestampJson;
+};
+
+/**
+ * Describes the message petri.experiments.v1.GetResultsResponse.
+ * Use `create(GetResultsResponseSchema)` to create a new message.
+ */
+export const GetResultsResponseSchema: GenMessage<GetResultsResponse, {jsonType: GetResultsResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_experiments_v1_experiments_service, 9);
+
+/**
+ * @generated from message petri.experiments.v1.GetResultFileRequest
+ */
+export type GetResultFileRequest = Message<"petri.experiments.v1.GetResultFileRequest"> & {
+  /**
+   * "fil_..."
+   *
+   * @generated from field: string file_id = 1;
+   */
+  fileId: string;
+
+  /**
+   * Unix seconds.
+   *
+   * @generated from field: int64 expires = 2;
+   */
+  expires: bigint;
+
+  /**
+   * @generated from field: string signature = 3;
+   */
+  signature: string;
+};
+
+/**
+ * @generated from message petri.experiments.v1.GetResultFileRequest
+ */
+export type GetResultFileRequestJson = {
+  /**
+   * "fil_..."
+   *
+   * @generated from field: string file_id = 1;
+   */
+  fileId?: string;
+
+  /**
+   * Unix seconds.
+   *
+   * @generated from field: int64 expires = 2;
+   */
+  expires?: string;
+
+  /**
+   * @generated from field: string signature = 3;
+   */
+  signature?: string;
+};
+
+/**
+ * Describes the message petri.experiments.v1.GetResultFileRequest.
+ * Use `create(GetResultFileRequestSchema)` to create a new message.
+ */
+export const GetResultFileRequestSchema: GenMessage<GetResultFileRequest, {jsonType: GetResultFileRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_experiments_v1_experiments_service, 10);
+
+/**
+ * @generated from message petri.experiments.v1.GetResultFileResponse
+ */
+export type GetResultFileResponse = Message<"petri.experiments.v1.GetResultFileResponse"> & {
+  /**
+   * @generated from field: bytes content = 1;
+   */
+  content: Uint8Array;
+
+  /**
+   * @generated from field: string name = 2;
+   */
+  name: string;
+
+  /**
+   * @generated from field: string content_type = 3;
+   */
+  contentType: string;
+
+  /**
+   * @generated from field: string checksum_sha256 = 4;
+   */
+  checksumSha256: string;
+};
+
+/**
+ * @generated from message petri.experiments.v1.GetResultFileResponse
+ */
+export type GetResultFileResponseJson = {
+  /**
+   * @generated from field: bytes content = 1;
+   */
+  content?: string;
+
+  /**
+   * @generated from field: string name = 2;
+   */
+  name?: string;
+
+  /**
+   * @generated from field: string content_type = 3;
+   */
+  contentType?: string;
+
+  /**
+   * @generated from field: string checksum_sha256 = 4;
+   */
+  checksumSha256?: string;
+};
+
+/**
+ * Describes the message petri.experiments.v1.GetResultFileResponse.
+ * Use `create(GetResultFileResponseSchema)` to create a new message.
+ */
+export const GetResultFileResponseSchema: GenMessage<GetResultFileResponse, {jsonType: GetResultFileResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_experiments_v1_experiments_service, 11);
+
+/**
+ * @generated from message petri.experiments.v1.ApproveResultsRequest
+ */
+export type ApproveResultsRequest = Message<"petri.experiments.v1.ApproveResultsRequest"> & {
+  /**
+   * @generated from field: string experiment_id = 1;
+   */
+  experimentId: string;
+
+  /**
+   * 1-5; 0 means none given.
+   *
+   * @generated from field: int32 rating = 2;
+   */
+  rating: number;
+
+  /**
+   * @generated from field: string feedback = 3;
+   */
+  feedback: string;
+};
+
+/**
+ * @generated from message petri.experiments.v1.ApproveResultsRequest
+ */
+export type ApproveResultsRequestJson = {
+  /**
+   * @generated from field: string experiment_id = 1;
+   */
+  experimentId?: string;
+
+  /**
+   * 1-5; 0 means none given.
+   *
+   * @generated from field: int32 rating = 2;
+   */
+  rating?: number;
+
+  /**
+   * @generated from field: string feedback = 3;
+   */
+  feedback?: string;
+};
+
+/**
+ * Describes the message petri.experiments.v1.ApproveResultsRequest.
+ * Use `create(ApproveResultsRequestSchema)` to create a new message.
+ */
+export const ApproveResultsRequestSchema: GenMessage<ApproveResultsRequest, {jsonType: ApproveResultsRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_experiments_v1_experiments_service, 12);
+
+/**
+ * @generated from message petri.experiments.v1.ApproveResultsResponse
+ */
+export type ApproveResultsResponse = Message<"petri.experiments.v1.ApproveResultsResponse"> & {
+  /**
+   * @generated from field: petri.experiments.v1.Experiment experiment = 1;
+   */
+  experiment?: Experiment | undefined;
+
+  /**
+   * True when the release to the operator is committed with the approval.
+   *
+   * @generated from field: bool payment_released = 2;
+   */
+  paymentReleased: boolean;
+};
+
+/**
+ * @generated from message petri.experiments.v1.ApproveResultsResponse
+ */
+export type ApproveResultsResponseJson = {
+  /**
+   * @generated from field: petri.experiments.v1.Experiment experiment = 1;
+   */
+  experiment?: ExperimentJson;
+
+  /**
+   * True when the release to the operator is committed with the approval.
+   *
+   * @generated from field: bool payment_released = 2;
+   */
+  paymentReleased?: boolean;
+};
+
+/**
+ * Describes the message petri.experiments.v1.ApproveResultsResponse.
+ * Use `create(ApproveResultsResponseSchema)` to create a new message.
+ */
+export const ApproveResultsResponseSchema: GenMessage<ApproveResultsResponse, {jsonType: ApproveResultsResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_experiments_v1_experiments_service, 13);
+
+/**
+ * @generated from message petri.experiments.v1.DisputeResultsRequest
+ */
+export type DisputeResultsRequest = Message<"petri.experiments.v1.DisputeResultsRequest"> & {
+  /**
+   * @generated from field: string experiment_id = 1;
+   */
+  experimentId: string;
+
+  /**
+   * @generated from field: string reason = 2;
+   */
+  reason: string;
+
+  /**
+   * @generated from field: string description = 3;
+   */
+  description: string;
+
+  /**
+   * @generated from field: repeated string evidence_urls = 4;
+   */
+  evidenceUrls: string[];
+};
+
+/**
+ * @generated from message petri.experiments.v1.DisputeResultsRequest
+ */
+export type DisputeResultsRequestJson = {
+  /**
+   * @generated from field: string experiment_id = 1;
+   */
+  experimentId?: string;
+
+  /**
+   * @generated from field: string reason = 2;
+   */
+  reason?: string;
+
+  /**
+   * @generated from field: string description = 3;
+   */
+  description?: string;
+
+  /**
+   * @generated from field: repeated string evidence_urls = 4;
+   */
+  evidenceUrls?: string[];
+};
+
+/**
+ * Describes the message petri.experiments.v1.DisputeResultsRequest.
+ * Use `create(DisputeResultsRequestSchema)` to create a new message.
+ */
+export const DisputeResultsRequestSchema: GenMessage<DisputeResultsRequest, {jsonType: DisputeResultsRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_experiments_v1_experiments_service, 14);
+
+/**
+ * @generated from message petri.experiments.v1.DisputeResultsResponse
+ */
+export type DisputeResultsResponse = Message<"petri.experiments.v1.DisputeResultsResponse"> & {
+  /**
+   * @generated from field: petri.experiments.v1.Experiment experiment = 1;
+   */
+  experiment?: Experiment | undefined;
+
+  /**
+   * @generated from field: petri.experiments.v1.Dispute dispute = 2;
+   */
+  dispute?: Dispute | undefined;
+};
+
+/**
+ * @generated from message petri.experiments.v1.DisputeResultsResponse
+ */
+export type DisputeResultsResponseJson = {
+  /**
+   * @generated from field: petri.experiments.v1.Experiment experiment = 1;
+   */
+  experiment?: ExperimentJson;
+
+  /**
+   * @generated from field: petri.experiments.v1.Dispute dispute = 2;
+   */
+  dispute?: DisputeJson;
+};
+
+/**
+ * Describes the message petri.experiments.v1.DisputeResultsResponse.
+ * Use `create(DisputeResultsResponseSchema)` to create a new message.
+ */
+export const DisputeResultsResponseSchema: GenMessage<DisputeResultsResponse, {jsonType: DisputeResultsResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_experiments_v1_experiments_service, 15);
+
+/**
+ * @generated from message petri.experiments.v1.ListDisputesRequest
+ */
+export type ListDisputesRequest = Message<"petri.experiments.v1.ListDisputesRequest"> & {
+  /**
+   * "open", "resolved", or empty for both.
+   *
+   * @generated from field: string status = 1;
+   */
+  status: string;
+
+  /**
+   * @generated from field: int32 limit = 2;
+   */
+  limit: number;
+
+  /**
+   * @generated from field: string cursor = 3;
+   */
+  cursor: string;
+};
+
+/**
+ * @generated from message petri.experiments.v1.ListDisputesRequest
+ */
+export type ListDisputesRequestJson = {
+  /**
+   * "open", "resolved", or empty for both.
+   *
+   * @generated from field: string status = 1;
+   */
+  status?: string;
+
+  /**
+   * @generated from field: int32 limit = 2;
+   */
+  limit?: number;
+
+  /**
+   * @generated from field: string cursor = 3;
+   */
+  cursor?: string;
+};
+
+/**
+ * Describes the message petri.experiments.v1.ListDisputesRequest.
+ * Use `create(ListDisputesRequestSchema)` to create a new message.
+ */
+export const ListDisputesRequestSchema: GenMessage<ListDisputesRequest, {jsonType: ListDisputesRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_experiments_v1_experiments_service, 16);
+
+/**
+ * @generated from message petri.experiments.v1.ListDisputesResponse
+ */
+export type ListDisputesResponse = Message<"petri.experiments.v1.ListDisputesResponse"> & {
+  /**
+   * @generated from field: repeated petri.experiments.v1.Dispute disputes = 1;
+   */
+  disputes: Dispute[];
+
+  /**
+   * @generated from field: int64 total = 2;
+   */
+  total: bigint;
+
+  /**
+   * @generated from field: string next_cursor = 3;
+   */
+  nextCursor: string;
+
+  /**
+   * @generated from field: bool has_more = 4;
+   */
+  hasMore: boolean;
+};
+
+/**
+ * @generated from message petri.experiments.v1.ListDisputesResponse
+ */
+export type ListDisputesResponseJson = {
+  /**
+   * @generated from field: repeated petri.experiments.v1.Dispute disputes = 1;
+   */
+  disputes?: DisputeJson[];
+
+  /**
+   * @generated from field: int64 total = 2;
+   */
+  total?: string;
+
+  /**
+   * @generated from field: string next_cursor = 3;
+   */
+  nextCursor?: string;
+
+  /**
+   * @generated from field: bool has_more = 4;
+   */
+  hasMore?: boolean;
+};
+
+/**
+ * Describes the message petri.experiments.v1.ListDisputesResponse.
+ * Use `create(ListDisputesResponseSchema)` to create a new message.
+ */
+export const ListDisputesResponseSchema: GenMessage<ListDisputesResponse, {jsonType: ListDisputesResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_experiments_v1_experiments_service, 17);
+
+/**
+ * @generated from message petri.experiments.v1.GetDisputeRequest
+ */
+export type GetDisputeRequest = Message<"petri.experiments.v1.GetDisputeRequest"> & {
+  /**
+   * @generated from field: string dispute_id = 1;
+   */
+  disputeId: string;
+};
+
+/**
+ * @generated from message petri.experiments.v1.GetDisputeRequest
+ */
+export type GetDisputeRequestJson = {
+  /**
+   * @generated from field: string dispute_id = 1;
+   */
+  disputeId?: string;
+};
+
+/**
+ * Describes the message petri.experiments.v1.GetDisputeRequest.
+ * Use `create(GetDisputeRequestSchema)` to create a new message.
+ */
+export const GetDisputeRequestSchema: GenMessage<GetDisputeRequest, {jsonType: GetDisputeRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_experiments_v1_experiments_service, 18);
+
+/**
+ * @generated from message petri.experiments.v1.GetDisputeResponse
+ */
+export type GetDisputeResponse = Message<"petri.experiments.v1.GetDisputeResponse"> & {
+  /**
+   * @generated from field: petri.experiments.v1.Dispute dispute = 1;
+   */
+  dispute?: Dispute | undefined;
+
+  /**
+   * @generated from field: petri.experiments.v1.Experiment experiment = 2;
+   */
+  experiment?: Experiment | undefined;
+
+  /**
+   * The results record (JSON text, file urls signed) and the automatic evaluation of the
+   * acceptance criteria against it (JSON text).
+   *
+   * @generated from field: string results_json = 3;
+   */
+  resultsJson: string;
+
+  /**
+   * @generated from field: string evaluation_json = 4;
+   */
+  evaluationJson: string;
+};
+
+/**
+ * @generated from message petri.experiments.v1.GetDisputeResponse
+ */
+export type GetDisputeResponseJson = {
+  /**
+   * @generated from field: petri.experiments.v1.Dispute dispute = 1;
+   */
+  dispute?: DisputeJson;
+
+  /**
+   * @generated from field: petri.experiments.v1.Experiment experiment = 2;
+   */
+  experiment?: ExperimentJson;
+
+  /**
+   * The results record (JSON text, file urls signed) and the automatic evaluation of the
+   * acceptance criteria against it (JSON text).
+   *
+   * @generated from field: string results_json = 3;
+   */
+  resultsJson?: string;
+
+  /**
+   * @generated from field: string evaluation_json = 4;
+   */
+  evaluationJson?: string;
+};
+
+/**
+ * Describes the message petri.experiments.v1.GetDisputeResponse.
+ * Use `create(GetDisputeResponseSchema)` to create a new message.
+ */
+export const GetDisputeResponseSchema: GenMessage<GetDisputeResponse, {jsonType: GetDisputeResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_experiments_v1_experiments_service, 19);
+
+/**
+ * @generated from message petri.experiments.v1.ResolveDisputeRequest
+ */
+export type ResolveDisputeRequest = Message<"petri.experiments.v1.ResolveDisputeRequest"> & {
+  /**
+   * @generated from field: string dispute_id = 1;
+   */
+  disputeId: string;
+
+  /**
+   * "requester", "operator" or "split".
+   *
+   * @generated from field: string outcome = 2;
+   */
+  outcome: string;
+
+  /**
+   * For split: the amounts to each side, in cents; they must add up to the amount at stake.
+   *
+   * @generated from field: int64 requester_amount_cents = 3;
+   */
+  requesterAmountCents: bigint;
+
+  /**
+   * @generated from field: int64 operator_amount_cents = 4;
+   */
+  operatorAmountCents: bigint;
+
+  /**
+   * @generated from field: string note = 5;
+   */
+  note: string;
+};
+
+/**
+ * @generated from message petri.experiments.v1.ResolveDisputeRequest
+ */
+export type ResolveDisputeRequestJson = {
+  /**
+   * @generated from field: string dispute_id = 1;
+   */
+  disputeId?: string;
+
+  /**
+   * "requester", "operator" or "split".
+   *
+   * @generated from field: string outcome = 2;
+   */
+  outcome?: string;
+
+  /**
+   * For split: the amounts to each side, in cents; they must add up to the amount at stake.
+   *
+   * @generated from field: int64 requester_amount_cents = 3;
+   */
+  requesterAmountCents?: string;
+
+  /**
+   * @generated from field: int64 operator_amount_cents = 4;
+   */
+  operatorAmountCents?: string;
+
+  /**
+   * @generated from field: string note = 5;
+   */
+  note?: string;
+};
+
+/**
+ * Describes the message petri.experiments.v1.ResolveDisputeRequest.
+ * Use `create(ResolveDisputeRequestSchema)` to create a new message.
+ */
+export const ResolveDisputeRequestSchema: GenMessage<ResolveDisputeRequest, {jsonType: ResolveDisputeRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_experiments_v1_experiments_service, 20);
+
+/**
+ * @generated from message petri.experiments.v1.ResolveDisputeResponse
+ */
+export type ResolveDisputeResponse = Message<"petri.experiments.v1.ResolveDisputeResponse"> & {
+  /**
+   * @generated from field: petri.experiments.v1.Dispute dispute = 1;
+   */
+  dispute?: Dispute | undefined;
+
+  /**
+   * @generated from field: petri.experiments.v1.Experiment experiment = 2;
+   */
+  experiment?: Experiment | undefined;
+};
+
+/**
+ * @generated from message petri.experiments.v1.ResolveDisputeResponse
+ */
+export type ResolveDisputeResponseJson = {
+  /**
+   * @generated from field: petri.experiments.v1.Dispute dispute = 1;
+   */
+  dispute?: DisputeJson;
+
+  /**
+   * @generated from field: petri.experiments.v1.Experiment experiment = 2;
+   */
+  experiment?: ExperimentJson;
+};
+
+/**
+ * Describes the message petri.experiments.v1.ResolveDisputeResponse.
+ * Use `create(ResolveDisputeResponseSchema)` to create a new message.
+ */
+export const ResolveDisputeResponseSchema: GenMessage<ResolveDisputeResponse, {jsonType: ResolveDisputeResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_experiments_v1_experiments_service, 21);
 
 /**
  * @generated from message petri.experiments.v1.CreateExperimentRequest
@@ -69,7 +1053,7 @@ export type CreateExperimentRequestJson = {
  * Use `create(CreateExperimentRequestSchema)` to create a new message.
  */
 export const CreateExperimentRequestSchema: GenMessage<CreateExperimentRequest, {jsonType: CreateExperimentRequestJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 0);
+  messageDesc(file_petri_experiments_v1_experiments_service, 22);
 
 /**
  * @generated from message petri.experiments.v1.CreateExperimentResponse
@@ -124,7 +1108,7 @@ export type CreateExperimentResponseJson = {
  * Use `create(CreateExperimentResponseSchema)` to create a new message.
  */
 export const CreateExperimentResponseSchema: GenMessage<CreateExperimentResponse, {jsonType: CreateExperimentResponseJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 1);
+  messageDesc(file_petri_experiments_v1_experiments_service, 23);
 
 /**
  * @generated from message petri.experiments.v1.SubmitDraftRequest
@@ -151,7 +1135,7 @@ export type SubmitDraftRequestJson = {
  * Use `create(SubmitDraftRequestSchema)` to create a new message.
  */
 export const SubmitDraftRequestSchema: GenMessage<SubmitDraftRequest, {jsonType: SubmitDraftRequestJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 2);
+  messageDesc(file_petri_experiments_v1_experiments_service, 24);
 
 /**
  * @generated from message petri.experiments.v1.SubmitDraftResponse
@@ -188,7 +1172,7 @@ export type SubmitDraftResponseJson = {
  * Use `create(SubmitDraftResponseSchema)` to create a new message.
  */
 export const SubmitDraftResponseSchema: GenMessage<SubmitDraftResponse, {jsonType: SubmitDraftResponseJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 3);
+  messageDesc(file_petri_experiments_v1_experiments_service, 25);
 
 /**
  * @generated from message petri.experiments.v1.GetExperimentRequest
@@ -215,7 +1199,7 @@ export type GetExperimentRequestJson = {
  * Use `create(GetExperimentRequestSchema)` to create a new message.
  */
 export const GetExperimentRequestSchema: GenMessage<GetExperimentRequest, {jsonType: GetExperimentRequestJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 4);
+  messageDesc(file_petri_experiments_v1_experiments_service, 26);
 
 /**
  * @generated from message petri.experiments.v1.GetExperimentResponse
@@ -242,7 +1226,7 @@ export type GetExperimentResponseJson = {
  * Use `create(GetExperimentResponseSchema)` to create a new message.
  */
 export const GetExperimentResponseSchema: GenMessage<GetExperimentResponse, {jsonType: GetExperimentResponseJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 5);
+  messageDesc(file_petri_experiments_v1_experiments_service, 27);
 
 /**
  * @generated from message petri.experiments.v1.ListExperimentsRequest
@@ -313,7 +1297,7 @@ export type ListExperimentsRequestJson = {
  * Use `create(ListExperimentsRequestSchema)` to create a new message.
  */
 export const ListExperimentsRequestSchema: GenMessage<ListExperimentsRequest, {jsonType: ListExperimentsRequestJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 6);
+  messageDesc(file_petri_experiments_v1_experiments_service, 28);
 
 /**
  * @generated from message petri.experiments.v1.ListExperimentsResponse
@@ -370,7 +1354,7 @@ export type ListExperimentsResponseJson = {
  * Use `create(ListExperimentsResponseSchema)` to create a new message.
  */
 export const ListExperimentsResponseSchema: GenMessage<ListExperimentsResponse, {jsonType: ListExperimentsResponseJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 7);
+  messageDesc(file_petri_experiments_v1_experiments_service, 29);
 
 /**
  * @generated from message petri.experiments.v1.UpdateExperimentRequest
@@ -413,7 +1397,7 @@ export type UpdateExperimentRequestJson = {
  * Use `create(UpdateExperimentRequestSchema)` to create a new message.
  */
 export const UpdateExperimentRequestSchema: GenMessage<UpdateExperimentRequest, {jsonType: UpdateExperimentRequestJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 8);
+  messageDesc(file_petri_experiments_v1_experiments_service, 30);
 
 /**
  * @generated from message petri.experiments.v1.UpdateExperimentResponse
@@ -440,7 +1424,7 @@ export type UpdateExperimentResponseJson = {
  * Use `create(UpdateExperimentResponseSchema)` to create a new message.
  */
 export const UpdateExperimentResponseSchema: GenMessage<UpdateExperimentResponse, {jsonType: UpdateExperimentResponseJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 9);
+  messageDesc(file_petri_experiments_v1_experiments_service, 31);
 
 /**
  * @generated from message petri.experiments.v1.CancelExperimentRequest
@@ -477,7 +1461,7 @@ export type CancelExperimentRequestJson = {
  * Use `create(CancelExperimentRequestSchema)` to create a new message.
  */
 export const CancelExperimentRequestSchema: GenMessage<CancelExperimentRequest, {jsonType: CancelExperimentRequestJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 10);
+  messageDesc(file_petri_experiments_v1_experiments_service, 32);
 
 /**
  * @generated from message petri.experiments.v1.CancelExperimentResponse
@@ -504,7 +1488,7 @@ export type CancelExperimentResponseJson = {
  * Use `create(CancelExperimentResponseSchema)` to create a new message.
  */
 export const CancelExperimentResponseSchema: GenMessage<CancelExperimentResponse, {jsonType: CancelExperimentResponseJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 11);
+  messageDesc(file_petri_experiments_v1_experiments_service, 33);
 
 /**
  * @generated from message petri.experiments.v1.ValidateExperimentRequest
@@ -531,7 +1515,7 @@ export type ValidateExperimentRequestJson = {
  * Use `create(ValidateExperimentRequestSchema)` to create a new message.
  */
 export const ValidateExperimentRequestSchema: GenMessage<ValidateExperimentRequest, {jsonType: ValidateExperimentRequestJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 12);
+  messageDesc(file_petri_experiments_v1_experiments_service, 34);
 
 /**
  * @generated from message petri.experiments.v1.ValidateExperimentResponse
@@ -588,7 +1572,7 @@ export type ValidateExperimentResponseJson = {
  * Use `create(ValidateExperimentResponseSchema)` to create a new message.
  */
 export const ValidateExperimentResponseSchema: GenMessage<ValidateExperimentResponse, {jsonType: ValidateExperimentResponseJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 13);
+  messageDesc(file_petri_experiments_v1_experiments_service, 35);
 
 /**
  * @generated from message petri.experiments.v1.ValidateHypothesisRequest
@@ -635,7 +1619,7 @@ export type ValidateHypothesisRequestJson = {
  * Use `create(ValidateHypothesisRequestSchema)` to create a new message.
  */
 export const ValidateHypothesisRequestSchema: GenMessage<ValidateHypothesisRequest, {jsonType: ValidateHypothesisRequestJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 14);
+  messageDesc(file_petri_experiments_v1_experiments_service, 36);
 
 /**
  * @generated from message petri.experiments.v1.ValidateHypothesisResponse
@@ -682,7 +1666,7 @@ export type ValidateHypothesisResponseJson = {
  * Use `create(ValidateHypothesisResponseSchema)` to create a new message.
  */
 export const ValidateHypothesisResponseSchema: GenMessage<ValidateHypothesisResponse, {jsonType: ValidateHypothesisResponseJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 15);
+  messageDesc(file_petri_experiments_v1_experiments_service, 37);
 
 /**
  * @generated from message petri.experiments.v1.EstimateExperimentRequest
@@ -713,7 +1697,7 @@ export type EstimateExperimentRequestJson = {
  * Use `create(EstimateExperimentRequestSchema)` to create a new message.
  */
 export const EstimateExperimentRequestSchema: GenMessage<EstimateExperimentRequest, {jsonType: EstimateExperimentRequestJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 16);
+  messageDesc(file_petri_experiments_v1_experiments_service, 38);
 
 /**
  * @generated from message petri.experiments.v1.EstimateExperimentResponse
@@ -740,7 +1724,7 @@ export type EstimateExperimentResponseJson = {
  * Use `create(EstimateExperimentResponseSchema)` to create a new message.
  */
 export const EstimateExperimentResponseSchema: GenMessage<EstimateExperimentResponse, {jsonType: EstimateExperimentResponseJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 17);
+  messageDesc(file_petri_experiments_v1_experiments_service, 39);
 
 /**
  * @generated from message petri.experiments.v1.ListTemplatesRequest
@@ -777,7 +1761,7 @@ export type ListTemplatesRequestJson = {
  * Use `create(ListTemplatesRequestSchema)` to create a new message.
  */
 export const ListTemplatesRequestSchema: GenMessage<ListTemplatesRequest, {jsonType: ListTemplatesRequestJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 18);
+  messageDesc(file_petri_experiments_v1_experiments_service, 40);
 
 /**
  * @generated from message petri.experiments.v1.ListTemplatesResponse
@@ -808,7 +1792,7 @@ export type ListTemplatesResponseJson = {
  * Use `create(ListTemplatesResponseSchema)` to create a new message.
  */
 export const ListTemplatesResponseSchema: GenMessage<ListTemplatesResponse, {jsonType: ListTemplatesResponseJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 19);
+  messageDesc(file_petri_experiments_v1_experiments_service, 41);
 
 /**
  * @generated from message petri.experiments.v1.GetTemplateRequest
@@ -835,7 +1819,7 @@ export type GetTemplateRequestJson = {
  * Use `create(GetTemplateRequestSchema)` to create a new message.
  */
 export const GetTemplateRequestSchema: GenMessage<GetTemplateRequest, {jsonType: GetTemplateRequestJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 20);
+  messageDesc(file_petri_experiments_v1_experiments_service, 42);
 
 /**
  * @generated from message petri.experiments.v1.GetTemplateResponse
@@ -866,7 +1850,7 @@ export type GetTemplateResponseJson = {
  * Use `create(GetTemplateResponseSchema)` to create a new message.
  */
 export const GetTemplateResponseSchema: GenMessage<GetTemplateResponse, {jsonType: GetTemplateResponseJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 21);
+  messageDesc(file_petri_experiments_v1_experiments_service, 43);
 
 /**
  * @generated from message petri.experiments.v1.ListReviewQueueRequest
@@ -903,7 +1887,7 @@ export type ListReviewQueueRequestJson = {
  * Use `create(ListReviewQueueRequestSchema)` to create a new message.
  */
 export const ListReviewQueueRequestSchema: GenMessage<ListReviewQueueRequest, {jsonType: ListReviewQueueRequestJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 22);
+  messageDesc(file_petri_experiments_v1_experiments_service, 44);
 
 /**
  * @generated from message petri.experiments.v1.ListReviewQueueResponse
@@ -960,7 +1944,7 @@ export type ListReviewQueueResponseJson = {
  * Use `create(ListReviewQueueResponseSchema)` to create a new message.
  */
 export const ListReviewQueueResponseSchema: GenMessage<ListReviewQueueResponse, {jsonType: ListReviewQueueResponseJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 23);
+  messageDesc(file_petri_experiments_v1_experiments_service, 45);
 
 /**
  * @generated from message petri.experiments.v1.ApproveReviewRequest
@@ -997,7 +1981,7 @@ export type ApproveReviewRequestJson = {
  * Use `create(ApproveReviewRequestSchema)` to create a new message.
  */
 export const ApproveReviewRequestSchema: GenMessage<ApproveReviewRequest, {jsonType: ApproveReviewRequestJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 24);
+  messageDesc(file_petri_experiments_v1_experiments_service, 46);
 
 /**
  * @generated from message petri.experiments.v1.ApproveReviewResponse
@@ -1024,7 +2008,7 @@ export type ApproveReviewResponseJson = {
  * Use `create(ApproveReviewResponseSchema)` to create a new message.
  */
 export const ApproveReviewResponseSchema: GenMessage<ApproveReviewResponse, {jsonType: ApproveReviewResponseJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 25);
+  messageDesc(file_petri_experiments_v1_experiments_service, 47);
 
 /**
  * @generated from message petri.experiments.v1.RejectReviewRequest
@@ -1061,7 +2045,7 @@ export type RejectReviewRequestJson = {
  * Use `create(RejectReviewRequestSchema)` to create a new message.
  */
 export const RejectReviewRequestSchema: GenMessage<RejectReviewRequest, {jsonType: RejectReviewRequestJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 26);
+  messageDesc(file_petri_experiments_v1_experiments_service, 48);
 
 /**
  * @generated from message petri.experiments.v1.RejectReviewResponse
@@ -1088,7 +2072,7 @@ export type RejectReviewResponseJson = {
  * Use `create(RejectReviewResponseSchema)` to create a new message.
  */
 export const RejectReviewResponseSchema: GenMessage<RejectReviewResponse, {jsonType: RejectReviewResponseJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 27);
+  messageDesc(file_petri_experiments_v1_experiments_service, 49);
 
 /**
  * @generated from message petri.experiments.v1.ProposeProtocolRequest
@@ -1139,7 +2123,7 @@ export type ProposeProtocolRequestJson = {
  * Use `create(ProposeProtocolRequestSchema)` to create a new message.
  */
 export const ProposeProtocolRequestSchema: GenMessage<ProposeProtocolRequest, {jsonType: ProposeProtocolRequestJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 28);
+  messageDesc(file_petri_experiments_v1_experiments_service, 50);
 
 /**
  * @generated from message petri.experiments.v1.ProposeProtocolResponse
@@ -1166,7 +2150,7 @@ export type ProposeProtocolResponseJson = {
  * Use `create(ProposeProtocolResponseSchema)` to create a new message.
  */
 export const ProposeProtocolResponseSchema: GenMessage<ProposeProtocolResponse, {jsonType: ProposeProtocolResponseJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 29);
+  messageDesc(file_petri_experiments_v1_experiments_service, 51);
 
 /**
  * @generated from message petri.experiments.v1.AcceptProtocolProposalRequest
@@ -1193,7 +2177,7 @@ export type AcceptProtocolProposalRequestJson = {
  * Use `create(AcceptProtocolProposalRequestSchema)` to create a new message.
  */
 export const AcceptProtocolProposalRequestSchema: GenMessage<AcceptProtocolProposalRequest, {jsonType: AcceptProtocolProposalRequestJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 30);
+  messageDesc(file_petri_experiments_v1_experiments_service, 52);
 
 /**
  * @generated from message petri.experiments.v1.AcceptProtocolProposalResponse
@@ -1220,7 +2204,7 @@ export type AcceptProtocolProposalResponseJson = {
  * Use `create(AcceptProtocolProposalResponseSchema)` to create a new message.
  */
 export const AcceptProtocolProposalResponseSchema: GenMessage<AcceptProtocolProposalResponse, {jsonType: AcceptProtocolProposalResponseJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 31);
+  messageDesc(file_petri_experiments_v1_experiments_service, 53);
 
 /**
  * @generated from message petri.experiments.v1.RequestProtocolChangesRequest
@@ -1257,7 +2241,7 @@ export type RequestProtocolChangesRequestJson = {
  * Use `create(RequestProtocolChangesRequestSchema)` to create a new message.
  */
 export const RequestProtocolChangesRequestSchema: GenMessage<RequestProtocolChangesRequest, {jsonType: RequestProtocolChangesRequestJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 32);
+  messageDesc(file_petri_experiments_v1_experiments_service, 54);
 
 /**
  * @generated from message petri.experiments.v1.RequestProtocolChangesResponse
@@ -1284,7 +2268,7 @@ export type RequestProtocolChangesResponseJson = {
  * Use `create(RequestProtocolChangesResponseSchema)` to create a new message.
  */
 export const RequestProtocolChangesResponseSchema: GenMessage<RequestProtocolChangesResponse, {jsonType: RequestProtocolChangesResponseJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 33);
+  messageDesc(file_petri_experiments_v1_experiments_service, 55);
 
 /**
  * ExperimentsService: the Experiment aggregate: requests, lifecycle, results, disputes,
@@ -1442,6 +2426,114 @@ export const ExperimentsService: GenService<{
     methodKind: "unary";
     input: typeof RequestProtocolChangesRequestSchema;
     output: typeof RequestProtocolChangesResponseSchema;
+  },
+  /**
+   * The operator side. The caller must be a verified operator (known from the marketplace's
+   * operator events); eligibility failures are PERMISSION_DENIED, wrong states FAILED_PRECONDITION.
+   * ClaimExperiment: open -> claimed; exactly one of concurrent claims wins.
+   *
+   * @generated from rpc petri.experiments.v1.ExperimentsService.ClaimExperiment
+   */
+  claimExperiment: {
+    methodKind: "unary";
+    input: typeof ClaimExperimentRequestSchema;
+    output: typeof ClaimExperimentResponseSchema;
+  },
+  /**
+   * StartExperiment: claimed -> in_progress, by the assigned operator.
+   *
+   * @generated from rpc petri.experiments.v1.ExperimentsService.StartExperiment
+   */
+  startExperiment: {
+    methodKind: "unary";
+    input: typeof StartExperimentRequestSchema;
+    output: typeof StartExperimentResponseSchema;
+  },
+  /**
+   * ReportIssue: the assigned operator reports an issue (claimed or in_progress).
+   *
+   * @generated from rpc petri.experiments.v1.ExperimentsService.ReportIssue
+   */
+  reportIssue: {
+    methodKind: "unary";
+    input: typeof ReportIssueRequestSchema;
+    output: typeof ReportIssueResponseSchema;
+  },
+  /**
+   * SubmitResults: in_progress (or claimed) -> pending_approval; files go to the blob store.
+   *
+   * @generated from rpc petri.experiments.v1.ExperimentsService.SubmitResults
+   */
+  submitResults: {
+    methodKind: "unary";
+    input: typeof SubmitResultsRequestSchema;
+    output: typeof SubmitResultsResponseSchema;
+  },
+  /**
+   * GetResults: the results record with short-lived signed file URLs, from pending_approval on.
+   *
+   * @generated from rpc petri.experiments.v1.ExperimentsService.GetResults
+   */
+  getResults: {
+    methodKind: "unary";
+    input: typeof GetResultsRequestSchema;
+    output: typeof GetResultsResponseSchema;
+  },
+  /**
+   * GetResultFile: the bytes of a stored file, for a valid unexpired signed URL.
+   *
+   * @generated from rpc petri.experiments.v1.ExperimentsService.GetResultFile
+   */
+  getResultFile: {
+    methodKind: "unary";
+    input: typeof GetResultFileRequestSchema;
+    output: typeof GetResultFileResponseSchema;
+  },
+  /**
+   * ApproveResults: pending_approval -> completed; the hold is released to the operator.
+   *
+   * @generated from rpc petri.experiments.v1.ExperimentsService.ApproveResults
+   */
+  approveResults: {
+    methodKind: "unary";
+    input: typeof ApproveResultsRequestSchema;
+    output: typeof ApproveResultsResponseSchema;
+  },
+  /**
+   * DisputeResults: pending_approval, or completed within the dispute window -> disputed.
+   *
+   * @generated from rpc petri.experiments.v1.ExperimentsService.DisputeResults
+   */
+  disputeResults: {
+    methodKind: "unary";
+    input: typeof DisputeResultsRequestSchema;
+    output: typeof DisputeResultsResponseSchema;
+  },
+  /**
+   * Staff: disputes with the automatic acceptance evaluation, and their resolution.
+   *
+   * @generated from rpc petri.experiments.v1.ExperimentsService.ListDisputes
+   */
+  listDisputes: {
+    methodKind: "unary";
+    input: typeof ListDisputesRequestSchema;
+    output: typeof ListDisputesResponseSchema;
+  },
+  /**
+   * @generated from rpc petri.experiments.v1.ExperimentsService.GetDispute
+   */
+  getDispute: {
+    methodKind: "unary";
+    input: typeof GetDisputeRequestSchema;
+    output: typeof GetDisputeResponseSchema;
+  },
+  /**
+   * @generated from rpc petri.experiments.v1.ExperimentsService.ResolveDispute
+   */
+  resolveDispute: {
+    methodKind: "unary";
+    input: typeof ResolveDisputeRequestSchema;
+    output: typeof ResolveDisputeResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_petri_experiments_v1_experiments_service, 0);

@@ -2,12 +2,111 @@
 // @generated from file petri/marketplace/v1/events.proto (package petri.marketplace.v1, syntax proto3)
 /* eslint-disable */
 
-import type { GenFile } from "@bufbuild/protobuf/codegenv2";
-import { fileDesc } from "@bufbuild/protobuf/codegenv2";
+import type { GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
+import { fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
+import type { ExperimentPayment, ExperimentPaymentJson, OperatorEligibility, OperatorEligibilityJson } from "./operator_pb.js";
+import { file_petri_marketplace_v1_operator } from "./operator_pb.js";
+import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file petri/marketplace/v1/events.proto.
  */
 export const file_petri_marketplace_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("CiFwZXRyaS9tYXJrZXRwbGFjZS92MS9ldmVudHMucHJvdG8SFHBldHJpLm1hcmtldHBsYWNlLnYxYgZwcm90bzM");
+  fileDesc("CiFwZXRyaS9tYXJrZXRwbGFjZS92MS9ldmVudHMucHJvdG8SFHBldHJpLm1hcmtldHBsYWNlLnYxInUKGk9wZXJhdG9yRWxpZ2liaWxpdHlDaGFuZ2VkEj4KC2VsaWdpYmlsaXR5GAEgASgLMikucGV0cmkubWFya2V0cGxhY2UudjEuT3BlcmF0b3JFbGlnaWJpbGl0eRIXCg9wcmV2aW91c19zdGF0dXMYAiABKAkiWAoOUGF5bWVudFVwZGF0ZWQSOAoHcGF5bWVudBgBIAEoCzInLnBldHJpLm1hcmtldHBsYWNlLnYxLkV4cGVyaW1lbnRQYXltZW50EgwKBGtpbmQYAiABKAliBnByb3RvMw", [file_petri_marketplace_v1_operator]);
+
+/**
+ * petri.marketplace.operator_eligibility_changed: an operator was verified, rejected,
+ * suspended, paused, resumed or edited its profile. Identity grants the operator role on
+ * "active"; experiments keeps the claim-eligibility projection.
+ *
+ * @generated from message petri.marketplace.v1.OperatorEligibilityChanged
+ */
+export type OperatorEligibilityChanged = Message<"petri.marketplace.v1.OperatorEligibilityChanged"> & {
+  /**
+   * @generated from field: petri.marketplace.v1.OperatorEligibility eligibility = 1;
+   */
+  eligibility?: OperatorEligibility | undefined;
+
+  /**
+   * The status before the change.
+   *
+   * @generated from field: string previous_status = 2;
+   */
+  previousStatus: string;
+};
+
+/**
+ * petri.marketplace.operator_eligibility_changed: an operator was verified, rejected,
+ * suspended, paused, resumed or edited its profile. Identity grants the operator role on
+ * "active"; experiments keeps the claim-eligibility projection.
+ *
+ * @generated from message petri.marketplace.v1.OperatorEligibilityChanged
+ */
+export type OperatorEligibilityChangedJson = {
+  /**
+   * @generated from field: petri.marketplace.v1.OperatorEligibility eligibility = 1;
+   */
+  eligibility?: OperatorEligibilityJson;
+
+  /**
+   * The status before the change.
+   *
+   * @generated from field: string previous_status = 2;
+   */
+  previousStatus?: string;
+};
+
+/**
+ * Describes the message petri.marketplace.v1.OperatorEligibilityChanged.
+ * Use `create(OperatorEligibilityChangedSchema)` to create a new message.
+ */
+export const OperatorEligibilityChangedSchema: GenMessage<OperatorEligibilityChanged, {jsonType: OperatorEligibilityChangedJson}> = /*@__PURE__*/
+  messageDesc(file_petri_marketplace_v1_events, 0);
+
+/**
+ * petri.marketplace.payment_updated: the ledger posted money for an experiment.
+ *
+ * @generated from message petri.marketplace.v1.PaymentUpdated
+ */
+export type PaymentUpdated = Message<"petri.marketplace.v1.PaymentUpdated"> & {
+  /**
+   * @generated from field: petri.marketplace.v1.ExperimentPayment payment = 1;
+   */
+  payment?: ExperimentPayment | undefined;
+
+  /**
+   * The posting kind that caused it: hold, hold_adjustment, release, refund, compensation,
+   * dispute_resolution.
+   *
+   * @generated from field: string kind = 2;
+   */
+  kind: string;
+};
+
+/**
+ * petri.marketplace.payment_updated: the ledger posted money for an experiment.
+ *
+ * @generated from message petri.marketplace.v1.PaymentUpdated
+ */
+export type PaymentUpdatedJson = {
+  /**
+   * @generated from field: petri.marketplace.v1.ExperimentPayment payment = 1;
+   */
+  payment?: ExperimentPaymentJson;
+
+  /**
+   * The posting kind that caused it: hold, hold_adjustment, release, refund, compensation,
+   * dispute_resolution.
+   *
+   * @generated from field: string kind = 2;
+   */
+  kind?: string;
+};
+
+/**
+ * Describes the message petri.marketplace.v1.PaymentUpdated.
+ * Use `create(PaymentUpdatedSchema)` to create a new message.
+ */
+export const PaymentUpdatedSchema: GenMessage<PaymentUpdated, {jsonType: PaymentUpdatedJson}> = /*@__PURE__*/
+  messageDesc(file_petri_marketplace_v1_events, 1);
 

@@ -2,22 +2,1023 @@
 // @generated from file petri/marketplace/v1/marketplace_service.proto (package petri.marketplace.v1, syntax proto3)
 /* eslint-disable */
 
-import type { GenFile, GenService } from "@bufbuild/protobuf/codegenv2";
-import { fileDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
+import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { ExperimentPayment, ExperimentPaymentJson, Job, JobJson, LabMatch, LabMatchJson, Operator, OperatorJson, Posting, PostingJson } from "./operator_pb.js";
+import { file_petri_marketplace_v1_operator } from "./operator_pb.js";
+import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file petri/marketplace/v1/marketplace_service.proto.
  */
 export const file_petri_marketplace_v1_marketplace_service: GenFile = /*@__PURE__*/
-  fileDesc("Ci5wZXRyaS9tYXJrZXRwbGFjZS92MS9tYXJrZXRwbGFjZV9zZXJ2aWNlLnByb3RvEhRwZXRyaS5tYXJrZXRwbGFjZS52MTIUChJNYXJrZXRwbGFjZVNlcnZpY2ViBnByb3RvMw");
+  fileDesc("Ci5wZXRyaS9tYXJrZXRwbGFjZS92MS9tYXJrZXRwbGFjZV9zZXJ2aWNlLnByb3RvEhRwZXRyaS5tYXJrZXRwbGFjZS52MSI0ChxTdWJtaXRPcGVyYXRvclByb2ZpbGVSZXF1ZXN0EhQKDHByb2ZpbGVfanNvbhgBIAEoCSJRCh1TdWJtaXRPcGVyYXRvclByb2ZpbGVSZXNwb25zZRIwCghvcGVyYXRvchgBIAEoCzIeLnBldHJpLm1hcmtldHBsYWNlLnYxLk9wZXJhdG9yIhYKFEdldE15T3BlcmF0b3JSZXF1ZXN0IkkKFUdldE15T3BlcmF0b3JSZXNwb25zZRIwCghvcGVyYXRvchgBIAEoCzIeLnBldHJpLm1hcmtldHBsYWNlLnYxLk9wZXJhdG9yIkUKFExpc3RPcGVyYXRvcnNSZXF1ZXN0Eg4KBnN0YXR1cxgBIAEoCRINCgVsaW1pdBgCIAEoBRIOCgZjdXJzb3IYAyABKAkigAEKFUxpc3RPcGVyYXRvcnNSZXNwb25zZRIxCglvcGVyYXRvcnMYASADKAsyHi5wZXRyaS5tYXJrZXRwbGFjZS52MS5PcGVyYXRvchINCgV0b3RhbBgCIAEoAxITCgtuZXh0X2N1cnNvchgDIAEoCRIQCghoYXNfbW9yZRgEIAEoCCIpChJHZXRPcGVyYXRvclJlcXVlc3QSEwoLb3BlcmF0b3JfaWQYASABKAkiRwoTR2V0T3BlcmF0b3JSZXNwb25zZRIwCghvcGVyYXRvchgBIAEoCzIeLnBldHJpLm1hcmtldHBsYWNlLnYxLk9wZXJhdG9yIkcKFVZlcmlmeU9wZXJhdG9yUmVxdWVzdBITCgtvcGVyYXRvcl9pZBgBIAEoCRIZChF2ZXJpZmljYXRpb25fanNvbhgCIAEoCSJKChZWZXJpZnlPcGVyYXRvclJlc3BvbnNlEjAKCG9wZXJhdG9yGAEgASgLMh4ucGV0cmkubWFya2V0cGxhY2UudjEuT3BlcmF0b3IiPAoVUmVqZWN0T3BlcmF0b3JSZXF1ZXN0EhMKC29wZXJhdG9yX2lkGAEgASgJEg4KBnJlYXNvbhgCIAEoCSJKChZSZWplY3RPcGVyYXRvclJlc3BvbnNlEjAKCG9wZXJhdG9yGAEgASgLMh4ucGV0cmkubWFya2V0cGxhY2UudjEuT3BlcmF0b3IiPQoWU3VzcGVuZE9wZXJhdG9yUmVxdWVzdBITCgtvcGVyYXRvcl9pZBgBIAEoCRIOCgZyZWFzb24YAiABKAkiSwoXU3VzcGVuZE9wZXJhdG9yUmVzcG9uc2USMAoIb3BlcmF0b3IYASABKAsyHi5wZXRyaS5tYXJrZXRwbGFjZS52MS5PcGVyYXRvciIvChhSZWluc3RhdGVPcGVyYXRvclJlcXVlc3QSEwoLb3BlcmF0b3JfaWQYASABKAkiTQoZUmVpbnN0YXRlT3BlcmF0b3JSZXNwb25zZRIwCghvcGVyYXRvchgBIAEoCzIeLnBldHJpLm1hcmtldHBsYWNlLnYxLk9wZXJhdG9yIjAKD0xpc3RKb2JzUmVxdWVzdBINCgVsaW1pdBgBIAEoBRIOCgZjdXJzb3IYAiABKAkicQoQTGlzdEpvYnNSZXNwb25zZRInCgRqb2JzGAEgAygLMhkucGV0cmkubWFya2V0cGxhY2UudjEuSm9iEg0KBXRvdGFsGAIgASgDEhMKC25leHRfY3Vyc29yGAMgASgJEhAKCGhhc19tb3JlGAQgASgIIjcKD1JhbmtMYWJzUmVxdWVzdBIVCg1leHBlcmltZW50X2lkGAEgASgJEg0KBWxpbWl0GAIgASgFIl8KEFJhbmtMYWJzUmVzcG9uc2USLAoEbGFicxgBIAMoCzIeLnBldHJpLm1hcmtldHBsYWNlLnYxLkxhYk1hdGNoEh0KFW9wZXJhdG9yX2F2YWlsYWJpbGl0eRgCIAEoCSI0ChtHZXRFeHBlcmltZW50UGF5bWVudFJlcXVlc3QSFQoNZXhwZXJpbWVudF9pZBgBIAEoCSKJAQocR2V0RXhwZXJpbWVudFBheW1lbnRSZXNwb25zZRI4CgdwYXltZW50GAEgASgLMicucGV0cmkubWFya2V0cGxhY2UudjEuRXhwZXJpbWVudFBheW1lbnQSLwoIcG9zdGluZ3MYAiADKAsyHS5wZXRyaS5tYXJrZXRwbGFjZS52MS5Qb3N0aW5nIhQKEkNoZWNrTGVkZ2VyUmVxdWVzdCKQAgoTQ2hlY2tMZWRnZXJSZXNwb25zZRIQCghiYWxhbmNlZBgBIAEoCBITCgtleHBlcmltZW50cxgCIAEoAxISCgpoZWxkX2NlbnRzGAMgASgDEhYKDnJlbGVhc2VkX2NlbnRzGAQgASgDEhYKDnJlZnVuZGVkX2NlbnRzGAUgASgDEhkKEWNvbXBlbnNhdGVkX2NlbnRzGAYgASgDEiIKGmRpc3B1dGVfdG9fcmVxdWVzdGVyX2NlbnRzGAcgASgDEiEKGWRpc3B1dGVfdG9fb3BlcmF0b3JfY2VudHMYCCABKAMSGAoQc3RpbGxfaGVsZF9jZW50cxgJIAEoAxISCgp2aW9sYXRpb25zGAogAygJMqgKChJNYXJrZXRwbGFjZVNlcnZpY2USgAEKFVN1Ym1pdE9wZXJhdG9yUHJvZmlsZRIyLnBldHJpLm1hcmtldHBsYWNlLnYxLlN1Ym1pdE9wZXJhdG9yUHJvZmlsZVJlcXVlc3QaMy5wZXRyaS5tYXJrZXRwbGFjZS52MS5TdWJtaXRPcGVyYXRvclByb2ZpbGVSZXNwb25zZRJoCg1HZXRNeU9wZXJhdG9yEioucGV0cmkubWFya2V0cGxhY2UudjEuR2V0TXlPcGVyYXRvclJlcXVlc3QaKy5wZXRyaS5tYXJrZXRwbGFjZS52MS5HZXRNeU9wZXJhdG9yUmVzcG9uc2USaAoNTGlzdE9wZXJhdG9ycxIqLnBldHJpLm1hcmtldHBsYWNlLnYxLkxpc3RPcGVyYXRvcnNSZXF1ZXN0GisucGV0cmkubWFya2V0cGxhY2UudjEuTGlzdE9wZXJhdG9yc1Jlc3BvbnNlEmIKC0dldE9wZXJhdG9yEigucGV0cmkubWFya2V0cGxhY2UudjEuR2V0T3BlcmF0b3JSZXF1ZXN0GikucGV0cmkubWFya2V0cGxhY2UudjEuR2V0T3BlcmF0b3JSZXNwb25zZRJrCg5WZXJpZnlPcGVyYXRvchIrLnBldHJpLm1hcmtldHBsYWNlLnYxLlZlcmlmeU9wZXJhdG9yUmVxdWVzdBosLnBldHJpLm1hcmtldHBsYWNlLnYxLlZlcmlmeU9wZXJhdG9yUmVzcG9uc2USawoOUmVqZWN0T3BlcmF0b3ISKy5wZXRyaS5tYXJrZXRwbGFjZS52MS5SZWplY3RPcGVyYXRvclJlcXVlc3QaLC5wZXRyaS5tYXJrZXRwbGFjZS52MS5SZWplY3RPcGVyYXRvclJlc3BvbnNlEm4KD1N1c3BlbmRPcGVyYXRvchIsLnBldHJpLm1hcmtldHBsYWNlLnYxLlN1c3BlbmRPcGVyYXRvclJlcXVlc3QaLS5wZXRyaS5tYXJrZXRwbGFjZS52MS5TdXNwZW5kT3BlcmF0b3JSZXNwb25zZRJ0ChFSZWluc3RhdGVPcGVyYXRvchIuLnBldHJpLm1hcmtldHBsYWNlLnYxLlJlaW5zdGF0ZU9wZXJhdG9yUmVxdWVzdBovLnBldHJpLm1hcmtldHBsYWNlLnYxLlJlaW5zdGF0ZU9wZXJhdG9yUmVzcG9uc2USWQoITGlzdEpvYnMSJS5wZXRyaS5tYXJrZXRwbGFjZS52MS5MaXN0Sm9ic1JlcXVlc3QaJi5wZXRyaS5tYXJrZXRwbGFjZS52MS5MaXN0Sm9ic1Jlc3BvbnNlElkKCFJhbmtMYWJzEiUucGV0cmkubWFya2V0cGxhY2UudjEuUmFua0xhYnNSZXF1ZXN0GiYucGV0cmkubWFya2V0cGxhY2UudjEuUmFua0xhYnNSZXNwb25zZRJ9ChRHZXRFeHBlcmltZW50UGF5bWVudBIxLnBldHJpLm1hcmtldHBsYWNlLnYxLkdldEV4cGVyaW1lbnRQYXltZW50UmVxdWVzdBoyLnBldHJpLm1hcmtldHBsYWNlLnYxLkdldEV4cGVyaW1lbnRQYXltZW50UmVzcG9uc2USYgoLQ2hlY2tMZWRnZXISKC5wZXRyaS5tYXJrZXRwbGFjZS52MS5DaGVja0xlZGdlclJlcXVlc3QaKS5wZXRyaS5tYXJrZXRwbGFjZS52MS5DaGVja0xlZGdlclJlc3BvbnNlYgZwcm90bzM", [file_petri_marketplace_v1_operator]);
 
 /**
- * MarketplaceService: operators, the job feed, claim eligibility, lab matching, escrow ledger and payouts.
- * Its RPCs arrive with the issue that builds the capability.
+ * @generated from message petri.marketplace.v1.SubmitOperatorProfileRequest
+ */
+export type SubmitOperatorProfileRequest = Message<"petri.marketplace.v1.SubmitOperatorProfileRequest"> & {
+  /**
+   * The operator profile (intake-model.md), as JSON text.
+   *
+   * @generated from field: string profile_json = 1;
+   */
+  profileJson: string;
+};
+
+/**
+ * @generated from message petri.marketplace.v1.SubmitOperatorProfileRequest
+ */
+export type SubmitOperatorProfileRequestJson = {
+  /**
+   * The operator profile (intake-model.md), as JSON text.
+   *
+   * @generated from field: string profile_json = 1;
+   */
+  profileJson?: string;
+};
+
+/**
+ * Describes the message petri.marketplace.v1.SubmitOperatorProfileRequest.
+ * Use `create(SubmitOperatorProfileRequestSchema)` to create a new message.
+ */
+export const SubmitOperatorProfileRequestSchema: GenMessage<SubmitOperatorProfileRequest, {jsonType: SubmitOperatorProfileRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_marketplace_v1_marketplace_service, 0);
+
+/**
+ * @generated from message petri.marketplace.v1.SubmitOperatorProfileResponse
+ */
+export type SubmitOperatorProfileResponse = Message<"petri.marketplace.v1.SubmitOperatorProfileResponse"> & {
+  /**
+   * @generated from field: petri.marketplace.v1.Operator operator = 1;
+   */
+  operator?: Operator | undefined;
+};
+
+/**
+ * @generated from message petri.marketplace.v1.SubmitOperatorProfileResponse
+ */
+export type SubmitOperatorProfileResponseJson = {
+  /**
+   * @generated from field: petri.marketplace.v1.Operator operator = 1;
+   */
+  operator?: OperatorJson;
+};
+
+/**
+ * Describes the message petri.marketplace.v1.SubmitOperatorProfileResponse.
+ * Use `create(SubmitOperatorProfileResponseSchema)` to create a new message.
+ */
+export const SubmitOperatorProfileResponseSchema: GenMessage<SubmitOperatorProfileResponse, {jsonType: SubmitOperatorProfileResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_marketplace_v1_marketplace_service, 1);
+
+/**
+ * @generated from message petri.marketplace.v1.GetMyOperatorRequest
+ */
+export type GetMyOperatorRequest = Message<"petri.marketplace.v1.GetMyOperatorRequest"> & {
+};
+
+/**
+ * @generated from message petri.marketplace.v1.GetMyOperatorRequest
+ */
+export type GetMyOperatorRequestJson = {
+};
+
+/**
+ * Describes the message petri.marketplace.v1.GetMyOperatorRequest.
+ * Use `create(GetMyOperatorRequestSchema)` to create a new message.
+ */
+export const GetMyOperatorRequestSchema: GenMessage<GetMyOperatorRequest, {jsonType: GetMyOperatorRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_marketplace_v1_marketplace_service, 2);
+
+/**
+ * @generated from message petri.marketplace.v1.GetMyOperatorResponse
+ */
+export type GetMyOperatorResponse = Message<"petri.marketplace.v1.GetMyOperatorResponse"> & {
+  /**
+   * @generated from field: petri.marketplace.v1.Operator operator = 1;
+   */
+  operator?: Operator | undefined;
+};
+
+/**
+ * @generated from message petri.marketplace.v1.GetMyOperatorResponse
+ */
+export type GetMyOperatorResponseJson = {
+  /**
+   * @generated from field: petri.marketplace.v1.Operator operator = 1;
+   */
+  operator?: OperatorJson;
+};
+
+/**
+ * Describes the message petri.marketplace.v1.GetMyOperatorResponse.
+ * Use `create(GetMyOperatorResponseSchema)` to create a new message.
+ */
+export const GetMyOperatorResponseSchema: GenMessage<GetMyOperatorResponse, {jsonType: GetMyOperatorResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_marketplace_v1_marketplace_service, 3);
+
+/**
+ * @generated from message petri.marketplace.v1.ListOperatorsRequest
+ */
+export type ListOperatorsRequest = Message<"petri.marketplace.v1.ListOperatorsRequest"> & {
+  /**
+   * Empty for every status.
+   *
+   * @generated from field: string status = 1;
+   */
+  status: string;
+
+  /**
+   * @generated from field: int32 limit = 2;
+   */
+  limit: number;
+
+  /**
+   * @generated from field: string cursor = 3;
+   */
+  cursor: string;
+};
+
+/**
+ * @generated from message petri.marketplace.v1.ListOperatorsRequest
+ */
+export type ListOperatorsRequestJson = {
+  /**
+   * Empty for every status.
+   *
+   * @generated from field: string status = 1;
+   */
+  status?: string;
+
+  /**
+   * @generated from field: int32 limit = 2;
+   */
+  limit?: number;
+
+  /**
+   * @generated from field: string cursor = 3;
+   */
+  cursor?: string;
+};
+
+/**
+ * Describes the message petri.marketplace.v1.ListOperatorsRequest.
+ * Use `create(ListOperatorsRequestSchema)` to create a new message.
+ */
+export const ListOperatorsRequestSchema: GenMessage<ListOperatorsRequest, {jsonType: ListOperatorsRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_marketplace_v1_marketplace_service, 4);
+
+/**
+ * @generated from message petri.marketplace.v1.ListOperatorsResponse
+ */
+export type ListOperatorsResponse = Message<"petri.marketplace.v1.ListOperatorsResponse"> & {
+  /**
+   * @generated from field: repeated petri.marketplace.v1.Operator operators = 1;
+   */
+  operators: Operator[];
+
+  /**
+   * @generated from field: int64 total = 2;
+   */
+  total: bigint;
+
+  /**
+   * @generated from field: string next_cursor = 3;
+   */
+  nextCursor: string;
+
+  /**
+   * @generated from field: bool has_more = 4;
+   */
+  hasMore: boolean;
+};
+
+/**
+ * @generated from message petri.marketplace.v1.ListOperatorsResponse
+ */
+export type ListOperatorsResponseJson = {
+  /**
+   * @generated from field: repeated petri.marketplace.v1.Operator operators = 1;
+   */
+  operators?: OperatorJson[];
+
+  /**
+   * @generated from field: int64 total = 2;
+   */
+  total?: string;
+
+  /**
+   * @generated from field: string next_cursor = 3;
+   */
+  nextCursor?: string;
+
+  /**
+   * @generated from field: bool has_more = 4;
+   */
+  hasMore?: boolean;
+};
+
+/**
+ * Describes the message petri.marketplace.v1.ListOperatorsResponse.
+ * Use `create(ListOperatorsResponseSchema)` to create a new message.
+ */
+export const ListOperatorsResponseSchema: GenMessage<ListOperatorsResponse, {jsonType: ListOperatorsResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_marketplace_v1_marketplace_service, 5);
+
+/**
+ * @generated from message petri.marketplace.v1.GetOperatorRequest
+ */
+export type GetOperatorRequest = Message<"petri.marketplace.v1.GetOperatorRequest"> & {
+  /**
+   * @generated from field: string operator_id = 1;
+   */
+  operatorId: string;
+};
+
+/**
+ * @generated from message petri.marketplace.v1.GetOperatorRequest
+ */
+export type GetOperatorRequestJson = {
+  /**
+   * @generated from field: string operator_id = 1;
+   */
+  operatorId?: string;
+};
+
+/**
+ * Describes the message petri.marketplace.v1.GetOperatorRequest.
+ * Use `create(GetOperatorRequestSchema)` to create a new message.
+ */
+export const GetOperatorRequestSchema: GenMessage<GetOperatorRequest, {jsonType: GetOperatorRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_marketplace_v1_marketplace_service, 6);
+
+/**
+ * @generated from message petri.marketplace.v1.GetOperatorResponse
+ */
+export type GetOperatorResponse = Message<"petri.marketplace.v1.GetOperatorResponse"> & {
+  /**
+   * @generated from field: petri.marketplace.v1.Operator operator = 1;
+   */
+  operator?: Operator | undefined;
+};
+
+/**
+ * @generated from message petri.marketplace.v1.GetOperatorResponse
+ */
+export type GetOperatorResponseJson = {
+  /**
+   * @generated from field: petri.marketplace.v1.Operator operator = 1;
+   */
+  operator?: OperatorJson;
+};
+
+/**
+ * Describes the message petri.marketplace.v1.GetOperatorResponse.
+ * Use `create(GetOperatorResponseSchema)` to create a new message.
+ */
+export const GetOperatorResponseSchema: GenMessage<GetOperatorResponse, {jsonType: GetOperatorResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_marketplace_v1_marketplace_service, 7);
+
+/**
+ * @generated from message petri.marketplace.v1.VerifyOperatorRequest
+ */
+export type VerifyOperatorRequest = Message<"petri.marketplace.v1.VerifyOperatorRequest"> & {
+  /**
+   * @generated from field: string operator_id = 1;
+   */
+  operatorId: string;
+
+  /**
+   * The verification record, as JSON text.
+   *
+   * @generated from field: string verification_json = 2;
+   */
+  verificationJson: string;
+};
+
+/**
+ * @generated from message petri.marketplace.v1.VerifyOperatorRequest
+ */
+export type VerifyOperatorRequestJson = {
+  /**
+   * @generated from field: string operator_id = 1;
+   */
+  operatorId?: string;
+
+  /**
+   * The verification record, as JSON text.
+   *
+   * @generated from field: string verification_json = 2;
+   */
+  verificationJson?: string;
+};
+
+/**
+ * Describes the message petri.marketplace.v1.VerifyOperatorRequest.
+ * Use `create(VerifyOperatorRequestSchema)` to create a new message.
+ */
+export const VerifyOperatorRequestSchema: GenMessage<VerifyOperatorRequest, {jsonType: VerifyOperatorRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_marketplace_v1_marketplace_service, 8);
+
+/**
+ * @generated from message petri.marketplace.v1.VerifyOperatorResponse
+ */
+export type VerifyOperatorResponse = Message<"petri.marketplace.v1.VerifyOperatorResponse"> & {
+  /**
+   * @generated from field: petri.marketplace.v1.Operator operator = 1;
+   */
+  operator?: Operator | undefined;
+};
+
+/**
+ * @generated from message petri.marketplace.v1.VerifyOperatorResponse
+ */
+export type VerifyOperatorResponseJson = {
+  /**
+   * @generated from field: petri.marketplace.v1.Operator operator = 1;
+   */
+  operator?: OperatorJson;
+};
+
+/**
+ * Describes the message petri.marketplace.v1.VerifyOperatorResponse.
+ * Use `create(VerifyOperatorResponseSchema)` to create a new message.
+ */
+export const VerifyOperatorResponseSchema: GenMessage<VerifyOperatorResponse, {jsonType: VerifyOperatorResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_marketplace_v1_marketplace_service, 9);
+
+/**
+ * @generated from message petri.marketplace.v1.RejectOperatorRequest
+ */
+export type RejectOperatorRequest = Message<"petri.marketplace.v1.RejectOperatorRequest"> & {
+  /**
+   * @generated from field: string operator_id = 1;
+   */
+  operatorId: string;
+
+  /**
+   * @generated from field: string reason = 2;
+   */
+  reason: string;
+};
+
+/**
+ * @generated from message petri.marketplace.v1.RejectOperatorRequest
+ */
+export type RejectOperatorRequestJson = {
+  /**
+   * @generated from field: string operator_id = 1;
+   */
+  operatorId?: string;
+
+  /**
+   * @generated from field: string reason = 2;
+   */
+  reason?: string;
+};
+
+/**
+ * Describes the message petri.marketplace.v1.RejectOperatorRequest.
+ * Use `create(RejectOperatorRequestSchema)` to create a new message.
+ */
+export const RejectOperatorRequestSchema: GenMessage<RejectOperatorRequest, {jsonType: RejectOperatorRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_marketplace_v1_marketplace_service, 10);
+
+/**
+ * @generated from message petri.marketplace.v1.RejectOperatorResponse
+ */
+export type RejectOperatorResponse = Message<"petri.marketplace.v1.RejectOperatorResponse"> & {
+  /**
+   * @generated from field: petri.marketplace.v1.Operator operator = 1;
+   */
+  operator?: Operator | undefined;
+};
+
+/**
+ * @generated from message petri.marketplace.v1.RejectOperatorResponse
+ */
+export type RejectOperatorResponseJson = {
+  /**
+   * @generated from field: petri.marketplace.v1.Operator operator = 1;
+   */
+  operator?: OperatorJson;
+};
+
+/**
+ * Describes the message petri.marketplace.v1.RejectOperatorResponse.
+ * Use `create(RejectOperatorResponseSchema)` to create a new message.
+ */
+export const RejectOperatorResponseSchema: GenMessage<RejectOperatorResponse, {jsonType: RejectOperatorResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_marketplace_v1_marketplace_service, 11);
+
+/**
+ * @generated from message petri.marketplace.v1.SuspendOperatorRequest
+ */
+export type SuspendOperatorRequest = Message<"petri.marketplace.v1.SuspendOperatorRequest"> & {
+  /**
+   * @generated from field: string operator_id = 1;
+   */
+  operatorId: string;
+
+  /**
+   * @generated from field: string reason = 2;
+   */
+  reason: string;
+};
+
+/**
+ * @generated from message petri.marketplace.v1.SuspendOperatorRequest
+ */
+export type SuspendOperatorRequestJson = {
+  /**
+   * @generated from field: string operator_id = 1;
+   */
+  operatorId?: string;
+
+  /**
+   * @generated from field: string reason = 2;
+   */
+  reason?: string;
+};
+
+/**
+ * Describes the message petri.marketplace.v1.SuspendOperatorRequest.
+ * Use `create(SuspendOperatorRequestSchema)` to create a new message.
+ */
+export const SuspendOperatorRequestSchema: GenMessage<SuspendOperatorRequest, {jsonType: SuspendOperatorRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_marketplace_v1_marketplace_service, 12);
+
+/**
+ * @generated from message petri.marketplace.v1.SuspendOperatorResponse
+ */
+export type SuspendOperatorResponse = Message<"petri.marketplace.v1.SuspendOperatorResponse"> & {
+  /**
+   * @generated from field: petri.marketplace.v1.Operator operator = 1;
+   */
+  operator?: Operator | undefined;
+};
+
+/**
+ * @generated from message petri.marketplace.v1.SuspendOperatorResponse
+ */
+export type SuspendOperatorResponseJson = {
+  /**
+   * @generated from field: petri.marketplace.v1.Operator operator = 1;
+   */
+  operator?: OperatorJson;
+};
+
+/**
+ * Describes the message petri.marketplace.v1.SuspendOperatorResponse.
+ * Use `create(SuspendOperatorResponseSchema)` to create a new message.
+ */
+export const SuspendOperatorResponseSchema: GenMessage<SuspendOperatorResponse, {jsonType: SuspendOperatorResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_marketplace_v1_marketplace_service, 13);
+
+/**
+ * @generated from message petri.marketplace.v1.ReinstateOperatorRequest
+ */
+export type ReinstateOperatorRequest = Message<"petri.marketplace.v1.ReinstateOperatorRequest"> & {
+  /**
+   * @generated from field: string operator_id = 1;
+   */
+  operatorId: string;
+};
+
+/**
+ * @generated from message petri.marketplace.v1.ReinstateOperatorRequest
+ */
+export type ReinstateOperatorRequestJson = {
+  /**
+   * @generated from field: string operator_id = 1;
+   */
+  operatorId?: string;
+};
+
+/**
+ * Describes the message petri.marketplace.v1.ReinstateOperatorRequest.
+ * Use `create(ReinstateOperatorRequestSchema)` to create a new message.
+ */
+export const ReinstateOperatorRequestSchema: GenMessage<ReinstateOperatorRequest, {jsonType: ReinstateOperatorRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_marketplace_v1_marketplace_service, 14);
+
+/**
+ * @generated from message petri.marketplace.v1.ReinstateOperatorResponse
+ */
+export type ReinstateOperatorResponse = Message<"petri.marketplace.v1.ReinstateOperatorResponse"> & {
+  /**
+   * @generated from field: petri.marketplace.v1.Operator operator = 1;
+   */
+  operator?: Operator | undefined;
+};
+
+/**
+ * @generated from message petri.marketplace.v1.ReinstateOperatorResponse
+ */
+export type ReinstateOperatorResponseJson = {
+  /**
+   * @generated from field: petri.marketplace.v1.Operator operator = 1;
+   */
+  operator?: OperatorJson;
+};
+
+/**
+ * Describes the message petri.marketplace.v1.ReinstateOperatorResponse.
+ * Use `create(ReinstateOperatorResponseSchema)` to create a new message.
+ */
+export const ReinstateOperatorResponseSchema: GenMessage<ReinstateOperatorResponse, {jsonType: ReinstateOperatorResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_marketplace_v1_marketplace_service, 15);
+
+/**
+ * @generated from message petri.marketplace.v1.ListJobsRequest
+ */
+export type ListJobsRequest = Message<"petri.marketplace.v1.ListJobsRequest"> & {
+  /**
+   * @generated from field: int32 limit = 1;
+   */
+  limit: number;
+
+  /**
+   * @generated from field: string cursor = 2;
+   */
+  cursor: string;
+};
+
+/**
+ * @generated from message petri.marketplace.v1.ListJobsRequest
+ */
+export type ListJobsRequestJson = {
+  /**
+   * @generated from field: int32 limit = 1;
+   */
+  limit?: number;
+
+  /**
+   * @generated from field: string cursor = 2;
+   */
+  cursor?: string;
+};
+
+/**
+ * Describes the message petri.marketplace.v1.ListJobsRequest.
+ * Use `create(ListJobsRequestSchema)` to create a new message.
+ */
+export const ListJobsRequestSchema: GenMessage<ListJobsRequest, {jsonType: ListJobsRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_marketplace_v1_marketplace_service, 16);
+
+/**
+ * @generated from message petri.marketplace.v1.ListJobsResponse
+ */
+export type ListJobsResponse = Message<"petri.marketplace.v1.ListJobsResponse"> & {
+  /**
+   * @generated from field: repeated petri.marketplace.v1.Job jobs = 1;
+   */
+  jobs: Job[];
+
+  /**
+   * @generated from field: int64 total = 2;
+   */
+  total: bigint;
+
+  /**
+   * @generated from field: string next_cursor = 3;
+   */
+  nextCursor: string;
+
+  /**
+   * @generated from field: bool has_more = 4;
+   */
+  hasMore: boolean;
+};
+
+/**
+ * @generated from message petri.marketplace.v1.ListJobsResponse
+ */
+export type ListJobsResponseJson = {
+  /**
+   * @generated from field: repeated petri.marketplace.v1.Job jobs = 1;
+   */
+  jobs?: JobJson[];
+
+  /**
+   * @generated from field: int64 total = 2;
+   */
+  total?: string;
+
+  /**
+   * @generated from field: string next_cursor = 3;
+   */
+  nextCursor?: string;
+
+  /**
+   * @generated from field: bool has_more = 4;
+   */
+  hasMore?: boolean;
+};
+
+/**
+ * Describes the message petri.marketplace.v1.ListJobsResponse.
+ * Use `create(ListJobsResponseSchema)` to create a new message.
+ */
+export const ListJobsResponseSchema: GenMessage<ListJobsResponse, {jsonType: ListJobsResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_marketplace_v1_marketplace_service, 17);
+
+/**
+ * @generated from message petri.marketplace.v1.RankLabsRequest
+ */
+export type RankLabsRequest = Message<"petri.marketplace.v1.RankLabsRequest"> & {
+  /**
+   * @generated from field: string experiment_id = 1;
+   */
+  experimentId: string;
+
+  /**
+   * @generated from field: int32 limit = 2;
+   */
+  limit: number;
+};
+
+/**
+ * @generated from message petri.marketplace.v1.RankLabsRequest
+ */
+export type RankLabsRequestJson = {
+  /**
+   * @generated from field: string experiment_id = 1;
+   */
+  experimentId?: string;
+
+  /**
+   * @generated from field: int32 limit = 2;
+   */
+  limit?: number;
+};
+
+/**
+ * Describes the message petri.marketplace.v1.RankLabsRequest.
+ * Use `create(RankLabsRequestSchema)` to create a new message.
+ */
+export const RankLabsRequestSchema: GenMessage<RankLabsRequest, {jsonType: RankLabsRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_marketplace_v1_marketplace_service, 18);
+
+/**
+ * @generated from message petri.marketplace.v1.RankLabsResponse
+ */
+export type RankLabsResponse = Message<"petri.marketplace.v1.RankLabsResponse"> & {
+  /**
+   * @generated from field: repeated petri.marketplace.v1.LabMatch labs = 1;
+   */
+  labs: LabMatch[];
+
+  /**
+   * "high", "medium", "low", "none".
+   *
+   * @generated from field: string operator_availability = 2;
+   */
+  operatorAvailability: string;
+};
+
+/**
+ * @generated from message petri.marketplace.v1.RankLabsResponse
+ */
+export type RankLabsResponseJson = {
+  /**
+   * @generated from field: repeated petri.marketplace.v1.LabMatch labs = 1;
+   */
+  labs?: LabMatchJson[];
+
+  /**
+   * "high", "medium", "low", "none".
+   *
+   * @generated from field: string operator_availability = 2;
+   */
+  operatorAvailability?: string;
+};
+
+/**
+ * Describes the message petri.marketplace.v1.RankLabsResponse.
+ * Use `create(RankLabsResponseSchema)` to create a new message.
+ */
+export const RankLabsResponseSchema: GenMessage<RankLabsResponse, {jsonType: RankLabsResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_marketplace_v1_marketplace_service, 19);
+
+/**
+ * @generated from message petri.marketplace.v1.GetExperimentPaymentRequest
+ */
+export type GetExperimentPaymentRequest = Message<"petri.marketplace.v1.GetExperimentPaymentRequest"> & {
+  /**
+   * @generated from field: string experiment_id = 1;
+   */
+  experimentId: string;
+};
+
+/**
+ * @generated from message petri.marketplace.v1.GetExperimentPaymentRequest
+ */
+export type GetExperimentPaymentRequestJson = {
+  /**
+   * @generated from field: string experiment_id = 1;
+   */
+  experimentId?: string;
+};
+
+/**
+ * Describes the message petri.marketplace.v1.GetExperimentPaymentRequest.
+ * Use `create(GetExperimentPaymentRequestSchema)` to create a new message.
+ */
+export const GetExperimentPaymentRequestSchema: GenMessage<GetExperimentPaymentRequest, {jsonType: GetExperimentPaymentRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_marketplace_v1_marketplace_service, 20);
+
+/**
+ * @generated from message petri.marketplace.v1.GetExperimentPaymentResponse
+ */
+export type GetExperimentPaymentResponse = Message<"petri.marketplace.v1.GetExperimentPaymentResponse"> & {
+  /**
+   * @generated from field: petri.marketplace.v1.ExperimentPayment payment = 1;
+   */
+  payment?: ExperimentPayment | undefined;
+
+  /**
+   * @generated from field: repeated petri.marketplace.v1.Posting postings = 2;
+   */
+  postings: Posting[];
+};
+
+/**
+ * @generated from message petri.marketplace.v1.GetExperimentPaymentResponse
+ */
+export type GetExperimentPaymentResponseJson = {
+  /**
+   * @generated from field: petri.marketplace.v1.ExperimentPayment payment = 1;
+   */
+  payment?: ExperimentPaymentJson;
+
+  /**
+   * @generated from field: repeated petri.marketplace.v1.Posting postings = 2;
+   */
+  postings?: PostingJson[];
+};
+
+/**
+ * Describes the message petri.marketplace.v1.GetExperimentPaymentResponse.
+ * Use `create(GetExperimentPaymentResponseSchema)` to create a new message.
+ */
+export const GetExperimentPaymentResponseSchema: GenMessage<GetExperimentPaymentResponse, {jsonType: GetExperimentPaymentResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_marketplace_v1_marketplace_service, 21);
+
+/**
+ * @generated from message petri.marketplace.v1.CheckLedgerRequest
+ */
+export type CheckLedgerRequest = Message<"petri.marketplace.v1.CheckLedgerRequest"> & {
+};
+
+/**
+ * @generated from message petri.marketplace.v1.CheckLedgerRequest
+ */
+export type CheckLedgerRequestJson = {
+};
+
+/**
+ * Describes the message petri.marketplace.v1.CheckLedgerRequest.
+ * Use `create(CheckLedgerRequestSchema)` to create a new message.
+ */
+export const CheckLedgerRequestSchema: GenMessage<CheckLedgerRequest, {jsonType: CheckLedgerRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_marketplace_v1_marketplace_service, 22);
+
+/**
+ * @generated from message petri.marketplace.v1.CheckLedgerResponse
+ */
+export type CheckLedgerResponse = Message<"petri.marketplace.v1.CheckLedgerResponse"> & {
+  /**
+   * @generated from field: bool balanced = 1;
+   */
+  balanced: boolean;
+
+  /**
+   * @generated from field: int64 experiments = 2;
+   */
+  experiments: bigint;
+
+  /**
+   * @generated from field: int64 held_cents = 3;
+   */
+  heldCents: bigint;
+
+  /**
+   * @generated from field: int64 released_cents = 4;
+   */
+  releasedCents: bigint;
+
+  /**
+   * @generated from field: int64 refunded_cents = 5;
+   */
+  refundedCents: bigint;
+
+  /**
+   * @generated from field: int64 compensated_cents = 6;
+   */
+  compensatedCents: bigint;
+
+  /**
+   * @generated from field: int64 dispute_to_requester_cents = 7;
+   */
+  disputeToRequesterCents: bigint;
+
+  /**
+   * @generated from field: int64 dispute_to_operator_cents = 8;
+   */
+  disputeToOperatorCents: bigint;
+
+  /**
+   * @generated from field: int64 still_held_cents = 9;
+   */
+  stillHeldCents: bigint;
+
+  /**
+   * @generated from field: repeated string violations = 10;
+   */
+  violations: string[];
+};
+
+/**
+ * @generated from message petri.marketplace.v1.CheckLedgerResponse
+ */
+export type CheckLedgerResponseJson = {
+  /**
+   * @generated from field: bool balanced = 1;
+   */
+  balanced?: boolean;
+
+  /**
+   * @generated from field: int64 experiments = 2;
+   */
+  experiments?: string;
+
+  /**
+   * @generated from field: int64 held_cents = 3;
+   */
+  heldCents?: string;
+
+  /**
+   * @generated from field: int64 released_cents = 4;
+   */
+  releasedCents?: string;
+
+  /**
+   * @generated from field: int64 refunded_cents = 5;
+   */
+  refundedCents?: string;
+
+  /**
+   * @generated from field: int64 compensated_cents = 6;
+   */
+  compensatedCents?: string;
+
+  /**
+   * @generated from field: int64 dispute_to_requester_cents = 7;
+   */
+  disputeToRequesterCents?: string;
+
+  /**
+   * @generated from field: int64 dispute_to_operator_cents = 8;
+   */
+  disputeToOperatorCents?: string;
+
+  /**
+   * @generated from field: int64 still_held_cents = 9;
+   */
+  stillHeldCents?: string;
+
+  /**
+   * @generated from field: repeated string violations = 10;
+   */
+  violations?: string[];
+};
+
+/**
+ * Describes the message petri.marketplace.v1.CheckLedgerResponse.
+ * Use `create(CheckLedgerResponseSchema)` to create a new message.
+ */
+export const CheckLedgerResponseSchema: GenMessage<CheckLedgerResponse, {jsonType: CheckLedgerResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_marketplace_v1_marketplace_service, 23);
+
+/**
+ * MarketplaceService: operators, the job feed, lab matching and the escrow ledger.
  *
  * @generated from service petri.marketplace.v1.MarketplaceService
  */
 export const MarketplaceService: GenService<{
+  /**
+   * SubmitOperatorProfile creates or replaces the caller's operator profile and sends it to
+   * verification (onboarding or rejected -> pending_verification). Invalid: INVALID_ARGUMENT.
+   *
+   * @generated from rpc petri.marketplace.v1.MarketplaceService.SubmitOperatorProfile
+   */
+  submitOperatorProfile: {
+    methodKind: "unary";
+    input: typeof SubmitOperatorProfileRequestSchema;
+    output: typeof SubmitOperatorProfileResponseSchema;
+  },
+  /**
+   * GetMyOperator: the caller's operator record; NOT_FOUND when it has none.
+   *
+   * @generated from rpc petri.marketplace.v1.MarketplaceService.GetMyOperator
+   */
+  getMyOperator: {
+    methodKind: "unary";
+    input: typeof GetMyOperatorRequestSchema;
+    output: typeof GetMyOperatorResponseSchema;
+  },
+  /**
+   * Staff: list, read, verify, reject, suspend and reinstate operators.
+   *
+   * @generated from rpc petri.marketplace.v1.MarketplaceService.ListOperators
+   */
+  listOperators: {
+    methodKind: "unary";
+    input: typeof ListOperatorsRequestSchema;
+    output: typeof ListOperatorsResponseSchema;
+  },
+  /**
+   * @generated from rpc petri.marketplace.v1.MarketplaceService.GetOperator
+   */
+  getOperator: {
+    methodKind: "unary";
+    input: typeof GetOperatorRequestSchema;
+    output: typeof GetOperatorResponseSchema;
+  },
+  /**
+   * @generated from rpc petri.marketplace.v1.MarketplaceService.VerifyOperator
+   */
+  verifyOperator: {
+    methodKind: "unary";
+    input: typeof VerifyOperatorRequestSchema;
+    output: typeof VerifyOperatorResponseSchema;
+  },
+  /**
+   * @generated from rpc petri.marketplace.v1.MarketplaceService.RejectOperator
+   */
+  rejectOperator: {
+    methodKind: "unary";
+    input: typeof RejectOperatorRequestSchema;
+    output: typeof RejectOperatorResponseSchema;
+  },
+  /**
+   * @generated from rpc petri.marketplace.v1.MarketplaceService.SuspendOperator
+   */
+  suspendOperator: {
+    methodKind: "unary";
+    input: typeof SuspendOperatorRequestSchema;
+    output: typeof SuspendOperatorResponseSchema;
+  },
+  /**
+   * @generated from rpc petri.marketplace.v1.MarketplaceService.ReinstateOperator
+   */
+  reinstateOperator: {
+    methodKind: "unary";
+    input: typeof ReinstateOperatorRequestSchema;
+    output: typeof ReinstateOperatorResponseSchema;
+  },
+  /**
+   * ListJobs: open experiments the calling (active) operator may take, best match first.
+   *
+   * @generated from rpc petri.marketplace.v1.MarketplaceService.ListJobs
+   */
+  listJobs: {
+    methodKind: "unary";
+    input: typeof ListJobsRequestSchema;
+    output: typeof ListJobsResponseSchema;
+  },
+  /**
+   * RankLabs: the ranked matching labs for an experiment (its requester or staff).
+   *
+   * @generated from rpc petri.marketplace.v1.MarketplaceService.RankLabs
+   */
+  rankLabs: {
+    methodKind: "unary";
+    input: typeof RankLabsRequestSchema;
+    output: typeof RankLabsResponseSchema;
+  },
+  /**
+   * GetExperimentPayment: the escrow summary and postings of an experiment (requester or staff).
+   *
+   * @generated from rpc petri.marketplace.v1.MarketplaceService.GetExperimentPayment
+   */
+  getExperimentPayment: {
+    methodKind: "unary";
+    input: typeof GetExperimentPaymentRequestSchema;
+    output: typeof GetExperimentPaymentResponseSchema;
+  },
+  /**
+   * CheckLedger: staff; the conservation check over every experiment.
+   *
+   * @generated from rpc petri.marketplace.v1.MarketplaceService.CheckLedger
+   */
+  checkLedger: {
+    methodKind: "unary";
+    input: typeof CheckLedgerRequestSchema;
+    output: typeof CheckLedgerResponseSchema;
+  },
 }> = /*@__PURE__*/
   serviceDesc(file_petri_marketplace_v1_marketplace_service, 0);
 

@@ -1,0 +1,177 @@
+/**
+ * The meaning of an OperatorEligibility snapshot: may this operator take this job?
+ *
+ * The marketplace publishes the snapshot (petri.marketplace.operator_eligibility_changed) and
+ * filters its job feed with this rule; the experiments service checks a claim against its
+ * projection of the same snapshots with the same rule, and counts qualified operators for
+ * `operator_availability`. The rule travels with the contract so that both sides read the
+ * snapshot alike (decisions.md D35); it is pure and takes its inputs as plain values.
+ *
+ * Every filter is evaluated, not short-circuited, so a 403 can name all reasons:
+ * - `operator_status`: status `active`.
+ * - `competency`: the job's type is declared and verified (the snapshot lists only those).
+ * - `bsl`: job BSL <= the lab's verified maximum (BSL-1 < BSL-2).
+ * - `human_samples` / `animal_samples` / `hazardous_chemicals`: approved when the job needs it.
+ * - `equipment`: every required name is among the lab's (normalised) names, and verified.
+ * - `capacity`: current capacity is not "none" and active jobs < max concurrent jobs.
+ * - `vacation`: today, in the lab's time zone, is not inside a vacation (inclusive dates).
+ */
+
+export type EligibilityFilter =
+  | "operator_status"
+  | "competency"
+  | "bsl"
+  | "human_samples"
+  | "animal_samples"
+  | "hazardous_chemicals"
+  | "equipment"
+  | "capacity"
+  | "vacation";
+
+export interface FailedEligibilityFilter {
+  filter: EligibilityFilter;
+  /** A sentence fit for a 403 message. */
+  reason: string;
+}
+
+/** The fields of petri.marketplace.v1.OperatorEligibility the rule reads. */
+export interface EligibilitySnapshot {
+  status: string;
+  experimentTypes: readonly string[];
+  maxBsl: string;
+  humanSamplesApproved: boolean;
+  animalSamplesApproved: boolean;
+  hazardousChemicalsApproved: boolean;
+  equipment: readonly string[];
+  equipmentVerified: boolean;
+  maxConcurrentJobs: number;
+  currentCapacity: string;
+  timezone: string;
+  vacations: readonly { start: string; end: string }[];
+}
+
+/** The fields of petri.experiments.v1.JobRequirements the rule reads. */
+export interface EligibilityJob {
+  experimentType: string;
+  bslLevel: string;
+  needsHumanSamplesApproval: boolean;
+  needsAnimalSamplesApproval: boolean;
+  needsHazardousChemicalsApproval: boolean;
+  equipmentRequired: readonly string[];
+}
+
+const BSL_RANK: Readonly<Record<string, number>> = { "BSL-1": 1, "BSL-2": 2 };
+
+/** BSL rank (1, 2); unknown or higher levels rank above everything a lab may hold. */
+function bslRank(level: string): number {
+  return BSL_RANK[level] ?? Number.POSITIVE_INFINITY;
+}
+
+/** Equipment / tag name normal form: trimmed, inner whitespace collapsed, lower case. */
+export function normalizeEquipmentName(name: string): string {
+  return name.trim().replace(/\s+/g, " ").toLowerCase();
+}
+
+/** The calendar date (YYYY-MM-DD) of `now` in `timeZone`; UTC when the zone is unknown. */
+export function localDate(now: Date, timeZone: string): string {
+  let parts: Intl.DateTimeFormatPart[];
+  try {
+    parts = new Intl.DateTimeFormat("en-US", {
+      timeZone: timeZone || "UTC",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+    }).formatToParts(now);
+  } catch {
+    return now.toISOString().slice(0, 10);
+  }
+  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? "";
+  return `${get("year")}-${get("month")}-${get("day")}`;
+}
+
+export function isOnVacation(snapshot: Pick<EligibilitySnapshot, "timezone" | "vacations">, now: Date) {
+  const today = localDate(now, snapshot.timezone);
+  return snapshot.vacations.some((v) => v.start <= today && today <= v.end);
+}
+
+/** The failed hard filters (empty: the operator may take the job). */
+export function eligibilityFailures(
+  snapshot: EligibilitySnapshot,
+  job: EligibilityJob,
+  activeJobs: number,
+  now: Date,
+): FailedEligibilityFilter[] {
+  const failed: FailedEligibilityFilter[] = [];
+
+  if (snapshot.status !== "active") {
+    failed.push({
+      filter: "operator_status",
+      reason: `operator status is ${snapshot.status || "unknown"}, only active (verified) operators may take jobs`,
+    });
+  }
+
+  if (!snapshot.experimentTypes.includes(job.experimentType)) {
+    failed.push({
+      filter: "competency",
+      reason: `no verified competency for ${job.experimentType}`,
+    });
+  }
+
+  if (snapshot.maxBsl === "" || bslRank(job.bslLevel) > bslRank(snapshot.maxBsl)) {
+    failed.push({
+      filter: "bsl",
+      reason:
+        snapshot.maxBsl === ""
+          ? `job requires ${job.bslLevel} and the operator's biosafety level is not verified`
+          : `job requires ${job.bslLevel}, above the operator's maximum ${snapshot.maxBsl}`,
+    });
+  }
+
+  const materials = [
+    ["human_samples", job.needsHumanSamplesApproval, snapshot.humanSamplesApproved, "human samples"],
+    ["animal_samples", job.needsAnimalSamplesApproval, snapshot.animalSamplesApproved, "animal samples"],
+    [
+      "hazardous_chemicals",
+      job.needsHazardousChemicalsApproval,
+      snapshot.hazardousChemicalsApproved,
+      "hazardous chemicals",
+    ],
+  ] as const;
+  for (const [filter, needed, approved, label] of materials) {
+    if (needed && !approved) {
+      failed.push({
+        filter,
+        reason: `job involves ${label} and the operator has no verified approval for them`,
+      });
+    }
+  }
+
+  if (job.equipmentRequired.length > 0) {
+    const have = new Set(snapshot.equipment.map(normalizeEquipmentName));
+    const missing = job.equipmentRequired.filter((name) => !have.has(normalizeEquipmentName(name)));
+    if (missing.length > 0) {
+      failed.push({ filter: "equipment", reason: `missing required equipment: ${missing.join(", ")}` });
+    } else if (!snapshot.equipmentVerified) {
+      failed.push({ filter: "equipment", reason: "the operator's equipment is not verified" });
+    }
+  }
+
+  if (snapshot.currentCapacity === "none" || activeJobs >= snapshot.maxConcurrentJobs) {
+    failed.push({
+      filter: "capacity",
+      reason:
+        snapshot.currentCapacity === "none"
+          ? "operator reports no current capacity"
+          : `operator has ${activeJobs} active jobs of at most ${snapshot.maxConcurrentJobs}`,
+    });
+  }
+
+  if (isOnVacation(snapshot, now)) {
+    failed.push({
+      filter: "vacation",
+      reason: `operator is on vacation on ${localDate(now, snapshot.timezone)}`,
+    });
+  }
+
+  return failed;
+}
