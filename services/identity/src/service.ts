@@ -16,6 +16,7 @@ import { makeRevokeApiKey } from "./app/revoke-api-key.js";
 import { makeRotateSigningKey } from "./app/rotate-signing-key.js";
 import { ActiveSigningKeySource } from "./app/signing-key-cache.js";
 import { makeUpdateAccountAccess } from "./app/update-account-access.js";
+import { identityConsumers } from "./events/subscriptions.js";
 import { identityMigrations } from "./db/migrations/index.js";
 import type { IdentityDb } from "./db/schema.js";
 import { IDENTITY_PUBLIC_PROCEDURES, type IdentityUseCases, IdentityRpc } from "./rpc/identity-rpc.js";
@@ -75,6 +76,7 @@ export function createIdentityService(
     ...deps,
     service: "identity",
     migrations: identityMigrations,
+    consumers: identityConsumers(deps.clock),
   });
   const { db, afterCommit } = runtime;
   const { clock } = deps;

@@ -1,7 +1,7 @@
 import { events } from "@petri/contracts";
 import { recordEvent } from "@petri/events";
 import { type Clock, NotFoundError, ValidationError, currentTraceparent } from "@petri/service-kit";
-import type { Kysely, Transaction } from "kysely";
+import type { Kysely } from "kysely";
 import type { IdentityDb } from "../db/schema.js";
 import { type AccountRole, type AccountTier, planAccessChange } from "../domain/account-access.js";
 import { type AccountRecord, accountMessage, roleMessage, tierMessage } from "../rpc/account-message.js";
@@ -19,7 +19,7 @@ export interface UpdateAccountAccessInput {
  * records AccountAccessChanged. No change, no write and no event.
  */
 export async function changeAccountAccess(
-  trx: Transaction<IdentityDb>,
+  trx: Kysely<IdentityDb>,
   input: UpdateAccountAccessInput,
   now: Date,
 ): Promise<{ account: AccountRecord; changed: boolean }> {

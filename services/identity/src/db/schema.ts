@@ -49,7 +49,17 @@ export interface QuotaCountersTable {
   used: number;
 }
 
+/** The last marketplace operator status applied to an account's role (version-guarded). */
+export interface OperatorRoleSourcesTable {
+  account_id: string;
+  operator_id: string;
+  operator_status: string;
+  operator_version: string | number;
+  updated_at: Date;
+}
+
 export interface IdentityDb extends MessagingTables {
+  operator_role_sources: OperatorRoleSourcesTable;
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
   signing_keys: SigningKeysTable;

@@ -75,6 +75,8 @@ export interface Identity {
   db: Kysely<IdentityDb>;
   clock: FakeClock;
   options: IdentityServiceOptions;
+  /** The in-process bus this replica publishes to and consumes from. */
+  bus: InProcessEventBus;
   /** A client calling as `principal` (none: anonymous). */
   as(principal?: Principal): Client<typeof IdentityService>;
   stop(): Promise<void>;
@@ -118,6 +120,7 @@ export async function startIdentity(
     db: database.forSchema<IdentityDb>("identity"),
     clock,
     options,
+    bus,
     as,
     async stop() {
       if (stopped) return;

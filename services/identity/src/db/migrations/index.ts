@@ -1,9 +1,11 @@
 import type { Migration } from "kysely";
 import * as createAccounts from "./2026_11_21_1000_create_accounts.js";
 import * as createCredentialsAndQuotas from "./2026_11_28_1000_create_credentials_and_quotas.js";
+import * as createOperatorRoleSources from "./2026_12_10_1000_create_operator_role_sources.js";
 
 /** Every migration of the identity schema, by name (names sort in order). */
 export const identityMigrations: Record<string, Migration> = {
   "2026_11_21_1000_create_accounts": createAccounts,
   "2026_11_28_1000_create_credentials_and_quotas": createCredentialsAndQuotas,
+  "2026_12_10_1000_create_operator_role_sources": createOperatorRoleSources,
 };

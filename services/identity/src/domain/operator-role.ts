@@ -1,0 +1,19 @@
+/**
+ * The account role that follows from a lab's operator status (marketplace
+ * OperatorEligibilityChanged): verification grants the operator role, and losing it
+ * (suspension, or a rejection) takes it back.
+ *
+ * - active or paused: "operator" (a paused lab is still a verified operator, just not taking jobs).
+ * - any other status (onboarding, pending_verification, rejected, suspended): "requester" if the
+ *   account is an operator now; otherwise unchanged.
+ * - staff are never demoted or promoted by a lab's status: staff outrank operators.
+ */
+import type { AccountRole } from "./account-access.js";
+
+const OPERATOR_STATUSES = new Set(["active", "paused"]);
+
+export function roleForOperatorStatus(current: AccountRole, operatorStatus: string): AccountRole {
+  if (current === "staff") return current;
+  if (OPERATOR_STATUSES.has(operatorStatus)) return "operator";
+  return current === "operator" ? "requester" : current;
+}
