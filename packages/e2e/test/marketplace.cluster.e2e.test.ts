@@ -1,0 +1,37 @@
+import { afterAll, beforeAll, describe, it } from "vitest";
+import type { ExperimentsTarget } from "./experiments.scenarios.js";
+import {
+  approvalScenario,
+  approveDisputeRaceScenario,
+  authorizationMatrixScenario,
+  claimRaceScenario,
+  disputeScenario,
+} from "./marketplace.scenarios.js";
+import { STAFF, clusterInfraReady, startClusterHost } from "./support/hosts.js";
+
+describe.skipIf(!(await clusterInfraReady()))(
+  "the marketplace loop, cluster mode (a process per service, two gateways)",
+  { timeout: 180_000 },
+  () => {
+    let host: Awaited<ReturnType<typeof startClusterHost>>;
+    let target: ExperimentsTarget;
+
+    beforeAll(async () => {
+      host = await startClusterHost("marketplace");
+      target = { baseUrls: host.baseUrls, staff: STAFF };
+    }, 360_000);
+
+    afterAll(() => host?.stop(), 120_000);
+
+    it("post -> claim -> start -> issue -> submit with files -> signed downloads -> approve; money released", () =>
+      approvalScenario(target));
+    it("submit -> dispute -> staff evaluation -> split resolution; money conserved", () =>
+      disputeScenario(target));
+    it("eight operators claim one job at once over both gateways: exactly one wins", () =>
+      claimRaceScenario(target, 8));
+    it("approve and dispute sent together over both gateways: exactly one wins", () =>
+      approveDisputeRaceScenario(target));
+    it("authorisation matrix of the operator and results endpoints", () =>
+      authorizationMatrixScenario(target));
+  },
+);

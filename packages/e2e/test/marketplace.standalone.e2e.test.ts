@@ -1,0 +1,37 @@
+import { afterAll, beforeAll, describe, it } from "vitest";
+import type { ExperimentsTarget } from "./experiments.scenarios.js";
+import {
+  approvalScenario,
+  approveDisputeRaceScenario,
+  authorizationMatrixScenario,
+  claimRaceScenario,
+  disputeScenario,
+} from "./marketplace.scenarios.js";
+import { STAFF, startStandaloneHost } from "./support/hosts.js";
+
+describe(
+  "the marketplace loop, standalone mode (one process, PGlite, in-process bus)",
+  { timeout: 180_000 },
+  () => {
+    let host: Awaited<ReturnType<typeof startStandaloneHost>>;
+    let target: ExperimentsTarget;
+
+    beforeAll(async () => {
+      host = await startStandaloneHost("petri-e2e-marketplace");
+      target = { baseUrls: [host.petri.url], staff: STAFF };
+    });
+
+    afterAll(() => host?.stop());
+
+    it("post -> claim -> start -> issue -> submit with files -> signed downloads -> approve; money released", () =>
+      approvalScenario(target));
+    it("submit -> dispute -> staff evaluation -> split resolution; money conserved", () =>
+      disputeScenario(target));
+    it("six operators claim one job at once: one 200, five 409 experiment_already_claimed", () =>
+      claimRaceScenario(target));
+    it("approve and dispute sent together: exactly one wins, the ledger agrees", () =>
+      approveDisputeRaceScenario(target));
+    it("authorisation matrix of the operator and results endpoints", () =>
+      authorizationMatrixScenario(target));
+  },
+);
