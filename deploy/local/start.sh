@@ -4,8 +4,9 @@
 # Starts PostgreSQL and nats-server when they are not running. Stop with deploy/local/stop.sh.
 #   PORT (gateway, default 8080), PETRI_PORT_BASE (services on base+1..base+7, default 7100),
 #   PETRI_DB (default petri), PETRI_LOCAL_DIR (default .deploy-local), PETRI_SKIP_BUILD=1 to reuse dist/,
-#   GATEWAY_REPLICAS (default 1; replica i listens on PORT+i), PETRI_STAFF_EMAIL / PETRI_STAFF_PASSWORD
-#   (a staff account created or reset at start-up).
+#   GATEWAY_REPLICAS (default 1; replica i listens on PORT+i), EXPERIMENTS_REPLICAS (default 1;
+#   replica i > 0 listens on base+10+i, and gateway replica g calls experiments replica g mod n),
+#   PETRI_STAFF_EMAIL / PETRI_STAFF_PASSWORD (a staff account created or reset at start-up).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$root"
@@ -84,18 +85,34 @@ for entry in $services; do
   if [ "$name" = identity ]; then
     while IFS= read -r line; do extra_env+=("$line"); done < "$state/identity-secrets.env"
   fi
-  env "${extra_env[@]}" PORT=$port HOST=127.0.0.1 \
-    DATABASE_URL="postgres://petri_$name@127.0.0.1:5432/$db" \
-    NATS_URL="nats://127.0.0.1:4222" \
-    PETRI_INTERNAL_JWT_PUBLIC_KEY="$public_key" \
-    nohup node "services/$dir/dist/main.js" >"$state/logs/$name.log" 2>&1 &
-  echo "$name $!" >> "$state/pids"
+  copies=1
+  # Result files on the local disk, shared by the replicas of this one machine (several
+  # machines would need the s3 blob store).
+  if [ "$name" = experiments ]; then
+    extra_env+=("PETRI_BLOB_DIR=$state/blobs")
+    copies=${EXPERIMENTS_REPLICAS:-1}
+  fi
+  for r in $(seq 0 $((copies - 1))); do
+    replica_port=$port label=$name
+    if [ "$r" -gt 0 ]; then
+      replica_port=$((base + 10 + r)) label="$name-$r"
+      urls[$name]="${urls[$name]} http://127.0.0.1:$replica_port"
+    fi
+    env "${extra_env[@]}" PORT=$replica_port HOST=127.0.0.1 \
+      DATABASE_URL="postgres://petri_$name@127.0.0.1:5432/$db" \
+      NATS_URL="nats://127.0.0.1:4222" \
+      PETRI_INTERNAL_JWT_PUBLIC_KEY="$public_key" \
+      nohup node "services/$dir/dist/main.js" >"$state/logs/$label.log" 2>&1 &
+    echo "$label $!" >> "$state/pids"
+  done
 done
+read -r -a experiments_urls <<<"${urls[experiments]}"
 replicas=${GATEWAY_REPLICAS:-1}
 for i in $(seq 0 $((replicas - 1))); do
   PORT=$((gateway_port + i)) HOST=127.0.0.1 \
     PETRI_INTERNAL_JWT_PRIVATE_KEY="$private_key" PETRI_INTERNAL_JWT_KID="$kid" \
-    PETRI_IDENTITY_URL=${urls[identity]} PETRI_EXPERIMENTS_URL=${urls[experiments]} \
+    PETRI_IDENTITY_URL=${urls[identity]} \
+    PETRI_EXPERIMENTS_URL=${experiments_urls[$((i % ${#experiments_urls[@]}))]} \
     PETRI_MARKETPLACE_URL=${urls[marketplace]} PETRI_HYPOTHESES_URL=${urls[hypotheses]} \
     PETRI_ENGINE_URL=${urls[engine]} PETRI_CLOUDLABS_URL=${urls[cloudlabs]} \
     PETRI_NOTIFICATIONS_URL=${urls[notifications]} \

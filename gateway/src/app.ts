@@ -5,7 +5,16 @@ import { authRouter } from "./routes/auth/auth.index.js";
 import { configRouter } from "./routes/config/config.index.js";
 import { createDocsRouter } from "./routes/docs/docs.index.js";
 import { experimentsRouter } from "./routes/experiments/experiments.index.js";
+import { filesRouter } from "./routes/files/files.index.js";
 import { healthRouter } from "./routes/health/health.index.js";
+import { matchesRouter } from "./routes/matches/matches.index.js";
+import { operatorJobsRouter } from "./routes/operator-jobs/operator-jobs.index.js";
+import { operatorProfileRouter } from "./routes/operator-profile/operator-profile.index.js";
+import { paymentsRouter } from "./routes/payments/payments.index.js";
+import { resultsRouter } from "./routes/results/results.index.js";
+import { staffDisputesRouter } from "./routes/staff-disputes/staff-disputes.index.js";
+import { staffLedgerRouter } from "./routes/staff-ledger/staff-ledger.index.js";
+import { staffOperatorsRouter } from "./routes/staff-operators/staff-operators.index.js";
 import { staffReviewRouter } from "./routes/staff-review/staff-review.index.js";
 import { staffRouter } from "./routes/staff/staff.index.js";
 import { templatesRouter } from "./routes/templates/templates.index.js";
@@ -30,6 +39,15 @@ export function createGateway(deps: GatewayDeps) {
   app.route("/", validationRouter);
   app.route("/", templatesRouter);
   app.route("/", staffReviewRouter);
+  app.route("/", resultsRouter);
+  app.route("/", matchesRouter);
+  app.route("/", paymentsRouter);
+  app.route("/", operatorProfileRouter);
+  app.route("/", operatorJobsRouter);
+  app.route("/", filesRouter);
+  app.route("/", staffOperatorsRouter);
+  app.route("/", staffDisputesRouter);
+  app.route("/", staffLedgerRouter);
   let document: ReturnType<typeof app.getOpenAPI31Document> | undefined;
   app.route(
     "/",

@@ -12,6 +12,7 @@
  *   GET  /docs, /docs/assets/{file}, /redoc, /redoc/assets/{file}   documentation pages
  *   POST /auth/register       create an account
  *   POST /auth/token          exchange e-mail and password for an access token
+ *   GET  /files/{file_id}     a results file; the signed URL (expires, signature) is the credential
  *
  * Public operations ignore credential headers (they are not evaluated) and are rate-limited
  * per source address (ANONYMOUS quota), except /healthz and /readyz, which are exempt so
@@ -34,6 +35,7 @@ export const PUBLIC_OPERATIONS = [
   "GET /redoc/assets/{file}",
   "POST /auth/register",
   "POST /auth/token",
+  "GET /files/{file_id}",
 ] as const;
 
 /** Probes of the gateway process itself: no quota, no credentials. */

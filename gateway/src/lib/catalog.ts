@@ -41,6 +41,18 @@ export const DISPUTE_REASONS = [
   "documentation_insufficient",
   "other",
 ] as const;
+export const DISPUTE_STATUSES = ["open", "resolved"] as const;
+export const DISPUTE_OUTCOMES = ["requester", "operator", "split"] as const;
+export const ISSUE_SEVERITIES = ["low", "medium", "high", "critical"] as const;
+/** Operator statuses (the marketplace's status machine). */
+export const OPERATOR_STATUSES = [
+  "onboarding",
+  "pending_verification",
+  "active",
+  "rejected",
+  "paused",
+  "suspended",
+] as const;
 export const TURNAROUND_PRIORITIES = ["standard", "expedited", "urgent"] as const;
 export const BUDGET_FLEXIBILITY = ["strict", "flexible_10", "flexible_25", "flexible_50"] as const;
 

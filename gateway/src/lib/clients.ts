@@ -10,6 +10,7 @@ import { SERVICE_NAMES, type ServiceName } from "@petri/contracts";
 import { ExperimentsService } from "@petri/contracts/experiments";
 import { Health } from "@petri/contracts/health";
 import { IdentityService } from "@petri/contracts/identity";
+import { MarketplaceService } from "@petri/contracts/marketplace";
 import { GATEWAY_SYSTEM_PRINCIPAL, kPrincipal } from "@petri/service-kit";
 
 /** How the gateway reaches one service: a router transport (standalone) or HTTP (cluster). */
@@ -19,11 +20,14 @@ export type TransportFactory = (service: ServiceName, interceptors: Interceptor[
  * The gateway's clients. `identity` exposes every IdentityService RPC (RegisterAccount,
  * IssueToken, GetAccount, CreateApiKey, ListApiKeys, RevokeApiKey, UpdateAccountAccess,
  * AuthenticateApiKey, ListSigningKeys, RotateSigningKey, AcquireQuota); `experiments` every
- * ExperimentsService RPC (one call per experiments, validation, templates or review request).
+ * ExperimentsService RPC (one call per experiments, validation, templates, review, claim,
+ * results, dispute or file request); `marketplace` every MarketplaceService RPC (operators,
+ * the job feed, lab matching, payments, the ledger check).
  */
 export interface ServiceClients {
   identity: Client<typeof IdentityService>;
   experiments: Client<typeof ExperimentsService>;
+  marketplace: Client<typeof MarketplaceService>;
   health: Record<ServiceName, Client<typeof Health>>;
 }
 
@@ -34,6 +38,11 @@ export const GATEWAY_SERVICES: readonly ServiceName[] = SERVICE_NAMES;
 export const SYSTEM_CALL_TIMEOUT_MS = 2_000;
 /** Deadline of a call made for a user's request. */
 export const USER_CALL_TIMEOUT_MS = 10_000;
+/**
+ * Deadline of a call that moves a results body or a file (up to 40 MiB): decoding, hashing
+ * and storing it takes longer than an ordinary request.
+ */
+export const BULK_CALL_TIMEOUT_MS = 60_000;
 
 /**
  * Options for a call the gateway makes for itself (GATEWAY_SYSTEM_PRINCIPAL), whatever
@@ -62,6 +71,7 @@ export function createServiceClients(
   return {
     identity: createClient(IdentityService, transports.identity),
     experiments: createClient(ExperimentsService, transports.experiments),
+    marketplace: createClient(MarketplaceService, transports.marketplace),
     health: Object.fromEntries(
       GATEWAY_SERVICES.map((service) => [service, createClient(Health, transports[service])]),
     ) as Record<ServiceName, Client<typeof Health>>,

@@ -18,6 +18,14 @@ const STATUS_BY_CODE: Partial<Record<Code, { status: ContentfulStatusCode; code:
   [Code.Unimplemented]: { status: 501, code: "not_implemented" },
 };
 
+/**
+ * Reasons whose HTTP status does not follow from the Connect code: a service that refuses a
+ * body (or a file in it) as too large says so with the reason, whatever code it chose.
+ */
+const STATUS_BY_REASON: Record<string, ContentfulStatusCode> = {
+  payload_too_large: 413,
+};
+
 const GENERIC_MESSAGES: Partial<Record<Code, string>> = {
   [Code.Unavailable]: "a service is unavailable; try again shortly",
   [Code.DeadlineExceeded]: "a service did not answer in time",
@@ -28,11 +36,23 @@ export function connectErrorToHttp(
   error: ConnectError,
   requestId: string,
 ): { status: ContentfulStatusCode; body: ErrorBody } {
-  const mapped = STATUS_BY_CODE[error.code];
+  const detail = errorDetailOf(error);
+  if (!detail && error.code === Code.ResourceExhausted) {
+    // Every domain error carries an ErrorDetail (a service's rate limit says
+    // rate_limit_exceeded); a bare ResourceExhausted is Connect refusing a message over a
+    // service's readMaxBytes, i.e. the caller's payload.
+    return {
+      status: 413,
+      body: errorBody("payload_too_large", "the request is larger than the service accepts"),
+    };
+  }
+  const statusOfReason = detail?.reason ? STATUS_BY_REASON[detail.reason] : undefined;
+  const mapped = statusOfReason
+    ? { status: statusOfReason, code: detail!.reason }
+    : STATUS_BY_CODE[error.code];
   if (!mapped) {
     return { status: 500, body: errorBody("internal_error", "internal error", { request_id: requestId }) };
   }
-  const detail = errorDetailOf(error);
   const details: Record<string, unknown> = {};
   if (detail) {
     Object.assign(details, detail.metadata);

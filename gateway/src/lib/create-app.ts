@@ -15,9 +15,9 @@ import { AccessTokenVerifier } from "./access-tokens.js";
 import { ApiKeyAuthenticator, DEFAULT_API_KEY_CACHE_TTL_MS } from "./api-keys.js";
 import { AuthFailureLimiter } from "./auth-failures.js";
 import type { ServiceClients } from "./clients.js";
-import { bodyLimit } from "./body-limit.js";
+import { bodyLimit, bodyLimitOf } from "./body-limit.js";
 import { connectErrorToHttp, isConnectError } from "./connect-errors.js";
-import { guard } from "./guard.js";
+import { guard, matchedOperation } from "./guard.js";
 import { ApiError, RespondWith, errorBody } from "./problem.js";
 import { drawFromIdentity } from "./quota-draw.js";
 import { QuotaLeases } from "./quota-leases.js";
@@ -26,7 +26,10 @@ export interface GatewayDeps {
   clients: ServiceClients;
   logger: Logger;
   clock: Clock;
-  /** Largest accepted request body, with or without Content-Length. Default 1 MiB. */
+  /**
+   * Largest accepted request body, with or without Content-Length. Default 1 MiB. The
+   * operations of OPERATION_BODY_LIMITS (lib/body-limit.ts) have their own fixed limits.
+   */
   maxBodyBytes?: number;
   /** PETRI_TRUST_PROXY: take the source address from the last X-Forwarded-For entry. Default false. */
   trustProxy?: boolean;
@@ -224,13 +227,15 @@ export function createApp(deps: GatewayDeps) {
 
   app.use(
     "*",
-    bodyLimit(maxBodyBytes, (c) =>
-      c.json(
-        errorBody("payload_too_large", `the request body is larger than ${maxBodyBytes} bytes`, {
-          max_bytes: maxBodyBytes,
-        }),
-        413,
-      ),
+    bodyLimit(
+      (c) => bodyLimitOf(matchedOperation(c), maxBodyBytes),
+      (c, maxBytes) =>
+        c.json(
+          errorBody("payload_too_large", `the request body is larger than ${maxBytes} bytes`, {
+            max_bytes: maxBytes,
+          }),
+          413,
+        ),
     ),
   );
 

@@ -502,7 +502,7 @@ const ExperimentRequestDocumentation = obj(
  * bounds zod adds to every integer, and no generated regex where a format already says it
  * (date, uuid).
  */
-function documentationOf(schema: z.ZodType): Record<string, unknown> {
+export function documentationOf(schema: z.ZodType): Record<string, unknown> {
   const tidy = (node: unknown): unknown => {
     if (Array.isArray(node)) return node.map(tidy);
     if (node === null || typeof node !== "object") return node;

@@ -7,19 +7,21 @@
  * key order, so one stored answer always renders to the same bytes: an idempotent replay of
  * POST /experiments is byte-for-byte the first answer.
  */
-import { type Timestamp, timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
-import { Code, ConnectError } from "@connectrpc/connect";
+import { type Timestamp, timestampFromDate } from "@bufbuild/protobuf/wkt";
 import {
+  type Approval,
   type Cancellation,
+  type Dispute,
   type Estimate,
   type Experiment,
   ExperimentStatus,
   type OperatorAssignment,
+  type OperatorIssue,
+  type Payment,
   type RequestIssue,
 } from "@petri/contracts/experiments";
-import { connectErrorToHttp } from "./connect-errors.js";
 import { centsToUsd } from "./money.js";
-import { ApiError } from "./problem.js";
+import { isoOrNull as iso } from "./timestamps.js";
 
 /** SPEC.md, Experiment status, in lifecycle order. */
 export const EXPERIMENT_STATUSES = [
@@ -65,12 +67,9 @@ export function statusName(status: ExperimentStatus): ExperimentStatusName {
 export const OPERATOR_AVAILABILITY = ["high", "medium", "low", "none"] as const;
 type Availability = (typeof OPERATOR_AVAILABILITY)[number];
 
-function availability(value: string): Availability {
+/** A service's operator_availability; anything unknown reads as none. */
+export function operatorAvailability(value: string): Availability {
   return (OPERATOR_AVAILABILITY as readonly string[]).includes(value) ? (value as Availability) : "none";
-}
-
-function iso(timestamp: Timestamp | undefined): string | null {
-  return timestamp ? timestampDate(timestamp).toISOString() : null;
 }
 
 export function timestampFromIso(value: string | undefined): Timestamp | undefined {
@@ -87,7 +86,7 @@ export function parseJsonField(text: string, what: string): unknown {
   }
 }
 
-function parseObjectField(text: string, what: string): Record<string, unknown> | null {
+export function parseObjectField(text: string, what: string): Record<string, unknown> | null {
   const value = parseJsonField(text, what);
   if (value === null) return null;
   if (typeof value !== "object" || Array.isArray(value)) {
@@ -96,10 +95,22 @@ function parseObjectField(text: string, what: string): Record<string, unknown> |
   return value as Record<string, unknown>;
 }
 
-/** The paths of an experiment's sub-resources (SPEC.md: links {self, results, cancel}). */
-export function experimentLinks(experimentId: string) {
+/**
+ * The paths of an experiment's sub-resources (SPEC.md: links {self, results, cancel}), plus
+ * approve and dispute while the requester can take that step: both in pending_approval,
+ * dispute also in completed (the service refuses once the dispute window has passed).
+ */
+export function experimentLinks(experimentId: string, status: ExperimentStatus) {
   const self = `/experiments/${encodeURIComponent(experimentId)}`;
-  return { self, results: `${self}/results`, cancel: self };
+  const approvable = status === ExperimentStatus.PENDING_APPROVAL;
+  const disputable = approvable || status === ExperimentStatus.COMPLETED;
+  return {
+    self,
+    results: `${self}/results`,
+    cancel: self,
+    ...(approvable && { approve: `${self}/approve` }),
+    ...(disputable && { dispute: `${self}/dispute` }),
+  };
 }
 
 export function estimateJson(estimate: Estimate) {
@@ -121,7 +132,7 @@ export function estimateJson(estimate: Estimate) {
       platform_fee: centsToUsd(breakdown?.platformFeeCents ?? 0n),
       privacy_premium: centsToUsd(breakdown?.privacyPremiumCents ?? 0n),
     },
-    operator_availability: availability(estimate.operatorAvailability),
+    operator_availability: operatorAvailability(estimate.operatorAvailability),
   };
 }
 
@@ -151,6 +162,57 @@ function operatorJson(operator: OperatorAssignment | undefined) {
     lab_name: operator.labName,
     claimed_at: iso(operator.claimedAt),
     deadline: iso(operator.deadline),
+    estimated_start_date: operator.estimatedStartDate || null,
+  };
+}
+
+/** The escrow state the marketplace last reported for the experiment (null before any). */
+function paymentJson(payment: Payment | undefined) {
+  if (!payment) return null;
+  return {
+    status: payment.status,
+    held_usd: centsToUsd(payment.heldCents),
+    released_usd: centsToUsd(payment.releasedCents),
+    refunded_usd: centsToUsd(payment.refundedCents),
+    still_held_usd: centsToUsd(payment.stillHeldCents),
+  };
+}
+
+export function operatorIssueJson(issue: OperatorIssue) {
+  return {
+    issue_id: issue.id,
+    description: issue.description,
+    severity: issue.severity,
+    reported_at: iso(issue.reportedAt),
+  };
+}
+
+function approvalJson(approval: Approval | undefined) {
+  if (!approval) return null;
+  return {
+    rating: approval.rating || null,
+    feedback: approval.feedback || null,
+    approved_at: iso(approval.approvedAt),
+  };
+}
+
+/** A dispute as the requester sees it on the experiment; amounts only once resolved. */
+export function disputeJson(dispute: Dispute) {
+  const resolved = dispute.status === "resolved";
+  return {
+    dispute_id: dispute.id,
+    experiment_id: dispute.experimentId,
+    reason: dispute.reason,
+    description: dispute.description,
+    evidence_urls: [...dispute.evidenceUrls],
+    status: dispute.status,
+    raised_from: dispute.raisedFrom,
+    outcome: dispute.outcome || null,
+    requester_amount_usd: resolved ? centsToUsd(dispute.requesterAmountCents) : null,
+    operator_amount_usd: resolved ? centsToUsd(dispute.operatorAmountCents) : null,
+    resolution_note: dispute.resolutionNote || null,
+    created_at: iso(dispute.createdAt),
+    resolved_at: iso(dispute.resolvedAt),
   };
 }
 
@@ -165,7 +227,7 @@ function cancellationJson(cancellation: Cancellation | undefined) {
   };
 }
 
-function required(experiment: Experiment | undefined): Experiment {
+export function required(experiment: Experiment | undefined): Experiment {
   if (!experiment) throw new Error("the experiments service returned no experiment");
   return experiment;
 }
@@ -181,7 +243,7 @@ export function submissionJson(message: Experiment | undefined, warnings: readon
     status: statusName(experiment.status),
     created_at: iso(experiment.createdAt) ?? "",
     ...headline(experiment.estimate),
-    links: experimentLinks(experiment.id),
+    links: experimentLinks(experiment.id, experiment.status),
     warnings: warnings.map(warningJson),
   };
 }
@@ -197,7 +259,7 @@ export function summaryJson(experiment: Experiment) {
     review_reasons: [...experiment.reviewReasons],
     created_at: iso(experiment.createdAt) ?? "",
     updated_at: iso(experiment.updatedAt) ?? "",
-    links: experimentLinks(experiment.id),
+    links: experimentLinks(experiment.id, experiment.status),
   };
 }
 
@@ -213,7 +275,11 @@ export function detailsJson(message: Experiment | undefined) {
     request: parseObjectField(experiment.requestJson, "a request") ?? {},
     estimate: experiment.estimate ? estimateJson(experiment.estimate) : null,
     hold_amount_usd: centsToUsd(experiment.holdAmountCents),
+    payment: paymentJson(experiment.payment),
     operator: operatorJson(experiment.operator),
+    issues: experiment.issues.map(operatorIssueJson),
+    approval: approvalJson(experiment.approval),
+    dispute: experiment.dispute ? disputeJson(experiment.dispute) : null,
     review_reasons: [...experiment.reviewReasons],
     safety_flags: [...experiment.safetyFlags],
     protocol_proposal: parseObjectField(experiment.protocolProposalJson, "a protocol proposal"),
@@ -221,7 +287,10 @@ export function detailsJson(message: Experiment | undefined) {
     created_at: iso(experiment.createdAt) ?? "",
     updated_at: iso(experiment.updatedAt) ?? "",
     submitted_at: iso(experiment.submittedAt),
-    links: experimentLinks(experiment.id),
+    started_at: iso(experiment.startedAt),
+    results_submitted_at: iso(experiment.resultsSubmittedAt),
+    completed_at: iso(experiment.completedAt),
+    links: experimentLinks(experiment.id, experiment.status),
   };
 }
 
@@ -239,30 +308,4 @@ export function cancellationAnswerJson(message: Experiment | undefined) {
     operator_compensation_usd: cancellation.operator_compensation_usd,
     cancelled_at: cancellation.cancelled_at,
   };
-}
-
-/**
- * Runs the one experiments call of a request. A validation failure keeps its code and
- * details, and each entry of details.errors names the offending request field as `path`
- * (the request-model path, as POST /validate reports it) and as `field` (the name every
- * other operation's validation errors use). Every other error is mapped by onError.
- */
-export async function callExperiments<T>(call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (error) {
-    if (!(error instanceof ConnectError) || error.code !== Code.InvalidArgument) throw error;
-    const { body } = connectErrorToHttp(error, "");
-    const details = { ...body.error.details };
-    if (Array.isArray(details.errors)) details.errors = details.errors.map(withPath);
-    throw new ApiError(422, body.error.code, body.error.message, details);
-  }
-}
-
-/** A validation error entry with both `field` and `path` set to the request path. */
-export function withPath(entry: unknown): unknown {
-  if (entry === null || typeof entry !== "object") return entry;
-  const { field, path, code, message, ...rest } = entry as Record<string, unknown>;
-  const where = typeof path === "string" ? path : typeof field === "string" ? field : "";
-  return { field: where, path: where, code, message, ...rest };
 }

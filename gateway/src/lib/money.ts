@@ -1,7 +1,7 @@
 /**
  * Money at the edge: services store and send integer cents (int64, never a float in a
  * proto); the public API speaks USD as JSON numbers with at most two decimals (DESIGN.md
- * section 7). This is the only place the gateway converts.
+ * section 7). This is the only place the gateway converts, in both directions.
  */
 
 /** Largest cent amount that converts exactly (Number.MAX_SAFE_INTEGER cents). */
@@ -21,4 +21,23 @@ export function centsToUsd(cents: bigint | number): number {
   }
   const usd = Number(value) / 100;
   return Object.is(usd, -0) ? 0 : usd;
+}
+
+/** Whole dollars (at most 12 digits, so every amount stays an exact double of cents) and 0-2 decimals. */
+const USD_AMOUNT = /^(\d{1,12})(?:\.(\d{1,2}))?$/;
+
+/**
+ * A USD amount from a request -> integer cents, exactly, or undefined when it is not a
+ * non-negative amount with at most two decimals: 19.99 and "19.99" -> 1999n, 0.3 -> 30n,
+ * 0.30000000000000004 (0.1 + 0.2 in a client) -> undefined.
+ *
+ * The decimal digits are read from the number's shortest round-trip text (what the client's
+ * JSON said), never from `amount * 100`, which drifts (19.99 * 100 is 1998.9999999999998).
+ */
+export function usdToCents(amount: number | string): bigint | undefined {
+  const text = typeof amount === "number" ? (Number.isFinite(amount) ? String(amount) : "") : amount.trim();
+  const match = USD_AMOUNT.exec(text);
+  if (!match) return undefined;
+  const [, dollars = "0", cents = ""] = match;
+  return BigInt(dollars) * 100n + BigInt(cents.padEnd(2, "0"));
 }

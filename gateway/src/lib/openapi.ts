@@ -166,7 +166,11 @@ export const DOCUMENT_CONFIG = {
       "",
       "**Rate limits** are per account (every key and token of an account shares them), per minute and per day by tier; requests without credentials are limited per source address. Every response carries `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset` (Unix epoch seconds) for the binding window. Over the limit: 429 `rate_limit_exceeded` with `Retry-After`. After 20 failed authentications in a minute, an address gets 429 on every request that carries credentials until the window resets.",
       "",
-      '**Errors** always have the body `{"error":{"code","message","details"}}`. Request bodies are JSON (`Content-Type: application/json`, otherwise 415), at most `limits.max_body_bytes` of GET /config (1 MiB by default; otherwise 413, with or without Content-Length), and strict: an unknown field is 422 `validation_failed`.',
+      "**Operators.** Labs use the `/operator/...` operations. The marketplace and experiments services decide whether the caller is a verified (active) operator, not the role in the credential: an access token issued before staff verified the lab still says `requester` until a new token is issued, and it works for the operator operations all the same.",
+      "",
+      "**Staff** operations live under `/admin/...` and need the staff role (403 `forbidden` otherwise). The older `/staff/...` paths of the account, signing-key and review operations still answer as deprecated aliases (`deprecated: true`); use `/admin/...`.",
+      "",
+      '**Errors** always have the body `{"error":{"code","message","details"}}`. Request bodies are JSON (`Content-Type: application/json`, otherwise 415), at most `limits.max_body_bytes` of GET /config (1 MiB by default) or, for the operations in `limits.max_body_bytes_by_operation`, their own limit (results submission 40 MiB, operator profile 64 KiB); otherwise 413, with or without Content-Length, and strict: an unknown field is 422 `validation_failed`.',
     ].join("\n"),
   },
   servers: [{ url: "/", description: "The gateway that serves this document" }],
@@ -181,7 +185,24 @@ export const DOCUMENT_CONFIG = {
     },
     { name: "Validation", description: "Check or price a request without submitting it" },
     { name: "Templates", description: "Protocol templates a request can reference" },
-    { name: "Staff", description: "Operations for Petri staff: accounts, signing keys, the review queue" },
+    {
+      name: "Operators",
+      description:
+        "For labs: the operator profile, the job feed, claiming, starting, reporting issues and submitting results",
+    },
+    {
+      name: "Results",
+      description: "For requesters: read the results, approve them (payment is released) or dispute them",
+    },
+    {
+      name: "Files",
+      description: "Downloads of results files through the signed, short-lived URLs of a results record",
+    },
+    {
+      name: "Admin",
+      description:
+        "Staff only, under /admin: accounts, signing keys, the review queue, operator verification, disputes and the ledger. The /staff/... paths are deprecated aliases.",
+    },
     { name: "System", description: "Health, probes and public configuration" },
     { name: "Docs", description: "This API's description and documentation pages" },
   ],

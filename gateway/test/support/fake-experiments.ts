@@ -37,9 +37,11 @@ import {
   serverInterceptors,
 } from "@petri/service-kit";
 import { createGateway } from "../../src/app.js";
+import { ResultsLoopState, resultsLoopHandlers } from "./fake-experiments-loop.js";
 import { createServiceClients } from "../../src/lib/clients.js";
 import type { GatewayDeps } from "../../src/lib/create-app.js";
 import { type FakeIdentity, internalKeys, silentLogger } from "./fake-identity.js";
+import type { FakeMarketplace } from "./fake-marketplace.js";
 
 /** The estimate of every request: $300.00 / $412.50 / $550.75, 14 days (10 expedited). */
 export const ESTIMATE_CENTS = {
@@ -125,6 +127,8 @@ export class FakeExperiments {
   readonly calls: Array<{ method: string; request: unknown; principal: Principal | undefined }> = [];
   /** Make an RPC fail with this error (after recording the call). */
   readonly failures = new Map<string, () => Error>();
+  /** The marketplace loop (claims, results, files, disputes): see fake-experiments-loop.ts. */
+  readonly loop = new ResultsLoopState();
   private readonly idempotency = new Map<string, { fingerprint: string; answer: CreateExperimentResponse }>();
   private sequence = 0;
 
@@ -138,7 +142,8 @@ export class FakeExperiments {
     return [...this.calls].reverse().find((call) => call.method === method)?.request;
   }
 
-  private record(method: string, request: unknown, context: HandlerContext): Principal {
+  /** Records the call (and throws an injected failure); the principal it arrived with. */
+  record(method: string, request: unknown, context: HandlerContext): Principal {
     const principal = context.values.get(kPrincipal);
     this.calls.push({ method, request, principal });
     const failure = this.failures.get(method);
@@ -168,21 +173,22 @@ export class FakeExperiments {
     return experiment;
   }
 
-  private visible(principal: Principal, id: string): Experiment {
+  /** The experiment as its requester (or staff) may see it; NotFound otherwise. */
+  visible(principal: Principal, id: string): Experiment {
     const experiment = this.experiments.get(id);
     if (!experiment || (principal.role !== "staff" && experiment.requesterAccountId !== principal.accountId))
       throw fail(new NotFoundError("experiment", id));
     return experiment;
   }
 
-  private touch(experiment: Experiment, status?: ExperimentStatus) {
+  touch(experiment: Experiment, status?: ExperimentStatus) {
     if (status !== undefined) experiment.status = status;
     experiment.version += 1n;
     experiment.updatedAt = timestampFromDate(this.clock.now());
     return { experiment: clone(ExperimentSchema, experiment) };
   }
 
-  private requireStatus(experiment: Experiment, allowed: string[]) {
+  requireStatus(experiment: Experiment, allowed: string[]) {
     const status = STATUS_NAMES[experiment.status]!;
     if (!allowed.includes(status))
       throw fail(new InvalidStateError(`cannot do this while ${status}`, status, allowed));
@@ -411,6 +417,7 @@ export class FakeExperiments {
             const principal = this.record("RequestProtocolChanges", request, context);
             return this.touch(this.visible(principal, request.experimentId));
           },
+          ...resultsLoopHandlers(this),
         });
       },
       {
@@ -432,13 +439,25 @@ export async function gatewayWithExperiments(
   experiments: FakeExperiments,
   deps: Partial<GatewayDeps> = {},
 ) {
+  return gatewayWithServices(identity, { experiments }, deps);
+}
+
+/**
+ * A gateway in front of `identity` and whichever of the other fakes a test gives; every
+ * other service answers Health only (and Unimplemented for its RPCs).
+ */
+export async function gatewayWithServices(
+  identity: FakeIdentity,
+  fakes: { experiments?: FakeExperiments; marketplace?: FakeMarketplace },
+  deps: Partial<GatewayDeps> = {},
+) {
   const { signer, verifier } = await internalKeys;
-  const clients = createServiceClients(
-    (service, clientSide) =>
-      service === "experiments"
-        ? experiments.transport(verifier, clientSide)
-        : identity.transport(verifier, clientSide, service),
-    clientInterceptors(signer),
-  );
+  const clients = createServiceClients((service, clientSide) => {
+    if (service === "experiments" && fakes.experiments)
+      return fakes.experiments.transport(verifier, clientSide);
+    if (service === "marketplace" && fakes.marketplace)
+      return fakes.marketplace.transport(verifier, clientSide);
+    return identity.transport(verifier, clientSide, service);
+  }, clientInterceptors(signer));
   return createGateway({ clients, logger: silentLogger, clock: identity.clock, maxBodyBytes: 4096, ...deps });
 }

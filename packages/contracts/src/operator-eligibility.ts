@@ -10,7 +10,8 @@
  * Every filter is evaluated, not short-circuited, so a 403 can name all reasons:
  * - `operator_status`: status `active`.
  * - `competency`: the job's type is declared and verified (the snapshot lists only those).
- * - `bsl`: job BSL <= the lab's verified maximum (BSL-1 < BSL-2).
+ * - `bsl`: job BSL <= the lab's verified maximum (BSL-1 < BSL-2); an empty or unsupported level on
+ *   either side fails.
  * - `human_samples` / `animal_samples` / `hazardous_chemicals`: approved when the job needs it.
  * - `equipment`: every required name is among the lab's (normalised) names, and verified.
  * - `capacity`: current capacity is not "none" and active jobs < max concurrent jobs.
@@ -62,9 +63,23 @@ export interface EligibilityJob {
 
 const BSL_RANK: Readonly<Record<string, number>> = { "BSL-1": 1, "BSL-2": 2 };
 
-/** BSL rank (1, 2); unknown or higher levels rank above everything a lab may hold. */
-function bslRank(level: string): number {
-  return BSL_RANK[level] ?? Number.POSITIVE_INFINITY;
+/** BSL rank (1, 2), or undefined for a level Petri does not support (unknown, BSL-3 and above). */
+function bslRank(level: string): number | undefined {
+  return Object.hasOwn(BSL_RANK, level) ? BSL_RANK[level] : undefined;
+}
+
+/**
+ * Why the BSL filter fails, or null when it passes. Fails closed: a lab whose maximum is empty
+ * or not a supported level is unverified, and a job at an unsupported level fits no lab.
+ */
+function bslFailure(jobLevel: string, labMax: string): string | null {
+  const lab = bslRank(labMax);
+  const job = bslRank(jobLevel);
+  if (lab === undefined)
+    return `job requires ${jobLevel || "an unknown level"} and the operator's biosafety level is not verified`;
+  if (job === undefined) return `job requires ${jobLevel || "an unknown level"}, which no operator may take`;
+  if (job > lab) return `job requires ${jobLevel}, above the operator's maximum ${labMax}`;
+  return null;
 }
 
 /** Equipment / tag name normal form: trimmed, inner whitespace collapsed, lower case. */
@@ -117,15 +132,8 @@ export function eligibilityFailures(
     });
   }
 
-  if (snapshot.maxBsl === "" || bslRank(job.bslLevel) > bslRank(snapshot.maxBsl)) {
-    failed.push({
-      filter: "bsl",
-      reason:
-        snapshot.maxBsl === ""
-          ? `job requires ${job.bslLevel} and the operator's biosafety level is not verified`
-          : `job requires ${job.bslLevel}, above the operator's maximum ${snapshot.maxBsl}`,
-    });
-  }
+  const bsl = bslFailure(job.bslLevel, snapshot.maxBsl);
+  if (bsl !== null) failed.push({ filter: "bsl", reason: bsl });
 
   const materials = [
     ["human_samples", job.needsHumanSamplesApproval, snapshot.humanSamplesApproved, "human samples"],
@@ -174,4 +182,19 @@ export function eligibilityFailures(
   }
 
   return failed;
+}
+
+/** `operator_availability` (SPEC.md, estimate): high, medium, low or none. */
+export type OperatorAvailability = "high" | "medium" | "low" | "none";
+
+/** Counts of eligible operators at which availability reaches each level: 8+, 3–7, 1–2, 0. */
+export const OPERATOR_AVAILABILITY_THRESHOLDS = { high: 8, medium: 3, low: 1 } as const;
+
+/** Availability from the number of operators who pass every hard filter for a request. */
+export function availabilityFromCount(eligibleOperators: number): OperatorAvailability {
+  const count = Number.isFinite(eligibleOperators) ? Math.floor(eligibleOperators) : 0;
+  if (count >= OPERATOR_AVAILABILITY_THRESHOLDS.high) return "high";
+  if (count >= OPERATOR_AVAILABILITY_THRESHOLDS.medium) return "medium";
+  if (count >= OPERATOR_AVAILABILITY_THRESHOLDS.low) return "low";
+  return "none";
 }

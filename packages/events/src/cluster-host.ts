@@ -22,6 +22,8 @@ export interface ClusterServiceOptions {
   service: ServiceName;
   defaultPort: number;
   create(deps: ServiceDeps): HostedService;
+  /** Largest request message the server reads (buildServiceServer's default: 4 MiB). */
+  maxRequestBytes?: number;
 }
 
 /**
@@ -67,6 +69,7 @@ export async function runClusterService(options: ClusterServiceOptions): Promise
     health: { serviceNames: [hosted.name] },
     readiness: () => hosted.readiness(),
     logger,
+    ...(options.maxRequestBytes === undefined ? {} : { maxRequestBytes: options.maxRequestBytes }),
   });
   const { port } = await server.listen(config.PORT, config.HOST);
   logger.info({ port, host: config.HOST }, `${options.service} service listening`);

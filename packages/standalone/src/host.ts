@@ -1,5 +1,7 @@
 import { createRouterTransport } from "@connectrpc/connect";
+import { mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { serve } from "@hono/node-server";
 import type { ServiceName } from "@petri/contracts";
@@ -26,11 +28,22 @@ import { type IdentityServiceOptions, createIdentityService } from "@petri/ident
 import { createMarketplaceService } from "@petri/marketplace";
 import { createNotificationsService } from "@petri/notifications";
 
-type ServiceFactory = (deps: ServiceDeps, options: StandaloneOptions) => HostedService;
+/** Where the services keep files outside the database. */
+interface StandaloneStorage {
+  /** The experiments service's result files: <dataDir>/blobs, or a temporary directory in memory mode. */
+  blobDir: string;
+}
+
+type ServiceFactory = (
+  deps: ServiceDeps,
+  options: StandaloneOptions,
+  storage: StandaloneStorage,
+) => HostedService;
 
 const SERVICE_FACTORIES: Record<ServiceName, ServiceFactory> = {
   identity: (deps, options) => createIdentityService(deps, options.identity),
-  experiments: createExperimentsService,
+  experiments: (deps, _options, storage) =>
+    createExperimentsService(deps, { blobStore: { kind: "fs", dir: storage.blobDir } }),
   marketplace: createMarketplaceService,
   hypotheses: createHypothesesService,
   engine: createEngineService,
@@ -67,12 +80,19 @@ export interface Standalone {
  */
 export async function startStandalone(options: StandaloneOptions): Promise<Standalone> {
   const { logger, clock, failpoints } = options;
-  const pgData = options.dataDir === "memory://" ? "memory://" : path.join(options.dataDir, "pgdata");
+  const inMemory = options.dataDir === "memory://";
+  const pgData = inMemory ? "memory://" : path.join(options.dataDir, "pgdata");
+  // Result files need a directory even in memory mode: a temporary one, removed on stop.
+  const storage: StandaloneStorage = {
+    blobDir: inMemory
+      ? await mkdtemp(path.join(tmpdir(), "petri-blobs-"))
+      : path.join(options.dataDir, "blobs"),
+  };
   const database = await createDatabase({ driver: "pglite", dataDir: pgData });
   const bus = await InProcessEventBus.create({ db: database, clock, logger });
   const deps: ServiceDeps = { database, bus, clock, logger, failpoints };
   const services = (Object.keys(SERVICE_FACTORIES) as ServiceName[]).map((name) =>
-    SERVICE_FACTORIES[name](deps, options),
+    SERVICE_FACTORIES[name](deps, options, storage),
   );
   for (const service of services) await service.migrate();
   for (const service of services) await service.start();
@@ -135,6 +155,7 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
       for (const service of services) await service.stop();
       await bus.close();
       await database.destroy();
+      if (inMemory) await rm(storage.blobDir, { recursive: true, force: true });
     },
   };
 }

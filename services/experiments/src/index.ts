@@ -1,1 +1,5 @@
-export { createExperimentsService, type ExperimentsHostedService } from "./service.js";
+export {
+  createExperimentsService,
+  type ExperimentsHostedService,
+  type ExperimentsServiceOptions,
+} from "./service.js";

@@ -1,4 +1,17 @@
 import { runClusterService } from "@petri/events";
+import { exitOnConfigError, loadConfig } from "@petri/service-kit";
+import { blobStoreConfigSchema } from "./blobs/index.js";
+import { maxSubmitBodyBytes } from "./domain/results/index.js";
 import { createExperimentsService } from "./service.js";
 
-await runClusterService({ service: "experiments", defaultPort: 7102, create: createExperimentsService });
+// Where result files go (PETRI_BLOB_STORE fs|s3 and its settings; see src/blobs/config.ts).
+const blobStore = exitOnConfigError(() => loadConfig(blobStoreConfigSchema));
+
+await runClusterService({
+  service: "experiments",
+  defaultPort: 7102,
+  create: (deps) => createExperimentsService(deps, { blobStore }),
+  // A results submission carries its files base64-encoded in SubmitResults (up to ~39 MiB of
+  // text); a little room for the message framing on top.
+  maxRequestBytes: maxSubmitBodyBytes() + 1024 * 1024,
+});

@@ -2,26 +2,40 @@ import { ExperimentsService } from "@petri/contracts/experiments";
 import { type ServiceDeps, createServiceRuntime } from "@petri/events";
 import type { HostedService } from "@petri/service-kit";
 import { makeAcceptProtocolProposal } from "./app/accept-protocol-proposal.js";
+import { makeApproveResults } from "./app/approve-results.js";
 import { makeApproveReview } from "./app/approve-review.js";
 import { makeCancelExperiment } from "./app/cancel-experiment.js";
+import { makeClaimExperiment } from "./app/claim-experiment.js";
 import { makeCreateExperiment } from "./app/create-experiment.js";
+import { makeDisputeResults } from "./app/dispute-results.js";
 import { makeEstimateExperiment } from "./app/estimate-experiment.js";
+import { makeGetDispute } from "./app/get-dispute.js";
 import { makeGetExperiment } from "./app/get-experiment.js";
+import { makeGetResultFile } from "./app/get-result-file.js";
+import { makeGetResults } from "./app/get-results.js";
 import { makeGetTemplate } from "./app/get-template.js";
+import { makeListDisputes } from "./app/list-disputes.js";
 import { makeListExperiments } from "./app/list-experiments.js";
 import { makeListReviewQueue } from "./app/list-review-queue.js";
 import { makeListTemplates } from "./app/list-templates.js";
 import { makeProposeProtocol } from "./app/propose-protocol.js";
 import { makePurgeIdempotencyKeys } from "./app/purge-idempotency-keys.js";
 import { makeRejectReview } from "./app/reject-review.js";
+import { makeReportIssue } from "./app/report-issue.js";
 import { makeRequestProtocolChanges } from "./app/request-protocol-changes.js";
+import { makeResolveDispute } from "./app/resolve-dispute.js";
+import { fileUrlKeySource } from "./app/result-links.js";
+import { makeStartExperiment } from "./app/start-experiment.js";
 import { makeSubmitDraft } from "./app/submit-draft.js";
+import { makeSubmitResults } from "./app/submit-results.js";
 import { makeUpdateExperiment } from "./app/update-experiment.js";
 import { makeValidateExperiment } from "./app/validate-experiment.js";
 import { makeValidateHypothesis } from "./app/validate-hypothesis.js";
+import { type BlobStore, type BlobStoreConfig, createBlobStore } from "./blobs/index.js";
 import { experimentsMigrations } from "./db/migrations/index.js";
 import type { ExperimentsDb } from "./db/schema.js";
-import { type ExperimentsUseCases, ExperimentsRpc } from "./rpc/experiments-rpc.js";
+import { experimentsConsumers } from "./events/subscriptions.js";
+import { type ExperimentsUseCases, createExperimentsRpc } from "./rpc/experiments-rpc.js";
 
 /** How often idempotency keys older than their 24 h retention are deleted. */
 export const IDEMPOTENCY_PURGE_INTERVAL_MS = 10 * 60_000;
@@ -33,20 +47,40 @@ export interface ExperimentsHostedService extends HostedService {
   purgeIdempotencyKeys(): Promise<number>;
 }
 
+export interface ExperimentsServiceOptions {
+  /**
+   * Where result files are stored: a blob store configuration (blobStoreConfigSchema; the
+   * file system in standalone mode, S3 in a cluster), or a store the host built itself.
+   */
+  blobStore: BlobStoreConfig | BlobStore;
+}
+
+function isBlobStore(value: BlobStoreConfig | BlobStore): value is BlobStore {
+  return typeof (value as Partial<BlobStore>).put === "function";
+}
+
 /**
  * Composition root of the experiments service: the Experiment aggregate (requests, the
- * lifecycle, staff review and protocol design), validation, estimates and templates.
+ * lifecycle, staff review and protocol design, the operator's claim and work, results,
+ * approval and disputes), validation, estimates and templates. It consumes the
+ * marketplace's operator eligibility and payment events into local projections.
  */
-export function createExperimentsService(deps: ServiceDeps): ExperimentsHostedService {
+export function createExperimentsService(
+  deps: ServiceDeps,
+  options: ExperimentsServiceOptions,
+): ExperimentsHostedService {
+  const { clock } = deps;
   const runtime = createServiceRuntime<ExperimentsDb>({
     ...deps,
     service: "experiments",
     migrations: experimentsMigrations,
+    consumers: experimentsConsumers({ clock }),
   });
   const { db, afterCommit } = runtime;
-  const { clock } = deps;
   const logger = deps.logger.child({ service: "experiments" });
   const changing = { db, clock, afterCommit };
+  const blobs = isBlobStore(options.blobStore) ? options.blobStore : createBlobStore(options.blobStore);
+  const signingKey = fileUrlKeySource({ db, clock });
 
   const useCases: ExperimentsUseCases = {
     createExperiment: makeCreateExperiment(changing),
@@ -57,7 +91,7 @@ export function createExperimentsService(deps: ServiceDeps): ExperimentsHostedSe
     cancelExperiment: makeCancelExperiment(changing),
     validateExperiment: makeValidateExperiment({ clock }),
     validateHypothesis: makeValidateHypothesis(),
-    estimateExperiment: makeEstimateExperiment({ db }),
+    estimateExperiment: makeEstimateExperiment({ db, clock }),
     listTemplates: makeListTemplates(),
     getTemplate: makeGetTemplate(),
     listReviewQueue: makeListReviewQueue({ db }),
@@ -66,9 +100,20 @@ export function createExperimentsService(deps: ServiceDeps): ExperimentsHostedSe
     proposeProtocol: makeProposeProtocol(changing),
     acceptProtocolProposal: makeAcceptProtocolProposal(changing),
     requestProtocolChanges: makeRequestProtocolChanges(changing),
+    claimExperiment: makeClaimExperiment(changing),
+    startExperiment: makeStartExperiment(changing),
+    reportIssue: makeReportIssue(changing),
+    submitResults: makeSubmitResults({ ...changing, blobs, logger }),
+    getResults: makeGetResults({ db, clock, signingKey }),
+    getResultFile: makeGetResultFile({ db, clock, blobs, logger, signingKey }),
+    approveResults: makeApproveResults(changing),
+    disputeResults: makeDisputeResults(changing),
+    listDisputes: makeListDisputes({ db }),
+    getDispute: makeGetDispute({ db, clock, signingKey }),
+    resolveDispute: makeResolveDispute(changing),
   };
   const purgeIdempotencyKeys = makePurgeIdempotencyKeys({ db, clock });
-  const rpc = new ExperimentsRpc(useCases);
+  const rpc = createExperimentsRpc(useCases);
 
   let housekeeping: { abort: AbortController; done: Promise<void> } | undefined;
   function startHousekeeping() {

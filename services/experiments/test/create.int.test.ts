@@ -19,6 +19,7 @@ import {
   staff,
   startExperiments,
 } from "./support/harness.js";
+import { verifiedOperator } from "./support/marketplace.js";
 
 describe.each(ENGINES)("creating experiments on %s", (engine) => {
   let backend: Backend;
@@ -244,22 +245,16 @@ describe.each(ENGINES)("creating experiments on %s", (engine) => {
     expect((await exp.as(staff()).listTemplates({})).templatesJson.length).toBeGreaterThanOrEqual(8);
   });
 
-  it("counts operators from the operator_capacity projection for availability", async () => {
-    await exp.db
-      .insertInto("operator_capacity")
-      .values(
-        ["op_a", "op_b", "op_c"].map((operator_id) => ({
-          operator_id,
-          experiment_type: "ZONE_OF_INHIBITION",
-          max_bsl: 2,
-          current_capacity: "high" as const,
-          updated_at: new Date(),
-        })),
-      )
-      .execute();
+  it("counts operators of the operator_eligibility projection who could take the job, for availability", async () => {
+    const zoneLab = { experimentTypes: ["ZONE_OF_INHIBITION"] };
+    for (let i = 0; i < 3; i += 1) await verifiedOperator(exp, zoneLab);
+    // Not counted: another type only, suspended, no capacity left.
+    await verifiedOperator(exp, { experimentTypes: ["QPCR_EXPRESSION"] });
+    await verifiedOperator(exp, { ...zoneLab, status: "suspended" });
+    await verifiedOperator(exp, { ...zoneLab, currentCapacity: "none" });
     const body = bodies.of("ZONE_OF_INHIBITION");
     const withOperators = await exp.as(requester()).estimateExperiment({ requestJson: json(body) });
-    expect(withOperators.estimate!.operatorAvailability).not.toBe("none");
+    expect(withOperators.estimate!.operatorAvailability).toBe("medium");
     const { experiment } = await exp.as(requester()).createExperiment({ requestJson: json(body) });
     expect(experiment!.estimate!.operatorAvailability).toBe(withOperators.estimate!.operatorAvailability);
   });

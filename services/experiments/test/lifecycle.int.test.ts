@@ -1,7 +1,7 @@
 /**
- * The requester's lifecycle after creation: PATCH before and after a claim (a claim is
- * simulated by setting the row's status, as the marketplace issue will do through its own
- * use case), cancellation refunds per status with their events, and terminal states.
+ * The requester's lifecycle after creation: PATCH before and after a claim (the claimed and
+ * later states are set straight in the table here), cancellation refunds per status with
+ * their events, and terminal states.
  */
 import { Code } from "@connectrpc/connect";
 import { ExperimentStatus } from "@petri/contracts/experiments";
@@ -37,15 +37,25 @@ describe.each(ENGINES)("experiment lifecycle on %s", (engine) => {
     return { me, experiment: experiment! };
   }
 
-  /** What the marketplace's claim (and start) will do; here straight in the table. */
+  /**
+   * The state a claim (and the work after it) leaves, straight in the table: these tests are
+   * about the requester's side (claim.int.test.ts and results.int.test.ts go the real way).
+   */
   async function force(id: string, status: Status) {
+    const at = new Date("2026-11-21T12:00:00.000Z");
+    const submitted = ["pending_approval", "completed", "disputed", "resolved"].includes(status);
     await exp.db
       .updateTable("experiments")
       .set((eb) => ({
         status,
         operator_id: "op_lab1",
+        operator_account_id: "usr_lab1",
         operator_lab_name: "Lab One",
-        claimed_at: new Date("2026-11-21T12:00:00.000Z"),
+        claimed_at: at,
+        deadline: new Date("2026-12-05T12:00:00.000Z"),
+        results_submitted_at: submitted ? at : null,
+        approved_at: status === "completed" ? at : null,
+        completed_at: status === "completed" ? at : null,
         version: eb("version", "+", 1),
       }))
       .where("id", "=", id)

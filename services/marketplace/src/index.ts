@@ -1,1 +1,2 @@
-export { createMarketplaceService } from "./service.js";
+export { createMarketplaceService, type MarketplaceDeps, type MarketplaceHostedService } from "./service.js";
+export type { PaymentProvider } from "./domain/ledger/payment-provider.js";

@@ -13,6 +13,7 @@ import {
   type DisputeOutcome,
   LedgerError,
   escrowAccount,
+  holdAdjustmentPosting,
   holdPosting,
   operatorPayableAccount,
   postingsForApproval,
@@ -197,6 +198,40 @@ describe.each(ENGINES)("escrow ledger on %s", (engine) => {
         report.returnedToRequesterCents + report.paidToOperatorCents + report.stillHeldCents,
       );
     });
+  });
+
+  it("hold adjustments are unique per version, concurrently too, and conservation counts them", async () => {
+    const replicas = await Promise.all(Array.from({ length: 4 }, () => backend.replica()));
+    const id = await open(10_000);
+    const raise = holdAdjustmentPosting(id, 2, 2_000);
+    const results = await Promise.all(replicas.map((r) => recordPostings(r, [raise], { now })));
+    expect(results.flat().filter((r) => r.recorded)).toHaveLength(1);
+    await recordPostings(db, [holdAdjustmentPosting(id, 3, -5_000)], { now });
+    expect(
+      (await ledgerError(recordPostings(db, [holdAdjustmentPosting(id, 3, -4_000)], { now }))).code,
+    ).toBe("conflicting_replay");
+    const ledger = await loadLedger(db, id);
+    expect(ledger.postings.map((p) => [p.kind, p.key ?? ""])).toEqual([
+      ["hold", ""],
+      ["hold_adjustment", "v2"],
+      ["hold_adjustment", "v3"],
+    ]);
+    await recordPostings(db, postingsForApproval(ledger, "op_1"), { now });
+    expect((await balances(db, id)).summary).toMatchObject({
+      heldCents: 7_000,
+      releasedCents: 7_000,
+      stillHeldCents: 0,
+    });
+    const report = await conservation(db);
+    expect(report.violations).toEqual([]);
+    expect(report.heldCents).toBe(
+      report.releasedCents +
+        report.refundedCents +
+        report.compensatedCents +
+        report.disputeToRequesterCents +
+        report.disputeToOperatorCents +
+        report.stillHeldCents,
+    );
   });
 
   it("the conservation query catches a corrupted ledger", async () => {

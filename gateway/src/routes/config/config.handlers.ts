@@ -1,6 +1,7 @@
 import type { RouteHandler } from "@hono/zod-openapi";
 import { PUBLIC_OPERATIONS } from "../../lib/access.js";
 import { API_KEY_PREFIX } from "../../lib/api-key-format.js";
+import { OPERATION_BODY_LIMITS } from "../../lib/body-limit.js";
 import {
   BUDGET_FLEXIBILITY,
   DISPUTE_REASONS,
@@ -36,6 +37,7 @@ export const getConfigHandler: RouteHandler<typeof getConfig, GatewayEnv> = (c) 
       tiers: TIERS.map((name) => ({ name, ...TIER_LIMITS[name] })),
       limits: {
         max_body_bytes: runtime.maxBodyBytes,
+        max_body_bytes_by_operation: { ...OPERATION_BODY_LIMITS },
         page_size_default: PAGE_SIZE_DEFAULT,
         page_size_max: PAGE_SIZE_MAX,
         failed_authentications_per_minute: FAILED_AUTHENTICATIONS_PER_MINUTE,

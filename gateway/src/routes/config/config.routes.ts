@@ -26,7 +26,13 @@ export const ConfigSchema = z
     }),
     tiers: z.array(TierSchema),
     limits: z.object({
-      max_body_bytes: z.int(),
+      max_body_bytes: z
+        .int()
+        .openapi({ description: "Largest request body of every operation not listed below" }),
+      max_body_bytes_by_operation: z.record(z.string(), z.int()).openapi({
+        description:
+          'Operations with their own body limit, e.g. {"POST /operator/jobs/{experiment_id}/submit": 41943040}',
+      }),
       page_size_default: z.int(),
       page_size_max: z.int(),
       failed_authentications_per_minute: z.int(),

@@ -41,6 +41,10 @@ it("GET /config is public and lists tiers, limits, auth, public routes and the e
   expect(config.auth.access_token_ttl_seconds).toBe(600);
   expect(config.auth.api_key_cache_ttl_seconds).toBe(30);
   expect(config.limits).toMatchObject({ max_body_bytes: 65_536, page_size_default: 20, page_size_max: 100 });
+  expect(config.limits.max_body_bytes_by_operation).toEqual({
+    "POST /operator/jobs/{experiment_id}/submit": 41_943_040,
+    "POST /operator/profile": 65_536,
+  });
   expect(config.public_routes).toEqual([...PUBLIC_OPERATIONS]);
   expect(config.features).toEqual({ registration: true });
 

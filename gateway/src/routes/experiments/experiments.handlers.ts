@@ -3,7 +3,6 @@ import { ExperimentStatus } from "@petri/contracts/experiments";
 import { asCaller } from "../../lib/clients.js";
 import type { GatewayEnv } from "../../lib/create-app.js";
 import {
-  callExperiments,
   cancellationAnswerJson,
   detailsJson,
   statusFromName,
@@ -12,6 +11,7 @@ import {
   timestampFromIso,
 } from "../../lib/experiments-json.js";
 import { ApiError } from "../../lib/problem.js";
+import { callService } from "../../lib/service-call.js";
 import {
   IDEMPOTENCY_KEY,
   type acceptProtocolProposal,
@@ -38,7 +38,7 @@ export const createExperimentHandler: RouteHandler<typeof createExperiment, Gate
   const key = idempotencyKey(c.req.header("idempotency-key"));
   const { draft } = c.req.valid("query");
   const body = c.req.valid("json");
-  const answer = await callExperiments(() =>
+  const answer = await callService(() =>
     c
       .get("runtime")
       .clients.experiments.createExperiment(
@@ -55,7 +55,7 @@ export const createExperimentHandler: RouteHandler<typeof createExperiment, Gate
 
 export const submitDraftHandler: RouteHandler<typeof submitDraft, GatewayEnv> = async (c) => {
   const { experiment_id } = c.req.valid("param");
-  const answer = await callExperiments(() =>
+  const answer = await callService(() =>
     c.get("runtime").clients.experiments.submitDraft({ experimentId: experiment_id }, asCaller()),
   );
   return c.json(submissionJson(answer.experiment, answer.warnings), 200);
@@ -63,7 +63,7 @@ export const submitDraftHandler: RouteHandler<typeof submitDraft, GatewayEnv> = 
 
 export const listExperimentsHandler: RouteHandler<typeof listExperiments, GatewayEnv> = async (c) => {
   const query = c.req.valid("query");
-  const page = await callExperiments(() =>
+  const page = await callService(() =>
     c.get("runtime").clients.experiments.listExperiments(
       {
         status: query.status ? statusFromName(query.status) : ExperimentStatus.UNSPECIFIED,
@@ -86,7 +86,7 @@ export const listExperimentsHandler: RouteHandler<typeof listExperiments, Gatewa
 
 export const getExperimentHandler: RouteHandler<typeof getExperiment, GatewayEnv> = async (c) => {
   const { experiment_id } = c.req.valid("param");
-  const { experiment } = await callExperiments(() =>
+  const { experiment } = await callService(() =>
     c.get("runtime").clients.experiments.getExperiment({ experimentId: experiment_id }, asCaller()),
   );
   return c.json(detailsJson(experiment), 200);
@@ -95,7 +95,7 @@ export const getExperimentHandler: RouteHandler<typeof getExperiment, GatewayEnv
 export const updateExperimentHandler: RouteHandler<typeof updateExperiment, GatewayEnv> = async (c) => {
   const { experiment_id } = c.req.valid("param");
   const patch = c.req.valid("json");
-  const { experiment } = await callExperiments(() =>
+  const { experiment } = await callService(() =>
     c
       .get("runtime")
       .clients.experiments.updateExperiment(
@@ -109,7 +109,7 @@ export const updateExperimentHandler: RouteHandler<typeof updateExperiment, Gate
 export const cancelExperimentHandler: RouteHandler<typeof cancelExperiment, GatewayEnv> = async (c) => {
   const { experiment_id } = c.req.valid("param");
   const { reason } = c.req.valid("json");
-  const { experiment } = await callExperiments(() =>
+  const { experiment } = await callService(() =>
     c
       .get("runtime")
       .clients.experiments.cancelExperiment({ experimentId: experiment_id, reason }, asCaller()),
@@ -121,7 +121,7 @@ export const acceptProtocolProposalHandler: RouteHandler<typeof acceptProtocolPr
   c,
 ) => {
   const { experiment_id } = c.req.valid("param");
-  const { experiment } = await callExperiments(() =>
+  const { experiment } = await callService(() =>
     c.get("runtime").clients.experiments.acceptProtocolProposal({ experimentId: experiment_id }, asCaller()),
   );
   return c.json(detailsJson(experiment), 200);
@@ -132,7 +132,7 @@ export const requestProtocolChangesHandler: RouteHandler<typeof requestProtocolC
 ) => {
   const { experiment_id } = c.req.valid("param");
   const { comments } = c.req.valid("json");
-  const { experiment } = await callExperiments(() =>
+  const { experiment } = await callService(() =>
     c
       .get("runtime")
       .clients.experiments.requestProtocolChanges({ experimentId: experiment_id, comments }, asCaller()),

@@ -1,6 +1,13 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { authenticatedAccess } from "../../lib/access.js";
-import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from "../../lib/catalog.js";
+import {
+  DISPUTE_OUTCOMES,
+  DISPUTE_REASONS,
+  DISPUTE_STATUSES,
+  ISSUE_SEVERITIES,
+  PAGE_SIZE_DEFAULT,
+  PAGE_SIZE_MAX,
+} from "../../lib/catalog.js";
 import { ExperimentRequestSchema, requestFieldDocumentation } from "../../lib/experiment-request.js";
 import { EXPERIMENT_STATUSES, OPERATOR_AVAILABILITY } from "../../lib/experiments-json.js";
 import { errorResponses, jsonResponse, responseHeaders } from "../../lib/openapi.js";
@@ -26,6 +33,15 @@ export const ExperimentLinksSchema = z
     cancel: z.string().openapi({
       description: "DELETE this path (with a reason) to cancel",
       example: "/experiments/exp_01jd0c6r5v8q2m7x4k9w3t1b6n",
+    }),
+    approve: z.string().optional().openapi({
+      description: "POST here to approve the results (only while pending_approval)",
+      example: "/experiments/exp_01jd0c6r5v8q2m7x4k9w3t1b6n/approve",
+    }),
+    dispute: z.string().optional().openapi({
+      description:
+        "POST here to dispute the results (while pending_approval, and while completed within the dispute window)",
+      example: "/experiments/exp_01jd0c6r5v8q2m7x4k9w3t1b6n/dispute",
     }),
   })
   .openapi("ExperimentLinks");
@@ -113,6 +129,42 @@ export const ExperimentSummarySchema = z
   })
   .openapi("ExperimentSummary");
 
+export const OperatorIssueSchema = z
+  .object({
+    issue_id: z.string().openapi({ example: "iss_01jd0c6r5v8q2m7x4k9w3t1b6n" }),
+    description: z.string(),
+    severity: z.string().openapi({ enum: [...ISSUE_SEVERITIES] }),
+    reported_at: dateTime().nullable(),
+  })
+  .openapi("OperatorIssue");
+
+export const DisputeSchema = z
+  .object({
+    dispute_id: z.string().openapi({ example: "dsp_01jd0c6r5v8q2m7x4k9w3t1b6n" }),
+    experiment_id: z.string(),
+    reason: z.string().openapi({ enum: [...DISPUTE_REASONS] }),
+    description: z.string(),
+    evidence_urls: z.array(z.string()),
+    status: z.string().openapi({ enum: [...DISPUTE_STATUSES], description: "open until staff resolve it" }),
+    raised_from: z.string().openapi({
+      description: "The experiment's status when it was raised: pending_approval or completed",
+    }),
+    outcome: z
+      .string()
+      .nullable()
+      .openapi({
+        enum: [...DISPUTE_OUTCOMES, null],
+        description:
+          "Once resolved: requester (the held amount goes back), operator (it is released to the lab) or split",
+      }),
+    requester_amount_usd: usd("Returned to the requester by the resolution").nullable(),
+    operator_amount_usd: usd("Paid to the operator by the resolution").nullable(),
+    resolution_note: z.string().nullable().openapi({ description: "Staff's explanation of the resolution" }),
+    created_at: dateTime().nullable(),
+    resolved_at: dateTime().nullable(),
+  })
+  .openapi("Dispute");
+
 export const ExperimentSchema = z
   .object({
     experiment_id: z.string(),
@@ -128,15 +180,45 @@ export const ExperimentSchema = z
     hold_amount_usd: usd(
       "Held in escrow for it: the typical estimate at submission, re-estimated by a PATCH; 0 for a draft",
     ),
+    payment: z
+      .object({
+        status: z.string().openapi({
+          description:
+            "not_held, held, released, refunded, partially_refunded, disputed or resolved (the escrow ledger's last report)",
+        }),
+        held_usd: usd("Put in escrow"),
+        released_usd: usd("Released to the operator on approval"),
+        refunded_usd: usd("Returned to the requester"),
+        still_held_usd: usd("Still in escrow"),
+      })
+      .nullable()
+      .openapi({
+        description:
+          "The escrow state as the marketplace ledger last reported it (null before its first report); GET /experiments/{experiment_id}/payment has the postings",
+      }),
     operator: z
       .object({
         operator_id: z.string(),
         lab_name: z.string(),
         claimed_at: dateTime().nullable(),
-        deadline: dateTime().nullable(),
+        deadline: dateTime("When the results are due").nullable(),
+        estimated_start_date: z.string().nullable().openapi({
+          format: "date",
+          description: "When the lab expected to start, as it said when claiming",
+        }),
       })
       .nullable()
       .openapi({ description: "The lab that claimed it (null until claimed)" }),
+    issues: z.array(OperatorIssueSchema).openapi({ description: "Issues the lab reported, oldest first" }),
+    approval: z
+      .object({
+        rating: z.int().min(1).max(5).nullable().openapi({ description: "1-5, null when none was given" }),
+        feedback: z.string().nullable(),
+        approved_at: dateTime().nullable(),
+      })
+      .nullable()
+      .openapi({ description: "The requester's approval of the results (null until approved)" }),
+    dispute: DisputeSchema.nullable().openapi({ description: "The dispute, once one is raised" }),
     review_reasons: z.array(z.string()),
     safety_flags: z.array(z.string()).openapi({
       description: "Safety flags that did not reject the request (e.g. human_subjects), for staff review",
@@ -157,13 +239,16 @@ export const ExperimentSchema = z
     created_at: dateTime(),
     updated_at: dateTime(),
     submitted_at: dateTime("When it left draft (null for a draft)").nullable(),
+    started_at: dateTime("When the lab started work (null before)").nullable(),
+    results_submitted_at: dateTime("When the lab submitted results (null before)").nullable(),
+    completed_at: dateTime("When the requester approved the results (null before)").nullable(),
     links: ExperimentLinksSchema,
   })
   .openapi("Experiment");
 
 export const PaginationSchema = z
   .object({
-    total: z.int().openapi({ description: "Matching experiments in all pages" }),
+    total: z.int().openapi({ description: "Matching items in all pages" }),
     cursor: z
       .string()
       .nullable()

@@ -1,12 +1,13 @@
 import type { RouteHandler } from "@hono/zod-openapi";
 import { asCaller } from "../../lib/clients.js";
 import type { GatewayEnv } from "../../lib/create-app.js";
-import { callExperiments, detailsJson, summaryJson } from "../../lib/experiments-json.js";
+import { detailsJson, summaryJson } from "../../lib/experiments-json.js";
+import { callService } from "../../lib/service-call.js";
 import type { approveReview, listReviewQueue, proposeProtocol, rejectReview } from "./staff-review.routes.js";
 
 export const listReviewQueueHandler: RouteHandler<typeof listReviewQueue, GatewayEnv> = async (c) => {
   const { limit, cursor } = c.req.valid("query");
-  const page = await callExperiments(() =>
+  const page = await callService(() =>
     c.get("runtime").clients.experiments.listReviewQueue({ limit, cursor: cursor ?? "" }, asCaller()),
   );
   return c.json(
@@ -21,7 +22,7 @@ export const listReviewQueueHandler: RouteHandler<typeof listReviewQueue, Gatewa
 export const approveReviewHandler: RouteHandler<typeof approveReview, GatewayEnv> = async (c) => {
   const { experiment_id } = c.req.valid("param");
   const { note = "" } = c.req.valid("json");
-  const { experiment } = await callExperiments(() =>
+  const { experiment } = await callService(() =>
     c.get("runtime").clients.experiments.approveReview({ experimentId: experiment_id, note }, asCaller()),
   );
   return c.json(detailsJson(experiment), 200);
@@ -30,7 +31,7 @@ export const approveReviewHandler: RouteHandler<typeof approveReview, GatewayEnv
 export const rejectReviewHandler: RouteHandler<typeof rejectReview, GatewayEnv> = async (c) => {
   const { experiment_id } = c.req.valid("param");
   const { reason } = c.req.valid("json");
-  const { experiment } = await callExperiments(() =>
+  const { experiment } = await callService(() =>
     c.get("runtime").clients.experiments.rejectReview({ experimentId: experiment_id, reason }, asCaller()),
   );
   return c.json(detailsJson(experiment), 200);
@@ -39,7 +40,7 @@ export const rejectReviewHandler: RouteHandler<typeof rejectReview, GatewayEnv> 
 export const proposeProtocolHandler: RouteHandler<typeof proposeProtocol, GatewayEnv> = async (c) => {
   const { experiment_id } = c.req.valid("param");
   const { protocol, note = "" } = c.req.valid("json");
-  const { experiment } = await callExperiments(() =>
+  const { experiment } = await callService(() =>
     c
       .get("runtime")
       .clients.experiments.proposeProtocol(

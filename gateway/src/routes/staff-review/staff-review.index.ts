@@ -1,4 +1,5 @@
 import { createRouter } from "../../lib/create-app.js";
+import { legacyStaffAlias } from "../../lib/staff-aliases.js";
 import {
   approveReviewHandler,
   listReviewQueueHandler,
@@ -11,4 +12,8 @@ export const staffReviewRouter = createRouter({ errorPaths: true })
   .openapi(listReviewQueue, listReviewQueueHandler)
   .openapi(approveReview, approveReviewHandler)
   .openapi(rejectReview, rejectReviewHandler)
-  .openapi(proposeProtocol, proposeProtocolHandler);
+  .openapi(proposeProtocol, proposeProtocolHandler)
+  .openapi(legacyStaffAlias(listReviewQueue), listReviewQueueHandler)
+  .openapi(legacyStaffAlias(approveReview), approveReviewHandler)
+  .openapi(legacyStaffAlias(rejectReview), rejectReviewHandler)
+  .openapi(legacyStaffAlias(proposeProtocol), proposeProtocolHandler);

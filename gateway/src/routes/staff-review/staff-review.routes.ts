@@ -63,9 +63,9 @@ const INVALID_STATE =
 
 export const listReviewQueue = createRoute({
   method: "get",
-  path: "/staff/review-queue",
+  path: "/admin/review-queue",
   operationId: "listReviewQueue",
-  tags: ["Staff"],
+  tags: ["Admin"],
   summary: "Experiments waiting for staff review (pending_review), oldest first (staff only)",
   ...staffOnly,
   request: { query: ReviewQueueQuerySchema },
@@ -77,9 +77,9 @@ export const listReviewQueue = createRoute({
 
 export const approveReview = createRoute({
   method: "post",
-  path: "/staff/experiments/{experiment_id}/approve",
+  path: "/admin/experiments/{experiment_id}/approve",
   operationId: "approveReview",
-  tags: ["Staff"],
+  tags: ["Admin"],
   summary: "Approve a reviewed request: pending_review -> open (staff only)",
   description:
     "A protocol design request cannot be approved: it opens when the requester accepts a proposed protocol (409 protocol_proposal_required).",
@@ -102,9 +102,9 @@ export const approveReview = createRoute({
 
 export const rejectReview = createRoute({
   method: "post",
-  path: "/staff/experiments/{experiment_id}/reject",
+  path: "/admin/experiments/{experiment_id}/reject",
   operationId: "rejectReview",
-  tags: ["Staff"],
+  tags: ["Admin"],
   summary: "Reject a reviewed request: pending_review -> cancelled with a full refund (staff only)",
   ...staffOnly,
   request: {
@@ -125,9 +125,9 @@ export const rejectReview = createRoute({
 
 export const proposeProtocol = createRoute({
   method: "post",
-  path: "/staff/experiments/{experiment_id}/protocol-proposal",
+  path: "/admin/experiments/{experiment_id}/protocol-proposal",
   operationId: "proposeProtocol",
-  tags: ["Staff"],
+  tags: ["Admin"],
   summary: "Propose a protocol for a protocol_design_requested experiment (staff only)",
   description:
     "Each proposal is a new revision that replaces the previous one; the requester accepts it (the experiment opens) or asks for changes.",

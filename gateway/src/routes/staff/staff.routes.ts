@@ -28,9 +28,9 @@ export const RotatedSigningKeySchema = z
 
 export const updateAccountAccess = createRoute({
   method: "patch",
-  path: "/staff/accounts/{account_id}",
+  path: "/admin/accounts/{account_id}",
   operationId: "updateAccountAccess",
-  tags: ["Staff"],
+  tags: ["Admin"],
   summary: "Change an account's role and/or tier (staff only)",
   description:
     "Takes effect for the account's API keys within 30 seconds and for its access tokens when they are next issued.",
@@ -52,9 +52,9 @@ export const updateAccountAccess = createRoute({
 
 export const rotateSigningKey = createRoute({
   method: "post",
-  path: "/staff/signing-keys/rotate",
+  path: "/admin/signing-keys/rotate",
   operationId: "rotateSigningKey",
-  tags: ["Staff"],
+  tags: ["Admin"],
   summary: "Start signing access tokens with a new key (staff only)",
   description: "The previous key keeps verifying the tokens it signed until they expire.",
   ...restrictedTo("staff"),

@@ -19,7 +19,7 @@ beforeEach(async () => {
 
 const patch = (accountId: string, body: unknown, key = staffKey) =>
   app.request(
-    `/staff/accounts/${accountId}`,
+    `/admin/accounts/${accountId}`,
     {
       method: "PATCH",
       headers: { "x-api-key": key, "content-type": "application/json" },
@@ -28,7 +28,7 @@ const patch = (accountId: string, body: unknown, key = staffKey) =>
     from(SOURCE),
   );
 
-describe("PATCH /staff/accounts/{account_id}", () => {
+describe("PATCH /admin/accounts/{account_id}", () => {
   it("changes role and tier for staff", async () => {
     const { account } = identity.addAccount();
     const response = await patch(account.id, { role: "operator", tier: "ai_agent" });
@@ -67,7 +67,7 @@ describe("PATCH /staff/accounts/{account_id}", () => {
   });
 });
 
-describe("POST /staff/signing-keys/rotate", () => {
+describe("POST /admin/signing-keys/rotate", () => {
   it("rotates, and tokens signed with the new key verify at once", async () => {
     const { account } = identity.addAccount();
     const before = await identity.token(account.id);
@@ -76,7 +76,7 @@ describe("POST /staff/signing-keys/rotate", () => {
     expect((await me(before)).status).toBe(200);
 
     const response = await app.request(
-      "/staff/signing-keys/rotate",
+      "/admin/signing-keys/rotate",
       { method: "POST", headers: { "x-api-key": staffKey } },
       from(SOURCE),
     );
@@ -87,5 +87,29 @@ describe("POST /staff/signing-keys/rotate", () => {
     const after = await identity.token(account.id);
     expect((await me(after)).status).toBe(200);
     expect((await me(before)).status).toBe(200); // the old key still verifies its tokens
+  });
+});
+
+describe("the /staff paths, deprecated aliases of /admin", () => {
+  it("PATCH /staff/accounts/{id} and POST /staff/signing-keys/rotate still work", async () => {
+    const { account } = identity.addAccount();
+    const patched = await app.request(
+      `/staff/accounts/${account.id}`,
+      {
+        method: "PATCH",
+        headers: { "x-api-key": staffKey, "content-type": "application/json" },
+        body: JSON.stringify({ tier: "pro" }),
+      },
+      from(SOURCE),
+    );
+    expect(patched.status).toBe(200);
+    expect((await bodyOf(patched)).account.tier).toBe("pro");
+    const rotated = await app.request(
+      "/staff/signing-keys/rotate",
+      { method: "POST", headers: { "x-api-key": staffKey } },
+      from(SOURCE),
+    );
+    expect(rotated.status).toBe(200);
+    expect(identity.count("RotateSigningKey")).toBe(1);
   });
 });

@@ -1,7 +1,8 @@
 import type { RouteHandler, z } from "@hono/zod-openapi";
 import { asCaller } from "../../lib/clients.js";
 import type { GatewayEnv } from "../../lib/create-app.js";
-import { callExperiments, parseJsonField } from "../../lib/experiments-json.js";
+import { parseJsonField } from "../../lib/experiments-json.js";
+import { callService } from "../../lib/service-call.js";
 import type {
   TemplateListItemSchema,
   TemplateSchema,
@@ -15,7 +16,7 @@ type Template = z.infer<typeof TemplateSchema>;
 
 export const listTemplatesHandler: RouteHandler<typeof listTemplates, GatewayEnv> = async (c) => {
   const { category, bsl_level } = c.req.valid("query");
-  const { templatesJson } = await callExperiments(() =>
+  const { templatesJson } = await callService(() =>
     c
       .get("runtime")
       .clients.experiments.listTemplates({ category: category ?? "", bslLevel: bsl_level ?? "" }, asCaller()),
@@ -26,7 +27,7 @@ export const listTemplatesHandler: RouteHandler<typeof listTemplates, GatewayEnv
 
 export const getTemplateHandler: RouteHandler<typeof getTemplate, GatewayEnv> = async (c) => {
   const { template_id } = c.req.valid("param");
-  const { templateJson } = await callExperiments(() =>
+  const { templateJson } = await callService(() =>
     c.get("runtime").clients.experiments.getTemplate({ templateId: template_id }, asCaller()),
   );
   return c.json(parseJsonField(templateJson, "a template") as Template, 200);

@@ -1,12 +1,13 @@
 import type { RouteHandler } from "@hono/zod-openapi";
 import { asCaller } from "../../lib/clients.js";
 import type { GatewayEnv } from "../../lib/create-app.js";
-import { callExperiments, estimateJson, issueJson, warningJson } from "../../lib/experiments-json.js";
+import { estimateJson, issueJson, warningJson } from "../../lib/experiments-json.js";
+import { callService } from "../../lib/service-call.js";
 import type { estimateExperiment, validateExperiment, validateHypothesis } from "./validation.routes.js";
 
 export const validateExperimentHandler: RouteHandler<typeof validateExperiment, GatewayEnv> = async (c) => {
   const body = c.req.valid("json");
-  const result = await callExperiments(() =>
+  const result = await callService(() =>
     c
       .get("runtime")
       .clients.experiments.validateExperiment({ requestJson: JSON.stringify(body) }, asCaller()),
@@ -24,7 +25,7 @@ export const validateExperimentHandler: RouteHandler<typeof validateExperiment, 
 
 export const validateHypothesisHandler: RouteHandler<typeof validateHypothesis, GatewayEnv> = async (c) => {
   const { statement = "", null_hypothesis = "", rationale = "" } = c.req.valid("json");
-  const result = await callExperiments(() =>
+  const result = await callService(() =>
     c
       .get("runtime")
       .clients.experiments.validateHypothesis(
@@ -40,7 +41,7 @@ export const validateHypothesisHandler: RouteHandler<typeof validateHypothesis, 
 
 export const estimateExperimentHandler: RouteHandler<typeof estimateExperiment, GatewayEnv> = async (c) => {
   const body = c.req.valid("json");
-  const { estimate } = await callExperiments(() =>
+  const { estimate } = await callService(() =>
     c
       .get("runtime")
       .clients.experiments.estimateExperiment({ requestJson: JSON.stringify(body) }, asCaller()),

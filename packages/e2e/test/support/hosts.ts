@@ -77,14 +77,15 @@ function portFree(port: number): Promise<boolean> {
 async function freePortBase(): Promise<number> {
   for (;;) {
     const base = 20_000 + Math.floor(Math.random() * 12_000);
-    const ports = [1, 2, 3, 4, 5, 6, 7, 20, 21].map((offset) => base + offset);
+    const ports = [1, 2, 3, 4, 5, 6, 7, 11, 20, 21].map((offset) => base + offset);
     if ((await Promise.all(ports.map(portFree))).every(Boolean)) return base;
   }
 }
 
 /**
  * Cluster mode through deploy/local: a process per service on a fresh PostgreSQL database,
- * NATS JetStream, and two gateway replicas.
+ * NATS JetStream, two gateway replicas and two experiments replicas (gateway i calls
+ * experiments replica i), so concurrent requests spread over both cross processes twice.
  */
 export async function startClusterHost(label: string) {
   const database = `petri_e2e_${label}_${process.pid}_${Date.now()}`;
@@ -95,6 +96,7 @@ export async function startClusterHost(label: string) {
     ...process.env,
     PORT: String(gatewayPort),
     GATEWAY_REPLICAS: "2",
+    EXPERIMENTS_REPLICAS: "2",
     PETRI_STAFF_EMAIL: STAFF.email,
     PETRI_STAFF_PASSWORD: STAFF.password,
     PETRI_PORT_BASE: String(portBase),

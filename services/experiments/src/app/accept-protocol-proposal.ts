@@ -1,7 +1,8 @@
 import type { Clock, Principal } from "@petri/service-kit";
 import type { Kysely } from "kysely";
 import { updateExperiment } from "../db/experiments.js";
-import type { ExperimentRow, ExperimentsDb } from "../db/schema.js";
+import { type ExperimentRecord, loadRecord } from "../db/experiment-records.js";
+import type { ExperimentsDb } from "../db/schema.js";
 import { acceptProposal, withAcceptedProtocol } from "../domain/lifecycle/protocol-design.js";
 import { transition } from "../domain/lifecycle/transitions.js";
 import { lockOwned } from "./experiment-access.js";
@@ -24,7 +25,7 @@ export function makeAcceptProtocolProposal(deps: {
   return async function acceptProtocolProposal(
     principal: Principal,
     experimentId: string,
-  ): Promise<ExperimentRow> {
+  ): Promise<ExperimentRecord> {
     const now = deps.clock.now();
     const row = await deps.db.transaction().execute(async (trx) => {
       const current = await lockOwned(trx, principal, experimentId);
@@ -41,7 +42,7 @@ export function makeAcceptProtocolProposal(deps: {
         "submit",
         now,
       );
-      const estimate = await priceRequest(trx, intake.request);
+      const estimate = await priceRequest(trx, intake.request, now);
       const updated = await updateExperiment(trx, current, {
         status: transition("accept_protocol", current.status),
         request: intake.request,
@@ -54,9 +55,10 @@ export function makeAcceptProtocolProposal(deps: {
         proposal_comments: [...current.proposal_comments, change.comment],
         updated_at: now,
       });
-      await recordUpdated(trx, updated, now);
-      await recordOpened(trx, updated, now);
-      return updated;
+      const record = await loadRecord(trx, updated);
+      await recordUpdated(trx, record, now);
+      await recordOpened(trx, record, now);
+      return record;
     });
     deps.afterCommit();
     return row;

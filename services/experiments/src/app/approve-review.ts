@@ -1,7 +1,8 @@
 import type { Clock, Principal } from "@petri/service-kit";
 import type { Kysely } from "kysely";
 import { updateExperiment } from "../db/experiments.js";
-import type { ExperimentRow, ExperimentsDb } from "../db/schema.js";
+import { type ExperimentRecord, loadRecord } from "../db/experiment-records.js";
+import type { ExperimentsDb } from "../db/schema.js";
 import { authorize } from "../domain/authorization.js";
 import { assertReviewApprovable } from "../domain/lifecycle/protocol-design.js";
 import { transition } from "../domain/lifecycle/transitions.js";
@@ -19,7 +20,7 @@ export function makeApproveReview(deps: { db: Kysely<ExperimentsDb>; clock: Cloc
   return async function approveReview(
     principal: Principal,
     input: { experimentId: string; note: string },
-  ): Promise<ExperimentRow> {
+  ): Promise<ExperimentRecord> {
     authorize(principal, "staff");
     const note = optionalText("note", input.note, NOTE_MAX_LENGTH);
     const now = deps.clock.now();
@@ -37,8 +38,9 @@ export function makeApproveReview(deps: { db: Kysely<ExperimentsDb>; clock: Cloc
         reviewed_at: now,
         updated_at: now,
       });
-      await recordOpened(trx, updated, now);
-      return updated;
+      const record = await loadRecord(trx, updated);
+      await recordOpened(trx, record, now);
+      return record;
     });
     deps.afterCommit();
     return row;

@@ -1,7 +1,8 @@
 import type { Clock, Principal } from "@petri/service-kit";
 import type { Kysely } from "kysely";
 import { updateExperiment } from "../db/experiments.js";
-import type { ExperimentRow, ExperimentsDb } from "../db/schema.js";
+import { type ExperimentRecord, loadRecord } from "../db/experiment-records.js";
+import type { ExperimentsDb } from "../db/schema.js";
 import { cancellationSettlement } from "../domain/lifecycle/cancellation.js";
 import { transition } from "../domain/lifecycle/transitions.js";
 import { REASON_MAX_LENGTH, requiredText } from "../domain/text.js";
@@ -24,7 +25,7 @@ export function makeCancelExperiment(deps: CancelDeps) {
   return async function cancelExperiment(
     principal: Principal,
     input: { experimentId: string; reason: string },
-  ): Promise<ExperimentRow> {
+  ): Promise<ExperimentRecord> {
     const reason = requiredText("reason", input.reason, REASON_MAX_LENGTH);
     const now = deps.clock.now();
     const row = await deps.db.transaction().execute(async (trx) => {
@@ -40,8 +41,9 @@ export function makeCancelExperiment(deps: CancelDeps) {
         cancelled_at: now,
         updated_at: now,
       });
-      if (current.status !== "draft") await recordCancelled(trx, updated, settlement, now);
-      return updated;
+      const record = await loadRecord(trx, updated);
+      if (current.status !== "draft") await recordCancelled(trx, record, settlement, now);
+      return record;
     });
     deps.afterCommit();
     return row;

@@ -3,6 +3,7 @@ import { type CreateExperimentResponse, CreateExperimentResponseSchema } from "@
 import { type JsonValue, beginIdempotent, completeIdempotent } from "@petri/db";
 import { type Clock, ConflictError, type Principal, ValidationError, newId } from "@petri/service-kit";
 import type { Kysely } from "kysely";
+import { newRecord } from "../db/experiment-records.js";
 import { insertExperiment } from "../db/experiments.js";
 import { expireKey } from "../db/idempotency-keys.js";
 import type { ExperimentsDb } from "../db/schema.js";
@@ -39,7 +40,7 @@ const CREATED = 201;
 
 /**
  * POST /experiments. In ONE transaction: claim the idempotency key (if any), validate,
- * price (with operator availability from the operator_capacity projection), insert, record
+ * price (with operator availability from the operator_eligibility projection), insert, record
  * ExperimentSubmitted (+ ExperimentOpened when open; nothing for a draft) and store the
  * response under the key.
  *
@@ -93,7 +94,7 @@ export function makeCreateExperiment(deps: CreateExperimentDeps) {
       }
 
       const intake = acceptIntake(body, mode, now);
-      const estimate = await priceRequest(trx, intake.request);
+      const estimate = await priceRequest(trx, intake.request, now);
       const status = input.saveAsDraft ? "draft" : submissionStatus(intake.reviewReasons);
       const row = await insertExperiment(trx, {
         id: newId("exp", now),
@@ -126,10 +127,11 @@ export function makeCreateExperiment(deps: CreateExperimentDeps) {
         updated_at: now,
         submitted_at: status === "draft" ? null : now,
       });
-      if (status !== "draft") await recordSubmitted(trx, row, now);
+      const record = newRecord(row);
+      if (status !== "draft") await recordSubmitted(trx, record, now);
 
       const response = create(CreateExperimentResponseSchema, {
-        experiment: experimentMessage(row),
+        experiment: experimentMessage(record),
         warnings: intake.warnings.map(issueMessage),
         replayed: false,
       });

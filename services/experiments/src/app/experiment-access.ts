@@ -1,11 +1,11 @@
 /** Loading an experiment for a use case, with the authorization that depends on the row. */
-import { NotFoundError, type Principal } from "@petri/service-kit";
+import { ConflictError, NotFoundError, type Principal } from "@petri/service-kit";
 import type { Kysely } from "kysely";
 import { findExperiment } from "../db/experiments.js";
 import type { ExperimentRow, ExperimentsDb } from "../db/schema.js";
-import { assertRequester, assertVisible } from "../domain/authorization.js";
+import { assertAssignedOperator, assertRequester, assertVisible } from "../domain/authorization.js";
 
-/** The experiment if the principal may see it (requester or staff), else 404; locked with `lock`. */
+/** The experiment if the principal may see it (requester, assigned operator or staff), else 404; locked with `lock`. */
 export async function loadVisible(
   db: Kysely<ExperimentsDb>,
   principal: Principal,
@@ -18,7 +18,7 @@ export async function loadVisible(
   return row;
 }
 
-/** The experiment, locked, for an action only its requester may take (404 to others, 403 to other staff). */
+/** The experiment, locked, for an action only its requester may take (404 to those who cannot see it, 403 to staff and its operator). */
 export async function lockOwned(
   db: Kysely<ExperimentsDb>,
   principal: Principal,
@@ -28,4 +28,58 @@ export async function lockOwned(
   if (!row) throw new NotFoundError("experiment", id);
   assertRequester(principal, row);
   return row;
+}
+
+/**
+ * The experiment, locked, for an action only its assigned operator may take (404 to those
+ * who cannot see it, 403 to its requester and staff).
+ */
+export async function lockAssigned(
+  db: Kysely<ExperimentsDb>,
+  principal: Principal,
+  id: string,
+): Promise<ExperimentRow> {
+  const row = await findExperiment(db, id, { lock: true });
+  if (!row) throw new NotFoundError("experiment", id);
+  assertAssignedOperator(principal, row);
+  return row;
+}
+
+/**
+ * The experiment, not locked, for an action only its requester may take, to be applied with
+ * a compare-and-set on the status and version read here (updateExperiment). Concurrent
+ * decisions taken on the same reading (approve and dispute sent together) then exclude each
+ * other: the second one's UPDATE finds the row changed.
+ */
+export async function loadOwned(
+  db: Kysely<ExperimentsDb>,
+  principal: Principal,
+  id: string,
+): Promise<ExperimentRow> {
+  const row = await findExperiment(db, id);
+  if (!row) throw new NotFoundError("experiment", id);
+  assertRequester(principal, row);
+  return row;
+}
+
+/**
+ * Runs a compare-and-set change read without a lock. When another change got there first
+ * (ConflictError concurrent_update), `recheck` runs on the row as it is now: it throws the
+ * answer that state deserves (typically 409 invalid_state); if it accepts the new state, the
+ * retryable conflict stands.
+ */
+export async function withStateRecheck<T>(
+  db: Kysely<ExperimentsDb>,
+  id: string,
+  change: () => Promise<T>,
+  recheck: (now: ExperimentRow) => void,
+): Promise<T> {
+  try {
+    return await change();
+  } catch (error) {
+    if (!(error instanceof ConflictError) || error.code !== "concurrent_update") throw error;
+    const now = await findExperiment(db, id);
+    if (now) recheck(now);
+    throw error;
+  }
 }

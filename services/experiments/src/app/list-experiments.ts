@@ -1,7 +1,8 @@
 import { type Principal, ValidationError } from "@petri/service-kit";
 import type { Kysely } from "kysely";
 import { type ExperimentFilter, listExperiments } from "../db/experiments.js";
-import type { ExperimentRow, ExperimentsDb } from "../db/schema.js";
+import { type ExperimentRecord, loadRecords } from "../db/experiment-records.js";
+import type { ExperimentsDb } from "../db/schema.js";
 import { isStaff } from "../domain/authorization.js";
 import type { ExperimentStatus } from "../domain/lifecycle/transitions.js";
 import { decodeCursor, encodeCursor, parseLimit } from "../domain/pagination.js";
@@ -18,7 +19,7 @@ export interface ListExperimentsInput {
 }
 
 export interface ExperimentListPage {
-  experiments: ExperimentRow[];
+  experiments: ExperimentRecord[];
   total: number;
   /** "" when there is no further page. */
   nextCursor: string;
@@ -53,7 +54,7 @@ export function makeListExperiments(deps: { db: Kysely<ExperimentsDb> }) {
     const page = await listExperiments(deps.db, filter, { limit, after });
     const last = page.rows.at(-1);
     return {
-      experiments: page.rows,
+      experiments: await loadRecords(deps.db, page.rows),
       total: page.total,
       nextCursor: page.hasMore && last ? encodeCursor({ at: last.created_at, id: last.id }) : "",
       hasMore: page.hasMore,

@@ -1,6 +1,7 @@
 import type { Principal } from "@petri/service-kit";
 import type { Kysely } from "kysely";
 import { listReviewQueue } from "../db/experiments.js";
+import { loadRecords } from "../db/experiment-records.js";
 import type { ExperimentsDb } from "../db/schema.js";
 import { authorize } from "../domain/authorization.js";
 import { decodeCursor, encodeCursor, parseLimit } from "../domain/pagination.js";
@@ -18,7 +19,7 @@ export function makeListReviewQueue(deps: { db: Kysely<ExperimentsDb> }) {
     const page = await listReviewQueue(deps.db, { limit, after });
     const last = page.rows.at(-1);
     return {
-      experiments: page.rows,
+      experiments: await loadRecords(deps.db, page.rows),
       total: page.total,
       nextCursor:
         page.hasMore && last?.submitted_at ? encodeCursor({ at: last.submitted_at, id: last.id }) : "",

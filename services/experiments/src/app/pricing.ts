@@ -1,42 +1,30 @@
 /**
  * Prices a request for storage (cents) with the operator availability of the local
- * operator_capacity projection. Shared by the use cases that create, submit, patch or
- * re-protocol an experiment and by POST /estimate.
+ * operator_eligibility projection (operators who could take the request's job now). Shared
+ * by the use cases that create, submit, patch or re-protocol an experiment and by POST
+ * /estimate.
  */
 import type { Kysely } from "kysely";
-import { countOperatorsAbleToTake } from "../db/operator-capacity.js";
 import type { ExperimentsDb } from "../db/schema.js";
 import { estimateCents, estimateInputFrom, operatorAvailability } from "../domain/estimate/index.js";
-import { normalizeBslLevel } from "../domain/templates/index.js";
+import { jobRequirementsOf } from "../domain/jobs/index.js";
 import type { EstimateRecord } from "../rpc/experiment-message.js";
+import { countQualifiedOperators } from "./operator-availability.js";
 
-type Rec = Record<string, unknown>;
-const rec = (v: unknown): Rec | undefined =>
-  typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Rec) : undefined;
-
-/** 1 or 2 for BSL-1/BSL-2 (BSL-1 when unstated), 3 for anything higher (no operator qualifies). */
-export function bslNumber(request: unknown): number {
-  const level = normalizeBslLevel(rec(rec(request)?.compliance)?.bsl);
-  if (level === null) return 1;
-  return Number(level.slice("BSL-".length));
-}
-
-function humanDerived(request: unknown): boolean {
-  return rec(rec(request)?.compliance)?.human_derived_material === true;
-}
-
-/** The estimate of a (possibly partial) request, in cents, with operator availability. */
-export async function priceRequest(db: Kysely<ExperimentsDb>, request: unknown): Promise<EstimateRecord> {
+/** The estimate of a (possibly partial) request, in cents, with operator availability at `now`. */
+export async function priceRequest(
+  db: Kysely<ExperimentsDb>,
+  request: unknown,
+  now: Date,
+): Promise<EstimateRecord> {
   const input = estimateInputFrom(request);
   const cents = estimateCents(input);
+  const job = jobRequirementsOf(request);
+  // A partial body may name its type only through a template or a type section.
   const operators =
     input.experiment_type === null
       ? 0
-      : await countOperatorsAbleToTake(db, {
-          experimentType: input.experiment_type,
-          bslLevel: bslNumber(request),
-          humanDerivedMaterial: humanDerived(request),
-        });
+      : await countQualifiedOperators(db, { ...job, experimentType: input.experiment_type }, now);
   return {
     cost_low_cents: cents.low,
     cost_typical_cents: cents.typical,

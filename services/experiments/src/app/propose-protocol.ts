@@ -1,7 +1,8 @@
 import { type Clock, type Principal, ValidationError } from "@petri/service-kit";
 import type { Kysely } from "kysely";
 import { updateExperiment } from "../db/experiments.js";
-import type { ExperimentRow, ExperimentsDb } from "../db/schema.js";
+import { type ExperimentRecord, loadRecord } from "../db/experiment-records.js";
+import type { ExperimentsDb } from "../db/schema.js";
 import { authorize } from "../domain/authorization.js";
 import { proposeProtocol, withAcceptedProtocol } from "../domain/lifecycle/protocol-design.js";
 import { isJsonObject } from "../domain/patch.js";
@@ -23,7 +24,7 @@ export function makeProposeProtocol(deps: { db: Kysely<ExperimentsDb>; clock: Cl
   return async function proposeProtocolUseCase(
     principal: Principal,
     input: { experimentId: string; protocolJson: string; note: string },
-  ): Promise<ExperimentRow> {
+  ): Promise<ExperimentRecord> {
     authorize(principal, "staff");
     const protocol = parseJsonText(input.protocolJson, "the protocol");
     if (!isJsonObject(protocol))
@@ -42,7 +43,7 @@ export function makeProposeProtocol(deps: { db: Kysely<ExperimentsDb>; clock: Cl
       // State first (409), then the content (422): a proposal for the wrong experiment is refused as such.
       proposeProtocol(state, { protocol, note, staffAccountId: principal.accountId, at: now });
       const intake = acceptIntake(withAcceptedProtocol(current.request, protocol), "submit", now);
-      const estimate = await priceRequest(trx, intake.request);
+      const estimate = await priceRequest(trx, intake.request, now);
       const change = proposeProtocol(state, {
         protocol,
         note,
@@ -59,8 +60,9 @@ export function makeProposeProtocol(deps: { db: Kysely<ExperimentsDb>; clock: Cl
         proposal_comments: [...current.proposal_comments, change.comment],
         updated_at: now,
       });
-      await recordProtocolProposed(trx, updated, now);
-      return updated;
+      const record = await loadRecord(trx, updated);
+      await recordProtocolProposed(trx, record, now);
+      return record;
     });
     deps.afterCommit();
     return row;

@@ -1,7 +1,8 @@
 import type { Clock, Principal } from "@petri/service-kit";
 import type { Kysely } from "kysely";
 import { updateExperiment } from "../db/experiments.js";
-import type { ExperimentRow, ExperimentsDb } from "../db/schema.js";
+import { type ExperimentRecord, loadRecord } from "../db/experiment-records.js";
+import type { ExperimentsDb } from "../db/schema.js";
 import { authorize } from "../domain/authorization.js";
 import { cancellationSettlement } from "../domain/lifecycle/cancellation.js";
 import { assertCan, transition } from "../domain/lifecycle/transitions.js";
@@ -17,7 +18,7 @@ export function makeRejectReview(deps: { db: Kysely<ExperimentsDb>; clock: Clock
   return async function rejectReview(
     principal: Principal,
     input: { experimentId: string; reason: string },
-  ): Promise<ExperimentRow> {
+  ): Promise<ExperimentRecord> {
     authorize(principal, "staff");
     const reason = requiredText("reason", input.reason, REASON_MAX_LENGTH);
     const now = deps.clock.now();
@@ -37,8 +38,9 @@ export function makeRejectReview(deps: { db: Kysely<ExperimentsDb>; clock: Clock
         cancelled_at: now,
         updated_at: now,
       });
-      await recordCancelled(trx, updated, settlement, now);
-      return updated;
+      const record = await loadRecord(trx, updated);
+      await recordCancelled(trx, record, settlement, now);
+      return record;
     });
     deps.afterCommit();
     return row;

@@ -1,7 +1,8 @@
 import type { Clock, Principal } from "@petri/service-kit";
 import type { Kysely } from "kysely";
 import { updateExperiment } from "../db/experiments.js";
-import type { ExperimentRow, ExperimentsDb } from "../db/schema.js";
+import { type ExperimentRecord, loadRecord } from "../db/experiment-records.js";
+import type { ExperimentsDb } from "../db/schema.js";
 import { requestChanges } from "../domain/lifecycle/protocol-design.js";
 import { NOTE_MAX_LENGTH, requiredText } from "../domain/text.js";
 import { lockOwned } from "./experiment-access.js";
@@ -20,7 +21,7 @@ export function makeRequestProtocolChanges(deps: {
   return async function requestProtocolChanges(
     principal: Principal,
     input: { experimentId: string; comments: string },
-  ): Promise<ExperimentRow> {
+  ): Promise<ExperimentRecord> {
     const comments = requiredText("comments", input.comments, NOTE_MAX_LENGTH);
     const now = deps.clock.now();
     return deps.db.transaction().execute(async (trx) => {
@@ -33,11 +34,12 @@ export function makeRequestProtocolChanges(deps: {
         },
         { requesterAccountId: principal.accountId, comments, at: now },
       );
-      return updateExperiment(trx, current, {
+      const updated = await updateExperiment(trx, current, {
         protocol_proposal: change.proposal,
         proposal_comments: [...current.proposal_comments, change.comment],
         updated_at: now,
       });
+      return loadRecord(trx, updated);
     });
   };
 }

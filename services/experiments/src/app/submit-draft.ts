@@ -1,7 +1,8 @@
 import type { Clock, Principal } from "@petri/service-kit";
 import type { Kysely } from "kysely";
 import { updateExperiment } from "../db/experiments.js";
-import type { ExperimentRow, ExperimentsDb } from "../db/schema.js";
+import { type ExperimentRecord, loadRecord } from "../db/experiment-records.js";
+import type { ExperimentsDb } from "../db/schema.js";
 import type { RequestWarning } from "../domain/contracts.js";
 import { assertCan, submissionStatus, transition } from "../domain/lifecycle/transitions.js";
 import { lockOwned } from "./experiment-access.js";
@@ -19,13 +20,13 @@ export function makeSubmitDraft(deps: { db: Kysely<ExperimentsDb>; clock: Clock;
   return async function submitDraft(
     principal: Principal,
     experimentId: string,
-  ): Promise<{ experiment: ExperimentRow; warnings: RequestWarning[] }> {
+  ): Promise<{ experiment: ExperimentRecord; warnings: RequestWarning[] }> {
     const now = deps.clock.now();
     const result = await deps.db.transaction().execute(async (trx) => {
       const current = await lockOwned(trx, principal, experimentId);
       assertCan("submit", current.status);
       const intake = acceptIntake(current.request, "submit", now);
-      const estimate = await priceRequest(trx, intake.request);
+      const estimate = await priceRequest(trx, intake.request, now);
       const updated = await updateExperiment(trx, current, {
         status: transition("submit", current.status, submissionStatus(intake.reviewReasons)),
         experiment_type: intake.experimentType,
@@ -38,8 +39,9 @@ export function makeSubmitDraft(deps: { db: Kysely<ExperimentsDb>; clock: Clock;
         submitted_at: now,
         updated_at: now,
       });
-      await recordSubmitted(trx, updated, now);
-      return { experiment: updated, warnings: intake.warnings };
+      const record = await loadRecord(trx, updated);
+      await recordSubmitted(trx, record, now);
+      return { experiment: record, warnings: intake.warnings };
     });
     deps.afterCommit();
     return result;

@@ -1,7 +1,8 @@
 import type { Clock, Principal } from "@petri/service-kit";
 import type { Kysely } from "kysely";
 import { updateExperiment } from "../db/experiments.js";
-import type { ExperimentRow, ExperimentsDb } from "../db/schema.js";
+import { type ExperimentRecord, loadRecord } from "../db/experiment-records.js";
+import type { ExperimentsDb } from "../db/schema.js";
 import { transition } from "../domain/lifecycle/transitions.js";
 import { applyPatch, mergePatch, parsePatch } from "../domain/patch.js";
 import { lockOwned } from "./experiment-access.js";
@@ -22,16 +23,16 @@ export function makeUpdateExperiment(deps: { db: Kysely<ExperimentsDb>; clock: C
   return async function updateExperimentUseCase(
     principal: Principal,
     input: { experimentId: string; patchJson: string },
-  ): Promise<ExperimentRow> {
+  ): Promise<ExperimentRecord> {
     const patch = parsePatch(parseJsonText(input.patchJson, "the patch"));
     const now = deps.clock.now();
     const outcome = await deps.db.transaction().execute(async (trx) => {
       const current = await lockOwned(trx, principal, input.experimentId);
       transition("update", current.status);
-      if (Object.keys(patch).length === 0) return { row: current, changed: false };
+      if (Object.keys(patch).length === 0) return { row: await loadRecord(trx, current), changed: false };
       const draft = current.status === "draft";
       const intake = acceptIntake(applyPatch(current.request, patch), draft ? "draft" : "submit", now);
-      const estimate = await priceRequest(trx, intake.request);
+      const estimate = await priceRequest(trx, intake.request, now);
       const updated = await updateExperiment(trx, current, {
         request: intake.request,
         raw_request: mergePatch(current.raw_request, patch),
@@ -42,8 +43,9 @@ export function makeUpdateExperiment(deps: { db: Kysely<ExperimentsDb>; clock: C
         ...(draft ? { review_reasons: intake.reviewReasons, safety_flags: intake.safetyFlags } : {}),
         updated_at: now,
       });
-      if (!draft) await recordUpdated(trx, updated, now);
-      return { row: updated, changed: true };
+      const record = await loadRecord(trx, updated);
+      if (!draft) await recordUpdated(trx, record, now);
+      return { row: record, changed: true };
     });
     if (outcome.changed) deps.afterCommit();
     return outcome.row;

@@ -1,6 +1,7 @@
 /** The experiments table: one row per experiment (the aggregate), read and written here only. */
 import { ConflictError, isId } from "@petri/service-kit";
 import type { Insertable, Kysely, Updateable } from "kysely";
+import { ACTIVE_JOB_STATUSES, type JobRequirements, jobRequirementsOf } from "../domain/jobs/index.js";
 import type { Keyset } from "../domain/pagination.js";
 import type { ExperimentStatus } from "../domain/lifecycle/transitions.js";
 import type { ExperimentRow, ExperimentsDb, ExperimentsTable } from "./schema.js";
@@ -13,16 +14,45 @@ const JSON_COLUMNS = [
   "safety_flags",
   "protocol_proposal",
   "proposal_comments",
+  "job",
 ] as const;
 
+/** Columns a new experiment does not have yet: the claim, the work, approval, payment, job. */
+type LaterColumns =
+  | "operator_account_id"
+  | "estimated_start_date"
+  | "claim_notes"
+  | "started_at"
+  | "results_submitted_at"
+  | "completed_at"
+  | "approval_rating"
+  | "approval_feedback"
+  | "approved_at"
+  | "payment_status"
+  | "payment_held_cents"
+  | "payment_released_cents"
+  | "payment_refunded_cents"
+  | "payment_still_held_cents"
+  | "payment_version"
+  | "payment_updated_at"
+  | "job";
+
 /** Values as read (parsed JSON); encode() turns the jsonb ones into JSON text for a write. */
-export type ExperimentValues = Omit<ExperimentRow, "version" | "hold_cents"> & { hold_cents: number };
+export type ExperimentValues = Omit<ExperimentRow, "version" | "hold_cents" | LaterColumns> & {
+  hold_cents: number;
+} & Partial<Pick<ExperimentRow, LaterColumns>>;
 export type ExperimentChanges = Partial<
-  Omit<ExperimentRow, "id" | "requester_account_id" | "created_at" | "version">
+  Omit<ExperimentRow, "id" | "requester_account_id" | "created_at" | "version" | "job">
 >;
 
+/**
+ * Column values as the database takes them. Whenever the request is written, its job
+ * requirements are derived and written beside it (the job an operator saw stays the job it
+ * is checked against, even if the template catalogue changes later).
+ */
 function encode(fields: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = { ...fields };
+  if ("request" in out) out.job = jobRequirementsOf(out.request);
   for (const column of JSON_COLUMNS) {
     if (column in out) {
       const value = out[column];
@@ -31,6 +61,11 @@ function encode(fields: Record<string, unknown>): Record<string, unknown> {
     }
   }
   return out;
+}
+
+/** The job requirements stored with the request, or derived for rows stored before there were any. */
+export function jobOf(row: Pick<ExperimentRow, "job" | "request">): JobRequirements {
+  return row.job ?? jobRequirementsOf(row.request);
 }
 
 export async function insertExperiment(
@@ -155,4 +190,98 @@ export async function listReviewQueue(
     base.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
   ]);
   return { rows: rows.slice(0, page.limit), total: Number(count.n), hasMore: rows.length > page.limit };
+}
+
+/**
+ * The claim itself: open -> claimed with the operator's assignment, guarded by the status
+ * (WHERE status = 'open'). Under PostgreSQL's READ COMMITTED a concurrent claim waits for the
+ * first one's row lock and then re-checks the WHERE clause against the committed row, so
+ * exactly one claim gets the row back; the others get undefined.
+ */
+export async function claimOpenExperiment(
+  db: Kysely<ExperimentsDb>,
+  id: string,
+  claim: Pick<
+    ExperimentRow,
+    | "operator_id"
+    | "operator_account_id"
+    | "operator_lab_name"
+    | "claimed_at"
+    | "deadline"
+    | "estimated_start_date"
+    | "claim_notes"
+  > & { updated_at: Date },
+): Promise<ExperimentRow | undefined> {
+  return db
+    .updateTable("experiments")
+    .set((eb) => ({ ...claim, status: "claimed", version: eb("version", "+", 1) }))
+    .where("id", "=", id)
+    .where("status", "=", "open")
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Experiments an operator holds now (claimed or in progress): what its capacity counts. */
+export async function countActiveJobs(db: Kysely<ExperimentsDb>, operatorId: string): Promise<number> {
+  const { n } = await db
+    .selectFrom("experiments")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("operator_id", "=", operatorId)
+    .where("status", "in", [...ACTIVE_JOB_STATUSES])
+    .executeTakeFirstOrThrow();
+  return Number(n);
+}
+
+/** Active jobs per operator, for several operators at once (absent: 0). */
+export async function activeJobsByOperator(
+  db: Kysely<ExperimentsDb>,
+  operatorIds: readonly string[],
+): Promise<Map<string, number>> {
+  if (operatorIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom("experiments")
+    .select((eb) => ["operator_id", eb.fn.countAll<number>().as("n")])
+    .where("operator_id", "in", [...operatorIds])
+    .where("status", "in", [...ACTIVE_JOB_STATUSES])
+    .groupBy("operator_id")
+    .execute();
+  return new Map(rows.map((row) => [row.operator_id ?? "", Number(row.n)]));
+}
+
+export interface PaymentProjection {
+  status: ExperimentRow["payment_status"];
+  heldCents: number;
+  releasedCents: number;
+  refundedCents: number;
+  stillHeldCents: number;
+  /** The ledger's version (its number of postings for the experiment). */
+  version: number;
+  updatedAt: Date;
+}
+
+/**
+ * Applies the ledger's summary if it is newer than the one stored (older or equal versions
+ * are stale or replays: no change). Not a change of the experiment itself, so neither its
+ * version nor updated_at moves. True when applied.
+ */
+export async function applyPaymentIfNewer(
+  db: Kysely<ExperimentsDb>,
+  experimentId: string,
+  payment: PaymentProjection,
+): Promise<boolean> {
+  const result = await db
+    .updateTable("experiments")
+    .set({
+      payment_status: payment.status,
+      payment_held_cents: payment.heldCents,
+      payment_released_cents: payment.releasedCents,
+      payment_refunded_cents: payment.refundedCents,
+      payment_still_held_cents: payment.stillHeldCents,
+      payment_version: payment.version,
+      payment_updated_at: payment.updatedAt,
+    })
+    .where("id", "=", experimentId)
+    .where("payment_version", "<", payment.version)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }

@@ -3,20 +3,27 @@
  *
  * - account: any account acting for itself (requester, operator, staff); never the
  *   gateway's "system" principal, which acts for no account.
- * - staff: staff accounts only (review queue, approvals, protocol proposals).
- * - An experiment is visible to its requester and to staff. To anyone else it does not
- *   exist: 404 not_found, never 403, so ids of other tenants leak nothing.
+ * - staff: staff accounts only (review queue, approvals, protocol proposals, disputes).
+ * - signed_link: also the gateway's system principal. Only GetResultFile: the signed URL is
+ *   the credential there, and the gateway calls with its own principal for GET /files/{id}.
+ * - An experiment is visible to its requester, to the operator assigned to it (once claimed)
+ *   and to staff. To anyone else it does not exist: 404 not_found, never 403, so ids of
+ *   other tenants leak nothing.
  * - Acting on an experiment as its requester (submit, patch, cancel, accept a proposal, ask
- *   for changes) is for the requester only; staff who can see it but do not own it get 403.
+ *   for changes, approve, dispute) is for the requester only; others who can see it (staff,
+ *   the assigned operator) get 403.
+ * - Acting as the assigned operator (start, report an issue, submit results) is for that
+ *   operator's account only; others who can see it (the requester, staff) get 403.
  */
 import { ForbiddenError, NotFoundError, type Principal, UnauthenticatedError } from "@petri/service-kit";
 
-export type Audience = "account" | "staff";
+export type Audience = "account" | "staff" | "signed_link";
 
 const ACCOUNT_ROLES: ReadonlySet<Principal["role"]> = new Set(["requester", "operator", "staff"]);
 
 export function authorize(principal: Principal | undefined, audience: Audience): Principal {
   if (!principal) throw new UnauthenticatedError("authentication required");
+  if (audience === "signed_link") return principal;
   if (!ACCOUNT_ROLES.has(principal.role)) throw new ForbiddenError("this operation acts for an account");
   if (audience === "staff" && principal.role !== "staff")
     throw new ForbiddenError("this operation is for staff only");
@@ -27,26 +34,46 @@ export function isStaff(principal: Principal): boolean {
   return principal.role === "staff";
 }
 
-/** True when the principal may read an experiment owned by `requesterAccountId`. */
-export function canSee(principal: Principal, requesterAccountId: string): boolean {
-  return isStaff(principal) || principal.accountId === requesterAccountId;
+/** The parties of an experiment that authorization looks at. */
+export interface ExperimentParties {
+  id: string;
+  requester_account_id: string;
+  /** The assigned operator's account; null (or absent) before a claim. */
+  operator_account_id?: string | null;
+}
+
+export function isAssignedOperator(principal: Principal, experiment: ExperimentParties): boolean {
+  return (
+    experiment.operator_account_id !== undefined &&
+    experiment.operator_account_id !== null &&
+    experiment.operator_account_id === principal.accountId
+  );
+}
+
+/** True when the principal may read the experiment: its requester, its operator, or staff. */
+export function canSee(principal: Principal, experiment: ExperimentParties): boolean {
+  return (
+    isStaff(principal) ||
+    principal.accountId === experiment.requester_account_id ||
+    isAssignedOperator(principal, experiment)
+  );
 }
 
 /** Throws NotFound unless the principal may read the experiment. */
-export function assertVisible(
-  principal: Principal,
-  experiment: { id: string; requester_account_id: string },
-) {
-  if (!canSee(principal, experiment.requester_account_id))
-    throw new NotFoundError("experiment", experiment.id);
+export function assertVisible(principal: Principal, experiment: ExperimentParties) {
+  if (!canSee(principal, experiment)) throw new NotFoundError("experiment", experiment.id);
 }
 
-/** Throws NotFound (cannot see it) or Forbidden (staff, not the requester) unless the principal owns it. */
-export function assertRequester(
-  principal: Principal,
-  experiment: { id: string; requester_account_id: string },
-) {
+/** Throws NotFound (cannot see it) or Forbidden (sees it, not the requester) unless the principal owns it. */
+export function assertRequester(principal: Principal, experiment: ExperimentParties) {
   assertVisible(principal, experiment);
   if (principal.accountId !== experiment.requester_account_id)
     throw new ForbiddenError("only the requester of an experiment can do this");
+}
+
+/** Throws NotFound (cannot see it) or Forbidden (sees it, not its operator) unless the principal is its operator. */
+export function assertAssignedOperator(principal: Principal, experiment: ExperimentParties) {
+  assertVisible(principal, experiment);
+  if (!isAssignedOperator(principal, experiment))
+    throw new ForbiddenError("only the operator assigned to the experiment can do this");
 }

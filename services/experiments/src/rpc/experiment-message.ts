@@ -6,18 +6,29 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import {
+  ApprovalSchema,
   CancellationSchema,
   CostBreakdownSchema,
+  type Dispute,
+  DisputeSchema,
   type Estimate,
   EstimateSchema,
   type Experiment,
   ExperimentSchema,
   ExperimentStatus as ExperimentStatusMessage,
+  type JobRequirements as JobRequirementsMessage,
+  JobRequirementsSchema,
+  type OperatorIssue,
   OperatorAssignmentSchema,
+  OperatorIssueSchema,
+  PaymentSchema,
   type RequestIssue,
   RequestIssueSchema,
 } from "@petri/contracts/experiments";
-import type { ExperimentRow, OperatorAvailability } from "../db/schema.js";
+import type { ExperimentRecord } from "../db/experiment-records.js";
+import { jobOf } from "../db/experiments.js";
+import type { DisputeRow, ExperimentRow, IssueRow, OperatorAvailability } from "../db/schema.js";
+import type { JobRequirements } from "../domain/jobs/index.js";
 import type { ExperimentStatus } from "../domain/lifecycle/transitions.js";
 
 const STATUS_MESSAGES: Record<ExperimentStatus, ExperimentStatusMessage> = {
@@ -111,7 +122,59 @@ export function proposalJson(row: ExperimentRow): string {
   return JSON.stringify({ ...row.protocol_proposal, comments: row.proposal_comments });
 }
 
-export function experimentMessage(row: ExperimentRow): Experiment {
+const optionalTimestamp = (date: Date | null) => (date ? timestampFromDate(date) : undefined);
+
+export function jobMessage(job: JobRequirements): JobRequirementsMessage {
+  return create(JobRequirementsSchema, {
+    experimentType: job.experimentType,
+    bslLevel: job.bslLevel,
+    needsHumanSamplesApproval: job.needsHumanSamplesApproval,
+    needsAnimalSamplesApproval: job.needsAnimalSamplesApproval,
+    needsHazardousChemicalsApproval: job.needsHazardousChemicalsApproval,
+    equipmentRequired: [...job.equipmentRequired],
+    budgetCents: BigInt(job.budgetCents),
+    deadline: job.deadline,
+    priority: job.priority,
+    desiredTurnaroundDays: job.desiredTurnaroundDays,
+    menuTags: [...job.menuTags],
+    customProtocol: job.customProtocol,
+    category: job.category,
+    privacy: job.privacy,
+  });
+}
+
+export function operatorIssueMessage(issue: IssueRow): OperatorIssue {
+  return create(OperatorIssueSchema, {
+    id: issue.id,
+    description: issue.description,
+    severity: issue.severity,
+    reportedAt: timestampFromDate(issue.reported_at),
+  });
+}
+
+export function disputeMessage(dispute: DisputeRow): Dispute {
+  return create(DisputeSchema, {
+    id: dispute.id,
+    experimentId: dispute.experiment_id,
+    reason: dispute.reason,
+    description: dispute.description,
+    evidenceUrls: [...dispute.evidence_urls],
+    status: dispute.status,
+    raisedFrom: dispute.raised_from,
+    outcome: dispute.outcome ?? "",
+    requesterAmountCents: BigInt(dispute.requester_amount_cents ?? 0),
+    operatorAmountCents: BigInt(dispute.operator_amount_cents ?? 0),
+    resolutionNote: dispute.resolution_note ?? "",
+    resolvedBy: dispute.resolved_by ?? "",
+    createdAt: timestampFromDate(dispute.created_at),
+    resolvedAt: optionalTimestamp(dispute.resolved_at),
+    requesterAccountId: dispute.requester_account_id,
+    operatorId: dispute.operator_id,
+  });
+}
+
+/** The whole Experiment: the row with its issues and dispute (ExperimentRecord). */
+export function experimentMessage(row: ExperimentRecord): Experiment {
   const estimate = estimateOf(row);
   return create(ExperimentSchema, {
     id: row.id,
@@ -126,8 +189,11 @@ export function experimentMessage(row: ExperimentRow): Experiment {
       ? create(OperatorAssignmentSchema, {
           operatorId: row.operator_id,
           labName: row.operator_lab_name ?? "",
-          claimedAt: row.claimed_at ? timestampFromDate(row.claimed_at) : undefined,
-          deadline: row.deadline ? timestampFromDate(row.deadline) : undefined,
+          claimedAt: optionalTimestamp(row.claimed_at),
+          deadline: optionalTimestamp(row.deadline),
+          operatorAccountId: row.operator_account_id ?? "",
+          estimatedStartDate: row.estimated_start_date ?? "",
+          notes: row.claim_notes ?? "",
         })
       : undefined,
     cancellation: row.cancelled_at
@@ -143,9 +209,30 @@ export function experimentMessage(row: ExperimentRow): Experiment {
     version: BigInt(row.version),
     createdAt: timestampFromDate(row.created_at),
     updatedAt: timestampFromDate(row.updated_at),
-    submittedAt: row.submitted_at ? timestampFromDate(row.submitted_at) : undefined,
+    submittedAt: optionalTimestamp(row.submitted_at),
     safetyFlags: [...row.safety_flags],
     holdAmountCents: BigInt(row.hold_cents),
+    payment: create(PaymentSchema, {
+      status: row.payment_status,
+      heldCents: BigInt(row.payment_held_cents),
+      releasedCents: BigInt(row.payment_released_cents),
+      refundedCents: BigInt(row.payment_refunded_cents),
+      stillHeldCents: BigInt(row.payment_still_held_cents),
+      updatedAt: optionalTimestamp(row.payment_updated_at),
+    }),
+    issues: row.issues.map(operatorIssueMessage),
+    dispute: row.dispute ? disputeMessage(row.dispute) : undefined,
+    startedAt: optionalTimestamp(row.started_at),
+    resultsSubmittedAt: optionalTimestamp(row.results_submitted_at),
+    completedAt: optionalTimestamp(row.completed_at),
+    approval: row.approved_at
+      ? create(ApprovalSchema, {
+          rating: row.approval_rating ?? 0,
+          feedback: row.approval_feedback ?? "",
+          approvedAt: timestampFromDate(row.approved_at),
+        })
+      : undefined,
+    job: jobMessage(jobOf(row)),
   });
 }
 

@@ -8,11 +8,26 @@ describe("experiments RPC audiences", () => {
     expect(Object.keys(EXPERIMENTS_AUDIENCES).sort()).toEqual([...procedures].sort());
   });
 
-  it("keeps the review and proposal procedures for staff", () => {
+  it("keeps review, proposals and disputes handling for staff", () => {
     const staffOnly = Object.entries(EXPERIMENTS_AUDIENCES)
       .filter(([, audience]) => audience === "staff")
       .map(([name]) => name)
       .sort();
-    expect(staffOnly).toEqual(["approveReview", "listReviewQueue", "proposeProtocol", "rejectReview"]);
+    expect(staffOnly).toEqual([
+      "approveReview",
+      "getDispute",
+      "listDisputes",
+      "listReviewQueue",
+      "proposeProtocol",
+      "rejectReview",
+      "resolveDispute",
+    ]);
+  });
+
+  it("lets only the signed file download be called by the gateway's system principal", () => {
+    const signedLink = Object.entries(EXPERIMENTS_AUDIENCES)
+      .filter(([, audience]) => audience === "signed_link")
+      .map(([name]) => name);
+    expect(signedLink).toEqual(["getResultFile"]);
   });
 });

@@ -7,6 +7,9 @@ import { type Engine, TestBackend, internalTestCredentials, testEngines } from "
  * token minted for the principal the test names.
  */
 import { randomBytes } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import type { Message } from "@bufbuild/protobuf";
 import {
   type Client,
@@ -17,7 +20,7 @@ import {
 } from "@connectrpc/connect";
 import { ExperimentsService } from "@petri/contracts/experiments";
 import { type Database } from "@petri/db";
-import { InProcessEventBus, decodeEnvelope, decodePayload } from "@petri/events";
+import { type EventBus, InProcessEventBus, decodeEnvelope, decodePayload } from "@petri/events";
 import {
   PRINCIPAL_HEADER,
   type Principal,
@@ -29,6 +32,7 @@ import {
 } from "@petri/service-kit";
 import { FakeClock } from "@petri/testkit";
 import type { Kysely } from "kysely";
+import type { BlobStore } from "../../src/blobs/index.js";
 import type { ExperimentsDb } from "../../src/db/schema.js";
 import { FIXTURE_NOW, specialRequests, validRequests } from "../../src/domain/intake/fixtures.js";
 import { type ExperimentsHostedService, createExperimentsService } from "../../src/service.js";
@@ -51,19 +55,31 @@ export interface Experiments {
   service: ExperimentsHostedService;
   db: Kysely<ExperimentsDb>;
   clock: FakeClock;
+  /** The in-process bus the service publishes to and consumes from. */
+  bus: EventBus;
+  /** The directory of the file-system blob store (a fresh temporary one, removed on stop). */
+  blobDir: string;
   /** A client calling as `principal` (none: anonymous). */
   as(principal?: Principal): Client<typeof ExperimentsService>;
   stop(): Promise<void>;
 }
 
-/** Creates, migrates and starts one experiments replica on `database`. */
+/**
+ * Creates, migrates and starts one experiments replica on `database`, with result files in a
+ * fresh temporary directory (or in `setup.blobStore`, e.g. one that fails on purpose).
+ */
 export async function startExperiments(
   database: Database,
-  setup: { clock?: FakeClock } = {},
+  setup: { clock?: FakeClock; blobStore?: BlobStore; blobDir?: string } = {},
 ): Promise<Experiments> {
   const clock = setup.clock ?? new FakeClock(FIXTURE_NOW);
   const bus = await InProcessEventBus.create({ db: database, clock, logger });
-  const service = createExperimentsService({ database, bus, clock, logger, failpoints });
+  const ownBlobDir = setup.blobDir === undefined;
+  const blobDir = setup.blobDir ?? (await mkdtemp(path.join(tmpdir(), "petri-experiments-blobs-")));
+  const service = createExperimentsService(
+    { database, bus, clock, logger, failpoints },
+    { blobStore: setup.blobStore ?? { kind: "fs", dir: blobDir } },
+  );
   await service.migrate();
   await service.start();
   const interceptors = serverInterceptors({
@@ -86,12 +102,15 @@ export async function startExperiments(
     service,
     db: database.forSchema<ExperimentsDb>("experiments"),
     clock,
+    bus,
+    blobDir,
     as: (principal) => createClient(ExperimentsService, transport(principal)),
     async stop() {
       if (stopped) return;
       stopped = true;
       await service.stop();
       await bus.close();
+      if (ownBlobDir) await rm(blobDir, { recursive: true, force: true });
     },
   };
 }

@@ -1,5 +1,5 @@
 /**
- * Escrow ledger persistence. Postings are append-only; (experiment_id, kind) is unique, so
+ * Escrow ledger persistence. Postings are append-only; (experiment_id, kind, key) is unique, so
  * recording is idempotent: a replayed event inserts nothing and compares what is stored with
  * what was asked (identical: no-op; different: LedgerError "conflicting_replay").
  *
@@ -18,10 +18,12 @@ import {
   paymentStateOf,
   summarize,
 } from "../domain/ledger/experiment-ledger.js";
+import type { ExecutedProviderCall } from "../domain/ledger/payment-provider.js";
 import {
   type Posting,
   type PostingKind,
   assertValidPosting,
+  postingKey,
   samePosting,
 } from "../domain/ledger/postings.js";
 import type { LedgerTables } from "./schema.js";
@@ -67,14 +69,15 @@ export async function recordPosting<DB extends LedgerTables>(
       id: options.id ?? `lp_${randomUUID().replaceAll("-", "")}`,
       experiment_id: posting.experimentId,
       kind: posting.kind,
+      key: postingKey(posting),
       created_at: options.now,
     })
-    .onConflict((oc) => oc.columns(["experiment_id", "kind"]).doNothing())
+    .onConflict((oc) => oc.columns(["experiment_id", "kind", "key"]).doNothing())
     .returning("id")
     .executeTakeFirst();
 
   if (!inserted) {
-    const stored = await loadPosting(trx, posting.experimentId, posting.kind);
+    const stored = await loadPosting(trx, posting.experimentId, posting.kind, postingKey(posting));
     if (!stored)
       throw new Error(`ledger: ${posting.kind} of ${posting.experimentId} conflicted but is not visible`);
     if (!samePosting(stored.posting, posting)) {
@@ -133,37 +136,181 @@ async function loadPosting(
   db: Kysely<LedgerTables>,
   experimentId: string,
   kind: PostingKind,
-): Promise<{ id: string; posting: Posting } | undefined> {
-  const ledger = await loadLedgerRows(db, experimentId, kind);
+  key: string,
+): Promise<StoredPosting | undefined> {
+  const ledger = await loadLedgerRows(db, experimentId, { kind, key });
   const [first] = ledger;
   return first;
+}
+
+/** A recorded posting with its id and when it was recorded. */
+export interface StoredPosting {
+  id: string;
+  posting: Posting;
+  postedAt: Date;
 }
 
 async function loadLedgerRows(
   db: Kysely<LedgerTables>,
   experimentId: string,
-  kind?: PostingKind,
-): Promise<{ id: string; posting: Posting }[]> {
+  only?: { kind: PostingKind; key: string },
+): Promise<StoredPosting[]> {
   let query = db
     .selectFrom("ledger_postings as p")
     .innerJoin("ledger_entries as e", "e.posting_id", "p.id")
-    .select(["p.id", "p.kind", "p.created_at", "e.account", "e.amount_cents"])
+    .select(["p.id", "p.kind", "p.key", "p.created_at", "e.account", "e.amount_cents"])
     .where("p.experiment_id", "=", experimentId);
-  if (kind) query = query.where("p.kind", "=", kind);
-  const rows = await query.orderBy("p.created_at").orderBy("p.id").orderBy("e.account").execute();
-  const byId = new Map<
-    string,
-    { id: string; posting: Posting & { entries: Posting["entries"][number][] } }
-  >();
+  if (only) query = query.where("p.kind", "=", only.kind).where("p.key", "=", only.key);
+  const rows = await query.orderBy("p.seq").orderBy("e.account").execute();
+  const byId = new Map<string, StoredPosting & { posting: { entries: Posting["entries"][number][] } }>();
   for (const row of rows) {
     let found = byId.get(row.id);
     if (!found) {
-      found = { id: row.id, posting: { experimentId, kind: row.kind, entries: [] } };
+      const base = { experimentId, kind: row.kind, entries: [] };
+      found = {
+        id: row.id,
+        posting: row.key === "" ? base : { ...base, key: row.key },
+        postedAt: row.created_at,
+      };
       byId.set(row.id, found);
     }
     found.posting.entries.push({ account: row.account, amountCents: row.amount_cents });
   }
   return [...byId.values()];
+}
+
+/** The experiment's postings with their ids and times, oldest first. */
+export async function loadPostings<DB extends LedgerTables>(
+  database: Kysely<DB>,
+  experimentId: string,
+): Promise<StoredPosting[]> {
+  return loadLedgerRows(database as unknown as Kysely<LedgerTables>, experimentId);
+}
+
+/**
+ * The experiment's ledger, read after locking its hold row (`for update`) inside the caller's
+ * transaction: postings of one experiment are then computed and recorded one event at a time,
+ * across replicas. Without a hold there is nothing to lock (only a hold can be recorded then).
+ */
+export async function lockLedger<DB extends LedgerTables>(
+  transaction: Transaction<DB>,
+  experimentId: string,
+): Promise<ExperimentLedger> {
+  const trx = transaction as unknown as Transaction<LedgerTables>;
+  await trx
+    .selectFrom("ledger_postings")
+    .select("id")
+    .where("experiment_id", "=", experimentId)
+    .where("kind", "=", "hold")
+    .forUpdate()
+    .executeTakeFirst();
+  return loadLedger(trx, experimentId);
+}
+
+/** Keeps the provider's references for the calls that carried out a posting (a replay keeps the first). */
+export async function recordProviderCalls<DB extends LedgerTables>(
+  transaction: Transaction<DB>,
+  postingId: string,
+  provider: string,
+  calls: readonly ExecutedProviderCall[],
+  now: Date,
+): Promise<void> {
+  if (calls.length === 0) return;
+  const trx = transaction as unknown as Transaction<LedgerTables>;
+  await trx
+    .insertInto("ledger_provider_calls")
+    .values(
+      calls.map(({ call, receipt }) => ({
+        posting_id: postingId,
+        idempotency_key: call.request.idempotencyKey,
+        method: call.method,
+        provider,
+        provider_reference: receipt.providerId,
+        amount_cents: call.request.amountCents,
+        created_at: now,
+      })),
+    )
+    .onConflict((oc) => oc.columns(["posting_id", "idempotency_key"]).doNothing())
+    .execute();
+}
+
+export interface ProviderCallRow {
+  postingId: string;
+  method: string;
+  providerReference: string;
+  amountCents: number;
+}
+
+/** The provider calls recorded for an experiment's postings. */
+export async function providerCallsOf<DB extends LedgerTables>(
+  database: Kysely<DB>,
+  experimentId: string,
+): Promise<ProviderCallRow[]> {
+  const db = database as unknown as Kysely<LedgerTables>;
+  const rows = await db
+    .selectFrom("ledger_provider_calls as c")
+    .innerJoin("ledger_postings as p", "p.id", "c.posting_id")
+    .select(["c.posting_id", "c.method", "c.provider_reference", "c.amount_cents"])
+    .where("p.experiment_id", "=", experimentId)
+    .orderBy("p.seq")
+    .orderBy("c.idempotency_key")
+    .execute();
+  return rows.map((row) => ({
+    postingId: row.posting_id,
+    method: row.method,
+    providerReference: row.provider_reference,
+    amountCents: row.amount_cents,
+  }));
+}
+
+export interface HoldTarget {
+  targetCents: number;
+  /** The experiment version whose estimate set the target. */
+  version: number;
+}
+
+/** The experiment's hold target, locked for the caller's transaction; undefined before the hold. */
+export async function lockHoldTarget<DB extends LedgerTables>(
+  transaction: Transaction<DB>,
+  experimentId: string,
+): Promise<HoldTarget | undefined> {
+  const trx = transaction as unknown as Transaction<LedgerTables>;
+  const row = await trx
+    .selectFrom("escrow_hold_targets")
+    .select(["target_cents", "target_version"])
+    .where("experiment_id", "=", experimentId)
+    .forUpdate()
+    .executeTakeFirst();
+  return row && { targetCents: row.target_cents, version: row.target_version };
+}
+
+/** Sets the hold target unless a newer version set it already. */
+export async function saveHoldTarget<DB extends LedgerTables>(
+  transaction: Transaction<DB>,
+  experimentId: string,
+  target: HoldTarget,
+  now: Date,
+): Promise<void> {
+  const trx = transaction as unknown as Transaction<LedgerTables>;
+  await trx
+    .insertInto("escrow_hold_targets")
+    .values({
+      experiment_id: experimentId,
+      target_cents: target.targetCents,
+      target_version: target.version,
+      updated_at: now,
+    })
+    .onConflict((oc) =>
+      oc
+        .column("experiment_id")
+        .doUpdateSet((eb) => ({
+          target_cents: eb.ref("excluded.target_cents"),
+          target_version: eb.ref("excluded.target_version"),
+          updated_at: eb.ref("excluded.updated_at"),
+        }))
+        .where("escrow_hold_targets.target_version", "<", (eb) => eb.ref("excluded.target_version")),
+    )
+    .execute();
 }
 
 /** The experiment's postings as a domain ledger (input to the postingsFor* functions). */
@@ -210,7 +357,16 @@ export async function balances<DB extends LedgerTables>(
 export interface ConservationReport {
   ok: boolean;
   experiments: number;
+  /** Net of holds and hold adjustments. */
   heldCents: number;
+  releasedCents: number;
+  refundedCents: number;
+  compensatedCents: number;
+  /** Escrow split by dispute resolutions. */
+  disputeToRequesterCents: number;
+  disputeToOperatorCents: number;
+  /** Moved back from operators to requesters by disputes after a release. */
+  clawedBackCents: number;
   returnedToRequesterCents: number;
   paidToOperatorCents: number;
   stillHeldCents: number;
@@ -218,10 +374,12 @@ export interface ConservationReport {
 }
 
 /**
- * Checks the whole ledger in three queries: every posting balances and has two or more
+ * Checks the whole ledger in four queries: every posting balances and has two or more
  * entries; no account of an experiment is negative (requester_funds excepted); and per
- * experiment held = returned to requester + paid to operator + still in its own escrow, with no
- * other experiment's escrow touched. For tests and a money readiness check.
+ * experiment, on both views of the money,
+ *   held = released + refunded + compensated + dispute shares + still held   (escrow flows)
+ *   held = returned to requester + paid to operator + still held             (balances)
+ * with no other experiment's escrow touched. For the CheckLedger RPC and tests.
  */
 export async function conservation<DB extends LedgerTables>(
   database: Kysely<DB>,
@@ -282,10 +440,17 @@ export async function conservation<DB extends LedgerTables>(
     .groupBy("p.experiment_id")
     .orderBy("p.experiment_id")
     .execute();
+  const flows = await escrowFlows(db);
   const report: ConservationReport = {
     ok: false,
     experiments: sums.length,
     heldCents: 0,
+    releasedCents: 0,
+    refundedCents: 0,
+    compensatedCents: 0,
+    disputeToRequesterCents: 0,
+    disputeToOperatorCents: 0,
+    clawedBackCents: 0,
     returnedToRequesterCents: 0,
     paidToOperatorCents: 0,
     stillHeldCents: 0,
@@ -302,7 +467,98 @@ export async function conservation<DB extends LedgerTables>(
       );
     }
     if (row.foreign_escrow > 0) violations.push(`${row.experiment_id}: touches another experiment's escrow`);
+    const flow = flows.get(row.experiment_id) ?? NO_FLOWS;
+    report.releasedCents += flow.released;
+    report.refundedCents += flow.refunded;
+    report.compensatedCents += flow.compensated;
+    report.disputeToRequesterCents += flow.disputeToRequester;
+    report.disputeToOperatorCents += flow.disputeToOperator;
+    report.clawedBackCents += flow.clawedBack;
+    const out =
+      flow.released + flow.refunded + flow.compensated + flow.disputeToRequester + flow.disputeToOperator;
+    if (row.held !== out + row.still_held) {
+      violations.push(
+        `${row.experiment_id}: held ${row.held} != escrow outflows ${out} + still held ${row.still_held}`,
+      );
+    }
   }
   report.ok = violations.length === 0;
   return report;
+}
+
+interface EscrowFlows {
+  released: number;
+  refunded: number;
+  compensated: number;
+  disputeToRequester: number;
+  disputeToOperator: number;
+  clawedBack: number;
+}
+
+const NO_FLOWS: EscrowFlows = {
+  released: 0,
+  refunded: 0,
+  compensated: 0,
+  disputeToRequester: 0,
+  disputeToOperator: 0,
+  clawedBack: 0,
+};
+
+/**
+ * Per experiment, the money each kind of posting moved: the sum of a posting's debits, and for
+ * dispute resolutions the requester's and operator's shares out of escrow, or the claw-back
+ * when the resolution moved money from the operator instead (a dispute after the release).
+ */
+async function escrowFlows(db: Kysely<LedgerTables>): Promise<Map<string, EscrowFlows>> {
+  const postings = db
+    .selectFrom("ledger_postings as p")
+    .innerJoin("ledger_entries as e", "e.posting_id", "p.id")
+    .select([
+      "p.experiment_id",
+      "p.kind",
+      sql<number>`sum(greatest(e.amount_cents, 0))`.as("moved"),
+      sql<number>`coalesce(sum(e.amount_cents) filter (where e.account = 'requester_refund'), 0)`.as(
+        "to_requester",
+      ),
+      sql<number>`coalesce(sum(e.amount_cents) filter (where e.account like 'operator_payable:%' and e.amount_cents > 0), 0)`.as(
+        "to_operator",
+      ),
+      sql<boolean>`bool_or(e.account = 'escrow:' || p.experiment_id and e.amount_cents < 0)`.as(
+        "from_escrow",
+      ),
+    ])
+    .groupBy(["p.id", "p.experiment_id", "p.kind"])
+    .as("t");
+  const rows = await db
+    .selectFrom(postings)
+    .select([
+      "t.experiment_id",
+      sql<number>`coalesce(sum(t.moved) filter (where t.kind = 'release'), 0)::bigint`.as("released"),
+      sql<number>`coalesce(sum(t.moved) filter (where t.kind = 'refund'), 0)::bigint`.as("refunded"),
+      sql<number>`coalesce(sum(t.moved) filter (where t.kind = 'compensation'), 0)::bigint`.as("compensated"),
+      sql<number>`coalesce(sum(t.to_requester) filter (where t.kind = 'dispute_resolution' and t.from_escrow), 0)::bigint`.as(
+        "dispute_to_requester",
+      ),
+      sql<number>`coalesce(sum(t.to_operator) filter (where t.kind = 'dispute_resolution' and t.from_escrow), 0)::bigint`.as(
+        "dispute_to_operator",
+      ),
+      sql<number>`coalesce(sum(t.to_requester) filter (where t.kind = 'dispute_resolution' and not t.from_escrow), 0)::bigint`.as(
+        "clawed_back",
+      ),
+    ])
+    .groupBy("t.experiment_id")
+    .execute();
+  return new Map(
+    rows.map((row) => [
+      row.experiment_id,
+      {
+        released: row.released,
+        refunded: row.refunded,
+        compensated: row.compensated,
+        disputeToRequester: row.dispute_to_requester,
+        disputeToOperator: row.dispute_to_operator,
+        clawedBack: row.clawed_back,
+      },
+    ]),
+  );
 }

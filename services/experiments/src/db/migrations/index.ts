@@ -1,9 +1,11 @@
 import type { Migration } from "kysely";
 import * as createMessagingTables from "./2026_11_21_1000_create_messaging_tables.js";
 import * as createExperiments from "./2026_12_01_1000_create_experiments.js";
+import * as marketplaceLoop from "./2026_12_10_1000_marketplace_loop.js";
 
 /** Every migration of the experiments schema, by name (names sort in order). */
 export const experimentsMigrations: Record<string, Migration> = {
   "2026_11_21_1000_create_messaging_tables": createMessagingTables,
   "2026_12_01_1000_create_experiments": createExperiments,
+  "2026_12_10_1000_marketplace_loop": marketplaceLoop,
 };

@@ -2,6 +2,9 @@
 // The statistics are written here; jstat supplies only distribution functions (t, F, chi-square,
 // normal, incomplete beta, log-gamma). Conventions follow R's defaults (t.test, oneway.test with
 // var.equal = TRUE / aov, wilcox.test, chisq.test, fisher.test) so results can be checked in R.
+// Packages that compile this source (the standalone host) see the ambient typing through this.
+// eslint-disable-next-line @typescript-eslint/triple-slash-reference
+/// <reference path="./jstat.d.ts" />
 import jStat from "jstat";
 
 export type TestName = "t_test" | "anova" | "mann_whitney" | "chi_square" | "fisher_exact";

@@ -3,6 +3,7 @@
  * Pure: no I/O, no clock. The model's numbers live in model.ts; docs/estimates.md explains them.
  */
 import type { ExperimentType } from "../contracts.js";
+import { availabilityFromCount } from "@petri/contracts";
 import { EXPERIMENT_TYPES } from "../contracts.js";
 import type { ProtocolTemplate } from "../templates/index.js";
 import { getTemplate } from "../templates/index.js";
@@ -22,7 +23,6 @@ import {
   DEFAULT_REPLICATES,
   L2_EXTRA_DAYS,
   MAX_WORK_MULTIPLE,
-  OPERATOR_AVAILABILITY_THRESHOLDS,
   PACKAGE_LEVEL_MULTIPLIER,
   PACKAGE_LEVELS,
   PLATFORM_FEE_RATE,
@@ -86,14 +86,7 @@ export function privacyPremiumRate(privacy: PrivacySetting, packageLevel: Packag
 
 /** high / medium / low / none from the count of operators able to take the request. */
 export function operatorAvailability(operatorsAbleToTakeIt: number): OperatorAvailability {
-  const n =
-    typeof operatorsAbleToTakeIt === "number" && !Number.isNaN(operatorsAbleToTakeIt)
-      ? Math.floor(operatorsAbleToTakeIt)
-      : 0;
-  if (n >= OPERATOR_AVAILABILITY_THRESHOLDS.high) return "high";
-  if (n >= OPERATOR_AVAILABILITY_THRESHOLDS.medium) return "medium";
-  if (n >= OPERATOR_AVAILABILITY_THRESHOLDS.low) return "low";
-  return "none";
+  return availabilityFromCount(operatorsAbleToTakeIt);
 }
 
 function fullDimensions(model: TypeCostModel, given: WorkDimensions): Required<WorkDimensions> {

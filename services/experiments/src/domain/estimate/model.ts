@@ -189,7 +189,7 @@ export const TURNAROUND_MAX_EXTRA_DAYS = 30;
 
 /**
  * operator_availability from the number of verified operators whose hard filters pass
- * (type verified, BSL, approvals, equipment, capacity): at least `high` → high, at least
- * `medium` → medium, at least `low` → low, 0 → none.
+ * (type verified, BSL, approvals, equipment, capacity): shared with the marketplace through
+ * @petri/contracts, next to the eligibility rule.
  */
-export const OPERATOR_AVAILABILITY_THRESHOLDS = { high: 8, medium: 3, low: 1 } as const;
+export { OPERATOR_AVAILABILITY_THRESHOLDS } from "@petri/contracts";

@@ -37,7 +37,7 @@ const EXPECTED: Record<
   },
   claim: { open: "claimed" },
   start: { claimed: "in_progress" },
-  submit_results: { in_progress: "pending_approval" },
+  submit_results: { claimed: "pending_approval", in_progress: "pending_approval" },
   approve_results: { pending_approval: "completed" },
   dispute: { pending_approval: "disputed", completed: "disputed" },
   resolve_dispute: { disputed: "resolved" },

@@ -13,8 +13,10 @@
  *   changes (stays pending_review, comments recorded).
  * - PATCH only in draft, pending_review and open (before an operator claims).
  * - DELETE (cancel) from draft, pending_review, open, claimed and in_progress.
- * - claimed -> in_progress is the operator starting the work; a dispute is accepted from
- *   pending_approval and from completed; staff resolve a dispute.
+ * - claimed -> in_progress is the operator starting the work; results may be submitted from
+ *   in_progress and from claimed (submitting implies the work started); a dispute is
+ *   accepted from pending_approval and from completed (within the dispute window, see
+ *   domain/disputes); staff resolve a dispute.
  */
 import { InvalidStateError } from "@petri/service-kit";
 
@@ -86,7 +88,8 @@ export const TRANSITIONS: Readonly<Record<LifecycleAction, TransitionRule>> = {
   },
   claim: { actor: "operator", from: ["open"], to: ["claimed"] },
   start: { actor: "operator", from: ["claimed"], to: ["in_progress"] },
-  submit_results: { actor: "operator", from: ["in_progress"], to: ["pending_approval"] },
+  // From claimed too: submitting results implies the work started (started_at is set then).
+  submit_results: { actor: "operator", from: ["claimed", "in_progress"], to: ["pending_approval"] },
   approve_results: { actor: "requester", from: ["pending_approval"], to: ["completed"] },
   dispute: { actor: "requester", from: ["pending_approval", "completed"], to: ["disputed"] },
   resolve_dispute: { actor: "staff", from: ["disputed"], to: ["resolved"] },

@@ -1,4 +1,8 @@
-/** Why the ledger refused a posting. Every one is a programming or state error, never a retry. */
+/**
+ * Why the ledger refused a posting: a programming error, a state error, or (`no_hold`,
+ * `release_pending`, `amount_mismatch`) an event that arrived before the one it depends on.
+ * A consumer lets the event be retried and finally dead-lettered; no money moves meanwhile.
+ */
 export type LedgerErrorCode =
   | "invalid_amount"
   | "unbalanced_posting"
@@ -8,7 +12,9 @@ export type LedgerErrorCode =
   | "escrow_overdrawn"
   | "invalid_split"
   | "not_cancellable"
-  | "conflicting_replay";
+  | "conflicting_replay"
+  | "amount_mismatch"
+  | "release_pending";
 
 export class LedgerError extends Error {
   constructor(

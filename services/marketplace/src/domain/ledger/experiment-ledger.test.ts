@@ -14,11 +14,15 @@ import {
   paymentStateOf,
   postingsForApproval,
   postingsForCancellation,
+  paymentStatusOf,
+  postingsForCancellationAmounts,
   postingsForDisputeResolution,
+  postingsForHoldChange,
   postingsForOpened,
   summarize,
 } from "./experiment-ledger.js";
-import { holdPosting, refundPosting, releasePosting } from "./postings.js";
+import { REQUESTER_FUNDS } from "./accounts.js";
+import { holdAdjustmentPosting, holdPosting, refundPosting, releasePosting } from "./postings.js";
 
 const EXP = "exp_1";
 const OP = "op_1";
@@ -180,15 +184,154 @@ describe("business events", () => {
   });
 });
 
+describe("hold adjustments", () => {
+  it("raise and lower the hold, keyed by the experiment version", () => {
+    const held = opened(10_000);
+    const up = postingsForHoldChange(held, { targetCents: 12_500, version: 3 }, 1);
+    expect(up.outcome).toBe("adjusted");
+    expect(up.postings).toEqual([holdAdjustmentPosting(EXP, 3, 2_500)]);
+    const raised = applyPostings(held, up.postings);
+    expect(summarize(EXP, raised.postings)).toMatchObject({
+      heldCents: 12_500,
+      holdAdjustedCents: 2_500,
+      stillHeldCents: 12_500,
+    });
+
+    const down = postingsForHoldChange(raised, { targetCents: 9_000, version: 4 }, 3);
+    const lowered = applyPostings(raised, down.postings);
+    expect(accountBalances(lowered.postings).get(REQUESTER_FUNDS)).toBe(-9_000);
+    expect(summarize(EXP, lowered.postings)).toMatchObject({ heldCents: 9_000, stillHeldCents: 9_000 });
+    expect(conservationViolations(EXP, lowered.postings)).toEqual([]);
+  });
+
+  it("a replayed or older re-estimate moves nothing", () => {
+    const held = opened(10_000);
+    const raised = applyPostings(
+      held,
+      postingsForHoldChange(held, { targetCents: 12_000, version: 5 }, 1).postings,
+    );
+    expect(postingsForHoldChange(raised, { targetCents: 12_000, version: 5 }, 5)).toEqual({
+      outcome: "stale",
+      postings: [],
+    });
+    // Version 4 arrives late: without the guard it would move the hold back to 11,000.
+    expect(postingsForHoldChange(raised, { targetCents: 11_000, version: 4 }, 5).outcome).toBe("stale");
+    // A re-estimate that moved nothing still counts, through the applied version.
+    expect(postingsForHoldChange(held, { targetCents: 10_000, version: 2 }, 1).outcome).toBe("unchanged");
+    expect(postingsForHoldChange(held, { targetCents: 7_000, version: 2 }, 3).outcome).toBe("stale");
+  });
+
+  it("is frozen once money left escrow", () => {
+    const held = opened(10_000);
+    const released = applyPostings(held, postingsForApproval(held, OP));
+    expect(postingsForHoldChange(released, { targetCents: 20_000, version: 9 }, 1).outcome).toBe("frozen");
+  });
+
+  it("holds for the first time when the submission held nothing", () => {
+    expect(postingsForHoldChange(emptyLedger(EXP), { targetCents: 700, version: 2 }, 1)).toEqual({
+      outcome: "adjusted",
+      postings: [holdPosting(EXP, 700)],
+    });
+    expect(postingsForHoldChange(emptyLedger(EXP), { targetCents: 0, version: 2 }, 1).outcome).toBe(
+      "unchanged",
+    );
+    expect(postingsForHoldChange(emptyLedger(EXP), { targetCents: 700, version: 2 }, 2).outcome).toBe(
+      "stale",
+    );
+  });
+
+  it("an approval after an adjustment releases the adjusted hold", () => {
+    const raised = applyPostings(
+      opened(10_000),
+      postingsForHoldChange(opened(10_000), { targetCents: 10_700, version: 2 }, 1).postings,
+    );
+    const approved = applyPostings(raised, postingsForApproval(raised, OP));
+    expect(accountBalances(approved.postings).get(operatorPayableAccount(OP))).toBe(10_700);
+    expect(conservationViolations(EXP, approved.postings)).toEqual([]);
+  });
+});
+
+describe("cancellation with the event's amounts", () => {
+  it("moves the announced refund and compensation when they add up to the hold", () => {
+    const held = opened(10_000);
+    const result = postingsForCancellationAmounts(held, { refundCents: 8_000, compensationCents: 2_000 }, OP);
+    expect(result.refundStatus).toBe("partial");
+    const ledger = applyPostings(held, result.postings);
+    expect(summarize(EXP, ledger.postings)).toMatchObject({ refundedCents: 8_000, compensatedCents: 2_000 });
+  });
+
+  it("refuses amounts that do not match the hold, and compensation without an operator", () => {
+    const held = opened(10_000);
+    expect(
+      code(() => postingsForCancellationAmounts(held, { refundCents: 10_000, compensationCents: 1 }, OP)),
+    ).toBe("amount_mismatch");
+    expect(
+      code(() => postingsForCancellationAmounts(held, { refundCents: 9_999, compensationCents: 0 })),
+    ).toBe("amount_mismatch");
+    expect(
+      code(() => postingsForCancellationAmounts(held, { refundCents: 0, compensationCents: 10_000 })),
+    ).toBe("invalid_posting");
+  });
+
+  it("waits for a late hold, and moves nothing when nothing is held or announced", () => {
+    expect(
+      code(() => postingsForCancellationAmounts(emptyLedger(EXP), { refundCents: 5, compensationCents: 0 })),
+    ).toBe("no_hold");
+    expect(
+      postingsForCancellationAmounts(emptyLedger(EXP), { refundCents: 0, compensationCents: 0 }).postings,
+    ).toEqual([]);
+  });
+});
+
+describe("disputes raised after approval", () => {
+  it("wait for the release instead of splitting the escrow", () => {
+    const held = opened(10_000);
+    expect(
+      code(() =>
+        postingsForDisputeResolution(held, OP, { outcome: "requester" }, { raisedAfterApproval: true }),
+      ),
+    ).toBe("release_pending");
+    const released = applyPostings(held, postingsForApproval(held, OP));
+    const [clawBack] = postingsForDisputeResolution(
+      released,
+      OP,
+      { outcome: "requester" },
+      { raisedAfterApproval: true },
+    );
+    expect(clawBack?.entries).toEqual([
+      { account: operatorPayableAccount(OP), amountCents: -10_000 },
+      { account: REQUESTER_REFUND, amountCents: 10_000 },
+    ]);
+  });
+});
+
+describe("paymentStatusOf", () => {
+  it("names the ledger state, with open disputes shown as disputed", () => {
+    expect(paymentStatusOf("none", false)).toBe("not_held");
+    expect(paymentStatusOf("held", false)).toBe("held");
+    expect(paymentStatusOf("held", true)).toBe("disputed");
+    expect(paymentStatusOf("released", true)).toBe("disputed");
+    expect(paymentStatusOf("paid_to_operator", false)).toBe("released");
+    expect(paymentStatusOf("partially_refunded", false)).toBe("partially_refunded");
+    expect(paymentStatusOf("dispute_resolved", true)).toBe("resolved");
+  });
+});
+
 type Event =
   | { type: "open"; cents: number }
   | { type: "approve" }
+  | { type: "reestimate"; cents: number; version: number }
   | { type: "cancel"; status: CancellableStatus }
   | { type: "resolve"; outcome: "requester" | "operator" | "split"; share: number };
 
 const eventArb: fc.Arbitrary<Event> = fc.oneof(
   fc.record({ type: fc.constant("open" as const), cents: fc.integer({ min: 0, max: 5_000_000 }) }),
   fc.record({ type: fc.constant("approve" as const) }),
+  fc.record({
+    type: fc.constant("reestimate" as const),
+    cents: fc.integer({ min: 0, max: 5_000_000 }),
+    version: fc.integer({ min: 2, max: 12 }),
+  }),
   fc.record({
     type: fc.constant("cancel" as const),
     status: fc.constantFrom<CancellableStatus>("draft", "pending_review", "open", "claimed", "in_progress"),
@@ -207,13 +350,22 @@ describe("properties", () => {
         fc.array(fc.tuple(fc.integer({ min: 0, max: 2 }), eventArb), { maxLength: 25 }),
         (steps) => {
           const ledgers = [0, 1, 2].map((i) => emptyLedger(`exp_${i}`));
+          const appliedVersions = [1, 1, 1];
           for (const [index, event] of steps) {
             const ledger = ledgers[index]!;
             try {
               let postings;
               if (event.type === "open") postings = postingsForOpened(ledger.experimentId, event.cents);
               else if (event.type === "approve") postings = postingsForApproval(ledger, OP);
-              else if (event.type === "cancel")
+              else if (event.type === "reestimate") {
+                const change = postingsForHoldChange(
+                  ledger,
+                  { targetCents: event.cents, version: event.version },
+                  appliedVersions[index]!,
+                );
+                if (change.outcome !== "stale") appliedVersions[index] = event.version;
+                postings = change.postings;
+              } else if (event.type === "cancel")
                 postings = postingsForCancellation(ledger, event.status, OP).postings;
               else {
                 const s = summarize(ledger.experimentId, ledger.postings);
@@ -235,8 +387,8 @@ describe("properties", () => {
               expect(conservationViolations(l.experimentId, l.postings)).toEqual([]);
               const escrow = accountBalances(l.postings).get(escrowAccount(l.experimentId)) ?? 0;
               expect(escrow).toBeGreaterThanOrEqual(0);
-              const kinds = l.postings.map((p) => p.kind);
-              expect(new Set(kinds).size).toBe(kinds.length);
+              const keys = l.postings.map((p) => `${p.kind}:${p.key ?? ""}`);
+              expect(new Set(keys).size).toBe(keys.length);
             }
           }
         },

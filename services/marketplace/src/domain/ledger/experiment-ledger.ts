@@ -17,7 +17,10 @@ import {
   assertValidPosting,
   compensationPosting,
   disputeResolutionPosting,
+  holdAdjustmentPosting,
+  holdAdjustmentVersion,
   holdPosting,
+  postingKey,
   postingTotal,
   refundPosting,
   releasePosting,
@@ -45,7 +48,10 @@ export function accountBalances(postings: readonly Posting[]): Map<LedgerAccount
 }
 
 export interface LedgerSummary {
+  /** Net amount drawn from the requester's funds: the hold plus its adjustments. */
   heldCents: number;
+  /** Signed sum of the hold adjustments (0 when the hold was never re-estimated). */
+  holdAdjustedCents: number;
   releasedCents: number;
   refundedCents: number;
   compensatedCents: number;
@@ -67,6 +73,7 @@ export function summarize(experimentId: string, postings: readonly Posting[]): L
   const escrow = escrowAccount(experimentId);
   const summary: LedgerSummary = {
     heldCents: 0,
+    holdAdjustedCents: 0,
     releasedCents: 0,
     refundedCents: 0,
     compensatedCents: 0,
@@ -80,6 +87,10 @@ export function summarize(experimentId: string, postings: readonly Posting[]): L
   for (const posting of postings) {
     const fromEscrow = posting.entries.some((entry) => entry.account === escrow && entry.amountCents < 0);
     for (const entry of posting.entries) {
+      if (entry.account === REQUESTER_FUNDS) {
+        summary.heldCents -= entry.amountCents;
+        if (posting.kind === "hold_adjustment") summary.holdAdjustedCents -= entry.amountCents;
+      }
       if (entry.account === escrow) summary.stillHeldCents += entry.amountCents;
       if (entry.account === REQUESTER_REFUND) summary.returnedToRequesterCents += entry.amountCents;
       if (isOperatorPayableAccount(entry.account)) summary.paidToOperatorCents += entry.amountCents;
@@ -90,7 +101,6 @@ export function summarize(experimentId: string, postings: readonly Posting[]): L
       }
     }
     const total = postingTotal(posting);
-    if (posting.kind === "hold") summary.heldCents += total;
     if (posting.kind === "release") summary.releasedCents += total;
     if (posting.kind === "refund") summary.refundedCents += total;
     if (posting.kind === "compensation") summary.compensatedCents += total;
@@ -130,8 +140,8 @@ export function conservationViolations(experimentId: string, postings: readonly 
   return violations;
 }
 
-export function postingOf(ledger: ExperimentLedger, kind: PostingKind): Posting | undefined {
-  return ledger.postings.find((posting) => posting.kind === kind);
+export function postingOf(ledger: ExperimentLedger, kind: PostingKind, key = ""): Posting | undefined {
+  return ledger.postings.find((posting) => posting.kind === kind && postingKey(posting) === key);
 }
 
 export interface ApplyResult {
@@ -142,7 +152,7 @@ export interface ApplyResult {
 
 /**
  * Adds a posting, with the same rules the database repository enforces: valid and balanced,
- * this experiment's, one per kind (an identical replay is a no-op, a different one
+ * this experiment's, one per kind and key (an identical replay is a no-op, a different one
  * `conflicting_replay`), a hold before anything else, and no balance driven negative.
  */
 export function applyPosting(ledger: ExperimentLedger, posting: Posting): ApplyResult {
@@ -153,7 +163,7 @@ export function applyPosting(ledger: ExperimentLedger, posting: Posting): ApplyR
       `posting of ${posting.experimentId} on the ledger of ${ledger.experimentId}`,
     );
   }
-  const existing = postingOf(ledger, posting.kind);
+  const existing = postingOf(ledger, posting.kind, postingKey(posting));
   if (existing) {
     if (samePosting(existing, posting)) return { ledger, applied: false };
     throw new LedgerError(
@@ -195,6 +205,60 @@ export function postingsForOpened(experimentId: string, holdCents: number): Post
   return holdCents === 0 ? [] : [holdPosting(experimentId, holdCents)];
 }
 
+export type HoldChangeOutcome =
+  /** An adjustment moves the hold to the new target. */
+  | "adjusted"
+  /** The hold already equals the target. */
+  | "unchanged"
+  /** A re-estimate of this or a later version was applied already (a replay or a late event). */
+  | "stale"
+  /** Money has left escrow (release, refund, compensation, dispute): the hold no longer moves. */
+  | "frozen";
+
+export interface HoldChange {
+  outcome: HoldChangeOutcome;
+  postings: Posting[];
+}
+
+/**
+ * The experiment was re-estimated at version `version` (a PATCH or an accepted protocol
+ * proposal) and should now hold `targetCents`. `appliedVersion` is the newest version whose
+ * hold target was applied before (the submission's, or an earlier re-estimate's), kept by the
+ * caller even when a re-estimate moved nothing, so that an older re-estimate arriving late is
+ * recognised as stale instead of moving the hold back.
+ *
+ * The adjustment is keyed by the version: a replay finds it recorded and moves nothing. A
+ * request submitted with nothing to hold gets its first hold this way.
+ */
+export function postingsForHoldChange(
+  ledger: ExperimentLedger,
+  change: { targetCents: number; version: number },
+  appliedVersion: number,
+): HoldChange {
+  assertCents(change.targetCents, "hold");
+  if (!postingOf(ledger, "hold")) {
+    if (change.version <= appliedVersion) return { outcome: "stale", postings: [] };
+    return change.targetCents === 0
+      ? { outcome: "unchanged", postings: [] }
+      : { outcome: "adjusted", postings: [holdPosting(ledger.experimentId, change.targetCents)] };
+  }
+  const newestAdjustment = Math.max(
+    0,
+    ...ledger.postings
+      .filter((posting) => posting.kind === "hold_adjustment")
+      .map((posting) => holdAdjustmentVersion(postingKey(posting)) ?? 0),
+  );
+  if (change.version <= Math.max(appliedVersion, newestAdjustment)) return { outcome: "stale", postings: [] };
+  if (ledger.postings.some((posting) => posting.kind !== "hold" && posting.kind !== "hold_adjustment"))
+    return { outcome: "frozen", postings: [] };
+  const delta = change.targetCents - summarize(ledger.experimentId, ledger.postings).heldCents;
+  if (delta === 0) return { outcome: "unchanged", postings: [] };
+  return {
+    outcome: "adjusted",
+    postings: [holdAdjustmentPosting(ledger.experimentId, change.version, delta)],
+  };
+}
+
 function held(ledger: ExperimentLedger, event: string): LedgerSummary {
   if (!postingOf(ledger, "hold"))
     throw new LedgerError("no_hold", `${event} of ${ledger.experimentId}: nothing is held`);
@@ -230,12 +294,66 @@ export interface CancellationPostings {
   refundStatus: "full" | "partial" | "none";
 }
 
+/** What a cancellation gives back and pays out, as the experiments service announced it. */
+export interface CancellationAmounts {
+  refundCents: number;
+  compensationCents: number;
+}
+
 /**
- * Cancellation per D25: draft nothing; pending_review/open the whole hold back to the
- * requester; claimed 20 % of the hold to the operator and the rest back; in_progress the whole
- * hold to the operator. Refund + compensation = the hold. An experiment cancelled before its
- * hold was posted has nothing to refund. Computed from the hold, so a replayed cancellation
- * yields the same postings (which then record as no-ops).
+ * A cancellation with the amounts its event carries: `refundCents` back to the requester and
+ * `compensationCents` to the operator. They must add up to what is held, with nothing paid out
+ * yet; anything else is `amount_mismatch` (or `not_cancellable`), so wrong money never moves:
+ * the event is retried (a hold adjustment may still be on its way) and then dead-lettered.
+ * Zero amounts with nothing held move nothing; amounts with nothing held are `no_hold` (the
+ * hold may arrive late). A replay yields the recorded postings again (no-ops when recorded).
+ */
+export function postingsForCancellationAmounts(
+  ledger: ExperimentLedger,
+  amounts: CancellationAmounts,
+  operatorId?: string,
+): CancellationPostings {
+  assertCents(amounts.refundCents, "refund");
+  assertCents(amounts.compensationCents, "operator compensation");
+  const summary = summarize(ledger.experimentId, ledger.postings);
+  const total = amounts.refundCents + amounts.compensationCents;
+  if (!postingOf(ledger, "hold")) {
+    if (total === 0) return { postings: [], refundCents: 0, compensationCents: 0, refundStatus: "none" };
+    throw new LedgerError("no_hold", `cancellation of ${ledger.experimentId}: nothing is held yet`);
+  }
+  const replay = postingOf(ledger, "refund") !== undefined || postingOf(ledger, "compensation") !== undefined;
+  if (!replay && summary.stillHeldCents !== summary.heldCents) {
+    throw new LedgerError("not_cancellable", `${ledger.experimentId}: escrow was already paid out`);
+  }
+  if (total !== summary.heldCents) {
+    throw new LedgerError(
+      "amount_mismatch",
+      `${ledger.experimentId}: refund ${amounts.refundCents} + compensation ${amounts.compensationCents} != held ${summary.heldCents} cents`,
+    );
+  }
+  if (amounts.compensationCents > 0 && !operatorId) {
+    throw new LedgerError("invalid_posting", `compensating on ${ledger.experimentId} needs the operator`);
+  }
+  const postings: Posting[] = [];
+  if (amounts.refundCents > 0) postings.push(refundPosting(ledger.experimentId, amounts.refundCents));
+  if (amounts.compensationCents > 0)
+    postings.push(compensationPosting(ledger.experimentId, operatorId as string, amounts.compensationCents));
+  return {
+    postings,
+    refundCents: amounts.refundCents,
+    compensationCents: amounts.compensationCents,
+    refundStatus:
+      amounts.refundCents === total && total > 0 ? "full" : amounts.refundCents > 0 ? "partial" : "none",
+  };
+}
+
+/**
+ * Cancellation per D25, the rule the experiments service applies when it announces the
+ * amounts: draft nothing; pending_review/open the whole hold back to the requester; claimed
+ * 20 % of the hold to the operator and the rest back; in_progress the whole hold to the
+ * operator. Refund + compensation = the hold. An experiment cancelled before its hold was
+ * posted has nothing to refund. Computed from the hold, so a replayed cancellation yields the
+ * same postings (which then record as no-ops).
  */
 export function postingsForCancellation(
   ledger: ExperimentLedger,
@@ -243,22 +361,13 @@ export function postingsForCancellation(
   operatorId?: string,
 ): CancellationPostings {
   const summary = summarize(ledger.experimentId, ledger.postings);
-  const none: CancellationPostings = {
-    postings: [],
-    refundCents: 0,
-    compensationCents: 0,
-    refundStatus: "none",
-  };
   if (status === "draft") {
     if (summary.heldCents !== 0)
       throw new LedgerError("not_cancellable", `draft ${ledger.experimentId} holds money`);
-    return none;
+    return { postings: [], refundCents: 0, compensationCents: 0, refundStatus: "none" };
   }
-  if (summary.heldCents === 0) return none;
-  const replay = postingOf(ledger, "refund") !== undefined || postingOf(ledger, "compensation") !== undefined;
-  if (!replay && summary.stillHeldCents !== summary.heldCents) {
-    throw new LedgerError("not_cancellable", `${ledger.experimentId}: escrow was already paid out`);
-  }
+  if (!postingOf(ledger, "hold"))
+    return postingsForCancellationAmounts(ledger, { refundCents: 0, compensationCents: 0 });
   const hold = summary.heldCents;
   let compensation = 0;
   if (status === "claimed") compensation = claimedCompensationCents(hold);
@@ -269,23 +378,11 @@ export function postingsForCancellation(
       `${ledger.experimentId} cannot be cancelled from ${String(status)}`,
     );
   }
-  if (compensation > 0 && !operatorId) {
-    throw new LedgerError(
-      "invalid_posting",
-      `cancelling ${status} ${ledger.experimentId} needs the operator`,
-    );
-  }
-  const refund = hold - compensation;
-  const postings: Posting[] = [];
-  if (refund > 0) postings.push(refundPosting(ledger.experimentId, refund));
-  if (compensation > 0)
-    postings.push(compensationPosting(ledger.experimentId, operatorId as string, compensation));
-  return {
-    postings,
-    refundCents: refund,
-    compensationCents: compensation,
-    refundStatus: refund === hold ? "full" : refund > 0 ? "partial" : "none",
-  };
+  return postingsForCancellationAmounts(
+    ledger,
+    { refundCents: hold - compensation, compensationCents: compensation },
+    operatorId,
+  );
 }
 
 export type DisputeOutcome =
@@ -296,15 +393,24 @@ export type DisputeOutcome =
  * the operator: all released; split: the amounts, which must add up to what escrow holds).
  * After a release (a dispute of a completed experiment) the disputed amount is the release:
  * the requester's share moves back from operator_payable; "for the operator" moves nothing.
+ * `raisedAfterApproval` says the dispute was raised from completed, so a release must exist.
  */
 export function postingsForDisputeResolution(
   ledger: ExperimentLedger,
   operatorId: string,
   resolution: DisputeOutcome,
+  options: { raisedAfterApproval?: boolean } = {},
 ): Posting[] {
   const existing = postingOf(ledger, "dispute_resolution");
   if (existing) return [existing];
   const summary = held(ledger, "dispute resolution");
+  // A dispute of a completed experiment resolves against the release; should the approval's
+  // release not be recorded yet (events reordered), wait for it rather than split the escrow.
+  if (options.raisedAfterApproval === true && !postingOf(ledger, "release"))
+    throw new LedgerError(
+      "release_pending",
+      `${ledger.experimentId}: the approval's release is not recorded yet`,
+    );
   const fromEscrow = summary.stillHeldCents > 0;
   const disputed = fromEscrow ? summary.stillHeldCents : summary.releasedCents;
   if (disputed === 0) throw new LedgerError("no_hold", `${ledger.experimentId}: no money left to resolve`);
@@ -346,4 +452,26 @@ export function paymentStateOf(ledger: ExperimentLedger): PaymentState {
   if (s.refundedCents > 0) return "partially_refunded";
   if (s.compensatedCents > 0) return "paid_to_operator";
   return "held";
+}
+
+/** Escrow status as the API and the PaymentUpdated event name it (petri.marketplace.v1.ExperimentPayment). */
+export type PaymentStatus =
+  "not_held" | "held" | "released" | "refunded" | "partially_refunded" | "disputed" | "resolved";
+
+/**
+ * The public status: the ledger's state, except that an open dispute (which moves no money
+ * until it is resolved) shows as "disputed". Money paid wholly to the operator on a
+ * cancellation in progress shows as "released", the status of money that went to the operator.
+ */
+export function paymentStatusOf(state: PaymentState, disputeOpen: boolean): PaymentStatus {
+  if (state === "dispute_resolved") return "resolved";
+  if (disputeOpen) return "disputed";
+  switch (state) {
+    case "none":
+      return "not_held";
+    case "paid_to_operator":
+      return "released";
+    default:
+      return state;
+  }
 }

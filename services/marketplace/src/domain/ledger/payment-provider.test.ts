@@ -6,7 +6,7 @@ import {
   postingsForOpened,
 } from "./experiment-ledger.js";
 import { SandboxPaymentProvider, executePosting, providerCallsFor } from "./payment-provider.js";
-import { disputeResolutionPosting, holdPosting, releasePosting } from "./postings.js";
+import { disputeResolutionPosting, holdAdjustmentPosting, holdPosting, releasePosting } from "./postings.js";
 
 describe("payment provider port", () => {
   it("maps postings to provider calls keyed by experiment and kind", () => {
@@ -33,6 +33,21 @@ describe("payment provider port", () => {
     expect(split.map((c) => [c.method, c.request.amountCents])).toEqual([
       ["refund", 2],
       ["capture", 3],
+    ]);
+  });
+
+  it("maps hold adjustments to an extra authorisation or a reduction, keyed by version", () => {
+    expect(providerCallsFor(holdAdjustmentPosting("exp_1", 3, 250))).toEqual([
+      {
+        method: "authorizeHold",
+        request: { idempotencyKey: "exp_1:hold_adjustment:v3", experimentId: "exp_1", amountCents: 250 },
+      },
+    ]);
+    expect(providerCallsFor(holdAdjustmentPosting("exp_1", 4, -100))).toEqual([
+      {
+        method: "reduceHold",
+        request: { idempotencyKey: "exp_1:hold_adjustment:v4", experimentId: "exp_1", amountCents: 100 },
+      },
     ]);
   });
 

@@ -1,16 +1,24 @@
 /**
  * The payment-provider port: how ledger postings reach real money. The ledger is the source of
- * truth; a provider call follows each recorded posting, keyed by `<experiment_id>:<kind>` so a
- * retried call is idempotent at the provider too (Stripe-style idempotency keys).
+ * truth; a provider call follows each recorded posting, keyed by `<experiment_id>:<kind>` (plus
+ * `:<key>` for a keyed posting such as a hold adjustment) so a retried call is idempotent at the
+ * provider too (Stripe-style idempotency keys).
  *
  * The sandbox adapter below is the default everywhere (standalone, cluster, tests). A
  * production adapter (e.g. card authorisation + connected-account transfers) is future work:
- * it implements the same three methods and must honour the idempotency key.
+ * it implements the same four methods and must honour the idempotency key.
  */
-import { REQUESTER_REFUND, isOperatorPayableAccount } from "./accounts.js";
-import type { Posting } from "./postings.js";
+import { REQUESTER_FUNDS, REQUESTER_REFUND, isOperatorPayableAccount } from "./accounts.js";
+import { type Posting, postingKey } from "./postings.js";
 
 export interface AuthorizeHoldRequest {
+  idempotencyKey: string;
+  experimentId: string;
+  amountCents: number;
+}
+
+/** Lower an authorised hold by `amountCents` (the hold was re-estimated down). */
+export interface ReduceHoldRequest {
   idempotencyKey: string;
   experimentId: string;
   amountCents: number;
@@ -36,8 +44,10 @@ export interface ProviderReceipt {
 
 export interface PaymentProvider {
   readonly name: string;
-  /** Reserve the requester's money for an experiment (hold). */
+  /** Reserve the requester's money for an experiment (hold, or a raised hold's increment). */
   authorizeHold(request: AuthorizeHoldRequest): Promise<ProviderReceipt>;
+  /** Let go of part of an authorisation (a hold re-estimated down). */
+  reduceHold(request: ReduceHoldRequest): Promise<ProviderReceipt>;
   /** Pay the operator out of held money (release, compensation, the operator's dispute share). */
   capture(request: CaptureRequest): Promise<ProviderReceipt>;
   /** Return money to the requester (refund, the requester's dispute share or claw-back). */
@@ -46,16 +56,24 @@ export interface PaymentProvider {
 
 export type ProviderCall =
   | { method: "authorizeHold"; request: AuthorizeHoldRequest }
+  | { method: "reduceHold"; request: ReduceHoldRequest }
   | { method: "capture"; request: CaptureRequest }
   | { method: "refund"; request: RefundRequest };
 
 /** The provider calls that carry out a recorded posting (pure). */
 export function providerCallsFor(posting: Posting): ProviderCall[] {
-  const base = `${posting.experimentId}:${posting.kind}`;
+  const key = postingKey(posting);
+  const base =
+    key === "" ? `${posting.experimentId}:${posting.kind}` : `${posting.experimentId}:${posting.kind}:${key}`;
   const { experimentId } = posting;
-  if (posting.kind === "hold") {
-    const amountCents = posting.entries.reduce((sum, e) => sum + Math.max(e.amountCents, 0), 0);
-    return [{ method: "authorizeHold", request: { idempotencyKey: base, experimentId, amountCents } }];
+  if (posting.kind === "hold" || posting.kind === "hold_adjustment") {
+    // requester_funds gives (a negative entry) when the hold grows, takes back when it shrinks.
+    const funds = posting.entries.find((e) => e.account === REQUESTER_FUNDS)?.amountCents ?? 0;
+    if (funds > 0)
+      return [{ method: "reduceHold", request: { idempotencyKey: base, experimentId, amountCents: funds } }];
+    return [
+      { method: "authorizeHold", request: { idempotencyKey: base, experimentId, amountCents: -funds } },
+    ];
   }
   const calls: ProviderCall[] = [];
   for (const entry of posting.entries) {
@@ -81,18 +99,41 @@ export function providerCallsFor(posting: Posting): ProviderCall[] {
   return calls;
 }
 
+export interface ExecutedProviderCall {
+  call: ProviderCall;
+  receipt: ProviderReceipt;
+}
+
+async function perform(provider: PaymentProvider, call: ProviderCall): Promise<ProviderReceipt> {
+  switch (call.method) {
+    case "authorizeHold":
+      return provider.authorizeHold(call.request);
+    case "reduceHold":
+      return provider.reduceHold(call.request);
+    case "capture":
+      return provider.capture(call.request);
+    case "refund":
+      return provider.refund(call.request);
+  }
+}
+
+/** Runs the calls of a posting against a provider, in order, with each call's receipt. */
+export async function executeProviderCalls(
+  provider: PaymentProvider,
+  posting: Posting,
+): Promise<ExecutedProviderCall[]> {
+  const executed: ExecutedProviderCall[] = [];
+  for (const call of providerCallsFor(posting))
+    executed.push({ call, receipt: await perform(provider, call) });
+  return executed;
+}
+
 /** Runs the calls of a posting against a provider, in order. */
 export async function executePosting(
   provider: PaymentProvider,
   posting: Posting,
 ): Promise<ProviderReceipt[]> {
-  const receipts: ProviderReceipt[] = [];
-  for (const call of providerCallsFor(posting)) {
-    if (call.method === "authorizeHold") receipts.push(await provider.authorizeHold(call.request));
-    else if (call.method === "capture") receipts.push(await provider.capture(call.request));
-    else receipts.push(await provider.refund(call.request));
-  }
-  return receipts;
+  return (await executeProviderCalls(provider, posting)).map((executed) => executed.receipt);
 }
 
 export interface SandboxCall {
@@ -115,6 +156,10 @@ export class SandboxPaymentProvider implements PaymentProvider {
 
   authorizeHold(request: AuthorizeHoldRequest): Promise<ProviderReceipt> {
     return this.record({ method: "authorizeHold", request }, "hold");
+  }
+
+  reduceHold(request: ReduceHoldRequest): Promise<ProviderReceipt> {
+    return this.record({ method: "reduceHold", request }, "red");
   }
 
   capture(request: CaptureRequest): Promise<ProviderReceipt> {

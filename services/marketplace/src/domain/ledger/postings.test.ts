@@ -6,6 +6,8 @@ import {
   assertValidPosting,
   compensationPosting,
   disputeResolutionPosting,
+  holdAdjustmentPosting,
+  holdAdjustmentVersion,
   holdPosting,
   postingImbalance,
   postingTotal,
@@ -117,6 +119,30 @@ describe("postings", () => {
       ),
     ).toBe("invalid_posting");
     expect(() => escrowAccount("a:b")).toThrow(RangeError);
+  });
+
+  it("hold adjustments move requester funds both ways and carry the version as their key", () => {
+    expect(holdAdjustmentPosting(EXP, 3, 250)).toEqual({
+      experimentId: EXP,
+      kind: "hold_adjustment",
+      key: "v3",
+      entries: [
+        { account: REQUESTER_FUNDS, amountCents: -250 },
+        { account: escrowAccount(EXP), amountCents: 250 },
+      ],
+    });
+    expect(holdAdjustmentPosting(EXP, 4, -100).entries).toEqual([
+      { account: escrowAccount(EXP), amountCents: -100 },
+      { account: REQUESTER_FUNDS, amountCents: 100 },
+    ]);
+    expect(holdAdjustmentVersion("v12")).toBe(12);
+    expect(holdAdjustmentVersion("12")).toBeUndefined();
+    expect(code(() => holdAdjustmentPosting(EXP, 3, 0))).toBe("invalid_amount");
+    expect(code(() => holdAdjustmentPosting(EXP, 0, 10))).toBe("invalid_posting");
+    const { key: _key, ...unkeyed } = holdAdjustmentPosting(EXP, 3, 250);
+    expect(code(() => assertValidPosting(unkeyed))).toBe("invalid_posting");
+    expect(code(() => assertValidPosting({ ...holdPosting(EXP, 1), key: "v1" }))).toBe("invalid_posting");
+    expect(samePosting(holdAdjustmentPosting(EXP, 3, 250), holdAdjustmentPosting(EXP, 4, 250))).toBe(false);
   });
 
   it("compares postings independently of entry order", () => {

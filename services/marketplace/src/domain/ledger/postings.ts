@@ -3,12 +3,16 @@
  * signed changes to account balances in integer cents: positive = debit (money arrives),
  * negative = credit (money leaves). A posting balances when its entries sum to zero.
  *
- * An experiment has at most ONE posting of each kind, so a replayed business event can never
- * move money twice (the database backs this with unique (experiment_id, kind)).
+ * An experiment has at most ONE posting of each kind and key, so a replayed business event can
+ * never move money twice (the database backs this with unique (experiment_id, kind, key)).
+ * Every kind but hold_adjustment happens once per experiment and has the empty key; a hold
+ * adjustment is keyed by the experiment version whose re-estimate it applies.
  *
  * | kind               | moves                                                        | when                         |
  * | ------------------ | ------------------------------------------------------------ | ---------------------------- |
  * | hold               | requester_funds -> escrow                                    | the request opens            |
+ * | hold_adjustment    | requester_funds -> escrow (raise) or escrow -> requester_    | the hold is re-estimated     |
+ * |                    | funds (lower: that part of the authorisation is let go)      | before any payout            |
  * | release            | escrow -> operator_payable                                   | the requester approves       |
  * | refund             | escrow -> requester_refund (full or partial)                 | cancellation                 |
  * | compensation       | escrow -> operator_payable                                   | cancellation once claimed    |
@@ -25,8 +29,21 @@ import {
 } from "./accounts.js";
 import { LedgerError, assertCents } from "./errors.js";
 
-export const POSTING_KINDS = ["hold", "release", "refund", "compensation", "dispute_resolution"] as const;
+export const POSTING_KINDS = [
+  "hold",
+  "hold_adjustment",
+  "release",
+  "refund",
+  "compensation",
+  "dispute_resolution",
+] as const;
 export type PostingKind = (typeof POSTING_KINDS)[number];
+
+/** Kinds an experiment may have several of, told apart by their key. */
+export const KEYED_POSTING_KINDS: ReadonlySet<PostingKind> = new Set(["hold_adjustment"]);
+
+/** Kinds that move money between the requester's funds and escrow (nothing else may touch requester_funds). */
+const FUNDING_KINDS: ReadonlySet<PostingKind> = new Set(["hold", "hold_adjustment"]);
 
 export interface LedgerEntry {
   readonly account: LedgerAccount;
@@ -37,7 +54,14 @@ export interface LedgerEntry {
 export interface Posting {
   readonly experimentId: string;
   readonly kind: PostingKind;
+  /** Tells apart several postings of a keyed kind (KEYED_POSTING_KINDS); absent or "" otherwise. */
+  readonly key?: string;
   readonly entries: readonly LedgerEntry[];
+}
+
+/** The posting's key ("" for the once-only kinds). */
+export function postingKey(posting: Pick<Posting, "key">): string {
+  return posting.key ?? "";
 }
 
 export function isPostingKind(value: string): value is PostingKind {
@@ -65,6 +89,11 @@ export function assertValidPosting(posting: Posting): void {
     throw new LedgerError("invalid_posting", `unknown posting kind "${posting.kind}"`);
   if (posting.experimentId.length === 0)
     throw new LedgerError("invalid_posting", "posting without experiment id");
+  if (KEYED_POSTING_KINDS.has(posting.kind) !== (postingKey(posting) !== ""))
+    throw new LedgerError(
+      "invalid_posting",
+      KEYED_POSTING_KINDS.has(posting.kind) ? `${where} needs a key` : `${where} takes no key`,
+    );
   if (posting.entries.length < 2)
     throw new LedgerError("invalid_posting", `${where} needs at least two entries`);
   const accounts = new Set<string>();
@@ -84,8 +113,11 @@ export function assertValidPosting(posting: Posting): void {
         `${where} touches another experiment's escrow (${entry.account})`,
       );
     }
-    if (entry.account === REQUESTER_FUNDS && posting.kind !== "hold") {
-      throw new LedgerError("invalid_posting", `${where}: only a hold draws on ${REQUESTER_FUNDS}`);
+    if (entry.account === REQUESTER_FUNDS && !FUNDING_KINDS.has(posting.kind)) {
+      throw new LedgerError(
+        "invalid_posting",
+        `${where}: only a hold or hold adjustment moves ${REQUESTER_FUNDS}`,
+      );
     }
   }
   const imbalance = postingImbalance(posting.entries);
@@ -103,9 +135,14 @@ export function canonicalEntries(entries: readonly LedgerEntry[]): LedgerEntry[]
     .sort((a, b) => (a.account < b.account ? -1 : a.account > b.account ? 1 : 0));
 }
 
-/** Same experiment, kind and entries (in any order). */
+/** Same experiment, kind, key and entries (in any order). */
 export function samePosting(a: Posting, b: Posting): boolean {
-  if (a.experimentId !== b.experimentId || a.kind !== b.kind || a.entries.length !== b.entries.length)
+  if (
+    a.experimentId !== b.experimentId ||
+    a.kind !== b.kind ||
+    postingKey(a) !== postingKey(b) ||
+    a.entries.length !== b.entries.length
+  )
     return false;
   const left = canonicalEntries(a.entries);
   const right = canonicalEntries(b.entries);
@@ -121,8 +158,9 @@ function transferEntries(from: LedgerAccount, to: LedgerAccount, cents: number):
   ];
 }
 
-function build(experimentId: string, kind: PostingKind, entries: LedgerEntry[]): Posting {
-  const posting: Posting = { experimentId, kind, entries };
+function build(experimentId: string, kind: PostingKind, entries: LedgerEntry[], key?: string): Posting {
+  const posting: Posting =
+    key === undefined ? { experimentId, kind, entries } : { experimentId, kind, key, entries };
   assertValidPosting(posting);
   return posting;
 }
@@ -135,6 +173,34 @@ export function holdPosting(experimentId: string, amountCents: number): Posting 
     "hold",
     transferEntries(REQUESTER_FUNDS, escrowAccount(experimentId), amountCents),
   );
+}
+
+/** The key of the hold adjustment that applies the re-estimate of experiment version `version`. */
+export function holdAdjustmentKey(version: number): string {
+  if (!Number.isSafeInteger(version) || version < 1)
+    throw new LedgerError("invalid_posting", `a hold adjustment needs a positive version, got ${version}`);
+  return `v${version}`;
+}
+
+/** The experiment version a hold adjustment key names (undefined for any other key). */
+export function holdAdjustmentVersion(key: string): number | undefined {
+  const match = /^v([1-9][0-9]*)$/.exec(key);
+  return match ? Number(match[1]) : undefined;
+}
+
+/**
+ * The hold moves by `deltaCents` (signed, non-zero) to apply the re-estimate of experiment
+ * version `version`: raised from the requester's funds, or lowered back to them.
+ */
+export function holdAdjustmentPosting(experimentId: string, version: number, deltaCents: number): Posting {
+  if (deltaCents === 0) throw new LedgerError("invalid_amount", "a hold adjustment must move money");
+  assertCents(Math.abs(deltaCents), "hold adjustment", { positive: true });
+  const escrow = escrowAccount(experimentId);
+  const entries =
+    deltaCents > 0
+      ? transferEntries(REQUESTER_FUNDS, escrow, deltaCents)
+      : transferEntries(escrow, REQUESTER_FUNDS, -deltaCents);
+  return build(experimentId, "hold_adjustment", entries, holdAdjustmentKey(version));
 }
 
 /** escrow -> operator_payable, on approval. */

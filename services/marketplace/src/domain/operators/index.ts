@@ -8,3 +8,4 @@ export * from "./quality.js";
 export * from "./job.js";
 export type { Operator } from "./operator.js";
 export * from "./qualification.js";
+export * from "./eligibility.js";

@@ -209,3 +209,8 @@ export function turnaroundFor(profile: OperatorProfile, type: ExperimentType): T
     ? profile.commercial_terms.turnaround_days[type]
     : undefined;
 }
+
+/** The name a lab goes by: its display name, else its institution, else its operator id. */
+export function labNameOf(profile: OperatorProfile, operatorId: string): string {
+  return profile.identity.display_name ?? profile.identity.institution ?? operatorId;
+}

@@ -26,7 +26,7 @@ describe("isQualifiedFor hard filters", () => {
     it("fails when the type is not declared", () => {
       const r = isQualifiedFor(operator(), job({ experiment_type: "CELL_VIABILITY_IC50" }), NOW);
       expect(r.failed_filters).toEqual([
-        { filter: "competency", reason: "CELL_VIABILITY_IC50 is not among the operator's experiment types" },
+        { filter: "competency", reason: "no verified competency for CELL_VIABILITY_IC50" },
       ]);
     });
     it("fails when declared but not verified", () => {

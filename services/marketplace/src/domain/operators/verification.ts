@@ -14,6 +14,8 @@ import { z } from "zod";
 
 import { parseBsl } from "./bsl.js";
 import { parseWith } from "./errors.js";
+import { normalizeName } from "./job.js";
+import type { OperatorProfile } from "./profile.js";
 import { EXPERIMENT_TYPES, type Validation } from "./types.js";
 
 export const verificationRecordSchema = z.strictObject({
@@ -25,6 +27,12 @@ export const verificationRecordSchema = z.strictObject({
     .refine((list) => new Set(list).size === list.length, { message: "must not repeat a type" }),
   /** Staff confirmed the equipment and instruments the profile declares. */
   equipment_verified: z.boolean(),
+  /**
+   * The equipment and instrument names staff confirmed. When absent, the service records every
+   * name the profile declares at verification time (withVerifiedEquipment), so a name the lab
+   * adds to its profile later counts only after the next verification.
+   */
+  verified_equipment: z.array(z.string().trim().min(1).max(200)).max(400).optional(),
   max_bsl: z.unknown().transform((value, ctx) => {
     const level = parseBsl(value);
     if (level === null) {
@@ -62,4 +70,29 @@ export function verificationGaps(record: VerificationRecord): string[] {
 
 export function isVerificationComplete(record: VerificationRecord): boolean {
   return verificationGaps(record).length === 0;
+}
+
+/** Every equipment and instrument name a profile declares, normalised, sorted, without repeats. */
+export function declaredEquipmentNames(profile: OperatorProfile): string[] {
+  const names = new Set([
+    ...profile.capabilities.equipment.map(normalizeName),
+    ...profile.capabilities.instruments.map((instrument) => normalizeName(instrument.name)),
+  ]);
+  return [...names].sort();
+}
+
+/**
+ * The record as stored: with verified equipment, the names staff confirmed, normalised
+ * (defaulting to what the profile declares now); without, an empty list.
+ */
+export function withVerifiedEquipment(
+  record: VerificationRecord,
+  profile: OperatorProfile,
+): VerificationRecord {
+  const names = !record.equipment_verified
+    ? []
+    : record.verified_equipment === undefined
+      ? declaredEquipmentNames(profile)
+      : [...new Set(record.verified_equipment.map(normalizeName))].sort();
+  return { ...record, verified_equipment: names };
 }

@@ -1,0 +1,56 @@
+import type { RouteHandler } from "@hono/zod-openapi";
+import { asCaller } from "../../lib/clients.js";
+import type { GatewayEnv } from "../../lib/create-app.js";
+import { detailsJson, parseObjectField } from "../../lib/experiments-json.js";
+import { paginationJson } from "../../lib/pagination.js";
+import { staffDisputeJson } from "../../lib/results-json.js";
+import { callService } from "../../lib/service-call.js";
+import type { getDispute, listDisputes, resolveDispute } from "./staff-disputes.routes.js";
+
+export const listDisputesHandler: RouteHandler<typeof listDisputes, GatewayEnv> = async (c) => {
+  const { status, limit, cursor } = c.req.valid("query");
+  const page = await callService(() =>
+    c
+      .get("runtime")
+      .clients.experiments.listDisputes({ status: status ?? "", limit, cursor: cursor ?? "" }, asCaller()),
+  );
+  return c.json({ disputes: page.disputes.map(staffDisputeJson), pagination: paginationJson(page) }, 200);
+};
+
+export const getDisputeHandler: RouteHandler<typeof getDispute, GatewayEnv> = async (c) => {
+  const { dispute_id } = c.req.valid("param");
+  const answer = await callService(() =>
+    c.get("runtime").clients.experiments.getDispute({ disputeId: dispute_id }, asCaller()),
+  );
+  return c.json(
+    {
+      dispute: staffDisputeJson(answer.dispute),
+      experiment: detailsJson(answer.experiment),
+      results: parseObjectField(answer.resultsJson, "a results record"),
+      evaluation: parseObjectField(answer.evaluationJson, "an acceptance evaluation"),
+    },
+    200,
+  );
+};
+
+export const resolveDisputeHandler: RouteHandler<typeof resolveDispute, GatewayEnv> = async (c) => {
+  const { dispute_id } = c.req.valid("param");
+  const body = c.req.valid("json");
+  const answer = await callService(() =>
+    c.get("runtime").clients.experiments.resolveDispute(
+      {
+        disputeId: dispute_id,
+        outcome: body.outcome,
+        // Only a split names amounts; for the others the service moves the whole stake.
+        requesterAmountCents: body.requester_amount_usd ?? 0n,
+        operatorAmountCents: body.operator_amount_usd ?? 0n,
+        note: body.note ?? "",
+      },
+      asCaller(),
+    ),
+  );
+  return c.json(
+    { dispute: staffDisputeJson(answer.dispute), experiment: detailsJson(answer.experiment) },
+    200,
+  );
+};

@@ -1,0 +1,86 @@
+import { eligibilityFailures } from "@petri/contracts";
+import { type Clock, ForbiddenError, NotFoundError, type Principal } from "@petri/service-kit";
+import type { Kysely } from "kysely";
+import { type ExperimentRecord, loadRecord } from "../db/experiment-records.js";
+import { claimOpenExperiment, countActiveJobs, findExperiment, jobOf } from "../db/experiments.js";
+import { eligibilitySnapshot, findEligibilityByAccount } from "../db/operator-eligibility.js";
+import type { ExperimentsDb } from "../db/schema.js";
+import { type ClaimInput, assertClaimable, claimDeadline, claimTerms } from "../domain/jobs/index.js";
+import { recordClaimed } from "./experiment-events.js";
+
+/**
+ * POST /operator/jobs/{id}/claim: a verified operator takes an open experiment.
+ *
+ * Before anything is read: both confirmations, the start date and the notes (422). Then, in
+ * one transaction:
+ * 1. the caller's operator_eligibility row (the projection of the marketplace's snapshots),
+ *    locked FOR UPDATE so that one operator's concurrent claims run one after the other and
+ *    each sees the other's job when counting capacity; none: 403 not a verified operator;
+ * 2. the experiment: unknown, draft or pending_review 404; the caller's own request 403; taken
+ *    by another claim 409 experiment_already_claimed; otherwise not open 409 invalid_state;
+ * 3. the shared eligibility rule (@petri/contracts eligibilityFailures) on the snapshot, the
+ *    job requirements and the operator's active jobs: 403 with details.failed_filters;
+ * 4. UPDATE ... WHERE status = 'open': zero rows means a concurrent claim won (409
+ *    experiment_already_claimed), so exactly one of N concurrent claims succeeds;
+ * 5. ExperimentClaimed in the outbox, in the same transaction.
+ *
+ * The deadline is the end of the request's hard deadline (UTC), else the claim time plus the
+ * experiment's turnaround.
+ */
+export function makeClaimExperiment(deps: { db: Kysely<ExperimentsDb>; clock: Clock; afterCommit(): void }) {
+  return async function claimExperiment(
+    principal: Principal,
+    input: ClaimInput & { experimentId: string },
+  ): Promise<ExperimentRecord> {
+    const terms = claimTerms(input);
+    const now = deps.clock.now();
+    const record = await deps.db.transaction().execute(async (trx) => {
+      const operator = await findEligibilityByAccount(trx, principal.accountId, { lock: true });
+      if (!operator)
+        throw new ForbiddenError("not a verified operator: only verified labs may claim experiments");
+      const current = await findExperiment(trx, input.experimentId);
+      if (!current) throw new NotFoundError("experiment", input.experimentId);
+      if (current.requester_account_id === principal.accountId)
+        throw new ForbiddenError("an operator may not claim its own experiment request");
+      assertClaimable(current);
+
+      const job = jobOf(current);
+      const activeJobs = await countActiveJobs(trx, operator.operator_id);
+      const failed = eligibilityFailures(eligibilitySnapshot(operator), job, activeJobs, now);
+      if (failed.length > 0)
+        throw new ForbiddenError(
+          `the operator may not take this job: ${failed.map((f) => f.reason).join("; ")}`,
+          {
+            failed_filters: failed.map((f) => f.filter),
+            reasons: failed.map((f) => f.reason),
+          },
+        );
+
+      const claimed = await claimOpenExperiment(trx, current.id, {
+        operator_id: operator.operator_id,
+        operator_account_id: principal.accountId,
+        operator_lab_name: operator.lab_name,
+        claimed_at: now,
+        deadline: claimDeadline({
+          claimedAt: now,
+          hardDeadline: job.deadline,
+          turnaroundDays: current.turnaround_days,
+        }),
+        estimated_start_date: terms.estimatedStartDate,
+        claim_notes: terms.notes,
+        updated_at: now,
+      });
+      if (!claimed) {
+        // Lost the race: the row as the winner (or a cancellation) left it says which 409.
+        const after = await findExperiment(trx, current.id);
+        assertClaimable(after ?? current);
+        throw new Error(`claim of ${current.id} matched no open row, yet it reads as open`);
+      }
+      const claimedRecord = await loadRecord(trx, claimed);
+      await recordClaimed(trx, claimedRecord, now);
+      return claimedRecord;
+    });
+    deps.afterCommit();
+    return record;
+  };
+}

@@ -1,0 +1,45 @@
+import { type Principal, ValidationError } from "@petri/service-kit";
+import type { Kysely } from "kysely";
+import { listDisputes } from "../db/disputes.js";
+import type { DisputeRow, ExperimentsDb } from "../db/schema.js";
+import { authorize } from "../domain/authorization.js";
+import { decodeCursor, encodeCursor, parseLimit } from "../domain/pagination.js";
+
+export interface DisputeListPage {
+  disputes: DisputeRow[];
+  total: number;
+  nextCursor: string;
+  hasMore: boolean;
+}
+
+const STATUS_FILTERS = ["open", "resolved"] as const;
+
+/** Staff: disputes oldest first (the work queue), all or by status ("open", "resolved"). */
+export function makeListDisputes(deps: { db: Kysely<ExperimentsDb> }) {
+  return async function listDisputesUseCase(
+    principal: Principal,
+    input: { status: string; limit: number; cursor: string },
+  ): Promise<DisputeListPage> {
+    authorize(principal, "staff");
+    const limit = parseLimit(input.limit);
+    const after = input.cursor === "" ? undefined : decodeCursor(input.cursor);
+    const statusText = input.status.trim();
+    const status = STATUS_FILTERS.find((s) => s === statusText);
+    if (statusText !== "" && !status)
+      throw new ValidationError("the status is unknown", [
+        {
+          field: "status",
+          code: "invalid_value",
+          message: `status must be one of ${STATUS_FILTERS.join(", ")}`,
+        },
+      ]);
+    const page = await listDisputes(deps.db, { status }, { limit, after });
+    const last = page.rows.at(-1);
+    return {
+      disputes: page.rows,
+      total: page.total,
+      nextCursor: page.hasMore && last ? encodeCursor({ at: last.created_at, id: last.id }) : "",
+      hasMore: page.hasMore,
+    };
+  };
+}

@@ -1,0 +1,163 @@
+import {
+  type Clock,
+  type Logger,
+  NotFoundError,
+  type Principal,
+  ValidationError,
+  newId,
+} from "@petri/service-kit";
+import type { JsonValue } from "@petri/db";
+import type { Kysely } from "kysely";
+import { type BlobStore, blobKeyFor } from "../blobs/index.js";
+import { type ExperimentRecord, loadRecord } from "../db/experiment-records.js";
+import { findExperiment, updateExperiment } from "../db/experiments.js";
+import { insertResultFiles, insertResults } from "../db/results.js";
+import type { ExperimentsDb } from "../db/schema.js";
+import { assertAssignedOperator } from "../domain/authorization.js";
+import { assertCan, transition } from "../domain/lifecycle/transitions.js";
+import { PayloadTooLargeError } from "../domain/payload-too-large.js";
+import {
+  type DecodedFile,
+  type ParsedSubmission,
+  RESULT_LIMITS,
+  maxSubmitBodyBytes,
+  parseSubmission,
+  toStoredResults,
+} from "../domain/results/index.js";
+import { recordResultsSubmitted } from "./experiment-events.js";
+
+export interface SubmitResultsDeps {
+  db: Kysely<ExperimentsDb>;
+  clock: Clock;
+  blobs: BlobStore;
+  logger: Logger;
+  afterCommit(): void;
+}
+
+/** The submit body as JSON text: too large 413 payload_too_large, not JSON 422. */
+function parseBody(resultsJson: string): unknown {
+  const maxBytes = maxSubmitBodyBytes(RESULT_LIMITS);
+  const bytes = Buffer.byteLength(resultsJson, "utf8");
+  if (bytes > maxBytes)
+    throw new PayloadTooLargeError(`the submission is larger than ${maxBytes} bytes`, {
+      limit: "body",
+      max_bytes: maxBytes,
+      size_bytes: bytes,
+    });
+  try {
+    return JSON.parse(resultsJson === "" ? "{}" : resultsJson) as unknown;
+  } catch {
+    throw new ValidationError("the submission is not valid JSON", [
+      { field: "", code: "invalid_value", message: "the submission body is not valid JSON" },
+    ]);
+  }
+}
+
+function parsed(body: unknown): ParsedSubmission {
+  const result = parseSubmission(body, RESULT_LIMITS);
+  if (result.ok) return result.submission;
+  if (result.kind === "too_large") throw new PayloadTooLargeError(result.message, { ...result.details });
+  throw new ValidationError("the results are invalid", result.fieldErrors);
+}
+
+/**
+ * POST /operator/jobs/{id}/submit: the assigned operator submits results, from in_progress or
+ * from claimed (submitting implies the work started: started_at is set then if it was not).
+ *
+ * 1. Who and when, before the body is decoded: 404 / 403 (requester, staff) / 409 invalid_state.
+ * 2. The body: too large 413 payload_too_large, invalid 422 (domain/results parseSubmission).
+ * 3. Every file goes to the blob store under results/<experiment>/<file id> BEFORE the
+ *    transaction, so the transaction holds no lock during file I/O.
+ * 4. One transaction: the status is checked again on the locked row, results and file rows
+ *    are inserted, the experiment moves to pending_approval with results_submitted_at, and
+ *    ResultsSubmitted is recorded. A repeated submit finds pending_approval: 409.
+ * If storing or the transaction fails, the blobs already put are deleted (best effort; a
+ * failed delete is logged with its key), so no file is left without its record silently.
+ */
+export function makeSubmitResults(deps: SubmitResultsDeps) {
+  return async function submitResults(
+    principal: Principal,
+    input: { experimentId: string; resultsJson: string },
+  ): Promise<ExperimentRecord> {
+    const body = parseBody(input.resultsJson);
+    const before = await findExperiment(deps.db, input.experimentId);
+    if (!before) throw new NotFoundError("experiment", input.experimentId);
+    assertAssignedOperator(principal, before);
+    assertCan("submit_results", before.status);
+    const submission = parsed(body);
+
+    const now = deps.clock.now();
+    const fileIds = submission.files.map(() => newId("fil", now));
+    const keys = fileIds.map((fileId) => blobKeyFor(before.id, fileId));
+    const stored: string[] = [];
+    try {
+      // Every put settles before a failure is raised, so `stored` names every blob to remove.
+      const puts = await Promise.allSettled(
+        submission.files.map(async (file: DecodedFile, i) => {
+          await deps.blobs.put(keys[i]!, file.bytes, file.contentType);
+          stored.push(keys[i]!);
+        }),
+      );
+      const failedPut = puts.find((put) => put.status === "rejected");
+      if (failedPut) throw failedPut.reason;
+      const results = toStoredResults(submission, { fileIds, submittedAt: now });
+      const record = await deps.db.transaction().execute(async (trx) => {
+        const current = await findExperiment(trx, before.id, { lock: true });
+        if (!current) throw new NotFoundError("experiment", before.id);
+        assertAssignedOperator(principal, current);
+        const status = transition("submit_results", current.status);
+        await insertResults(trx, {
+          experimentId: current.id,
+          results: results as unknown as { [key: string]: JsonValue },
+          submittedBy: principal.accountId,
+          submittedAt: now,
+        });
+        await insertResultFiles(
+          trx,
+          results.files.map((file, position) => ({
+            file_id: file.fileId,
+            experiment_id: current.id,
+            kind: file.kind,
+            name: file.name,
+            format: file.format,
+            content_type: file.contentType,
+            size_bytes: file.sizeBytes,
+            sha256: file.sha256,
+            blob_key: keys[position]!,
+            step: file.step ?? null,
+            caption: file.caption ?? null,
+            position,
+            created_at: now,
+          })),
+        );
+        const updated = await updateExperiment(trx, current, {
+          status,
+          started_at: current.started_at ?? now,
+          results_submitted_at: now,
+          updated_at: now,
+        });
+        const submitted = await loadRecord(trx, updated);
+        await recordResultsSubmitted(trx, submitted, results.files.length, now);
+        return submitted;
+      });
+      deps.afterCommit();
+      return record;
+    } catch (error) {
+      await removeBlobs(deps, stored, before.id);
+      throw error;
+    }
+  };
+}
+
+async function removeBlobs(deps: SubmitResultsDeps, keys: readonly string[], experimentId: string) {
+  for (const key of keys) {
+    try {
+      await deps.blobs.delete(key);
+    } catch (error) {
+      deps.logger.error(
+        { err: error, key, experimentId },
+        "could not delete a result file of a failed submission; the blob is orphaned",
+      );
+    }
+  }
+}

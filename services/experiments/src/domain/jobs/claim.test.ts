@@ -1,0 +1,119 @@
+import { ConflictError, InvalidStateError, NotFoundError, ValidationError } from "@petri/service-kit";
+import { describe, expect, it } from "vitest";
+import { EXPERIMENT_STATUSES } from "../lifecycle/transitions.js";
+import { isActiveJobStatus } from "./active-jobs.js";
+import { DEFAULT_DEADLINE_DAYS, assertClaimable, claimDeadline, claimTerms } from "./claim.js";
+
+const confirmed = {
+  equipmentConfirmation: true,
+  authorizationConfirmation: true,
+  estimatedStartDate: "",
+  notes: "",
+};
+
+function fieldsOf(fn: () => unknown): string[] {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof ValidationError) return error.fieldErrors.map((e) => e.field);
+    throw error;
+  }
+  throw new Error("expected a ValidationError");
+}
+
+describe("claim terms", () => {
+  it("needs both confirmations, and reports every problem at once", () => {
+    expect(
+      fieldsOf(() =>
+        claimTerms({
+          ...confirmed,
+          equipmentConfirmation: false,
+          authorizationConfirmation: false,
+          notes: "x".repeat(2001),
+        }),
+      ),
+    ).toEqual(["equipment_confirmation", "authorization_confirmation", "notes"]);
+    expect(fieldsOf(() => claimTerms({ ...confirmed, authorizationConfirmation: false }))).toEqual([
+      "authorization_confirmation",
+    ]);
+  });
+
+  it("takes an optional real calendar date and trimmed notes of at most 2,000 characters", () => {
+    expect(claimTerms(confirmed)).toEqual({ estimatedStartDate: null, notes: null });
+    expect(claimTerms({ ...confirmed, estimatedStartDate: "2026-12-01", notes: "  ready  " })).toEqual({
+      estimatedStartDate: "2026-12-01",
+      notes: "ready",
+    });
+    expect(claimTerms({ ...confirmed, notes: "x".repeat(2000) }).notes).toHaveLength(2000);
+    for (const date of ["2026-02-30", "2026-13-01", "01/12/2026", "2026-12-1", "tomorrow"])
+      expect(fieldsOf(() => claimTerms({ ...confirmed, estimatedStartDate: date }))).toEqual([
+        "estimated_start_date",
+      ]);
+  });
+});
+
+describe("claim deadline", () => {
+  const claimedAt = new Date("2026-11-21T10:00:00.000Z");
+
+  it("is the end of the hard deadline's day (UTC) when the request has one", () => {
+    expect(claimDeadline({ claimedAt, hardDeadline: "2026-12-15", turnaroundDays: 7 }).toISOString()).toBe(
+      "2026-12-15T23:59:59.999Z",
+    );
+  });
+
+  it("is the claim time plus the turnaround days otherwise, else plus the default", () => {
+    expect(claimDeadline({ claimedAt, hardDeadline: "", turnaroundDays: 7 }).toISOString()).toBe(
+      "2026-11-28T10:00:00.000Z",
+    );
+    for (const turnaroundDays of [null, 0, -3, 2.5])
+      expect(claimDeadline({ claimedAt, hardDeadline: "", turnaroundDays }).getTime()).toBe(
+        claimedAt.getTime() + DEFAULT_DEADLINE_DAYS * 86_400_000,
+      );
+  });
+});
+
+describe("claimable experiments", () => {
+  const experiment = (status: (typeof EXPERIMENT_STATUSES)[number], operator: string | null = null) => ({
+    id: "exp_1",
+    status,
+    operator_id: operator,
+  });
+
+  it("accepts open only", () => {
+    expect(() => assertClaimable(experiment("open"))).not.toThrow();
+  });
+
+  it("hides drafts and requests in review (404, as an unknown id)", () => {
+    expect(() => assertClaimable(experiment("draft"))).toThrow(NotFoundError);
+    expect(() => assertClaimable(experiment("pending_review"))).toThrow(NotFoundError);
+  });
+
+  it("answers experiment_already_claimed once an operator holds it, whatever came after", () => {
+    for (const status of [
+      "claimed",
+      "in_progress",
+      "pending_approval",
+      "completed",
+      "disputed",
+      "resolved",
+      "cancelled",
+    ] as const) {
+      try {
+        assertClaimable(experiment(status, "op_x"));
+        throw new Error("expected a refusal");
+      } catch (error) {
+        expect(error).toBeInstanceOf(ConflictError);
+        expect((error as ConflictError).code).toBe("experiment_already_claimed");
+        expect((error as ConflictError).details).toEqual({ status, allowed_from: ["open"] });
+      }
+    }
+  });
+
+  it("refuses an experiment cancelled before any claim as invalid_state", () => {
+    expect(() => assertClaimable(experiment("cancelled"))).toThrow(InvalidStateError);
+  });
+
+  it("counts claimed and in_progress as an operator's active jobs", () => {
+    expect(EXPERIMENT_STATUSES.filter(isActiveJobStatus)).toEqual(["claimed", "in_progress"]);
+  });
+});

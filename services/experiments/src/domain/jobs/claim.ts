@@ -1,0 +1,120 @@
+/**
+ * The operator's claim: what it must confirm and state, the experiment's deadline, and why
+ * an experiment cannot be claimed. Pure: no I/O, no clock.
+ */
+import { ConflictError, type FieldError, NotFoundError, ValidationError } from "@petri/service-kit";
+import { NOTE_MAX_LENGTH, optionalText } from "../text.js";
+import { assertCan, type ExperimentStatus } from "../lifecycle/transitions.js";
+import { JOB_HIDDEN_STATUSES } from "./active-jobs.js";
+
+export const CLAIM_NOTES_MAX_LENGTH = NOTE_MAX_LENGTH;
+/** The deadline of a claim when the experiment has neither a hard deadline nor a turnaround. */
+export const DEFAULT_DEADLINE_DAYS = 14;
+const DAY_MS = 86_400_000;
+
+export interface ClaimInput {
+  equipmentConfirmation: boolean;
+  authorizationConfirmation: boolean;
+  /** YYYY-MM-DD or "" (none). */
+  estimatedStartDate: string;
+  notes: string;
+}
+
+export interface ClaimTerms {
+  estimatedStartDate: string | null;
+  notes: string | null;
+}
+
+/** A real calendar date written YYYY-MM-DD (2026-02-30 is not one). */
+function isCalendarDate(text: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
+  const date = new Date(`${text}T00:00:00.000Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === text;
+}
+
+/**
+ * Both confirmations must be true (SPEC.md: the operator confirms equipment and
+ * authorization); the start date is optional and a real date; notes at most 2,000
+ * characters. Every problem is reported at once (422 validation_failed).
+ */
+export function claimTerms(input: ClaimInput): ClaimTerms {
+  const problems: FieldError[] = [];
+  if (input.equipmentConfirmation !== true)
+    problems.push({
+      field: "equipment_confirmation",
+      code: "invalid_value",
+      message: "equipment_confirmation must be true: confirm the lab has the required equipment",
+    });
+  if (input.authorizationConfirmation !== true)
+    problems.push({
+      field: "authorization_confirmation",
+      code: "invalid_value",
+      message:
+        "authorization_confirmation must be true: confirm the lab is authorised to run this experiment",
+    });
+  const start = input.estimatedStartDate.trim();
+  if (start !== "" && !isCalendarDate(start))
+    problems.push({
+      field: "estimated_start_date",
+      code: "invalid_value",
+      message: "estimated_start_date must be a date written YYYY-MM-DD",
+    });
+  let notes = "";
+  try {
+    notes = optionalText("notes", input.notes, CLAIM_NOTES_MAX_LENGTH);
+  } catch (error) {
+    if (!(error instanceof ValidationError)) throw error;
+    problems.push(...error.fieldErrors);
+  }
+  if (problems.length > 0) throw new ValidationError("the claim is invalid", problems);
+  return { estimatedStartDate: start === "" ? null : start, notes: notes === "" ? null : notes };
+}
+
+/**
+ * When the results are due: the end (UTC) of the request's hard deadline if it has one, else
+ * the claim time plus the experiment's turnaround (the days of its priority), else plus
+ * DEFAULT_DEADLINE_DAYS.
+ */
+export function claimDeadline(input: {
+  claimedAt: Date;
+  /** YYYY-MM-DD or "". */
+  hardDeadline: string;
+  turnaroundDays: number | null;
+}): Date {
+  if (isCalendarDate(input.hardDeadline)) return new Date(`${input.hardDeadline}T23:59:59.999Z`);
+  const days =
+    input.turnaroundDays !== null && Number.isInteger(input.turnaroundDays) && input.turnaroundDays > 0
+      ? input.turnaroundDays
+      : DEFAULT_DEADLINE_DAYS;
+  return new Date(input.claimedAt.getTime() + days * DAY_MS);
+}
+
+/**
+ * Throws unless an operator may claim the experiment now: draft and pending_review are not
+ * jobs (404, as for an unknown id); an experiment another claim already took (any status
+ * after open, operator assigned) is 409 experiment_already_claimed, the same answer the loser
+ * of a concurrent claim gets; any other status (cancelled before a claim) is 409 invalid_state.
+ */
+export function assertClaimable(experiment: {
+  id: string;
+  status: ExperimentStatus;
+  operator_id: string | null;
+}): void {
+  if ((JOB_HIDDEN_STATUSES as readonly ExperimentStatus[]).includes(experiment.status))
+    throw new NotFoundError("experiment", experiment.id);
+  if (experiment.status !== "open" && experiment.operator_id !== null)
+    throw alreadyClaimed(experiment.status);
+  assertCan("claim", experiment.status);
+}
+
+/** 409 experiment_already_claimed: another operator's claim won. */
+export function alreadyClaimed(status: ExperimentStatus): ConflictError {
+  return new ConflictError(
+    "the experiment was already claimed by another operator",
+    "experiment_already_claimed",
+    {
+      status,
+      allowed_from: ["open"],
+    },
+  );
+}

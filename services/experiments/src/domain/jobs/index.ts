@@ -1,0 +1,18 @@
+export {
+  PRIVACY_SETTINGS,
+  TURNAROUND_PRIORITIES,
+  type JobRequirements,
+  jobRequirementsOf,
+  templateFor,
+} from "./job-requirements.js";
+export {
+  CLAIM_NOTES_MAX_LENGTH,
+  DEFAULT_DEADLINE_DAYS,
+  type ClaimInput,
+  type ClaimTerms,
+  alreadyClaimed,
+  assertClaimable,
+  claimDeadline,
+  claimTerms,
+} from "./claim.js";
+export { ACTIVE_JOB_STATUSES, JOB_HIDDEN_STATUSES, isActiveJobStatus } from "./active-jobs.js";

@@ -1,0 +1,24 @@
+/**
+ * When results can be read. SPEC.md says "only when status is completed or disputed"; Petri
+ * also shows them from pending_approval (the requester must see them before approving or
+ * disputing) and after a dispute is resolved (a documented deviation). Before results are
+ * submitted there is nothing to read: 409 invalid_state.
+ */
+import { InvalidStateError } from "@petri/service-kit";
+import type { ExperimentStatus } from "./transitions.js";
+
+export const RESULTS_READABLE_FROM = [
+  "pending_approval",
+  "completed",
+  "disputed",
+  "resolved",
+] as const satisfies readonly ExperimentStatus[];
+
+export function assertResultsReadable(status: ExperimentStatus): void {
+  if (!(RESULTS_READABLE_FROM as readonly ExperimentStatus[]).includes(status))
+    throw new InvalidStateError(
+      `results are not available for an experiment in status ${status}`,
+      status,
+      RESULTS_READABLE_FROM,
+    );
+}

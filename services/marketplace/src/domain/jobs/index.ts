@@ -1,0 +1,3 @@
+export * from "./projection.js";
+export * from "./requirements.js";
+export * from "./feed.js";

@@ -1,0 +1,25 @@
+import type { ExperimentSubmitted } from "@petri/contracts/experiments";
+import { envelopeVersion } from "@petri/events";
+import { holdEscrow } from "../app/hold-escrow.js";
+import { experimentOf, statusName } from "./experiment-change.js";
+import { type Handler, projectExperiment, transactionOf } from "./handlers.js";
+
+/** A request entered open or pending_review: the job appears; its hold goes into escrow. */
+export const experimentSubmitted: {
+  jobs: Handler<ExperimentSubmitted>;
+  ledger: Handler<ExperimentSubmitted>;
+} = {
+  jobs: async (ctx, deps) => {
+    await projectExperiment(ctx, deps);
+  },
+  ledger: async (ctx, deps) => {
+    const experiment = experimentOf(ctx.payload, ctx.envelope);
+    const status = statusName(experiment.status);
+    if (status !== "open" && status !== "pending_review") return;
+    await holdEscrow(transactionOf(ctx), deps, {
+      experimentId: experiment.id,
+      holdCents: Number(ctx.payload.holdAmountCents),
+      version: envelopeVersion(ctx.envelope),
+    });
+  },
+};
