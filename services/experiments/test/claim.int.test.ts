@@ -13,6 +13,7 @@ import {
   type Experiments,
   bodies,
   failure,
+  json,
   outboxEvents,
   requester,
   staff,
@@ -62,7 +63,8 @@ describe.each(ENGINES)("claiming and working on experiments on %s", (engine) => 
     expect(claimed).toHaveLength(1);
     expect(claimed[0]!.version).toBe(Number(experiment!.version));
     expect(claimed[0]!.payload.experiment.operator.operatorId).toBe(operator.eligibility.operatorId);
-    expect(claimed[0]!.payload.experiment.job.equipmentRequired.length).toBeGreaterThan(0);
+    // A standard assay's equipment comes with the verified competency (decisions.md): none required.
+    expect(claimed[0]!.payload.experiment.job.equipmentRequired).toEqual([]);
 
     // The operator now sees the experiment; the requester sees who took it.
     const seen = await exp.as(operator.principal).getExperiment({ experimentId: opened.id });
@@ -123,11 +125,37 @@ describe.each(ENGINES)("claiming and working on experiments on %s", (engine) => 
     );
     expect(refused.code).toBe(Code.PermissionDenied);
     expect(refused.reason).toBe("forbidden");
-    expect(refused.details.failed_filters).toEqual(["competency", "bsl", "animal_samples", "equipment"]);
-    expect((refused.details.reasons as string[]).length).toBe(4);
+    expect(refused.details.failed_filters).toEqual(["competency", "bsl", "animal_samples"]);
+    expect((refused.details.reasons as string[]).length).toBe(3);
     expect((await outboxEvents(exp.db, opened.id)).map((e) => e.subject)).not.toContain(
       "petri.experiments.experiment_claimed",
     );
+  });
+
+  it("requires a custom protocol's required equipment: 403 without it, claimed with it", async () => {
+    const me = requester();
+    const { experiment: submitted } = await exp
+      .as(me)
+      .createExperiment({ requestJson: json(bodies.custom()) });
+    expect(submitted!.job!.equipmentRequired.length).toBeGreaterThan(0);
+    await exp.as(staff()).approveReview({ experimentId: submitted!.id, note: "protocol is sound" });
+    const lacking = await verifiedOperator(exp, {
+      equipment: ["thermal cycler"],
+      experimentTypes: ["CUSTOM"],
+    });
+    const refused = await failure(
+      exp.as(lacking.principal).claimExperiment({ experimentId: submitted!.id, ...CLAIM }),
+    );
+    expect(refused.code).toBe(Code.PermissionDenied);
+    expect(refused.details.failed_filters).toEqual(["equipment"]);
+    const equipped = await verifiedOperator(exp, {
+      equipment: submitted!.job!.equipmentRequired.map((name) => name.toUpperCase()),
+      experimentTypes: ["CUSTOM"],
+    });
+    const { experiment } = await exp
+      .as(equipped.principal)
+      .claimExperiment({ experimentId: submitted!.id, ...CLAIM });
+    expect(experiment!.status).toBe(ExperimentStatus.CLAIMED);
   });
 
   it("refuses a suspended operator and one on vacation", async () => {
