@@ -12,3 +12,4 @@ export * from "./principal.js";
 export * from "./server.js";
 export * from "./shutdown.js";
 export * from "./traceparent.js";
+export * from "./text-fields.js";
