@@ -6,7 +6,10 @@
 #   PETRI_DB (default petri), PETRI_LOCAL_DIR (default .deploy-local), PETRI_SKIP_BUILD=1 to reuse dist/,
 #   GATEWAY_REPLICAS (default 1; replica i listens on PORT+i), EXPERIMENTS_REPLICAS (default 1;
 #   replica i > 0 listens on base+10+i, and gateway replica g calls experiments replica g mod n),
-#   PETRI_STAFF_EMAIL / PETRI_STAFF_PASSWORD (a staff account created or reset at start-up).
+#   PETRI_STAFF_EMAIL / PETRI_STAFF_PASSWORD (a staff account created or reset at start-up),
+#   PETRI_SMTP_* / PETRI_MAIL_FROM (notifications' mail; unset: kept in its sent_mail table),
+#   PETRI_WEBHOOK_TEST_ALLOWLIST / PETRI_WEBHOOK_TEST_CA_FILE (tests only: loopback receivers);
+#   every process inherits this environment.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$root"
@@ -66,6 +69,12 @@ if [ ! -f "$state/identity-secrets.env" ]; then
     echo "PETRI_API_KEY_PEPPER=$(node -e 'process.stdout.write(require("crypto").randomBytes(32).toString("base64"))')"
   ) > "$state/identity-secrets.env"
 fi
+if [ ! -f "$state/notifications-secrets.env" ]; then
+  (
+    umask 077
+    echo "PETRI_NOTIFICATIONS_KEK=$(node -e 'process.stdout.write(require("crypto").randomBytes(32).toString("base64"))')"
+  ) > "$state/notifications-secrets.env"
+fi
 private_key=$(node -e 'process.stdout.write(JSON.parse(require("fs").readFileSync(process.argv[1])).privateKeyPem)' "$state/internal-jwt.json")
 public_key=$(node -e 'process.stdout.write(JSON.parse(require("fs").readFileSync(process.argv[1])).publicKeyPem)' "$state/internal-jwt.json")
 kid=$(node -e 'process.stdout.write(JSON.parse(require("fs").readFileSync(process.argv[1])).kid)' "$state/internal-jwt.json")
@@ -84,6 +93,9 @@ for entry in $services; do
   extra_env=()
   if [ "$name" = identity ]; then
     while IFS= read -r line; do extra_env+=("$line"); done < "$state/identity-secrets.env"
+  fi
+  if [ "$name" = notifications ]; then
+    while IFS= read -r line; do extra_env+=("$line"); done < "$state/notifications-secrets.env"
   fi
   copies=1
   # Result files on the local disk, shared by the replicas of this one machine (several

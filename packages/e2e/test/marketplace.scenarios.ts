@@ -19,7 +19,7 @@ const POLL_MS = 50;
 const EVENTUALLY_MS = 30_000;
 
 /** Polls `probe` until it returns a value (not undefined) or the time runs out. */
-async function eventually<T>(what: string, probe: () => Promise<T | undefined>): Promise<T> {
+export async function eventually<T>(what: string, probe: () => Promise<T | undefined>): Promise<T> {
   const deadline = Date.now() + EVENTUALLY_MS;
   let last: unknown;
   while (Date.now() < deadline) {
@@ -102,7 +102,7 @@ export async function newVerifiedOperator(target: ExperimentsTarget, staff: Clie
 }
 
 /** Waits until the job feed of `operator` lists `experimentId`, and returns the job. */
-async function jobInFeed(operator: Client, experimentId: string) {
+export async function jobInFeed(operator: Client, experimentId: string) {
   return eventually(`job ${experimentId} in the feed`, async () => {
     let cursor: string | null = null;
     for (let page = 0; page < 20; page += 1) {
@@ -179,7 +179,7 @@ function resultsBody() {
 const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
 
 /** Claimed, started, one issue, results submitted: the experiment is pending_approval. */
-async function runToPendingApproval(requester: Client, operator: Client, experimentId: string) {
+export async function runToPendingApproval(requester: Client, operator: Client, experimentId: string) {
   const job = await jobInFeed(operator, experimentId);
   const posted = await requester.call("GET", `/experiments/${experimentId}`);
   expect(job).toMatchObject({

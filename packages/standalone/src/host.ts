@@ -26,7 +26,7 @@ import { createExperimentsService } from "@petri/experiments";
 import { createHypothesesService } from "@petri/hypotheses";
 import { type IdentityServiceOptions, createIdentityService } from "@petri/identity";
 import { createMarketplaceService } from "@petri/marketplace";
-import { createNotificationsService } from "@petri/notifications";
+import { type NotificationsServiceOptions, createNotificationsService } from "@petri/notifications";
 
 /** Where the services keep files outside the database. */
 interface StandaloneStorage {
@@ -48,7 +48,8 @@ const SERVICE_FACTORIES: Record<ServiceName, ServiceFactory> = {
   hypotheses: createHypothesesService,
   engine: createEngineService,
   cloudlabs: createCloudLabsService,
-  notifications: createNotificationsService,
+  notifications: (deps, options) =>
+    createNotificationsService(deps, { dataDir: options.dataDir, ...options.notifications }),
 };
 
 export interface StandaloneOptions {
@@ -56,6 +57,8 @@ export interface StandaloneOptions {
   dataDir: string;
   /** Identity's secrets and settings (see @petri/identity standaloneIdentityOptions). */
   identity: IdentityServiceOptions;
+  /** Notifications' settings (SMTP, KEK; see @petri/notifications notificationsOptionsFromConfig). */
+  notifications?: NotificationsServiceOptions;
   port: number;
   host: string;
   logger: Logger;

@@ -13,6 +13,7 @@ import {
   systemClock,
 } from "@petri/service-kit";
 import { standaloneIdentityConfigSchema, standaloneIdentityOptions } from "@petri/identity";
+import { notificationsOptionsFromConfig, standaloneNotificationsConfigSchema } from "@petri/notifications";
 import { startStandalone } from "./host.js";
 
 const config = exitOnConfigError(() =>
@@ -33,10 +34,17 @@ if (dataDir !== "memory://") mkdirSync(dataDir, { recursive: true });
 // created once under the data directory, so tokens and keys survive restarts.
 const identityConfig = exitOnConfigError(() => loadConfig(standaloneIdentityConfigSchema()));
 const identity = await standaloneIdentityOptions(identityConfig, dataDir);
+// Notifications: SMTP when PETRI_SMTP_HOST is set (else mail stays in its sent_mail table), and
+// the key sealing webhook secrets from PETRI_NOTIFICATIONS_KEK or a file under the data directory.
+const notifications = notificationsOptionsFromConfig(
+  exitOnConfigError(() => loadConfig(standaloneNotificationsConfigSchema())),
+  dataDir,
+);
 
 const petri = await startStandalone({
   dataDir,
   identity,
+  notifications,
   port: config.PORT,
   host: config.HOST,
   logger,

@@ -5,10 +5,12 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { loadOrCreateIdentitySecrets } from "@petri/identity";
-import { Failpoints, createLogger, systemClock } from "@petri/service-kit";
+import { notificationsOptionsFromConfig, standaloneNotificationsConfigSchema } from "@petri/notifications";
+import { Failpoints, createLogger, loadConfig, systemClock } from "@petri/service-kit";
 import { type Standalone, startStandalone } from "@petri/standalone";
 import { postgresAvailable, requireInfra } from "@petri/testkit";
 import pg from "pg";
+import { WEBHOOK_TEST_ALLOWLIST, receiverCertificate } from "./webhook-receiver.js";
 
 /** The staff account every e2e host bootstraps (PETRI_STAFF_EMAIL / PETRI_STAFF_PASSWORD). */
 export const STAFF = { email: "staff@petri.test", password: "staff password for e2e" };
@@ -33,13 +35,27 @@ export async function clusterInfraReady(): Promise<boolean> {
   );
 }
 
+/** The test-only webhook settings: loopback receivers with the e2e certificate. */
+async function webhookTestEnv() {
+  return {
+    PETRI_WEBHOOK_TEST_ALLOWLIST: WEBHOOK_TEST_ALLOWLIST,
+    PETRI_WEBHOOK_TEST_CA_FILE: (await receiverCertificate()).caFile,
+  };
+}
+
 /** Standalone mode on a data directory of its own (kept across restart()). */
 export async function startStandaloneHost(prefix: string) {
   const dataDir = mkdtempSync(path.join(tmpdir(), `${prefix}-`));
+  // Parsed like `npm start` parses its environment, with the test-only webhook settings.
+  const notifications = notificationsOptionsFromConfig(
+    loadConfig(standaloneNotificationsConfigSchema(), await webhookTestEnv()),
+    dataDir,
+  );
   const start = async (): Promise<Standalone> =>
     startStandalone({
       dataDir,
       identity: { ...(await loadOrCreateIdentitySecrets(dataDir)), staff: STAFF },
+      notifications,
       port: 0,
       host: "127.0.0.1",
       logger: createLogger({ service: "e2e", level: "warn" }),
@@ -97,6 +113,7 @@ export async function startClusterHost(label: string) {
     PORT: String(gatewayPort),
     GATEWAY_REPLICAS: "2",
     EXPERIMENTS_REPLICAS: "2",
+    ...(await webhookTestEnv()),
     PETRI_STAFF_EMAIL: STAFF.email,
     PETRI_STAFF_PASSWORD: STAFF.password,
     PETRI_PORT_BASE: String(portBase),

@@ -1,25 +1,69 @@
-import type { AccountRegistered } from "@petri/contracts/identity";
 import { events, streamFor } from "@petri/contracts";
+import type { AccountRegistered } from "@petri/contracts/identity";
 import { type ConsumerDefinition, envelopeOccurredAt, envelopeVersion, on } from "@petri/events";
 import type { Kysely } from "kysely";
 import { recordAccountContact } from "../app/record-account-contact.js";
+import type { ExperimentEventFacts, makeScheduleWebhookDelivery } from "../app/schedule-webhook-delivery.js";
 import type { NotificationsDb } from "../db/schema.js";
+import { claimedFacts } from "./experiment-claimed.js";
+import { disputedFacts } from "./experiment-disputed.js";
+import { startedFacts } from "./experiment-started.js";
+import { issueFacts } from "./issue-reported.js";
+import { approvedFacts } from "./results-approved.js";
+import { completedFacts } from "./results-submitted.js";
 
 /** Every event the notifications service consumes, in one place. */
-export const notificationsConsumers: ConsumerDefinition[] = [
-  {
-    name: "notifications-accounts",
-    subscriptions: [
-      {
-        stream: streamFor("identity"),
-        filterSubject: events.identity.accountRegistered.subject,
-        handlers: on(events.identity.accountRegistered, ({ trx, envelope, payload }) =>
-          recordAccountContact(trx as Kysely<NotificationsDb>, payload as AccountRegistered, {
-            aggregateVersion: envelopeVersion(envelope),
-            occurredAt: envelopeOccurredAt(envelope) ?? new Date(0),
-          }),
-        ),
-      },
-    ],
-  },
-];
+export function notificationsConsumers(deps: {
+  scheduleWebhookDelivery: ReturnType<typeof makeScheduleWebhookDelivery>;
+}): ConsumerDefinition[] {
+  const schedule = async (trx: unknown, facts: ExperimentEventFacts) => {
+    await deps.scheduleWebhookDelivery(trx as Kysely<NotificationsDb>, facts);
+  };
+  return [
+    {
+      name: "notifications-accounts",
+      subscriptions: [
+        {
+          stream: streamFor("identity"),
+          filterSubject: events.identity.accountRegistered.subject,
+          handlers: on(events.identity.accountRegistered, ({ trx, envelope, payload }) =>
+            recordAccountContact(trx as Kysely<NotificationsDb>, payload as AccountRegistered, {
+              aggregateVersion: envelopeVersion(envelope),
+              occurredAt: envelopeOccurredAt(envelope) ?? new Date(0),
+            }),
+          ),
+        },
+      ],
+    },
+    {
+      // The SPEC.md webhook events: claimed, started, issue, completed, approved, disputed.
+      name: "notifications-webhooks",
+      subscriptions: [
+        {
+          stream: streamFor("experiments"),
+          filterSubject: "petri.experiments.>",
+          handlers: {
+            ...on(events.experiments.experimentClaimed, ({ trx, envelope, payload }) =>
+              schedule(trx, claimedFacts(envelope, payload)),
+            ),
+            ...on(events.experiments.experimentStarted, ({ trx, envelope, payload }) =>
+              schedule(trx, startedFacts(envelope, payload)),
+            ),
+            ...on(events.experiments.issueReported, ({ trx, envelope, payload }) =>
+              schedule(trx, issueFacts(envelope, payload)),
+            ),
+            ...on(events.experiments.resultsSubmitted, ({ trx, envelope, payload }) =>
+              schedule(trx, completedFacts(envelope, payload)),
+            ),
+            ...on(events.experiments.resultsApproved, ({ trx, envelope, payload }) =>
+              schedule(trx, approvedFacts(envelope, payload)),
+            ),
+            ...on(events.experiments.experimentDisputed, ({ trx, envelope, payload }) =>
+              schedule(trx, disputedFacts(envelope, payload)),
+            ),
+          },
+        },
+      ],
+    },
+  ];
+}

@@ -2,22 +2,903 @@
 // @generated from file petri/notifications/v1/notifications_service.proto (package petri.notifications.v1, syntax proto3)
 /* eslint-disable */
 
-import type { GenFile, GenService } from "@bufbuild/protobuf/codegenv2";
-import { fileDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
+import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { SentMail, SentMailJson, WebhookDelivery, WebhookDeliveryJson, WebhookSecretInfo, WebhookSecretInfoJson, WebhookSettings, WebhookSettingsJson } from "./webhooks_pb.js";
+import { file_petri_notifications_v1_webhooks } from "./webhooks_pb.js";
+import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file petri/notifications/v1/notifications_service.proto.
  */
 export const file_petri_notifications_v1_notifications_service: GenFile = /*@__PURE__*/
-  fileDesc("CjJwZXRyaS9ub3RpZmljYXRpb25zL3YxL25vdGlmaWNhdGlvbnNfc2VydmljZS5wcm90bxIWcGV0cmkubm90aWZpY2F0aW9ucy52MTIWChROb3RpZmljYXRpb25zU2VydmljZWIGcHJvdG8z");
+  fileDesc("CjJwZXRyaS9ub3RpZmljYXRpb25zL3YxL25vdGlmaWNhdGlvbnNfc2VydmljZS5wcm90bxIWcGV0cmkubm90aWZpY2F0aW9ucy52MSIcChpDcmVhdGVXZWJob29rU2VjcmV0UmVxdWVzdCJmChtDcmVhdGVXZWJob29rU2VjcmV0UmVzcG9uc2USDgoGc2VjcmV0GAEgASgJEjcKBGluZm8YAiABKAsyKS5wZXRyaS5ub3RpZmljYXRpb25zLnYxLldlYmhvb2tTZWNyZXRJbmZvIhwKGlJvdGF0ZVdlYmhvb2tTZWNyZXRSZXF1ZXN0ImYKG1JvdGF0ZVdlYmhvb2tTZWNyZXRSZXNwb25zZRIOCgZzZWNyZXQYASABKAkSNwoEaW5mbxgCIAEoCzIpLnBldHJpLm5vdGlmaWNhdGlvbnMudjEuV2ViaG9va1NlY3JldEluZm8iGwoZR2V0V2ViaG9va1NldHRpbmdzUmVxdWVzdCJXChpHZXRXZWJob29rU2V0dGluZ3NSZXNwb25zZRI5CghzZXR0aW5ncxgBIAEoCzInLnBldHJpLm5vdGlmaWNhdGlvbnMudjEuV2ViaG9va1NldHRpbmdzIngKHExpc3RXZWJob29rRGVsaXZlcmllc1JlcXVlc3QSFQoNZXhwZXJpbWVudF9pZBgBIAEoCRIOCgZzdGF0dXMYAiABKAkSDQoFbGltaXQYAyABKAUSDgoGY3Vyc29yGAQgASgJEhIKCmFjY291bnRfaWQYBSABKAkikgEKHUxpc3RXZWJob29rRGVsaXZlcmllc1Jlc3BvbnNlEjsKCmRlbGl2ZXJpZXMYASADKAsyJy5wZXRyaS5ub3RpZmljYXRpb25zLnYxLldlYmhvb2tEZWxpdmVyeRINCgV0b3RhbBgCIAEoAxITCgtuZXh0X2N1cnNvchgDIAEoCRIQCghoYXNfbW9yZRgEIAEoCCIwChlHZXRXZWJob29rRGVsaXZlcnlSZXF1ZXN0EhMKC2RlbGl2ZXJ5X2lkGAEgASgJIlcKGkdldFdlYmhvb2tEZWxpdmVyeVJlc3BvbnNlEjkKCGRlbGl2ZXJ5GAEgASgLMicucGV0cmkubm90aWZpY2F0aW9ucy52MS5XZWJob29rRGVsaXZlcnkiMwocUmVwbGF5V2ViaG9va0RlbGl2ZXJ5UmVxdWVzdBITCgtkZWxpdmVyeV9pZBgBIAEoCSJaCh1SZXBsYXlXZWJob29rRGVsaXZlcnlSZXNwb25zZRI5CghkZWxpdmVyeRgBIAEoCzInLnBldHJpLm5vdGlmaWNhdGlvbnMudjEuV2ViaG9va0RlbGl2ZXJ5IiAKHlJlc3VtZVdlYmhvb2tEZWxpdmVyaWVzUmVxdWVzdCJ4Ch9SZXN1bWVXZWJob29rRGVsaXZlcmllc1Jlc3BvbnNlEjkKCHNldHRpbmdzGAEgASgLMicucGV0cmkubm90aWZpY2F0aW9ucy52MS5XZWJob29rU2V0dGluZ3MSGgoScmVzdW1lZF9kZWxpdmVyaWVzGAIgASgDIjUKElRlc3RXZWJob29rUmVxdWVzdBILCgN1cmwYASABKAkSEgoKZXZlbnRfdHlwZRgCIAEoCSJ6ChNUZXN0V2ViaG9va1Jlc3BvbnNlEg8KB3N1Y2Nlc3MYASABKAgSFQoNcmVzcG9uc2VfY29kZRgCIAEoBRIYChByZXNwb25zZV90aW1lX21zGAMgASgFEhIKCndlYmhvb2tfaWQYBCABKAkSDQoFZXJyb3IYBSABKAkiKAoZVmFsaWRhdGVXZWJob29rVXJsUmVxdWVzdBILCgN1cmwYASABKAkiKQoaVmFsaWRhdGVXZWJob29rVXJsUmVzcG9uc2USCwoDdXJsGAEgASgJIkgKE0xpc3RTZW50TWFpbFJlcXVlc3QSDQoFbGltaXQYASABKAUSDgoGY3Vyc29yGAIgASgJEhIKCmFjY291bnRfaWQYAyABKAkifQoUTGlzdFNlbnRNYWlsUmVzcG9uc2USLwoFbWFpbHMYASADKAsyIC5wZXRyaS5ub3RpZmljYXRpb25zLnYxLlNlbnRNYWlsEg0KBXRvdGFsGAIgASgDEhMKC25leHRfY3Vyc29yGAMgASgJEhAKCGhhc19tb3JlGAQgASgIMvsJChROb3RpZmljYXRpb25zU2VydmljZRJ+ChNDcmVhdGVXZWJob29rU2VjcmV0EjIucGV0cmkubm90aWZpY2F0aW9ucy52MS5DcmVhdGVXZWJob29rU2VjcmV0UmVxdWVzdBozLnBldHJpLm5vdGlmaWNhdGlvbnMudjEuQ3JlYXRlV2ViaG9va1NlY3JldFJlc3BvbnNlEn4KE1JvdGF0ZVdlYmhvb2tTZWNyZXQSMi5wZXRyaS5ub3RpZmljYXRpb25zLnYxLlJvdGF0ZVdlYmhvb2tTZWNyZXRSZXF1ZXN0GjMucGV0cmkubm90aWZpY2F0aW9ucy52MS5Sb3RhdGVXZWJob29rU2VjcmV0UmVzcG9uc2USewoSR2V0V2ViaG9va1NldHRpbmdzEjEucGV0cmkubm90aWZpY2F0aW9ucy52MS5HZXRXZWJob29rU2V0dGluZ3NSZXF1ZXN0GjIucGV0cmkubm90aWZpY2F0aW9ucy52MS5HZXRXZWJob29rU2V0dGluZ3NSZXNwb25zZRKEAQoVTGlzdFdlYmhvb2tEZWxpdmVyaWVzEjQucGV0cmkubm90aWZpY2F0aW9ucy52MS5MaXN0V2ViaG9va0RlbGl2ZXJpZXNSZXF1ZXN0GjUucGV0cmkubm90aWZpY2F0aW9ucy52MS5MaXN0V2ViaG9va0RlbGl2ZXJpZXNSZXNwb25zZRJ7ChJHZXRXZWJob29rRGVsaXZlcnkSMS5wZXRyaS5ub3RpZmljYXRpb25zLnYxLkdldFdlYmhvb2tEZWxpdmVyeVJlcXVlc3QaMi5wZXRyaS5ub3RpZmljYXRpb25zLnYxLkdldFdlYmhvb2tEZWxpdmVyeVJlc3BvbnNlEoQBChVSZXBsYXlXZWJob29rRGVsaXZlcnkSNC5wZXRyaS5ub3RpZmljYXRpb25zLnYxLlJlcGxheVdlYmhvb2tEZWxpdmVyeVJlcXVlc3QaNS5wZXRyaS5ub3RpZmljYXRpb25zLnYxLlJlcGxheVdlYmhvb2tEZWxpdmVyeVJlc3BvbnNlEooBChdSZXN1bWVXZWJob29rRGVsaXZlcmllcxI2LnBldHJpLm5vdGlmaWNhdGlvbnMudjEuUmVzdW1lV2ViaG9va0RlbGl2ZXJpZXNSZXF1ZXN0GjcucGV0cmkubm90aWZpY2F0aW9ucy52MS5SZXN1bWVXZWJob29rRGVsaXZlcmllc1Jlc3BvbnNlEmYKC1Rlc3RXZWJob29rEioucGV0cmkubm90aWZpY2F0aW9ucy52MS5UZXN0V2ViaG9va1JlcXVlc3QaKy5wZXRyaS5ub3RpZmljYXRpb25zLnYxLlRlc3RXZWJob29rUmVzcG9uc2USewoSVmFsaWRhdGVXZWJob29rVXJsEjEucGV0cmkubm90aWZpY2F0aW9ucy52MS5WYWxpZGF0ZVdlYmhvb2tVcmxSZXF1ZXN0GjIucGV0cmkubm90aWZpY2F0aW9ucy52MS5WYWxpZGF0ZVdlYmhvb2tVcmxSZXNwb25zZRJpCgxMaXN0U2VudE1haWwSKy5wZXRyaS5ub3RpZmljYXRpb25zLnYxLkxpc3RTZW50TWFpbFJlcXVlc3QaLC5wZXRyaS5ub3RpZmljYXRpb25zLnYxLkxpc3RTZW50TWFpbFJlc3BvbnNlYgZwcm90bzM", [file_petri_notifications_v1_webhooks]);
 
 /**
- * NotificationsService: webhook endpoints, signing, deliveries, retries and e-mail.
- * Its webhook RPCs arrive with the webhooks issue.
+ * @generated from message petri.notifications.v1.CreateWebhookSecretRequest
+ */
+export type CreateWebhookSecretRequest = Message<"petri.notifications.v1.CreateWebhookSecretRequest"> & {
+};
+
+/**
+ * @generated from message petri.notifications.v1.CreateWebhookSecretRequest
+ */
+export type CreateWebhookSecretRequestJson = {
+};
+
+/**
+ * Describes the message petri.notifications.v1.CreateWebhookSecretRequest.
+ * Use `create(CreateWebhookSecretRequestSchema)` to create a new message.
+ */
+export const CreateWebhookSecretRequestSchema: GenMessage<CreateWebhookSecretRequest, {jsonType: CreateWebhookSecretRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_notifications_v1_notifications_service, 0);
+
+/**
+ * @generated from message petri.notifications.v1.CreateWebhookSecretResponse
+ */
+export type CreateWebhookSecretResponse = Message<"petri.notifications.v1.CreateWebhookSecretResponse"> & {
+  /**
+   * "whsec_" + base64 of 32 random bytes. Shown once.
+   *
+   * @generated from field: string secret = 1;
+   */
+  secret: string;
+
+  /**
+   * @generated from field: petri.notifications.v1.WebhookSecretInfo info = 2;
+   */
+  info?: WebhookSecretInfo | undefined;
+};
+
+/**
+ * @generated from message petri.notifications.v1.CreateWebhookSecretResponse
+ */
+export type CreateWebhookSecretResponseJson = {
+  /**
+   * "whsec_" + base64 of 32 random bytes. Shown once.
+   *
+   * @generated from field: string secret = 1;
+   */
+  secret?: string;
+
+  /**
+   * @generated from field: petri.notifications.v1.WebhookSecretInfo info = 2;
+   */
+  info?: WebhookSecretInfoJson;
+};
+
+/**
+ * Describes the message petri.notifications.v1.CreateWebhookSecretResponse.
+ * Use `create(CreateWebhookSecretResponseSchema)` to create a new message.
+ */
+export const CreateWebhookSecretResponseSchema: GenMessage<CreateWebhookSecretResponse, {jsonType: CreateWebhookSecretResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_notifications_v1_notifications_service, 1);
+
+/**
+ * @generated from message petri.notifications.v1.RotateWebhookSecretRequest
+ */
+export type RotateWebhookSecretRequest = Message<"petri.notifications.v1.RotateWebhookSecretRequest"> & {
+};
+
+/**
+ * @generated from message petri.notifications.v1.RotateWebhookSecretRequest
+ */
+export type RotateWebhookSecretRequestJson = {
+};
+
+/**
+ * Describes the message petri.notifications.v1.RotateWebhookSecretRequest.
+ * Use `create(RotateWebhookSecretRequestSchema)` to create a new message.
+ */
+export const RotateWebhookSecretRequestSchema: GenMessage<RotateWebhookSecretRequest, {jsonType: RotateWebhookSecretRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_notifications_v1_notifications_service, 2);
+
+/**
+ * @generated from message petri.notifications.v1.RotateWebhookSecretResponse
+ */
+export type RotateWebhookSecretResponse = Message<"petri.notifications.v1.RotateWebhookSecretResponse"> & {
+  /**
+   * The new secret, shown once.
+   *
+   * @generated from field: string secret = 1;
+   */
+  secret: string;
+
+  /**
+   * @generated from field: petri.notifications.v1.WebhookSecretInfo info = 2;
+   */
+  info?: WebhookSecretInfo | undefined;
+};
+
+/**
+ * @generated from message petri.notifications.v1.RotateWebhookSecretResponse
+ */
+export type RotateWebhookSecretResponseJson = {
+  /**
+   * The new secret, shown once.
+   *
+   * @generated from field: string secret = 1;
+   */
+  secret?: string;
+
+  /**
+   * @generated from field: petri.notifications.v1.WebhookSecretInfo info = 2;
+   */
+  info?: WebhookSecretInfoJson;
+};
+
+/**
+ * Describes the message petri.notifications.v1.RotateWebhookSecretResponse.
+ * Use `create(RotateWebhookSecretResponseSchema)` to create a new message.
+ */
+export const RotateWebhookSecretResponseSchema: GenMessage<RotateWebhookSecretResponse, {jsonType: RotateWebhookSecretResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_notifications_v1_notifications_service, 3);
+
+/**
+ * @generated from message petri.notifications.v1.GetWebhookSettingsRequest
+ */
+export type GetWebhookSettingsRequest = Message<"petri.notifications.v1.GetWebhookSettingsRequest"> & {
+};
+
+/**
+ * @generated from message petri.notifications.v1.GetWebhookSettingsRequest
+ */
+export type GetWebhookSettingsRequestJson = {
+};
+
+/**
+ * Describes the message petri.notifications.v1.GetWebhookSettingsRequest.
+ * Use `create(GetWebhookSettingsRequestSchema)` to create a new message.
+ */
+export const GetWebhookSettingsRequestSchema: GenMessage<GetWebhookSettingsRequest, {jsonType: GetWebhookSettingsRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_notifications_v1_notifications_service, 4);
+
+/**
+ * @generated from message petri.notifications.v1.GetWebhookSettingsResponse
+ */
+export type GetWebhookSettingsResponse = Message<"petri.notifications.v1.GetWebhookSettingsResponse"> & {
+  /**
+   * @generated from field: petri.notifications.v1.WebhookSettings settings = 1;
+   */
+  settings?: WebhookSettings | undefined;
+};
+
+/**
+ * @generated from message petri.notifications.v1.GetWebhookSettingsResponse
+ */
+export type GetWebhookSettingsResponseJson = {
+  /**
+   * @generated from field: petri.notifications.v1.WebhookSettings settings = 1;
+   */
+  settings?: WebhookSettingsJson;
+};
+
+/**
+ * Describes the message petri.notifications.v1.GetWebhookSettingsResponse.
+ * Use `create(GetWebhookSettingsResponseSchema)` to create a new message.
+ */
+export const GetWebhookSettingsResponseSchema: GenMessage<GetWebhookSettingsResponse, {jsonType: GetWebhookSettingsResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_notifications_v1_notifications_service, 5);
+
+/**
+ * @generated from message petri.notifications.v1.ListWebhookDeliveriesRequest
+ */
+export type ListWebhookDeliveriesRequest = Message<"petri.notifications.v1.ListWebhookDeliveriesRequest"> & {
+  /**
+   * Empty: every experiment of the account.
+   *
+   * @generated from field: string experiment_id = 1;
+   */
+  experimentId: string;
+
+  /**
+   * Empty: every status; else "pending", "succeeded", "failed" or "paused".
+   *
+   * @generated from field: string status = 2;
+   */
+  status: string;
+
+  /**
+   * 1-100, default 20.
+   *
+   * @generated from field: int32 limit = 3;
+   */
+  limit: number;
+
+  /**
+   * @generated from field: string cursor = 4;
+   */
+  cursor: string;
+
+  /**
+   * Staff only: whose deliveries (empty: the caller's).
+   *
+   * @generated from field: string account_id = 5;
+   */
+  accountId: string;
+};
+
+/**
+ * @generated from message petri.notifications.v1.ListWebhookDeliveriesRequest
+ */
+export type ListWebhookDeliveriesRequestJson = {
+  /**
+   * Empty: every experiment of the account.
+   *
+   * @generated from field: string experiment_id = 1;
+   */
+  experimentId?: string;
+
+  /**
+   * Empty: every status; else "pending", "succeeded", "failed" or "paused".
+   *
+   * @generated from field: string status = 2;
+   */
+  status?: string;
+
+  /**
+   * 1-100, default 20.
+   *
+   * @generated from field: int32 limit = 3;
+   */
+  limit?: number;
+
+  /**
+   * @generated from field: string cursor = 4;
+   */
+  cursor?: string;
+
+  /**
+   * Staff only: whose deliveries (empty: the caller's).
+   *
+   * @generated from field: string account_id = 5;
+   */
+  accountId?: string;
+};
+
+/**
+ * Describes the message petri.notifications.v1.ListWebhookDeliveriesRequest.
+ * Use `create(ListWebhookDeliveriesRequestSchema)` to create a new message.
+ */
+export const ListWebhookDeliveriesRequestSchema: GenMessage<ListWebhookDeliveriesRequest, {jsonType: ListWebhookDeliveriesRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_notifications_v1_notifications_service, 6);
+
+/**
+ * @generated from message petri.notifications.v1.ListWebhookDeliveriesResponse
+ */
+export type ListWebhookDeliveriesResponse = Message<"petri.notifications.v1.ListWebhookDeliveriesResponse"> & {
+  /**
+   * @generated from field: repeated petri.notifications.v1.WebhookDelivery deliveries = 1;
+   */
+  deliveries: WebhookDelivery[];
+
+  /**
+   * @generated from field: int64 total = 2;
+   */
+  total: bigint;
+
+  /**
+   * @generated from field: string next_cursor = 3;
+   */
+  nextCursor: string;
+
+  /**
+   * @generated from field: bool has_more = 4;
+   */
+  hasMore: boolean;
+};
+
+/**
+ * @generated from message petri.notifications.v1.ListWebhookDeliveriesResponse
+ */
+export type ListWebhookDeliveriesResponseJson = {
+  /**
+   * @generated from field: repeated petri.notifications.v1.WebhookDelivery deliveries = 1;
+   */
+  deliveries?: WebhookDeliveryJson[];
+
+  /**
+   * @generated from field: int64 total = 2;
+   */
+  total?: string;
+
+  /**
+   * @generated from field: string next_cursor = 3;
+   */
+  nextCursor?: string;
+
+  /**
+   * @generated from field: bool has_more = 4;
+   */
+  hasMore?: boolean;
+};
+
+/**
+ * Describes the message petri.notifications.v1.ListWebhookDeliveriesResponse.
+ * Use `create(ListWebhookDeliveriesResponseSchema)` to create a new message.
+ */
+export const ListWebhookDeliveriesResponseSchema: GenMessage<ListWebhookDeliveriesResponse, {jsonType: ListWebhookDeliveriesResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_notifications_v1_notifications_service, 7);
+
+/**
+ * @generated from message petri.notifications.v1.GetWebhookDeliveryRequest
+ */
+export type GetWebhookDeliveryRequest = Message<"petri.notifications.v1.GetWebhookDeliveryRequest"> & {
+  /**
+   * @generated from field: string delivery_id = 1;
+   */
+  deliveryId: string;
+};
+
+/**
+ * @generated from message petri.notifications.v1.GetWebhookDeliveryRequest
+ */
+export type GetWebhookDeliveryRequestJson = {
+  /**
+   * @generated from field: string delivery_id = 1;
+   */
+  deliveryId?: string;
+};
+
+/**
+ * Describes the message petri.notifications.v1.GetWebhookDeliveryRequest.
+ * Use `create(GetWebhookDeliveryRequestSchema)` to create a new message.
+ */
+export const GetWebhookDeliveryRequestSchema: GenMessage<GetWebhookDeliveryRequest, {jsonType: GetWebhookDeliveryRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_notifications_v1_notifications_service, 8);
+
+/**
+ * @generated from message petri.notifications.v1.GetWebhookDeliveryResponse
+ */
+export type GetWebhookDeliveryResponse = Message<"petri.notifications.v1.GetWebhookDeliveryResponse"> & {
+  /**
+   * @generated from field: petri.notifications.v1.WebhookDelivery delivery = 1;
+   */
+  delivery?: WebhookDelivery | undefined;
+};
+
+/**
+ * @generated from message petri.notifications.v1.GetWebhookDeliveryResponse
+ */
+export type GetWebhookDeliveryResponseJson = {
+  /**
+   * @generated from field: petri.notifications.v1.WebhookDelivery delivery = 1;
+   */
+  delivery?: WebhookDeliveryJson;
+};
+
+/**
+ * Describes the message petri.notifications.v1.GetWebhookDeliveryResponse.
+ * Use `create(GetWebhookDeliveryResponseSchema)` to create a new message.
+ */
+export const GetWebhookDeliveryResponseSchema: GenMessage<GetWebhookDeliveryResponse, {jsonType: GetWebhookDeliveryResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_notifications_v1_notifications_service, 9);
+
+/**
+ * @generated from message petri.notifications.v1.ReplayWebhookDeliveryRequest
+ */
+export type ReplayWebhookDeliveryRequest = Message<"petri.notifications.v1.ReplayWebhookDeliveryRequest"> & {
+  /**
+   * @generated from field: string delivery_id = 1;
+   */
+  deliveryId: string;
+};
+
+/**
+ * @generated from message petri.notifications.v1.ReplayWebhookDeliveryRequest
+ */
+export type ReplayWebhookDeliveryRequestJson = {
+  /**
+   * @generated from field: string delivery_id = 1;
+   */
+  deliveryId?: string;
+};
+
+/**
+ * Describes the message petri.notifications.v1.ReplayWebhookDeliveryRequest.
+ * Use `create(ReplayWebhookDeliveryRequestSchema)` to create a new message.
+ */
+export const ReplayWebhookDeliveryRequestSchema: GenMessage<ReplayWebhookDeliveryRequest, {jsonType: ReplayWebhookDeliveryRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_notifications_v1_notifications_service, 10);
+
+/**
+ * @generated from message petri.notifications.v1.ReplayWebhookDeliveryResponse
+ */
+export type ReplayWebhookDeliveryResponse = Message<"petri.notifications.v1.ReplayWebhookDeliveryResponse"> & {
+  /**
+   * @generated from field: petri.notifications.v1.WebhookDelivery delivery = 1;
+   */
+  delivery?: WebhookDelivery | undefined;
+};
+
+/**
+ * @generated from message petri.notifications.v1.ReplayWebhookDeliveryResponse
+ */
+export type ReplayWebhookDeliveryResponseJson = {
+  /**
+   * @generated from field: petri.notifications.v1.WebhookDelivery delivery = 1;
+   */
+  delivery?: WebhookDeliveryJson;
+};
+
+/**
+ * Describes the message petri.notifications.v1.ReplayWebhookDeliveryResponse.
+ * Use `create(ReplayWebhookDeliveryResponseSchema)` to create a new message.
+ */
+export const ReplayWebhookDeliveryResponseSchema: GenMessage<ReplayWebhookDeliveryResponse, {jsonType: ReplayWebhookDeliveryResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_notifications_v1_notifications_service, 11);
+
+/**
+ * @generated from message petri.notifications.v1.ResumeWebhookDeliveriesRequest
+ */
+export type ResumeWebhookDeliveriesRequest = Message<"petri.notifications.v1.ResumeWebhookDeliveriesRequest"> & {
+};
+
+/**
+ * @generated from message petri.notifications.v1.ResumeWebhookDeliveriesRequest
+ */
+export type ResumeWebhookDeliveriesRequestJson = {
+};
+
+/**
+ * Describes the message petri.notifications.v1.ResumeWebhookDeliveriesRequest.
+ * Use `create(ResumeWebhookDeliveriesRequestSchema)` to create a new message.
+ */
+export const ResumeWebhookDeliveriesRequestSchema: GenMessage<ResumeWebhookDeliveriesRequest, {jsonType: ResumeWebhookDeliveriesRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_notifications_v1_notifications_service, 12);
+
+/**
+ * @generated from message petri.notifications.v1.ResumeWebhookDeliveriesResponse
+ */
+export type ResumeWebhookDeliveriesResponse = Message<"petri.notifications.v1.ResumeWebhookDeliveriesResponse"> & {
+  /**
+   * @generated from field: petri.notifications.v1.WebhookSettings settings = 1;
+   */
+  settings?: WebhookSettings | undefined;
+
+  /**
+   * Deliveries queued again by this call.
+   *
+   * @generated from field: int64 resumed_deliveries = 2;
+   */
+  resumedDeliveries: bigint;
+};
+
+/**
+ * @generated from message petri.notifications.v1.ResumeWebhookDeliveriesResponse
+ */
+export type ResumeWebhookDeliveriesResponseJson = {
+  /**
+   * @generated from field: petri.notifications.v1.WebhookSettings settings = 1;
+   */
+  settings?: WebhookSettingsJson;
+
+  /**
+   * Deliveries queued again by this call.
+   *
+   * @generated from field: int64 resumed_deliveries = 2;
+   */
+  resumedDeliveries?: string;
+};
+
+/**
+ * Describes the message petri.notifications.v1.ResumeWebhookDeliveriesResponse.
+ * Use `create(ResumeWebhookDeliveriesResponseSchema)` to create a new message.
+ */
+export const ResumeWebhookDeliveriesResponseSchema: GenMessage<ResumeWebhookDeliveriesResponse, {jsonType: ResumeWebhookDeliveriesResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_notifications_v1_notifications_service, 13);
+
+/**
+ * @generated from message petri.notifications.v1.TestWebhookRequest
+ */
+export type TestWebhookRequest = Message<"petri.notifications.v1.TestWebhookRequest"> & {
+  /**
+   * @generated from field: string url = 1;
+   */
+  url: string;
+
+  /**
+   * A SPEC.md event name: claimed, started, completed, issue, approved, disputed.
+   *
+   * @generated from field: string event_type = 2;
+   */
+  eventType: string;
+};
+
+/**
+ * @generated from message petri.notifications.v1.TestWebhookRequest
+ */
+export type TestWebhookRequestJson = {
+  /**
+   * @generated from field: string url = 1;
+   */
+  url?: string;
+
+  /**
+   * A SPEC.md event name: claimed, started, completed, issue, approved, disputed.
+   *
+   * @generated from field: string event_type = 2;
+   */
+  eventType?: string;
+};
+
+/**
+ * Describes the message petri.notifications.v1.TestWebhookRequest.
+ * Use `create(TestWebhookRequestSchema)` to create a new message.
+ */
+export const TestWebhookRequestSchema: GenMessage<TestWebhookRequest, {jsonType: TestWebhookRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_notifications_v1_notifications_service, 14);
+
+/**
+ * @generated from message petri.notifications.v1.TestWebhookResponse
+ */
+export type TestWebhookResponse = Message<"petri.notifications.v1.TestWebhookResponse"> & {
+  /**
+   * True for a 2xx within 5 seconds.
+   *
+   * @generated from field: bool success = 1;
+   */
+  success: boolean;
+
+  /**
+   * 0 when no response was received.
+   *
+   * @generated from field: int32 response_code = 2;
+   */
+  responseCode: number;
+
+  /**
+   * @generated from field: int32 response_time_ms = 3;
+   */
+  responseTimeMs: number;
+
+  /**
+   * The webhook-id the sample carried.
+   *
+   * @generated from field: string webhook_id = 4;
+   */
+  webhookId: string;
+
+  /**
+   * Empty on success; "http_status", "redirect_not_followed" or "connection_failed".
+   *
+   * @generated from field: string error = 5;
+   */
+  error: string;
+};
+
+/**
+ * @generated from message petri.notifications.v1.TestWebhookResponse
+ */
+export type TestWebhookResponseJson = {
+  /**
+   * True for a 2xx within 5 seconds.
+   *
+   * @generated from field: bool success = 1;
+   */
+  success?: boolean;
+
+  /**
+   * 0 when no response was received.
+   *
+   * @generated from field: int32 response_code = 2;
+   */
+  responseCode?: number;
+
+  /**
+   * @generated from field: int32 response_time_ms = 3;
+   */
+  responseTimeMs?: number;
+
+  /**
+   * The webhook-id the sample carried.
+   *
+   * @generated from field: string webhook_id = 4;
+   */
+  webhookId?: string;
+
+  /**
+   * Empty on success; "http_status", "redirect_not_followed" or "connection_failed".
+   *
+   * @generated from field: string error = 5;
+   */
+  error?: string;
+};
+
+/**
+ * Describes the message petri.notifications.v1.TestWebhookResponse.
+ * Use `create(TestWebhookResponseSchema)` to create a new message.
+ */
+export const TestWebhookResponseSchema: GenMessage<TestWebhookResponse, {jsonType: TestWebhookResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_notifications_v1_notifications_service, 15);
+
+/**
+ * @generated from message petri.notifications.v1.ValidateWebhookUrlRequest
+ */
+export type ValidateWebhookUrlRequest = Message<"petri.notifications.v1.ValidateWebhookUrlRequest"> & {
+  /**
+   * @generated from field: string url = 1;
+   */
+  url: string;
+};
+
+/**
+ * @generated from message petri.notifications.v1.ValidateWebhookUrlRequest
+ */
+export type ValidateWebhookUrlRequestJson = {
+  /**
+   * @generated from field: string url = 1;
+   */
+  url?: string;
+};
+
+/**
+ * Describes the message petri.notifications.v1.ValidateWebhookUrlRequest.
+ * Use `create(ValidateWebhookUrlRequestSchema)` to create a new message.
+ */
+export const ValidateWebhookUrlRequestSchema: GenMessage<ValidateWebhookUrlRequest, {jsonType: ValidateWebhookUrlRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_notifications_v1_notifications_service, 16);
+
+/**
+ * @generated from message petri.notifications.v1.ValidateWebhookUrlResponse
+ */
+export type ValidateWebhookUrlResponse = Message<"petri.notifications.v1.ValidateWebhookUrlResponse"> & {
+  /**
+   * The URL as it will be called (normalised).
+   *
+   * @generated from field: string url = 1;
+   */
+  url: string;
+};
+
+/**
+ * @generated from message petri.notifications.v1.ValidateWebhookUrlResponse
+ */
+export type ValidateWebhookUrlResponseJson = {
+  /**
+   * The URL as it will be called (normalised).
+   *
+   * @generated from field: string url = 1;
+   */
+  url?: string;
+};
+
+/**
+ * Describes the message petri.notifications.v1.ValidateWebhookUrlResponse.
+ * Use `create(ValidateWebhookUrlResponseSchema)` to create a new message.
+ */
+export const ValidateWebhookUrlResponseSchema: GenMessage<ValidateWebhookUrlResponse, {jsonType: ValidateWebhookUrlResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_notifications_v1_notifications_service, 17);
+
+/**
+ * @generated from message petri.notifications.v1.ListSentMailRequest
+ */
+export type ListSentMailRequest = Message<"petri.notifications.v1.ListSentMailRequest"> & {
+  /**
+   * 1-100, default 20.
+   *
+   * @generated from field: int32 limit = 1;
+   */
+  limit: number;
+
+  /**
+   * @generated from field: string cursor = 2;
+   */
+  cursor: string;
+
+  /**
+   * Empty: every account.
+   *
+   * @generated from field: string account_id = 3;
+   */
+  accountId: string;
+};
+
+/**
+ * @generated from message petri.notifications.v1.ListSentMailRequest
+ */
+export type ListSentMailRequestJson = {
+  /**
+   * 1-100, default 20.
+   *
+   * @generated from field: int32 limit = 1;
+   */
+  limit?: number;
+
+  /**
+   * @generated from field: string cursor = 2;
+   */
+  cursor?: string;
+
+  /**
+   * Empty: every account.
+   *
+   * @generated from field: string account_id = 3;
+   */
+  accountId?: string;
+};
+
+/**
+ * Describes the message petri.notifications.v1.ListSentMailRequest.
+ * Use `create(ListSentMailRequestSchema)` to create a new message.
+ */
+export const ListSentMailRequestSchema: GenMessage<ListSentMailRequest, {jsonType: ListSentMailRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_notifications_v1_notifications_service, 18);
+
+/**
+ * @generated from message petri.notifications.v1.ListSentMailResponse
+ */
+export type ListSentMailResponse = Message<"petri.notifications.v1.ListSentMailResponse"> & {
+  /**
+   * @generated from field: repeated petri.notifications.v1.SentMail mails = 1;
+   */
+  mails: SentMail[];
+
+  /**
+   * @generated from field: int64 total = 2;
+   */
+  total: bigint;
+
+  /**
+   * @generated from field: string next_cursor = 3;
+   */
+  nextCursor: string;
+
+  /**
+   * @generated from field: bool has_more = 4;
+   */
+  hasMore: boolean;
+};
+
+/**
+ * @generated from message petri.notifications.v1.ListSentMailResponse
+ */
+export type ListSentMailResponseJson = {
+  /**
+   * @generated from field: repeated petri.notifications.v1.SentMail mails = 1;
+   */
+  mails?: SentMailJson[];
+
+  /**
+   * @generated from field: int64 total = 2;
+   */
+  total?: string;
+
+  /**
+   * @generated from field: string next_cursor = 3;
+   */
+  nextCursor?: string;
+
+  /**
+   * @generated from field: bool has_more = 4;
+   */
+  hasMore?: boolean;
+};
+
+/**
+ * Describes the message petri.notifications.v1.ListSentMailResponse.
+ * Use `create(ListSentMailResponseSchema)` to create a new message.
+ */
+export const ListSentMailResponseSchema: GenMessage<ListSentMailResponse, {jsonType: ListSentMailResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_notifications_v1_notifications_service, 19);
+
+/**
+ * NotificationsService: webhook signing secrets, deliveries, retries, the delivery log and
+ * e-mail. Every procedure acts for the calling account; the staff ones are marked.
  *
  * @generated from service petri.notifications.v1.NotificationsService
  */
 export const NotificationsService: GenService<{
+  /**
+   * CreateWebhookSecret returns the account's signing secret, the one time it can be shown:
+   * it creates one if the account has none, or reveals the one made for its first delivery.
+   * A secret already shown: ALREADY_EXISTS webhook_secret_already_revealed (rotate instead).
+   *
+   * @generated from rpc petri.notifications.v1.NotificationsService.CreateWebhookSecret
+   */
+  createWebhookSecret: {
+    methodKind: "unary";
+    input: typeof CreateWebhookSecretRequestSchema;
+    output: typeof CreateWebhookSecretResponseSchema;
+  },
+  /**
+   * RotateWebhookSecret replaces the secret and shows the new one once; the previous one
+   * keeps signing (both signatures are sent) for the overlap window (24 h).
+   *
+   * @generated from rpc petri.notifications.v1.NotificationsService.RotateWebhookSecret
+   */
+  rotateWebhookSecret: {
+    methodKind: "unary";
+    input: typeof RotateWebhookSecretRequestSchema;
+    output: typeof RotateWebhookSecretResponseSchema;
+  },
+  /**
+   * GetWebhookSettings: the secret's metadata and whether deliveries are paused.
+   *
+   * @generated from rpc petri.notifications.v1.NotificationsService.GetWebhookSettings
+   */
+  getWebhookSettings: {
+    methodKind: "unary";
+    input: typeof GetWebhookSettingsRequestSchema;
+    output: typeof GetWebhookSettingsResponseSchema;
+  },
+  /**
+   * ListWebhookDeliveries: the account's deliveries, newest first, optionally for one
+   * experiment or in one status. Staff may name any account.
+   *
+   * @generated from rpc petri.notifications.v1.NotificationsService.ListWebhookDeliveries
+   */
+  listWebhookDeliveries: {
+    methodKind: "unary";
+    input: typeof ListWebhookDeliveriesRequestSchema;
+    output: typeof ListWebhookDeliveriesResponseSchema;
+  },
+  /**
+   * GetWebhookDelivery: one delivery with its attempts (its account or staff).
+   *
+   * @generated from rpc petri.notifications.v1.NotificationsService.GetWebhookDelivery
+   */
+  getWebhookDelivery: {
+    methodKind: "unary";
+    input: typeof GetWebhookDeliveryRequestSchema;
+    output: typeof GetWebhookDeliveryResponseSchema;
+  },
+  /**
+   * ReplayWebhookDelivery sends a delivery again now, with the same webhook-id and body and a
+   * fresh retry schedule. Paused account: FAILED_PRECONDITION (resume instead); an attempt
+   * in flight: ALREADY_EXISTS webhook_delivery_in_flight.
+   *
+   * @generated from rpc petri.notifications.v1.NotificationsService.ReplayWebhookDelivery
+   */
+  replayWebhookDelivery: {
+    methodKind: "unary";
+    input: typeof ReplayWebhookDeliveryRequestSchema;
+    output: typeof ReplayWebhookDeliveryResponseSchema;
+  },
+  /**
+   * ResumeWebhookDeliveries lifts the account's pause and sends every held delivery now, each
+   * with a fresh retry schedule. Idempotent.
+   *
+   * @generated from rpc petri.notifications.v1.NotificationsService.ResumeWebhookDeliveries
+   */
+  resumeWebhookDeliveries: {
+    methodKind: "unary";
+    input: typeof ResumeWebhookDeliveriesRequestSchema;
+    output: typeof ResumeWebhookDeliveriesResponseSchema;
+  },
+  /**
+   * TestWebhook POSTs a sample event to a URL, signed like a real delivery, under the same
+   * URL rules (a URL that is not allowed: INVALID_ARGUMENT invalid_webhook_url). Rate limited
+   * per account (RESOURCE_EXHAUSTED).
+   *
+   * @generated from rpc petri.notifications.v1.NotificationsService.TestWebhook
+   */
+  testWebhook: {
+    methodKind: "unary";
+    input: typeof TestWebhookRequestSchema;
+    output: typeof TestWebhookResponseSchema;
+  },
+  /**
+   * ValidateWebhookUrl checks a URL as registration does (https, resolved addresses public);
+   * INVALID_ARGUMENT invalid_webhook_url when it is not allowed.
+   *
+   * @generated from rpc petri.notifications.v1.NotificationsService.ValidateWebhookUrl
+   */
+  validateWebhookUrl: {
+    methodKind: "unary";
+    input: typeof ValidateWebhookUrlRequestSchema;
+    output: typeof ValidateWebhookUrlResponseSchema;
+  },
+  /**
+   * ListSentMail (staff): the e-mails sent, newest first.
+   *
+   * @generated from rpc petri.notifications.v1.NotificationsService.ListSentMail
+   */
+  listSentMail: {
+    methodKind: "unary";
+    input: typeof ListSentMailRequestSchema;
+    output: typeof ListSentMailResponseSchema;
+  },
 }> = /*@__PURE__*/
   serviceDesc(file_petri_notifications_v1_notifications_service, 0);
 

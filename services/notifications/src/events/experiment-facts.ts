@@ -1,0 +1,42 @@
+/**
+ * What every experiment event handler reads the same way: the event's identity and the
+ * experiment it carries (event-carried state: status, version, request JSON with the
+ * webhook preferences, requester). Proto -> plain facts only.
+ */
+import type { Timestamp } from "@bufbuild/protobuf/wkt";
+import { timestampDate } from "@bufbuild/protobuf/wkt";
+import type { EventEnvelope } from "@petri/contracts/common";
+import { type Experiment, ExperimentStatus } from "@petri/contracts/experiments";
+import { envelopeOccurredAt, envelopeVersion } from "@petri/events";
+import type { ExperimentEventFacts } from "../app/schedule-webhook-delivery.js";
+import type { WebhookEvent } from "../domain/webhook-events.js";
+
+/** "PENDING_APPROVAL" -> "pending_approval": the status names of SPEC.md. */
+export function statusName(status: ExperimentStatus): string {
+  return (ExperimentStatus[status] ?? "UNSPECIFIED").toLowerCase();
+}
+
+export function isoTime(timestamp: Timestamp | undefined): string | null {
+  return timestamp ? timestampDate(timestamp).toISOString() : null;
+}
+
+export function experimentFacts(
+  envelope: EventEnvelope,
+  experiment: Experiment | undefined,
+  event: WebhookEvent,
+  details: Record<string, unknown>,
+): ExperimentEventFacts {
+  if (!experiment || experiment.id === "")
+    throw new Error(`${envelope.type} ${envelope.id} carries no experiment`);
+  return {
+    sourceEventId: envelope.id,
+    event,
+    experimentId: experiment.id,
+    requesterAccountId: experiment.requesterAccountId,
+    experimentVersion: Number(experiment.version) || envelopeVersion(envelope),
+    requestJson: experiment.requestJson,
+    occurredAt: envelopeOccurredAt(envelope) ?? new Date(0),
+    status: statusName(experiment.status),
+    details,
+  };
+}
