@@ -14,11 +14,14 @@ import { paymentsRouter } from "./routes/payments/payments.index.js";
 import { resultsRouter } from "./routes/results/results.index.js";
 import { staffDisputesRouter } from "./routes/staff-disputes/staff-disputes.index.js";
 import { staffLedgerRouter } from "./routes/staff-ledger/staff-ledger.index.js";
+import { staffNotificationsRouter } from "./routes/staff-notifications/staff-notifications.index.js";
 import { staffOperatorsRouter } from "./routes/staff-operators/staff-operators.index.js";
 import { staffReviewRouter } from "./routes/staff-review/staff-review.index.js";
 import { staffRouter } from "./routes/staff/staff.index.js";
 import { templatesRouter } from "./routes/templates/templates.index.js";
 import { validationRouter } from "./routes/validation/validation.index.js";
+import { webhookDeliveriesRouter } from "./routes/webhook-deliveries/webhook-deliveries.index.js";
+import { webhooksRouter } from "./routes/webhooks/webhooks.index.js";
 
 export { API_VERSION } from "./lib/openapi.js";
 
@@ -48,6 +51,9 @@ export function createGateway(deps: GatewayDeps) {
   app.route("/", staffOperatorsRouter);
   app.route("/", staffDisputesRouter);
   app.route("/", staffLedgerRouter);
+  app.route("/", webhooksRouter);
+  app.route("/", webhookDeliveriesRouter);
+  app.route("/", staffNotificationsRouter);
   let document: ReturnType<typeof app.getOpenAPI31Document> | undefined;
   app.route(
     "/",

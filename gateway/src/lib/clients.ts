@@ -11,6 +11,7 @@ import { ExperimentsService } from "@petri/contracts/experiments";
 import { Health } from "@petri/contracts/health";
 import { IdentityService } from "@petri/contracts/identity";
 import { MarketplaceService } from "@petri/contracts/marketplace";
+import { NotificationsService } from "@petri/contracts/notifications";
 import { GATEWAY_SYSTEM_PRINCIPAL, kPrincipal } from "@petri/service-kit";
 
 /** How the gateway reaches one service: a router transport (standalone) or HTTP (cluster). */
@@ -22,12 +23,15 @@ export type TransportFactory = (service: ServiceName, interceptors: Interceptor[
  * AuthenticateApiKey, ListSigningKeys, RotateSigningKey, AcquireQuota); `experiments` every
  * ExperimentsService RPC (one call per experiments, validation, templates, review, claim,
  * results, dispute or file request); `marketplace` every MarketplaceService RPC (operators,
- * the job feed, lab matching, payments, the ledger check).
+ * the job feed, lab matching, payments, the ledger check); `notifications` every
+ * NotificationsService RPC (webhook secrets, settings, the delivery log, replay, resume, the
+ * webhook test, the sent-mail log).
  */
 export interface ServiceClients {
   identity: Client<typeof IdentityService>;
   experiments: Client<typeof ExperimentsService>;
   marketplace: Client<typeof MarketplaceService>;
+  notifications: Client<typeof NotificationsService>;
   health: Record<ServiceName, Client<typeof Health>>;
 }
 
@@ -72,6 +76,7 @@ export function createServiceClients(
     identity: createClient(IdentityService, transports.identity),
     experiments: createClient(ExperimentsService, transports.experiments),
     marketplace: createClient(MarketplaceService, transports.marketplace),
+    notifications: createClient(NotificationsService, transports.notifications),
     health: Object.fromEntries(
       GATEWAY_SERVICES.map((service) => [service, createClient(Health, transports[service])]),
     ) as Record<ServiceName, Client<typeof Health>>,

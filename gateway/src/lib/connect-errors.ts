@@ -70,6 +70,16 @@ export function connectErrorToHttp(
   return { status: mapped.status, body: errorBody(code, message, details) };
 }
 
+/**
+ * Retry-After (seconds, at least 1) of a service's 429: until details.reset (Unix epoch
+ * seconds, as every rate_limit_exceeded body states it), or 1 when the service named none.
+ */
+export function retryAfterSeconds(body: ErrorBody, nowMs: number): number {
+  const reset = body.error.details.reset;
+  if (typeof reset !== "number" || !Number.isFinite(reset)) return 1;
+  return Math.max(1, Math.ceil(reset - nowMs / 1000));
+}
+
 export function isConnectError(error: unknown): error is ConnectError {
   return error instanceof ConnectError;
 }

@@ -16,7 +16,7 @@ import { ApiKeyAuthenticator, DEFAULT_API_KEY_CACHE_TTL_MS } from "./api-keys.js
 import { AuthFailureLimiter } from "./auth-failures.js";
 import type { ServiceClients } from "./clients.js";
 import { bodyLimit, bodyLimitOf } from "./body-limit.js";
-import { connectErrorToHttp, isConnectError } from "./connect-errors.js";
+import { connectErrorToHttp, isConnectError, retryAfterSeconds } from "./connect-errors.js";
 import { guard, matchedOperation } from "./guard.js";
 import { ApiError, RespondWith, errorBody } from "./problem.js";
 import { drawFromIdentity } from "./quota-draw.js";
@@ -150,7 +150,10 @@ export function createRouter(options: RouterOptions = {}) {
           continue;
         }
         const input = (result as { data?: unknown }).data;
-        const missing = issue.code === "invalid_type" && valueAt(input, issue.path) === undefined;
+        // An absent required field: zod reports invalid_type, or invalid_value for an enum.
+        const missing =
+          (issue.code === "invalid_type" || issue.code === "invalid_value") &&
+          valueAt(input, issue.path) === undefined;
         errors.push({
           field: path.join("."),
           code: missing ? "missing_required" : "invalid_value",
@@ -262,6 +265,9 @@ export function createApp(deps: GatewayDeps) {
       if (mapped.status >= 500)
         deps.logger.error({ err: error, request_id: requestId }, "service call failed");
       if (mapped.status === 401) c.header("WWW-Authenticate", 'Bearer realm="petri"');
+      // A service's own limit (e.g. the webhook test's); the account's limits answer in the guard.
+      if (mapped.status === 429)
+        c.header("Retry-After", String(retryAfterSeconds(mapped.body, deps.clock.now().getTime())));
       return c.json(mapped.body, mapped.status);
     }
     if (error instanceof HTTPException && error.status === 400) {

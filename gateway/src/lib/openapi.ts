@@ -104,7 +104,10 @@ export interface ErrorResponseOptions {
   parameters?: boolean;
   /** Names a resource by id: 404. */
   notFound?: string;
-  /** Other operation-specific errors, by status. */
+  /**
+   * Other operation-specific errors, by status. A 429 here describes the operation's own
+   * limit (a service's) in addition to the account's rate limit; it keeps Retry-After.
+   */
   extra?: Record<number, string>;
   /** False for the rate-limit exempt probes. */
   rateLimited?: boolean;
@@ -131,15 +134,14 @@ export function errorResponses(options: ErrorResponseOptions) {
       rate,
     );
   }
-  for (const [status, description] of Object.entries(options.extra ?? {})) {
+  const { 429: ownLimit, ...extra } = options.extra ?? {};
+  for (const [status, description] of Object.entries(extra)) {
     responses[Number(status)] = error(description, [], rate);
   }
   if (rate.rateLimited) {
-    responses[429] = error(
-      "Too many requests (rate_limit_exceeded, with details.limit and details.reset); also after too many failed authentications from one address",
-      ["Retry-After"],
-      rate,
-    );
+    const accountLimit =
+      "Too many requests (rate_limit_exceeded, with details.limit and details.reset); also after too many failed authentications from one address";
+    responses[429] = error(ownLimit ? `${accountLimit}. ${ownLimit}` : accountLimit, ["Retry-After"], rate);
   }
   responses[500] = error(
     "Internal failure (internal_error, with details.request_id); never a stack trace",
@@ -153,6 +155,25 @@ export function errorResponses(options: ErrorResponseOptions) {
   );
   return responses;
 }
+
+/**
+ * How webhooks work, for receivers: the Webhooks tag's description. It restates the
+ * notifications service's decisions (docs/decisions: signing secrets, the two signature
+ * schemes, the retry schedule, pause and resume); change both together.
+ */
+const WEBHOOKS_GUIDE = [
+  "Events of an experiment are POSTed to its `communication_preferences.webhook_url` (https only; every address of its host must be public, checked again at each connection; redirects are never followed) as `{event, experiment_id, timestamp, data}`: claimed, started, completed (results submitted), issue, approved, disputed. `data` holds the status, the experiment's `version` (to order events that arrive out of order) and links, never results or files.",
+  "",
+  "**Signing secret.** One per account for all its webhooks: `whsec_` + base64 of 32 random bytes, stored encrypted. Obtain it with `POST /webhooks/secret`, which shows it exactly once (deliveries are signed even before you ask; asking again is 409 `webhook_secret_already_revealed`). Replace it with `POST /webhooks/secret/rotate`: the new secret is shown once and the previous one keeps signing until `previous_valid_until` (24 hours), so during that overlap each delivery carries both signatures. `GET /webhooks/settings` shows the secret's id and dates, never the secret.",
+  "",
+  "**Signature headers.** `X-Service-Signature: sha256=<lowercase hex HMAC-SHA256 of the raw body>`, keyed with the secret text exactly as shown (`whsec_` included). Standard Webhooks: `webhook-id` (the delivery id `msg_…`, the same on every retry, replay and resume: deduplicate on it), `webhook-timestamp` (Unix seconds of this attempt) and `webhook-signature: v1,<base64 HMAC-SHA256 of {webhook-id}.{webhook-timestamp}.{body}>`, keyed with the base64-decoded part after `whsec_`; reject timestamps more than 5 minutes away. During a rotation's overlap `webhook-signature` holds two space-separated `v1,` entries and `X-Service-Signature` two values separated by `, `, newest first: accept when any matches. Compare in constant time.",
+  "",
+  "**Retries.** A 2xx (status line and headers) within 5 seconds is a success; any other status, a 3xx, a timeout or a connection failure fails the attempt. Attempt 1 is immediate; attempts 2 to 5 follow 1 minute, 5 minutes, 30 minutes and 2 hours after the previous failure (no jitter; 410, 429 and Retry-After are not treated specially). Answer quickly and process asynchronously; tolerate duplicates (the same `webhook-id`).",
+  "",
+  "**Pause and resume.** The fifth failed attempt of a delivery pauses all of the account's deliveries: it and every later event are held (`paused`), and one e-mail goes to the account. `POST /webhooks/resume` lifts the pause and sends every held delivery at once, each with its original `webhook-id` and a fresh cycle of five attempts. `POST /webhooks/deliveries/{delivery_id}/replay` sends any one delivery again the same way (not while paused: resume instead).",
+  "",
+  "**Delivery log.** `GET /webhooks/deliveries` (or `GET /experiments/{experiment_id}/webhook-deliveries`) lists your deliveries with status, attempt count, last response code, latency, failure class and next attempt time; `GET /webhooks/deliveries/{delivery_id}` adds the attempts. `POST /webhooks/test` sends a signed sample to any allowed URL (10 per account per minute).",
+].join("\n");
 
 export const DOCUMENT_CONFIG = {
   openapi: "3.1.0",
@@ -169,6 +190,8 @@ export const DOCUMENT_CONFIG = {
       "**Operators.** Labs use the `/operator/...` operations. The marketplace and experiments services decide whether the caller is a verified (active) operator, not the role in the credential: an access token issued before staff verified the lab still says `requester` until a new token is issued, and it works for the operator operations all the same.",
       "",
       "**Staff** operations live under `/admin/...` and need the staff role (403 `forbidden` otherwise). The older `/staff/...` paths of the account, signing-key and review operations still answer as deprecated aliases (`deprecated: true`); use `/admin/...`.",
+      "",
+      "**Webhooks.** An experiment request's `communication_preferences.webhook_url` (https) receives its events (`notification_events`) as `{event, experiment_id, timestamp, data}`. Each account has one signing secret: obtain it once with `POST /webhooks/secret`, rotate it with `POST /webhooks/secret/rotate` (the old one keeps signing for 24 hours). Every delivery carries `X-Service-Signature: sha256=<hex HMAC-SHA256 of the raw body>` and the Standard Webhooks headers `webhook-id`, `webhook-timestamp` and `webhook-signature`. A 2xx within 5 seconds is a success; attempts follow after 1 minute, 5 minutes, 30 minutes and 2 hours; the fifth failure pauses the account's deliveries and sends one e-mail, and `POST /webhooks/resume` sends what was held. The Webhooks operations below say more.",
       "",
       '**Errors** always have the body `{"error":{"code","message","details"}}`. Request bodies are JSON (`Content-Type: application/json`, otherwise 415), at most `limits.max_body_bytes` of GET /config (1 MiB by default) or, for the operations in `limits.max_body_bytes_by_operation`, their own limit (results submission 40 MiB, operator profile 64 KiB); otherwise 413, with or without Content-Length, and strict: an unknown field is 422 `validation_failed`.',
     ].join("\n"),
@@ -198,10 +221,11 @@ export const DOCUMENT_CONFIG = {
       name: "Files",
       description: "Downloads of results files through the signed, short-lived URLs of a results record",
     },
+    { name: "Webhooks", description: WEBHOOKS_GUIDE },
     {
       name: "Admin",
       description:
-        "Staff only, under /admin: accounts, signing keys, the review queue, operator verification, disputes and the ledger. The /staff/... paths are deprecated aliases.",
+        "Staff only, under /admin: accounts, signing keys, the review queue, operator verification, disputes, the ledger, sent e-mail and accounts' webhook delivery logs. The /staff/... paths are deprecated aliases.",
     },
     { name: "System", description: "Health, probes and public configuration" },
     { name: "Docs", description: "This API's description and documentation pages" },

@@ -42,6 +42,7 @@ import { createServiceClients } from "../../src/lib/clients.js";
 import type { GatewayDeps } from "../../src/lib/create-app.js";
 import { type FakeIdentity, internalKeys, silentLogger } from "./fake-identity.js";
 import type { FakeMarketplace } from "./fake-marketplace.js";
+import type { FakeNotifications } from "./fake-notifications.js";
 
 /** The estimate of every request: $300.00 / $412.50 / $550.75, 14 days (10 expedited). */
 export const ESTIMATE_CENTS = {
@@ -448,7 +449,7 @@ export async function gatewayWithExperiments(
  */
 export async function gatewayWithServices(
   identity: FakeIdentity,
-  fakes: { experiments?: FakeExperiments; marketplace?: FakeMarketplace },
+  fakes: { experiments?: FakeExperiments; marketplace?: FakeMarketplace; notifications?: FakeNotifications },
   deps: Partial<GatewayDeps> = {},
 ) {
   const { signer, verifier } = await internalKeys;
@@ -457,6 +458,8 @@ export async function gatewayWithServices(
       return fakes.experiments.transport(verifier, clientSide);
     if (service === "marketplace" && fakes.marketplace)
       return fakes.marketplace.transport(verifier, clientSide);
+    if (service === "notifications" && fakes.notifications)
+      return fakes.notifications.transport(verifier, clientSide);
     return identity.transport(verifier, clientSide, service);
   }, clientInterceptors(signer));
   return createGateway({ clients, logger: silentLogger, clock: identity.clock, maxBodyBytes: 4096, ...deps });

@@ -7,6 +7,8 @@ import {
   claimRaceScenario,
   disputeScenario,
 } from "./marketplace.scenarios.js";
+import { WebhookReceiver } from "./support/webhook-receiver.js";
+import { webhookDeliveriesScenario } from "./webhooks.scenarios.js";
 import { STAFF, clusterInfraReady, startClusterHost } from "./support/hosts.js";
 
 describe.skipIf(!(await clusterInfraReady()))(
@@ -15,13 +17,18 @@ describe.skipIf(!(await clusterInfraReady()))(
   () => {
     let host: Awaited<ReturnType<typeof startClusterHost>>;
     let target: ExperimentsTarget;
+    let receiver: WebhookReceiver;
 
     beforeAll(async () => {
       host = await startClusterHost("marketplace");
       target = { baseUrls: host.baseUrls, staff: STAFF };
+      receiver = await WebhookReceiver.start();
     }, 360_000);
 
-    afterAll(() => host?.stop(), 120_000);
+    afterAll(async () => {
+      await receiver?.close();
+      await host?.stop();
+    }, 120_000);
 
     it("post -> claim -> start -> issue -> submit with files -> signed downloads -> approve; money released", () =>
       approvalScenario(target));
@@ -33,5 +40,7 @@ describe.skipIf(!(await clusterInfraReady()))(
       approveDisputeRaceScenario(target));
     it("authorisation matrix of the operator and results endpoints", () =>
       authorizationMatrixScenario(target));
+    it("webhooks: signed deliveries of every event to an HTTPS receiver, delivery log, replay, test endpoint", () =>
+      webhookDeliveriesScenario(target, receiver));
   },
 );

@@ -7,6 +7,8 @@ import {
   claimRaceScenario,
   disputeScenario,
 } from "./marketplace.scenarios.js";
+import { WebhookReceiver } from "./support/webhook-receiver.js";
+import { webhookDeliveriesScenario } from "./webhooks.scenarios.js";
 import { STAFF, startStandaloneHost } from "./support/hosts.js";
 
 describe(
@@ -15,13 +17,18 @@ describe(
   () => {
     let host: Awaited<ReturnType<typeof startStandaloneHost>>;
     let target: ExperimentsTarget;
+    let receiver: WebhookReceiver;
 
     beforeAll(async () => {
       host = await startStandaloneHost("petri-e2e-marketplace");
       target = { baseUrls: [host.petri.url], staff: STAFF };
+      receiver = await WebhookReceiver.start();
     });
 
-    afterAll(() => host?.stop());
+    afterAll(async () => {
+      await receiver?.close();
+      await host?.stop();
+    });
 
     it("post -> claim -> start -> issue -> submit with files -> signed downloads -> approve; money released", () =>
       approvalScenario(target));
@@ -33,5 +40,7 @@ describe(
       approveDisputeRaceScenario(target));
     it("authorisation matrix of the operator and results endpoints", () =>
       authorizationMatrixScenario(target));
+    it("webhooks: signed deliveries of every event to an HTTPS receiver, delivery log, replay, test endpoint", () =>
+      webhookDeliveriesScenario(target, receiver));
   },
 );

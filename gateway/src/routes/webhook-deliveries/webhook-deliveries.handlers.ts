@@ -1,0 +1,68 @@
+import type { RouteHandler } from "@hono/zod-openapi";
+import { asCaller } from "../../lib/clients.js";
+import type { GatewayEnv } from "../../lib/create-app.js";
+import { webhookDeliveryDetailJson, webhookDeliveryJson } from "../../lib/notifications-json.js";
+import { paginationJson } from "../../lib/pagination.js";
+import { callService } from "../../lib/service-call.js";
+import type {
+  getWebhookDelivery,
+  listExperimentWebhookDeliveries,
+  listWebhookDeliveries,
+  replayWebhookDelivery,
+} from "./webhook-deliveries.routes.js";
+
+export const listWebhookDeliveriesHandler: RouteHandler<typeof listWebhookDeliveries, GatewayEnv> = async (
+  c,
+) => {
+  const { experiment_id, status, limit, cursor } = c.req.valid("query");
+  const page = await callService(() =>
+    c
+      .get("runtime")
+      .clients.notifications.listWebhookDeliveries(
+        { experimentId: experiment_id ?? "", status: status ?? "", limit, cursor: cursor ?? "" },
+        asCaller(),
+      ),
+  );
+  return c.json(
+    { deliveries: page.deliveries.map(webhookDeliveryJson), pagination: paginationJson(page) },
+    200,
+  );
+};
+
+export const listExperimentWebhookDeliveriesHandler: RouteHandler<
+  typeof listExperimentWebhookDeliveries,
+  GatewayEnv
+> = async (c) => {
+  const { experiment_id } = c.req.valid("param");
+  const { status, limit, cursor } = c.req.valid("query");
+  const page = await callService(() =>
+    c
+      .get("runtime")
+      .clients.notifications.listWebhookDeliveries(
+        { experimentId: experiment_id, status: status ?? "", limit, cursor: cursor ?? "" },
+        asCaller(),
+      ),
+  );
+  return c.json(
+    { deliveries: page.deliveries.map(webhookDeliveryJson), pagination: paginationJson(page) },
+    200,
+  );
+};
+
+export const getWebhookDeliveryHandler: RouteHandler<typeof getWebhookDelivery, GatewayEnv> = async (c) => {
+  const { delivery_id } = c.req.valid("param");
+  const { delivery } = await callService(() =>
+    c.get("runtime").clients.notifications.getWebhookDelivery({ deliveryId: delivery_id }, asCaller()),
+  );
+  return c.json(webhookDeliveryDetailJson(delivery), 200);
+};
+
+export const replayWebhookDeliveryHandler: RouteHandler<typeof replayWebhookDelivery, GatewayEnv> = async (
+  c,
+) => {
+  const { delivery_id } = c.req.valid("param");
+  const { delivery } = await callService(() =>
+    c.get("runtime").clients.notifications.replayWebhookDelivery({ deliveryId: delivery_id }, asCaller()),
+  );
+  return c.json(webhookDeliveryJson(delivery), 202);
+};
