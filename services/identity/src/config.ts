@@ -10,7 +10,7 @@
  *
  * Generate a secret with `openssl rand -base64 32`.
  */
-import { baseServiceConfigSchema } from "@petri/service-kit";
+import { KEK_BYTES, baseServiceConfigSchema, decodeBase64 } from "@petri/service-kit";
 import { z } from "zod";
 import {
   EMAIL_MAX_LENGTH,
@@ -19,7 +19,6 @@ import {
   normalizeEmail,
 } from "./domain/registration.js";
 import { API_KEY_PEPPER_MIN_BYTES } from "./security/api-keys.js";
-import { KEK_BYTES, decodeBase64 } from "./security/key-encryption.js";
 import { type IdentitySecrets, loadOrCreateIdentitySecrets } from "./security/secrets-file.js";
 import {
   DEFAULT_ACCESS_TOKEN_TTL_SECONDS,

@@ -1,6 +1,6 @@
 import { IdentityService } from "@petri/contracts/identity";
 import { type ServiceDeps, createServiceRuntime } from "@petri/events";
-import type { HostedService } from "@petri/service-kit";
+import { type HostedService, KeyEncryptionKey } from "@petri/service-kit";
 import { makeAcquireQuota } from "./app/acquire-quota.js";
 import { makeAuthenticateApiKey } from "./app/authenticate-api-key.js";
 import { type StaffCredentials, makeBootstrapStaff } from "./app/bootstrap-staff.js";
@@ -21,8 +21,8 @@ import { identityMigrations } from "./db/migrations/index.js";
 import type { IdentityDb } from "./db/schema.js";
 import { IDENTITY_PUBLIC_PROCEDURES, type IdentityUseCases, IdentityRpc } from "./rpc/identity-rpc.js";
 import { API_KEY_PEPPER_MIN_BYTES } from "./security/api-keys.js";
-import { KeyEncryptionKey } from "./security/key-encryption.js";
 import { type PasswordHasher, argon2Hasher, dummyPasswordHash } from "./security/passwords.js";
+import { IDENTITY_KEK_PURPOSE } from "./security/signing-keys.js";
 
 export const DEFAULT_ACCESS_TOKEN_TTL_SECONDS = 3600;
 export const MIN_ACCESS_TOKEN_TTL_SECONDS = 60;
@@ -69,7 +69,7 @@ export function createIdentityService(
   options: IdentityServiceOptions,
 ): IdentityHostedService {
   const accessTokenTtlSeconds = checkOptions(options);
-  const kek = KeyEncryptionKey.fromBytes(options.kek);
+  const kek = KeyEncryptionKey.fromBytes(options.kek, { purpose: IDENTITY_KEK_PURPOSE });
   const apiKeyPepper = Buffer.from(options.apiKeyPepper);
   const hasher = options.passwordHasher ?? argon2Hasher;
   const runtime = createServiceRuntime<IdentityDb>({

@@ -5,13 +5,14 @@
 import { randomBytes } from "node:crypto";
 import { Code } from "@connectrpc/connect";
 import { Role } from "@petri/contracts/identity";
+import { KeyEncryptionKey } from "@petri/service-kit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { makeBootstrapStaff } from "../src/app/bootstrap-staff.js";
 import { makeEnsureSigningKey } from "../src/app/ensure-signing-key.js";
 import { ActiveSigningKeySource } from "../src/app/signing-key-cache.js";
 import type { IdentityDb } from "../src/db/schema.js";
-import { KeyEncryptionKey } from "../src/security/key-encryption.js";
 import { argon2Hasher } from "../src/security/passwords.js";
+import { IDENTITY_KEK_PURPOSE } from "../src/security/signing-keys.js";
 import {
   Backend,
   CountingHasher,
@@ -65,7 +66,7 @@ describe.each(ENGINES)("start-up on %s", (engine) => {
   it("lets exactly one of many concurrent creators make the signing key and the staff account", async () => {
     const secrets = testSecrets();
     const identity = await start(backend.database, secrets, { start: false });
-    const kek = KeyEncryptionKey.fromBytes(secrets.kek);
+    const kek = KeyEncryptionKey.fromBytes(secrets.kek, { purpose: IDENTITY_KEK_PURPOSE });
     const connections = await Promise.all(Array.from({ length: 4 }, () => backend.connection()));
     const dbs = connections.map((c) => c.forSchema<IdentityDb>("identity"));
     const clock = identity.clock;

@@ -8,13 +8,13 @@ import { mkdtemp, readFile, rm, stat, chmod, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createDatabase } from "@petri/db";
+import { KeyEncryptionKey, SecretDecryptionError } from "@petri/service-kit";
 import { sql } from "kysely";
 import { createLocalJWKSet, jwtVerify } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { KeyEncryptionKey, SecretDecryptionError } from "../src/security/key-encryption.js";
 import { hashApiKeySecret } from "../src/security/api-keys.js";
 import { IDENTITY_SECRETS_FILE, loadOrCreateIdentitySecrets } from "../src/security/secrets-file.js";
-import { openSigningKey } from "../src/security/signing-keys.js";
+import { IDENTITY_KEK_PURPOSE, openSigningKey } from "../src/security/signing-keys.js";
 import { sealedPrivateKey } from "../src/db/signing-keys.js";
 import {
   Backend,
@@ -84,7 +84,7 @@ describe.each(ENGINES)("secrets at rest on %s", (engine) => {
     await identity.as(principalOf(staffRow, "staff")).rotateSigningKey({});
     await identity.as(SYSTEM).authenticateApiKey({ secret: created.secret });
 
-    const kek = KeyEncryptionKey.fromBytes(secrets.kek);
+    const kek = KeyEncryptionKey.fromBytes(secrets.kek, { purpose: IDENTITY_KEK_PURPOSE });
     const keyRows = await identity.db.selectFrom("signing_keys").selectAll().execute();
     expect(keyRows).toHaveLength(2);
     const privateForms = keyRows.flatMap((row) => {
@@ -129,7 +129,7 @@ describe.each(ENGINES)("secrets at rest on %s", (engine) => {
     for (const row of keyRows) {
       expect(row.kek_id).toBe(kek.id);
       expect(row.private_key_nonce).toHaveLength(12);
-      const otherKek = KeyEncryptionKey.fromBytes(randomBytes(32));
+      const otherKek = KeyEncryptionKey.fromBytes(randomBytes(32), { purpose: IDENTITY_KEK_PURPOSE });
       expect(() => openSigningKey(otherKek, row.kid, sealedPrivateKey(row))).toThrow(SecretDecryptionError);
     }
     expect(

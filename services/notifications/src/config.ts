@@ -21,11 +21,10 @@
  */
 import { readFileSync } from "node:fs";
 import { rootCertificates } from "node:tls";
-import { baseServiceConfigSchema, portSchema } from "@petri/service-kit";
+import { KEK_BYTES, baseServiceConfigSchema, decodeBase64, portSchema } from "@petri/service-kit";
 import { z } from "zod";
 import { AddressAllowlist } from "./domain/ssrf/address-policy.js";
 import { type SmtpConfig, SmtpMailer } from "./mail/smtp-mailer.js";
-import { KEK_BYTES, decodeBase64 } from "./security/key-encryption.js";
 import type { NotificationsServiceOptions } from "./service.js";
 
 export const NOTIFICATIONS_DEFAULT_PORT = 7107;

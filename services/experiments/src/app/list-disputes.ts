@@ -1,9 +1,14 @@
-import { type Principal, ValidationError } from "@petri/service-kit";
+import {
+  type Principal,
+  ValidationError,
+  decodeKeysetCursor,
+  encodeKeysetCursor,
+  parseLimit,
+} from "@petri/service-kit";
 import type { Kysely } from "kysely";
 import { listDisputes } from "../db/disputes.js";
 import type { DisputeRow, ExperimentsDb } from "../db/schema.js";
 import { authorize } from "../domain/authorization.js";
-import { decodeCursor, encodeCursor, parseLimit } from "../domain/pagination.js";
 
 export interface DisputeListPage {
   disputes: DisputeRow[];
@@ -22,7 +27,7 @@ export function makeListDisputes(deps: { db: Kysely<ExperimentsDb> }) {
   ): Promise<DisputeListPage> {
     authorize(principal, "staff");
     const limit = parseLimit(input.limit);
-    const after = input.cursor === "" ? undefined : decodeCursor(input.cursor);
+    const after = input.cursor === "" ? undefined : decodeKeysetCursor(input.cursor);
     const statusText = input.status.trim();
     const status = STATUS_FILTERS.find((s) => s === statusText);
     if (statusText !== "" && !status)
@@ -38,7 +43,7 @@ export function makeListDisputes(deps: { db: Kysely<ExperimentsDb> }) {
     return {
       disputes: page.rows,
       total: page.total,
-      nextCursor: page.hasMore && last ? encodeCursor({ at: last.created_at, id: last.id }) : "",
+      nextCursor: page.hasMore && last ? encodeKeysetCursor({ at: last.created_at, id: last.id }) : "",
       hasMore: page.hasMore,
     };
   };

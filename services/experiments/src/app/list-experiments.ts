@@ -1,11 +1,16 @@
-import { type Principal, ValidationError } from "@petri/service-kit";
+import {
+  type Principal,
+  ValidationError,
+  decodeKeysetCursor,
+  encodeKeysetCursor,
+  parseLimit,
+} from "@petri/service-kit";
 import type { Kysely } from "kysely";
 import { type ExperimentFilter, listExperiments } from "../db/experiments.js";
 import { type ExperimentRecord, loadRecords } from "../db/experiment-records.js";
 import type { ExperimentsDb } from "../db/schema.js";
 import { isStaff } from "../domain/authorization.js";
 import type { ExperimentStatus } from "../domain/lifecycle/transitions.js";
-import { decodeCursor, encodeCursor, parseLimit } from "../domain/pagination.js";
 
 export interface ListExperimentsInput {
   status?: ExperimentStatus | undefined;
@@ -36,7 +41,7 @@ export function makeListExperiments(deps: { db: Kysely<ExperimentsDb> }) {
     input: ListExperimentsInput,
   ): Promise<ExperimentListPage> {
     const limit = parseLimit(input.limit);
-    const after = input.cursor === "" ? undefined : decodeCursor(input.cursor);
+    const after = input.cursor === "" ? undefined : decodeKeysetCursor(input.cursor);
     if (input.createdAfter && input.createdBefore && input.createdAfter >= input.createdBefore)
       throw new ValidationError("the time range is empty", [
         {
@@ -56,7 +61,7 @@ export function makeListExperiments(deps: { db: Kysely<ExperimentsDb> }) {
     return {
       experiments: await loadRecords(deps.db, page.rows),
       total: page.total,
-      nextCursor: page.hasMore && last ? encodeCursor({ at: last.created_at, id: last.id }) : "",
+      nextCursor: page.hasMore && last ? encodeKeysetCursor({ at: last.created_at, id: last.id }) : "",
       hasMore: page.hasMore,
     };
   };

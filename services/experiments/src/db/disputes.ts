@@ -1,7 +1,6 @@
 /** disputes: raised by requesters, resolved by staff; at most one open per experiment. */
-import { isId } from "@petri/service-kit";
+import { type Keyset, isId } from "@petri/service-kit";
 import type { Insertable, Kysely } from "kysely";
-import type { Keyset } from "../domain/pagination.js";
 import type { DisputeRow, DisputesTable, ExperimentsDb } from "./schema.js";
 
 export type DisputeValues = Omit<DisputeRow, "evidence_urls"> & { evidence_urls: string[] };

@@ -1,8 +1,7 @@
 /** The experiments table: one row per experiment (the aggregate), read and written here only. */
-import { ConflictError, isId } from "@petri/service-kit";
+import { ConflictError, type Keyset, isId } from "@petri/service-kit";
 import type { Insertable, Kysely, Updateable } from "kysely";
 import { ACTIVE_JOB_STATUSES, type JobRequirements, jobRequirementsOf } from "../domain/jobs/index.js";
-import type { Keyset } from "../domain/pagination.js";
 import type { ExperimentStatus } from "../domain/lifecycle/transitions.js";
 import type { ExperimentRow, ExperimentsDb, ExperimentsTable } from "./schema.js";
 

@@ -1,9 +1,8 @@
 import { isUniqueViolation } from "@petri/db";
-import type { Clock } from "@petri/service-kit";
+import type { Clock, KeyEncryptionKey } from "@petri/service-kit";
 import type { Kysely } from "kysely";
 import { findActiveSigningKey, insertActiveSigningKey } from "../db/signing-keys.js";
 import type { IdentityDb } from "../db/schema.js";
-import type { KeyEncryptionKey } from "../security/key-encryption.js";
 import { generateSigningKey, sealSigningKey } from "../security/signing-keys.js";
 import type { ActiveSigningKeySource } from "./signing-key-cache.js";
 

@@ -1,7 +1,7 @@
+import { parsePage } from "@petri/service-kit";
 import type { Kysely } from "kysely";
 import { API_KEY_COLUMNS, type ApiKeyRecord } from "../db/api-keys.js";
 import type { IdentityDb } from "../db/schema.js";
-import { parsePage } from "../domain/pagination.js";
 
 export interface ListApiKeysInput {
   limit: number;

@@ -1,10 +1,9 @@
 import { isUniqueViolation } from "@petri/db";
-import type { Clock } from "@petri/service-kit";
+import type { Clock, KeyEncryptionKey } from "@petri/service-kit";
 import type { Kysely } from "kysely";
 import type { IdentityDb } from "../db/schema.js";
 import { insertActiveSigningKey } from "../db/signing-keys.js";
 import { retirementTime } from "../domain/signing-keys.js";
-import type { KeyEncryptionKey } from "../security/key-encryption.js";
 import { generateSigningKey, sealSigningKey } from "../security/signing-keys.js";
 import { type PublishedSigningKey, publishedSigningKeys } from "./list-signing-keys.js";
 

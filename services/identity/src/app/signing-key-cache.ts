@@ -1,9 +1,8 @@
 import type { KeyObject } from "node:crypto";
-import { UnavailableError } from "@petri/service-kit";
+import { type KeyEncryptionKey, UnavailableError } from "@petri/service-kit";
 import type { Kysely } from "kysely";
 import { findActiveSigningKey, sealedPrivateKey } from "../db/signing-keys.js";
 import type { IdentityDb } from "../db/schema.js";
-import type { KeyEncryptionKey } from "../security/key-encryption.js";
 import { openSigningKey } from "../security/signing-keys.js";
 
 export interface ActiveSigningKey {

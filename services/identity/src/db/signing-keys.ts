@@ -1,6 +1,6 @@
 import { jsonb } from "@petri/db";
+import type { SealedSecret } from "@petri/service-kit";
 import type { Kysely, Selectable } from "kysely";
-import type { SealedSecret } from "../security/key-encryption.js";
 import type { NewSigningKey } from "../security/signing-keys.js";
 import type { IdentityDb, SigningKeysTable } from "./schema.js";
 

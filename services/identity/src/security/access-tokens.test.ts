@@ -1,4 +1,5 @@
 import { createPrivateKey, createPublicKey, randomBytes } from "node:crypto";
+import { KeyEncryptionKey } from "@petri/service-kit";
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from "jose";
 import { describe, expect, it } from "vitest";
 import {
@@ -9,8 +10,7 @@ import {
   newTokenId,
   signAccessToken,
 } from "./access-tokens.js";
-import { KeyEncryptionKey } from "./key-encryption.js";
-import { generateSigningKey, openSigningKey, sealSigningKey } from "./signing-keys.js";
+import { IDENTITY_KEK_PURPOSE, generateSigningKey, openSigningKey, sealSigningKey } from "./signing-keys.js";
 
 const subject = { accountId: "usr_1", role: "operator", tier: "pro" } as const;
 const now = new Date("2026-03-01T12:00:00.750Z");
@@ -33,7 +33,7 @@ describe("access-token claims", () => {
 
 describe("signed access tokens", () => {
   it("verify with the published JWK when alg, typ, iss and aud are pinned", async () => {
-    const kek = KeyEncryptionKey.fromBytes(randomBytes(32));
+    const kek = KeyEncryptionKey.fromBytes(randomBytes(32), { purpose: IDENTITY_KEK_PURPOSE });
     const key = await generateSigningKey();
     const privateKey = openSigningKey(kek, key.kid, sealSigningKey(kek, key));
     const claims = accessTokenClaims(subject, now, 3600, "jti-2");
@@ -72,7 +72,7 @@ describe("signed access tokens", () => {
   });
 
   it("cannot open a sealed key under another kid", async () => {
-    const kek = KeyEncryptionKey.fromBytes(randomBytes(32));
+    const kek = KeyEncryptionKey.fromBytes(randomBytes(32), { purpose: IDENTITY_KEK_PURPOSE });
     const key = await generateSigningKey();
     expect(() => openSigningKey(kek, "another-kid", sealSigningKey(kek, key))).toThrow();
   });

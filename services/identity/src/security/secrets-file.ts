@@ -6,9 +6,9 @@
 import { randomBytes } from "node:crypto";
 import { chmod, link, mkdir, readFile, stat, unlink, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { KEK_BYTES, decodeBase64 } from "@petri/service-kit";
 import { z } from "zod";
 import { API_KEY_PEPPER_MIN_BYTES } from "./api-keys.js";
-import { KEK_BYTES, decodeBase64 } from "./key-encryption.js";
 
 export const IDENTITY_SECRETS_FILE = "identity-secrets.json";
 

@@ -3,8 +3,14 @@
  * (ListSigningKeys); the private half is stored only sealed under the KEK.
  */
 import { type KeyObject, createPrivateKey, generateKeyPairSync } from "node:crypto";
+import type { KeyEncryptionKey, SealedSecret } from "@petri/service-kit";
 import { calculateJwkThumbprint } from "jose";
-import type { KeyEncryptionKey, SealedSecret } from "./key-encryption.js";
+
+/**
+ * The label fingerprinted into identity's KEK id (KeyEncryptionKey.fromBytes(bytes, { purpose })).
+ * Every stored signing key records that id: changing the label strands them all.
+ */
+export const IDENTITY_KEK_PURPOSE = "petri-identity/kek-id/v1";
 
 /** The only algorithm access tokens use; verifiers pin it. */
 export const ACCESS_TOKEN_ALGORITHM = "EdDSA";
@@ -45,12 +51,12 @@ function associatedData(kid: string): string {
 }
 
 export function sealSigningKey(kek: KeyEncryptionKey, key: NewSigningKey): SealedSecret {
-  return kek.encrypt(key.privateKeyDer, associatedData(key.kid));
+  return kek.seal(key.privateKeyDer, associatedData(key.kid));
 }
 
 /** The private key of `kid`; throws SecretDecryptionError for a wrong KEK or a tampered row. */
 export function openSigningKey(kek: KeyEncryptionKey, kid: string, sealed: SealedSecret): KeyObject {
-  const der = kek.decrypt(sealed, associatedData(kid));
+  const der = kek.open(sealed, associatedData(kid));
   try {
     const key = createPrivateKey({ key: der, format: "der", type: "pkcs8" });
     if (key.asymmetricKeyType !== "ed25519") throw new Error(`signing key ${kid} is not Ed25519`);

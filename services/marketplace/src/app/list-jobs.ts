@@ -1,4 +1,4 @@
-import { ForbiddenError, type Principal } from "@petri/service-kit";
+import { ForbiddenError, type Principal, decodeCursor, encodeCursor, parseLimit } from "@petri/service-kit";
 import type { Kysely } from "kysely";
 import { activeJobCount, openJobCandidates } from "../db/jobs.js";
 import { findOperatorByAccount } from "../db/operators.js";
@@ -10,7 +10,6 @@ import {
   feedPage,
   rankJobsFor,
 } from "../domain/jobs/feed.js";
-import { decodeCursor, encodeCursor, parseLimit } from "../domain/pagination.js";
 import { matchingOperatorOf } from "./operator-view.js";
 
 export interface JobFeedPage {

@@ -1,10 +1,9 @@
-import { ValidationError } from "@petri/service-kit";
+import { ValidationError, decodeCursor, encodeCursor, parseLimit } from "@petri/service-kit";
 import type { Kysely } from "kysely";
 import { activeJobCounts } from "../db/jobs.js";
 import { listOperators } from "../db/operators.js";
 import type { MarketplaceDb } from "../db/schema.js";
 import { OPERATOR_STATUSES, type OperatorStatus } from "../domain/operators/status.js";
-import { decodeCursor, encodeCursor, parseLimit } from "../domain/pagination.js";
 import type { OperatorView } from "./operator-view.js";
 
 export interface OperatorListPage {

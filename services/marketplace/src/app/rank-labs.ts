@@ -1,4 +1,4 @@
-import { NotFoundError, type Principal } from "@petri/service-kit";
+import { NotFoundError, type Principal, parseLimit } from "@petri/service-kit";
 import type { Kysely } from "kysely";
 import { activeJobCounts, findJob } from "../db/jobs.js";
 import { activeOperators } from "../db/operators.js";
@@ -8,7 +8,6 @@ import { matchingRequirements } from "../domain/jobs/requirements.js";
 import { RANK_LABS_OPERATOR_LIMIT, rankLabs } from "../domain/matching/lab-ranking.js";
 import type { OperatorAvailability } from "../domain/matching/availability.js";
 import type { MatchScore } from "../domain/matching/score.js";
-import { parseLimit } from "../domain/pagination.js";
 import { matchingOperatorOf } from "./operator-view.js";
 
 export interface RankedLab {

@@ -1,8 +1,8 @@
 /** GET /admin/notifications/mail (staff): the e-mails sent, newest first, keyset-paginated. */
+import { decodeKeysetCursor, encodeKeysetCursor, parseLimit } from "@petri/service-kit";
 import type { Kysely } from "kysely";
 import { countSentMail, listSentMail } from "../db/mail.js";
 import type { NotificationsDb, SentMailRow } from "../db/schema.js";
-import { decodeCursor, encodeCursor, parseLimit } from "../domain/pagination.js";
 
 export function makeListSentMail(deps: { db: Kysely<NotificationsDb> }) {
   return async function listSentMailPage(input: {
@@ -11,7 +11,7 @@ export function makeListSentMail(deps: { db: Kysely<NotificationsDb> }) {
     accountId: string;
   }): Promise<{ mails: SentMailRow[]; total: number; nextCursor: string; hasMore: boolean }> {
     const limit = parseLimit(input.limit);
-    const after = input.cursor === "" ? undefined : decodeCursor(input.cursor);
+    const after = input.cursor === "" ? undefined : decodeKeysetCursor(input.cursor);
     const accountId = input.accountId === "" ? undefined : input.accountId;
     const [rows, total] = await Promise.all([
       listSentMail(deps.db, { accountId, after, limit: limit + 1 }),
@@ -24,7 +24,7 @@ export function makeListSentMail(deps: { db: Kysely<NotificationsDb> }) {
       mails: page,
       total,
       hasMore,
-      nextCursor: hasMore && last ? encodeCursor({ at: last.sent_at, id: last.id }) : "",
+      nextCursor: hasMore && last ? encodeKeysetCursor({ at: last.sent_at, id: last.id }) : "",
     };
   };
 }

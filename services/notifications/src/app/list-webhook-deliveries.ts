@@ -3,7 +3,13 @@
  * newest first, keyset-paginated: status, attempts, the last response code and latency, the
  * next attempt time. An account sees its own deliveries; staff may name any account.
  */
-import { type Principal, ValidationError } from "@petri/service-kit";
+import {
+  type Principal,
+  ValidationError,
+  decodeKeysetCursor,
+  encodeKeysetCursor,
+  parseLimit,
+} from "@petri/service-kit";
 import type { Kysely } from "kysely";
 import { countDeliveries, listDeliveries } from "../db/deliveries.js";
 import {
@@ -13,7 +19,6 @@ import {
   type WebhookDeliveryRow,
 } from "../db/schema.js";
 import { listedAccount } from "../domain/authorization.js";
-import { decodeCursor, encodeCursor, parseLimit } from "../domain/pagination.js";
 
 export interface DeliveryPage {
   deliveries: WebhookDeliveryRow[];
@@ -40,7 +45,7 @@ export function makeListWebhookDeliveries(deps: { db: Kysely<NotificationsDb> })
     input: { experimentId: string; status: string; limit: number; cursor: string; accountId: string },
   ): Promise<DeliveryPage> {
     const limit = parseLimit(input.limit);
-    const after = input.cursor === "" ? undefined : decodeCursor(input.cursor);
+    const after = input.cursor === "" ? undefined : decodeKeysetCursor(input.cursor);
     const filter = {
       accountId: listedAccount(principal, input.accountId),
       experimentId: input.experimentId === "" ? undefined : input.experimentId,
@@ -57,7 +62,7 @@ export function makeListWebhookDeliveries(deps: { db: Kysely<NotificationsDb> })
       deliveries: page,
       total,
       hasMore,
-      nextCursor: hasMore && last ? encodeCursor({ at: last.created_at, id: last.id }) : "",
+      nextCursor: hasMore && last ? encodeKeysetCursor({ at: last.created_at, id: last.id }) : "",
     };
   };
 }

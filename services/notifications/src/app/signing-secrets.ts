@@ -5,12 +5,17 @@
  * first, RotateWebhookSecret for each new one) and never logged.
  */
 import { randomBytes } from "node:crypto";
-import { newId } from "@petri/service-kit";
+import { KeyEncryptionKey, newId } from "@petri/service-kit";
 import type { Kysely } from "kysely";
 import { insertCurrentSecret, lockCurrentSecret, validSecrets } from "../db/secrets.js";
 import type { NotificationsDb, WebhookSecretRow } from "../db/schema.js";
 import { SIGNING_SECRET_BYTES, formatSigningSecret } from "../domain/signing.js";
-import { KeyEncryptionKey } from "../security/key-encryption.js";
+
+/**
+ * The label fingerprinted into the notifications KEK id (KeyEncryptionKey.fromBytes(bytes,
+ * { purpose })). Every stored secret row records that id: changing the label strands them all.
+ */
+export const NOTIFICATIONS_KEK_PURPOSE = "petri-notifications/kek-id/v1";
 
 /** How long a rotated-out secret keeps signing next to the new one. */
 export const SECRET_ROTATION_OVERLAP_MS = 24 * 60 * 60_000;
@@ -25,7 +30,7 @@ export class SigningSecretVault {
 
   /** Sets the KEK (at start: standalone mode may read it from a file first). */
   useKek(bytes: Uint8Array): void {
-    this.kek = KeyEncryptionKey.fromBytes(bytes);
+    this.kek = KeyEncryptionKey.fromBytes(bytes, { purpose: NOTIFICATIONS_KEK_PURPOSE });
   }
 
   get kekId(): string {

@@ -1,5 +1,5 @@
+import type { Keyset } from "@petri/service-kit";
 import type { Insertable, Kysely, Updateable } from "kysely";
-import type { Keyset } from "../domain/pagination.js";
 import type {
   DeliveryStatus,
   NotificationsDb,

@@ -1,5 +1,5 @@
+import type { Keyset } from "@petri/service-kit";
 import type { Insertable, Kysely } from "kysely";
-import type { Keyset } from "../domain/pagination.js";
 import type { MailOutboxTable, NotificationsDb, SentMailRow } from "./schema.js";
 
 export async function enqueueMail(

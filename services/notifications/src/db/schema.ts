@@ -11,7 +11,7 @@ export interface AccountContactsTable {
   updated_at: Date;
 }
 
-/** An account's signing secret, sealed under the KEK (security/key-encryption.ts). */
+/** An account's signing secret, sealed under the KEK (KeyEncryptionKey in @petri/service-kit). */
 export interface WebhookSecretsTable {
   /** "whs_..." */
   id: string;

@@ -6,8 +6,8 @@
 import { randomBytes } from "node:crypto";
 import { chmod, link, mkdir, readFile, stat, unlink, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { KEK_BYTES, decodeBase64 } from "@petri/service-kit";
 import { z } from "zod";
-import { KEK_BYTES, decodeBase64 } from "./key-encryption.js";
 
 export const NOTIFICATIONS_SECRETS_FILE = "notifications-secrets.json";
 
