@@ -9,6 +9,7 @@ import { type Database, createDatabase } from "@petri/db";
 import { InProcessEventBus, type ServiceDeps } from "@petri/events";
 import { createGateway, createServiceClients } from "@petri/gateway";
 import {
+  AddressAllowlist,
   type Clock,
   type Failpoints,
   type HostedService,
@@ -22,7 +23,7 @@ import {
 } from "@petri/service-kit";
 import { createCloudLabsService } from "@petri/cloud-labs";
 import { createEngineService } from "@petri/engine";
-import { createExperimentsService } from "@petri/experiments";
+import { type WebhookUrlCheckOptions, createExperimentsService } from "@petri/experiments";
 import { createHypothesesService } from "@petri/hypotheses";
 import { type IdentityServiceOptions, createIdentityService } from "@petri/identity";
 import { createMarketplaceService } from "@petri/marketplace";
@@ -42,8 +43,11 @@ type ServiceFactory = (
 
 const SERVICE_FACTORIES: Record<ServiceName, ServiceFactory> = {
   identity: (deps, options) => createIdentityService(deps, options.identity),
-  experiments: (deps, _options, storage) =>
-    createExperimentsService(deps, { blobStore: { kind: "fs", dir: storage.blobDir } }),
+  experiments: (deps, options, storage) =>
+    createExperimentsService(deps, {
+      blobStore: { kind: "fs", dir: storage.blobDir },
+      webhookUrlCheck: options.experiments?.webhookUrlCheck ?? { allowlist: AddressAllowlist.empty },
+    }),
   marketplace: createMarketplaceService,
   hypotheses: createHypothesesService,
   engine: createEngineService,
@@ -59,6 +63,12 @@ export interface StandaloneOptions {
   identity: IdentityServiceOptions;
   /** Notifications' settings (SMTP, KEK; see @petri/notifications notificationsOptionsFromConfig). */
   notifications?: NotificationsServiceOptions;
+  /**
+   * Experiments' settings: how webhook URLs are checked at registration (default: the
+   * operating system's resolver and no allowlist; the allowlist comes from
+   * PETRI_WEBHOOK_TEST_ALLOWLIST, see @petri/service-kit webhookTestAllowlistConfigSchema).
+   */
+  experiments?: { webhookUrlCheck?: WebhookUrlCheckOptions };
   port: number;
   host: string;
   logger: Logger;

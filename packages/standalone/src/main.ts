@@ -11,6 +11,8 @@ import {
   logLevelSchema,
   portSchema,
   systemClock,
+  webhookTestAllowlistConfigSchema,
+  webhookTestAllowlistFromConfig,
 } from "@petri/service-kit";
 import { standaloneIdentityConfigSchema, standaloneIdentityOptions } from "@petri/identity";
 import { notificationsOptionsFromConfig, standaloneNotificationsConfigSchema } from "@petri/notifications";
@@ -41,10 +43,21 @@ const notifications = notificationsOptionsFromConfig(
   dataDir,
 );
 
+// Experiments checks webhook URLs at registration; PETRI_WEBHOOK_TEST_ALLOWLIST (tests only,
+// refused when NODE_ENV=production) is read with the same schema as notifications reads it.
+const experiments = {
+  webhookUrlCheck: {
+    allowlist: webhookTestAllowlistFromConfig(
+      exitOnConfigError(() => loadConfig(webhookTestAllowlistConfigSchema())),
+    ),
+  },
+};
+
 const petri = await startStandalone({
   dataDir,
   identity,
   notifications,
+  experiments,
   port: config.PORT,
   host: config.HOST,
   logger,

@@ -3,3 +3,4 @@ export {
   type ExperimentsHostedService,
   type ExperimentsServiceOptions,
 } from "./service.js";
+export type { WebhookUrlCheckOptions } from "./app/webhook-registration.js";

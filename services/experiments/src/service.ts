@@ -31,6 +31,7 @@ import { makeSubmitResults } from "./app/submit-results.js";
 import { makeUpdateExperiment } from "./app/update-experiment.js";
 import { makeValidateExperiment } from "./app/validate-experiment.js";
 import { makeValidateHypothesis } from "./app/validate-hypothesis.js";
+import { type WebhookUrlCheckOptions, makeCheckWebhookRegistration } from "./app/webhook-registration.js";
 import { type BlobStore, type BlobStoreConfig, createBlobStore } from "./blobs/index.js";
 import { experimentsMigrations } from "./db/migrations/index.js";
 import type { ExperimentsDb } from "./db/schema.js";
@@ -53,6 +54,12 @@ export interface ExperimentsServiceOptions {
    * file system in standalone mode, S3 in a cluster), or a store the host built itself.
    */
   blobStore: BlobStoreConfig | BlobStore;
+  /**
+   * How webhook URLs are checked when a request registers one (create, a draft's submission,
+   * a PATCH that changes it): the resolver (default: the operating system's, 3 s timeout) and
+   * the TESTS-ONLY allowlist (PETRI_WEBHOOK_TEST_ALLOWLIST; production: AddressAllowlist.empty).
+   */
+  webhookUrlCheck: WebhookUrlCheckOptions;
 }
 
 function isBlobStore(value: BlobStoreConfig | BlobStore): value is BlobStore {
@@ -81,13 +88,17 @@ export function createExperimentsService(
   const changing = { db, clock, afterCommit };
   const blobs = isBlobStore(options.blobStore) ? options.blobStore : createBlobStore(options.blobStore);
   const signingKey = fileUrlKeySource({ db, clock });
+  const { allowlist, resolver } = options.webhookUrlCheck;
+  if (allowlist.size > 0)
+    logger.warn({ blocks: allowlist.size }, "webhook SSRF test allowlist is set: for tests only");
+  const checkWebhookUrl = makeCheckWebhookRegistration({ allowlist, resolver, logger });
 
   const useCases: ExperimentsUseCases = {
-    createExperiment: makeCreateExperiment(changing),
-    submitDraft: makeSubmitDraft(changing),
+    createExperiment: makeCreateExperiment({ ...changing, checkWebhookUrl }),
+    submitDraft: makeSubmitDraft({ ...changing, checkWebhookUrl }),
     getExperiment: makeGetExperiment({ db }),
     listExperiments: makeListExperiments({ db }),
-    updateExperiment: makeUpdateExperiment(changing),
+    updateExperiment: makeUpdateExperiment({ ...changing, checkWebhookUrl }),
     cancelExperiment: makeCancelExperiment(changing),
     validateExperiment: makeValidateExperiment({ clock }),
     validateHypothesis: makeValidateHypothesis(),

@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig } from "@petri/service-kit";
+import { ConfigError, checkWebhookUrl, loadConfig } from "@petri/service-kit";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -10,7 +10,6 @@ import {
   notificationsOptionsFromConfig,
   standaloneNotificationsConfigSchema,
 } from "./config.js";
-import { checkWebhookUrl } from "./domain/ssrf/url-policy.js";
 
 const cluster = {
   DATABASE_URL: "postgres://petri@127.0.0.1:5432/petri",

@@ -21,9 +21,18 @@
  */
 import { readFileSync } from "node:fs";
 import { rootCertificates } from "node:tls";
-import { KEK_BYTES, baseServiceConfigSchema, decodeBase64, portSchema } from "@petri/service-kit";
+import {
+  KEK_BYTES,
+  TEST_ONLY_SETTING_PROBLEM,
+  type AddressAllowlist,
+  baseServiceConfigSchema,
+  decodeBase64,
+  portSchema,
+  refuseTestAllowlistInProduction,
+  webhookTestAllowlistFromConfig,
+  webhookTestAllowlistVariables,
+} from "@petri/service-kit";
 import { z } from "zod";
-import { AddressAllowlist } from "./domain/ssrf/address-policy.js";
 import { type SmtpConfig, SmtpMailer } from "./mail/smtp-mailer.js";
 import type { NotificationsServiceOptions } from "./service.js";
 
@@ -47,21 +56,6 @@ const kekSchema = z
     return bytes;
   });
 
-const allowlistSchema = z
-  .string()
-  .trim()
-  .transform((value, ctx) => {
-    try {
-      return AddressAllowlist.parse(value);
-    } catch (error) {
-      ctx.addIssue({
-        code: "custom",
-        message: `must be CIDR blocks separated by commas: ${(error as Error).message}`,
-      });
-      return z.NEVER;
-    }
-  });
-
 const booleanSchema = z
   .string()
   .trim()
@@ -70,7 +64,8 @@ const booleanSchema = z
   .transform((value) => value === "true");
 
 const variables = {
-  NODE_ENV: z.string().trim().optional(),
+  // NODE_ENV and PETRI_WEBHOOK_TEST_ALLOWLIST: one schema with experiments (service-kit).
+  ...webhookTestAllowlistVariables,
   PETRI_SMTP_HOST: z.string().trim().min(1).optional(),
   PETRI_SMTP_PORT: portSchema.default(587),
   PETRI_SMTP_SECURE: booleanSchema.default(false),
@@ -81,7 +76,6 @@ const variables = {
     .trim()
     .refine((from) => /@[^@\s>]+>?$/.test(from), "must be an address, e.g. Petri <no-reply@example.org>")
     .default(DEFAULT_MAIL_FROM),
-  PETRI_WEBHOOK_TEST_ALLOWLIST: allowlistSchema.optional(),
   PETRI_WEBHOOK_TEST_CA_FILE: z
     .string()
     .trim()
@@ -112,18 +106,9 @@ function noAllowlistInProduction(
     ctx.addIssue({
       code: "custom",
       path: ["PETRI_WEBHOOK_TEST_CA_FILE"],
-      message: "is for tests only and must not be set when NODE_ENV is production",
+      message: TEST_ONLY_SETTING_PROBLEM,
     });
-  if (
-    config.NODE_ENV === "production" &&
-    config.PETRI_WEBHOOK_TEST_ALLOWLIST &&
-    config.PETRI_WEBHOOK_TEST_ALLOWLIST.size > 0
-  )
-    ctx.addIssue({
-      code: "custom",
-      path: ["PETRI_WEBHOOK_TEST_ALLOWLIST"],
-      message: "is for tests only and must not be set when NODE_ENV is production",
-    });
+  refuseTestAllowlistInProduction(config, ctx);
 }
 
 /** Cluster mode: the base service variables plus notifications'; the KEK is required. */
@@ -166,7 +151,7 @@ export function notificationsOptionsFromConfig(
     ...(config.PETRI_NOTIFICATIONS_KEK ? { kek: config.PETRI_NOTIFICATIONS_KEK } : {}),
     ...(dataDir === undefined ? {} : { dataDir }),
     ...(smtp ? { mailer: new SmtpMailer(smtp) } : {}),
-    webhookTestAllowlist: config.PETRI_WEBHOOK_TEST_ALLOWLIST ?? AddressAllowlist.empty,
+    webhookTestAllowlist: webhookTestAllowlistFromConfig(config),
     ...(config.PETRI_WEBHOOK_TEST_CA_FILE
       ? { webhookCa: [...rootCertificates, config.PETRI_WEBHOOK_TEST_CA_FILE] }
       : {}),

@@ -13,7 +13,7 @@ export {
   standaloneNotificationsConfigSchema,
 } from "./config.js";
 export { NOTIFICATIONS_SECRETS_FILE, loadOrCreateNotificationsKek } from "./security/secrets-file.js";
-export { AddressAllowlist } from "./domain/ssrf/address-policy.js";
-export type { ResolvedAddress, Resolver } from "./domain/ssrf/resolution.js";
+// The SSRF policy lives in @petri/service-kit (outbound-url); re-exported for existing hosts.
+export { AddressAllowlist, type ResolvedAddress, type Resolver } from "@petri/service-kit";
 export { type Mailer, type OutgoingMail, TableOnlyMailer } from "./mail/mailer.js";
 export { type SmtpConfig, SmtpMailer } from "./mail/smtp-mailer.js";

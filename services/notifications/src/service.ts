@@ -1,6 +1,6 @@
 import { NotificationsService } from "@petri/contracts/notifications";
 import { type ServiceDeps, createServiceRuntime } from "@petri/events";
-import type { HostedService, ReadinessCheck } from "@petri/service-kit";
+import { AddressAllowlist, type HostedService, type ReadinessCheck, type Resolver } from "@petri/service-kit";
 import { makeAttemptDelivery } from "./app/attempt-delivery.js";
 import { makeCheckWebhookUrl } from "./app/check-webhook-url.js";
 import { makeCreateWebhookSecret } from "./app/create-webhook-secret.js";
@@ -22,8 +22,6 @@ import { BackgroundLoop } from "./delivery/background-loop.js";
 import { DeliveryWorker } from "./delivery/delivery-worker.js";
 import { systemResolver } from "./delivery/system-resolver.js";
 import { UndiciWebhookSender, type WebhookSender } from "./delivery/webhook-sender.js";
-import { AddressAllowlist } from "./domain/ssrf/address-policy.js";
-import type { Resolver } from "./domain/ssrf/resolution.js";
 import { notificationsConsumers } from "./events/subscriptions.js";
 import { MailDispatcher } from "./mail/mail-dispatcher.js";
 import { type Mailer, TableOnlyMailer } from "./mail/mailer.js";

@@ -5,6 +5,7 @@
  */
 import { Code } from "@connectrpc/connect";
 import { errorDetailOf } from "@petri/service-kit";
+import { PUBLIC_CONTROLS, SSRF_CORPUS } from "@petri/service-kit/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TEST_CALLS_PER_MINUTE } from "../src/app/test-webhook.js";
 import {
@@ -19,7 +20,6 @@ import {
   startNotifications,
 } from "./support/harness.js";
 import { TestReceiver } from "./support/receiver.js";
-import { PUBLIC_CONTROLS, SSRF_CORPUS } from "./support/ssrf-corpus.js";
 import { verifyServiceSignature, verifyStandardSignature } from "./support/verify.js";
 
 describe.each(ENGINES)("webhook tests and URL registration (%s)", (engine) => {

@@ -6,7 +6,14 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { loadOrCreateIdentitySecrets } from "@petri/identity";
 import { notificationsOptionsFromConfig, standaloneNotificationsConfigSchema } from "@petri/notifications";
-import { Failpoints, createLogger, loadConfig, systemClock } from "@petri/service-kit";
+import {
+  Failpoints,
+  createLogger,
+  loadConfig,
+  systemClock,
+  webhookTestAllowlistConfigSchema,
+  webhookTestAllowlistFromConfig,
+} from "@petri/service-kit";
 import { type Standalone, startStandalone } from "@petri/standalone";
 import { postgresAvailable, requireInfra } from "@petri/testkit";
 import pg from "pg";
@@ -46,16 +53,25 @@ async function webhookTestEnv() {
 /** Standalone mode on a data directory of its own (kept across restart()). */
 export async function startStandaloneHost(prefix: string) {
   const dataDir = mkdtempSync(path.join(tmpdir(), `${prefix}-`));
-  // Parsed like `npm start` parses its environment, with the test-only webhook settings.
+  // Parsed like `npm start` parses its environment, with the test-only webhook settings:
+  // notifications' deliveries and experiments' registration check both allow the loopback
+  // receiver (the URLs are IP literals, so nothing is resolved).
+  const env = await webhookTestEnv();
   const notifications = notificationsOptionsFromConfig(
-    loadConfig(standaloneNotificationsConfigSchema(), await webhookTestEnv()),
+    loadConfig(standaloneNotificationsConfigSchema(), env),
     dataDir,
   );
+  const experiments = {
+    webhookUrlCheck: {
+      allowlist: webhookTestAllowlistFromConfig(loadConfig(webhookTestAllowlistConfigSchema(), env)),
+    },
+  };
   const start = async (): Promise<Standalone> =>
     startStandalone({
       dataDir,
       identity: { ...(await loadOrCreateIdentitySecrets(dataDir)), staff: STAFF },
       notifications,
+      experiments,
       port: 0,
       host: "127.0.0.1",
       logger: createLogger({ service: "e2e", level: "warn" }),

@@ -5,7 +5,7 @@ import { type Clock, ConflictError, type Principal, ValidationError, newId } fro
 import type { Kysely } from "kysely";
 import { newRecord } from "../db/experiment-records.js";
 import { insertExperiment } from "../db/experiments.js";
-import { expireKey } from "../db/idempotency-keys.js";
+import { completedFor, expireKey } from "../db/idempotency-keys.js";
 import type { ExperimentsDb } from "../db/schema.js";
 import {
   IdempotencyKeyReusedError,
@@ -19,11 +19,19 @@ import { experimentMessage, issueMessage } from "../rpc/experiment-message.js";
 import { recordSubmitted } from "./experiment-events.js";
 import { acceptIntake, parseJsonText } from "./intake.js";
 import { estimateColumns, priceRequest } from "./pricing.js";
+import {
+  type CheckWebhookRegistration,
+  CheckedWebhookUrl,
+  webhookUrlOf,
+  withCheckedWebhookUrl,
+} from "./webhook-registration.js";
 
 export interface CreateExperimentDeps {
   db: Kysely<ExperimentsDb>;
   clock: Clock;
   afterCommit(): void;
+  /** Resolves and checks a webhook URL (webhook-registration.ts); called before the transaction. */
+  checkWebhookUrl: CheckWebhookRegistration;
 }
 
 export interface CreateExperimentInput {
@@ -39,8 +47,11 @@ export interface CreateExperimentInput {
 const CREATED = 201;
 
 /**
- * POST /experiments. In ONE transaction: claim the idempotency key (if any), validate,
- * price (with operator availability from the operator_eligibility projection), insert, record
+ * POST /experiments. First, outside any transaction, the webhook URL (if the request names
+ * one and is not a draft) is resolved and checked (webhook-registration.ts: refused -> 422
+ * invalid_webhook_url on communication_preferences.webhook_url, unresolved -> a warning).
+ * Then in ONE transaction: claim the idempotency key (if any), validate, price (with operator
+ * availability from the operator_eligibility projection), insert, record
  * ExperimentSubmitted (+ ExperimentOpened when open; nothing for a draft) and store the
  * response under the key.
  *
@@ -53,7 +64,10 @@ const CREATED = 201;
  * - a duplicate while the first is executing -> on PostgreSQL it waits for the first
  *   transaction (the key's row is locked by its insert) and then replays it; a key that is
  *   committed but not completed -> 409 idempotency_request_in_progress (retryable);
- * - a refused request (422/403) stores nothing: the key is free again.
+ * - a refused request (422/403) stores nothing: the key is free again;
+ * - a replay does not resolve the webhook URL again: a key already completed for this body
+ *   skips the check, and should the transaction find it gone after all (expired or purged
+ *   in between) and claim the key anew, it rolls back, checks and runs again.
  */
 export function makeCreateExperiment(deps: CreateExperimentDeps) {
   return async function createExperiment(
@@ -69,81 +83,88 @@ export function makeCreateExperiment(deps: CreateExperimentDeps) {
     const mode = input.saveAsDraft ? "draft" : "submit";
     const now = deps.clock.now();
     const ref = { principal: principal.accountId, key };
+    const hash = requestHash(body, input.saveAsDraft);
+    // Drafts are not registered: their URL is checked when they are submitted.
+    const url = input.saveAsDraft ? undefined : webhookUrlOf(body);
+    const replayLikely =
+      url !== undefined && key !== "" && (await completedFor(deps.db, ref, hash, idempotencyCutoff(now)));
 
-    const outcome = await deps.db.transaction().execute(async (trx) => {
-      if (key !== "") {
-        await expireKey(trx, ref, idempotencyCutoff(now));
-        const claim = await beginIdempotent(trx, {
-          ...ref,
-          requestHash: requestHash(body, input.saveAsDraft),
-        });
-        if (claim.kind === "replay") {
-          const stored = fromJson(CreateExperimentResponseSchema, claim.body as never);
-          return {
-            response: create(CreateExperimentResponseSchema, { ...stored, replayed: true }),
-            fresh: false,
-          };
-        }
-        if (claim.kind === "mismatch") throw new IdempotencyKeyReusedError();
-        if (claim.kind === "in_progress")
-          throw new ConflictError(
-            "a request with this Idempotency-Key is still being processed; retry shortly",
-            "idempotency_request_in_progress",
-            { retryable: true },
-          );
-      }
+    const outcome = await withCheckedWebhookUrl(
+      deps.checkWebhookUrl,
+      replayLikely ? CheckedWebhookUrl.unchecked : url,
+      (checked) =>
+        deps.db.transaction().execute(async (trx) => {
+          if (key !== "") {
+            await expireKey(trx, ref, idempotencyCutoff(now));
+            const claim = await beginIdempotent(trx, { ...ref, requestHash: hash });
+            if (claim.kind === "replay") {
+              const stored = fromJson(CreateExperimentResponseSchema, claim.body as never);
+              return {
+                response: create(CreateExperimentResponseSchema, { ...stored, replayed: true }),
+                fresh: false,
+              };
+            }
+            if (claim.kind === "mismatch") throw new IdempotencyKeyReusedError();
+            if (claim.kind === "in_progress")
+              throw new ConflictError(
+                "a request with this Idempotency-Key is still being processed; retry shortly",
+                "idempotency_request_in_progress",
+                { retryable: true },
+              );
+          }
 
-      const intake = acceptIntake(body, mode, now);
-      const estimate = await priceRequest(trx, intake.request, now);
-      const status = input.saveAsDraft ? "draft" : submissionStatus(intake.reviewReasons);
-      const row = await insertExperiment(trx, {
-        id: newId("exp", now),
-        requester_account_id: principal.accountId,
-        status,
-        experiment_type: intake.experimentType,
-        title: intake.title,
-        request: intake.request,
-        raw_request: body as JsonObject,
-        ...estimateColumns(estimate),
-        hold_cents: status === "draft" ? 0 : estimate.cost_typical_cents,
-        review_reasons: intake.reviewReasons,
-        safety_flags: intake.safetyFlags,
-        review_note: null,
-        reviewed_by: null,
-        reviewed_at: null,
-        protocol_proposal: null,
-        proposal_comments: [],
-        operator_id: null,
-        operator_lab_name: null,
-        claimed_at: null,
-        deadline: null,
-        cancel_reason: null,
-        refund_cents: null,
-        operator_compensation_cents: null,
-        refund_status: null,
-        cancelled_by: null,
-        cancelled_at: null,
-        created_at: now,
-        updated_at: now,
-        submitted_at: status === "draft" ? null : now,
-      });
-      const record = newRecord(row);
-      if (status !== "draft") await recordSubmitted(trx, record, now);
+          const intake = acceptIntake(body, mode, now, checked.verdictFor(url));
+          const estimate = await priceRequest(trx, intake.request, now);
+          const status = input.saveAsDraft ? "draft" : submissionStatus(intake.reviewReasons);
+          const row = await insertExperiment(trx, {
+            id: newId("exp", now),
+            requester_account_id: principal.accountId,
+            status,
+            experiment_type: intake.experimentType,
+            title: intake.title,
+            request: intake.request,
+            raw_request: body as JsonObject,
+            ...estimateColumns(estimate),
+            hold_cents: status === "draft" ? 0 : estimate.cost_typical_cents,
+            review_reasons: intake.reviewReasons,
+            safety_flags: intake.safetyFlags,
+            review_note: null,
+            reviewed_by: null,
+            reviewed_at: null,
+            protocol_proposal: null,
+            proposal_comments: [],
+            operator_id: null,
+            operator_lab_name: null,
+            claimed_at: null,
+            deadline: null,
+            cancel_reason: null,
+            refund_cents: null,
+            operator_compensation_cents: null,
+            refund_status: null,
+            cancelled_by: null,
+            cancelled_at: null,
+            created_at: now,
+            updated_at: now,
+            submitted_at: status === "draft" ? null : now,
+          });
+          const record = newRecord(row);
+          if (status !== "draft") await recordSubmitted(trx, record, now);
 
-      const response = create(CreateExperimentResponseSchema, {
-        experiment: experimentMessage(record),
-        warnings: intake.warnings.map(issueMessage),
-        replayed: false,
-      });
-      if (key !== "")
-        await completeIdempotent(trx, {
-          ...ref,
-          status: CREATED,
-          body: toJson(CreateExperimentResponseSchema, response) as JsonValue,
-          completedAt: now,
-        });
-      return { response, fresh: true };
-    });
+          const response = create(CreateExperimentResponseSchema, {
+            experiment: experimentMessage(record),
+            warnings: intake.warnings.map(issueMessage),
+            replayed: false,
+          });
+          if (key !== "")
+            await completeIdempotent(trx, {
+              ...ref,
+              status: CREATED,
+              body: toJson(CreateExperimentResponseSchema, response) as JsonValue,
+              completedAt: now,
+            });
+          return { response, fresh: true };
+        }),
+    );
     if (outcome.fresh) deps.afterCommit();
     return outcome.response;
   };

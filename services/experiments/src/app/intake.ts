@@ -3,7 +3,8 @@
  * PATCH, accept a protocol proposal): parse the JSON text, validate it (domain/intake with
  * the template catalogue's parameter check) and turn a refusal into the domain error the
  * contract names: a safety rejection first (403 safety_rejected, with the flags and the
- * findings), then any other error (422 validation_failed, one field violation per error).
+ * findings), then any other error (422 validation_failed, one field violation per error,
+ * including a webhook URL refused at registration).
  */
 import { SafetyRejectedError, ValidationError } from "@petri/service-kit";
 import type { RequestWarning, ReviewReason, SafetyFlag } from "../domain/contracts.js";
@@ -14,6 +15,7 @@ import {
 } from "../domain/intake/index.js";
 import type { JsonObject } from "../domain/lifecycle/protocol-design.js";
 import { checkTemplateParameters } from "../domain/templates/index.js";
+import { WEBHOOK_URL_PATH, type WebhookRegistration } from "./webhook-registration.js";
 
 /** Request bodies above this are refused before parsing (the gateway's body limit is the first line). */
 export const MAX_REQUEST_JSON_BYTES = 256 * 1024;
@@ -87,7 +89,30 @@ export function acceptValidation(result: ValidationResult, mode: ValidationMode)
   };
 }
 
-/** Validates `body` in `mode` and accepts it, or throws (see acceptValidation). */
-export function acceptIntake(body: unknown, mode: ValidationMode, now: Date): AcceptedIntake {
-  return acceptValidation(validateRequest(body, mode, now), mode);
+/**
+ * Validates `body` in `mode` and accepts it, or throws (see acceptValidation), taking the
+ * webhook URL's registration into account (webhook-registration.ts): a refused URL is one
+ * more field error (unless the validation already found one at that path), an unresolved
+ * one a warning.
+ */
+export function acceptIntake(
+  body: unknown,
+  mode: ValidationMode,
+  now: Date,
+  webhook: WebhookRegistration = { kind: "none" },
+): AcceptedIntake {
+  const result = validateRequest(body, mode, now);
+  if (
+    webhook.kind === "refused" &&
+    !rejectedForSafety(result) &&
+    !result.errors.some((error) => error.path === WEBHOOK_URL_PATH)
+  )
+    throw new ValidationError("the experiment request is invalid", [
+      ...result.errors.map((error) => ({ field: error.path, code: error.code, message: error.message })),
+      webhook.error,
+    ]);
+  const accepted = acceptValidation(result, mode);
+  return webhook.kind === "unresolved"
+    ? { ...accepted, warnings: [...accepted.warnings, webhook.warning] }
+    : accepted;
 }

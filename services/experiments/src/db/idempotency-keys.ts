@@ -29,3 +29,26 @@ export async function purgeKeys(db: Kysely<ExperimentsDb>, cutoff: Date): Promis
     .executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+/**
+ * True when `ref` completed for this very request (same hash) at or after `cutoff`, i.e. the
+ * request would be answered by a replay. A read without a lock, before the transaction:
+ * only a hint (the transaction's claim decides).
+ */
+export async function completedFor(
+  db: Kysely<ExperimentsDb>,
+  ref: { principal: string; key: string },
+  requestHash: string,
+  cutoff: Date,
+): Promise<boolean> {
+  const row = await db
+    .selectFrom("idempotency_keys")
+    .select("key")
+    .where("principal", "=", ref.principal)
+    .where("key", "=", ref.key)
+    .where("request_hash", "=", requestHash)
+    .where("status", "=", "completed")
+    .where("completed_at", ">=", cutoff)
+    .executeTakeFirst();
+  return row !== undefined;
+}

@@ -22,8 +22,11 @@ import { ExperimentsService } from "@petri/contracts/experiments";
 import { type Database } from "@petri/db";
 import { type EventBus, InProcessEventBus, decodeEnvelope, decodePayload } from "@petri/events";
 import {
+  AddressAllowlist,
   PRINCIPAL_HEADER,
   type Principal,
+  type ResolvedAddress,
+  type Resolver,
   createLogger,
   errorDetailOf,
   errorDetailsObject,
@@ -51,8 +54,35 @@ export const SYSTEM: Principal = { accountId: "system:gateway", role: "system", 
 export type Backend = TestBackend;
 export const Backend = { open: (engine: Engine) => TestBackend.open(engine, "petri_experiments") };
 
+/**
+ * What the fake DNS answers (tests NEVER do real DNS): hostname -> addresses. Any other name
+ * does not resolve (ENOTFOUND). Documentation-safe public addresses stand for "public".
+ */
+export const TEST_DNS: Readonly<Record<string, readonly string[]>> = {
+  "hooks.example.org": ["93.184.215.14"],
+  "dual.hooks.example": ["93.184.215.14", "2606:2800:21f:cb07:6820:80da:af6b:8b2c"],
+  "private.hooks.example": ["10.0.0.5"],
+  "loopback.hooks.example": ["127.0.0.1"],
+  "metadata.hooks.example": ["169.254.169.254"],
+  "mapped.hooks.example": ["::ffff:127.0.0.1"],
+  "mixed.hooks.example": ["93.184.215.14", "10.0.0.5"],
+};
+
+/** A resolver answering from TEST_DNS that records every name it was asked. */
+export class FakeResolver {
+  readonly lookups: string[] = [];
+  readonly resolve: Resolver = async (hostname) => {
+    this.lookups.push(hostname);
+    const answers = TEST_DNS[hostname];
+    if (!answers) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: "ENOTFOUND" });
+    return answers.map((address): ResolvedAddress => ({ address, family: address.includes(":") ? 6 : 4 }));
+  };
+}
+
 export interface Experiments {
   service: ExperimentsHostedService;
+  /** The fake DNS the service's webhook URL check resolves with. */
+  resolver: FakeResolver;
   db: Kysely<ExperimentsDb>;
   clock: FakeClock;
   /** The in-process bus the service publishes to and consumes from. */
@@ -66,19 +96,33 @@ export interface Experiments {
 
 /**
  * Creates, migrates and starts one experiments replica on `database`, with result files in a
- * fresh temporary directory (or in `setup.blobStore`, e.g. one that fails on purpose).
+ * fresh temporary directory (or in `setup.blobStore`, e.g. one that fails on purpose), and
+ * webhook URLs resolved by a FakeResolver (TEST_DNS) with no allowlist unless
+ * `setup.webhookAllowlist` says otherwise.
  */
 export async function startExperiments(
   database: Database,
-  setup: { clock?: FakeClock; blobStore?: BlobStore; blobDir?: string } = {},
+  setup: {
+    clock?: FakeClock;
+    blobStore?: BlobStore;
+    blobDir?: string;
+    webhookAllowlist?: AddressAllowlist;
+  } = {},
 ): Promise<Experiments> {
   const clock = setup.clock ?? new FakeClock(FIXTURE_NOW);
   const bus = await InProcessEventBus.create({ db: database, clock, logger });
   const ownBlobDir = setup.blobDir === undefined;
   const blobDir = setup.blobDir ?? (await mkdtemp(path.join(tmpdir(), "petri-experiments-blobs-")));
+  const resolver = new FakeResolver();
   const service = createExperimentsService(
     { database, bus, clock, logger, failpoints },
-    { blobStore: setup.blobStore ?? { kind: "fs", dir: blobDir } },
+    {
+      blobStore: setup.blobStore ?? { kind: "fs", dir: blobDir },
+      webhookUrlCheck: {
+        resolver: resolver.resolve,
+        allowlist: setup.webhookAllowlist ?? AddressAllowlist.empty,
+      },
+    },
   );
   await service.migrate();
   await service.start();
@@ -100,6 +144,7 @@ export async function startExperiments(
   let stopped = false;
   return {
     service,
+    resolver,
     db: database.forSchema<ExperimentsDb>("experiments"),
     clock,
     bus,

@@ -1,14 +1,19 @@
 /**
- * The registration-time check of a webhook URL: the static rules (url-policy.ts), then the
- * hostname resolved and every answer checked (resolution.ts). Used by ValidateWebhookUrl
- * (the gateway's check when a request names a URL) and by TestWebhook; delivery attempts
- * repeat the address check at connect time.
+ * The registration-time check of a webhook URL: the static rules, then the hostname resolved
+ * and every answer checked (@petri/service-kit's outbound-url policy). Used by
+ * ValidateWebhookUrl and TestWebhook; a name that does not resolve is refused here (a test
+ * has nothing to send to), whereas the experiments service, registering a request's URL,
+ * accepts it with a warning. Delivery attempts repeat the address check at connect time.
  */
-import type { Logger } from "@petri/service-kit";
+import {
+  type AddressAllowlist,
+  type Logger,
+  type Resolver,
+  type WebhookTarget,
+  checkResolution,
+  checkWebhookUrl,
+} from "@petri/service-kit";
 import { InvalidWebhookUrlError } from "../domain/errors.js";
-import type { AddressAllowlist } from "../domain/ssrf/address-policy.js";
-import { type Resolver, checkResolution } from "../domain/ssrf/resolution.js";
-import { type WebhookTarget, checkWebhookUrl } from "../domain/ssrf/url-policy.js";
 
 export function makeCheckWebhookUrl(deps: {
   resolver: Resolver;

@@ -6,15 +6,19 @@
  * account is paused (409 invalid_state: resume sends every held delivery). A delivery whose
  * URL the policy refuses is refused again (422 invalid_webhook_url).
  */
-import { type Clock, NotFoundError, type Principal } from "@petri/service-kit";
+import {
+  type AddressAllowlist,
+  type Clock,
+  NotFoundError,
+  type Principal,
+  checkWebhookUrl,
+} from "@petri/service-kit";
 import type { Kysely } from "kysely";
 import { lockAccount } from "../db/accounts.js";
 import { findDelivery, lockDelivery, updateDelivery } from "../db/deliveries.js";
 import type { NotificationsDb, WebhookDeliveryRow } from "../db/schema.js";
 import { assertOwns } from "../domain/authorization.js";
 import { InvalidWebhookUrlError, deliveriesPausedError, deliveryInFlightError } from "../domain/errors.js";
-import type { AddressAllowlist } from "../domain/ssrf/address-policy.js";
-import { checkWebhookUrl } from "../domain/ssrf/url-policy.js";
 
 export function makeReplayWebhookDelivery(deps: {
   db: Kysely<NotificationsDb>;

@@ -7,18 +7,17 @@
  * The URL is checked here as far as its text allows (https, no credentials, no private or
  * internal host, no refused IP literal); a refused URL becomes a failed delivery with
  * last_error "url_not_allowed" and no attempt, since no attempt could succeed. Resolved
- * addresses are checked when the gateway registers the URL (ValidateWebhookUrl) and again at
- * connect time on every attempt; no DNS lookup runs inside this transaction.
+ * addresses are checked when the experiments service registers the URL (the same policy,
+ * from @petri/service-kit) and again at connect time on every attempt; no DNS lookup runs
+ * inside this transaction.
  */
-import { type Clock, type Logger, newId } from "@petri/service-kit";
+import { type AddressAllowlist, type Clock, type Logger, checkWebhookUrl, newId } from "@petri/service-kit";
 import type { Kysely } from "kysely";
 import { lockAccount } from "../db/accounts.js";
 import { insertDelivery } from "../db/deliveries.js";
 import type { NotificationsDb } from "../db/schema.js";
 import { URL_NOT_ALLOWED } from "../domain/attempt-outcome.js";
 import { experimentLinks, serializeWebhookBody } from "../domain/payload.js";
-import type { AddressAllowlist } from "../domain/ssrf/address-policy.js";
-import { checkWebhookUrl } from "../domain/ssrf/url-policy.js";
 import { type WebhookEvent, webhookPreferences } from "../domain/webhook-events.js";
 import type { SigningSecretVault } from "./signing-secrets.js";
 

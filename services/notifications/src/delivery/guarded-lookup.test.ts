@@ -1,6 +1,6 @@
 import type { LookupAddress } from "node:dns";
 import { describe, expect, it } from "vitest";
-import { AddressAllowlist } from "../domain/ssrf/address-policy.js";
+import { AddressAllowlist } from "@petri/service-kit";
 import { guardedLookup } from "./webhook-sender.js";
 
 type Answer = { error: Error | null; address: string | LookupAddress[]; family?: number | undefined };

@@ -21,9 +21,7 @@ import type { LookupAddress, LookupOptions } from "node:dns";
 import { performance } from "node:perf_hooks";
 import { Agent, request } from "undici";
 import { type AttemptOutcome, CONNECTION_FAILED, outcomeOfStatus } from "../domain/attempt-outcome.js";
-import type { AddressAllowlist } from "../domain/ssrf/address-policy.js";
-import { type Resolver, checkResolution } from "../domain/ssrf/resolution.js";
-import { checkWebhookUrl } from "../domain/ssrf/url-policy.js";
+import { type AddressAllowlist, type Resolver, checkResolution, checkWebhookUrl } from "@petri/service-kit";
 
 export const ATTEMPT_TIMEOUT_MS = 5_000;
 export const RESPONSE_BODY_CAP_BYTES = 4 * 1024;

@@ -1,5 +1,4 @@
-import { ConflictError, InvalidStateError, ValidationError } from "@petri/service-kit";
-import type { UrlRefusal } from "./ssrf/url-policy.js";
+import { ConflictError, InvalidStateError, type UrlRefusal, ValidationError } from "@petri/service-kit";
 
 /**
  * A webhook URL the policy refuses: 422 with the public code `invalid_webhook_url` and one

@@ -25,9 +25,12 @@ import { NotificationsService } from "@petri/contracts/notifications";
 import type { Database } from "@petri/db";
 import { InProcessEventBus, buildEnvelope } from "@petri/events";
 import {
+  AddressAllowlist,
   type Failpoints,
   PRINCIPAL_HEADER,
   type Principal,
+  type ResolvedAddress,
+  type Resolver,
   createLogger,
   failpoints,
   newId,
@@ -37,10 +40,8 @@ import { type Engine, TestBackend, internalTestCredentials, testEngines } from "
 import { FakeClock } from "@petri/testkit";
 import type { Kysely } from "kysely";
 import type { NotificationsDb } from "../../src/db/schema.js";
-import type { ResolvedAddress, Resolver } from "../../src/domain/ssrf/resolution.js";
 import type { WebhookEvent } from "../../src/domain/webhook-events.js";
 import type { Mailer } from "../../src/mail/mailer.js";
-import { AddressAllowlist } from "../../src/domain/ssrf/address-policy.js";
 import { type NotificationsHostedService, createNotificationsService } from "../../src/service.js";
 import { testCertificate } from "./certs.js";
 

@@ -6,7 +6,7 @@
  * way they are routed depends on the network, so none of them is checked "through".
  *
  * A test-only allowlist (CIDR blocks) can let specific addresses through; production
- * configuration refuses to start with one (see config.ts).
+ * configuration refuses to start with one (see allowlist-config.ts).
  */
 import { type Cidr, type IpAddress, cidr, cidrContains, parseIpAddress } from "./ip-address.js";
 

@@ -3,7 +3,7 @@
  * before any DNS lookup. The URL is parsed with the WHATWG parser (the one the HTTP client
  * uses), so `https://127.1/`, `https://0x7f000001/` and `https://2130706433/` are all seen
  * as 127.0.0.1, and `https://127.0.0.1#@evil.test` as host 127.0.0.1 (the fragment is never
- * sent). Resolved addresses are checked separately (resolve-check.ts), at registration and
+ * sent). Resolved addresses are checked separately (resolution.ts), at registration and
  * again at connect time.
  */
 import { type AddressAllowlist, type RefusedAddressCategory, checkAddress } from "./address-policy.js";

@@ -1,10 +1,11 @@
 /**
  * The SSRF corpus of the reliability test plan (§1, S1-S3): every URL here must be refused,
- * at registration (ValidateWebhookUrl, TestWebhook) and as a delivery target. Each IPv4 form
- * appears as a literal and as the answer for a DNS name (`answers`, served by the test
- * resolver). The controls at the end must be accepted.
+ * at registration (notifications' ValidateWebhookUrl and TestWebhook) and as a delivery
+ * target. Each IPv4 form appears as a literal and as the answer for a DNS name (`answers`,
+ * served by the test resolver). The controls at the end must be accepted. Test data only:
+ * exported from `@petri/service-kit/testing`, never from the package's main entry.
  */
-import type { ResolvedAddress } from "../../src/domain/ssrf/resolution.js";
+import type { ResolvedAddress } from "./resolution.js";
 
 export interface CorpusEntry {
   url: string;
