@@ -16,3 +16,4 @@ export * from "./server.js";
 export * from "./shutdown.js";
 export * from "./traceparent.js";
 export * from "./text-fields.js";
+export * from "./account-audience.js";

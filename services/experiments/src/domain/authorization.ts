@@ -15,23 +15,24 @@
  * - Acting as the assigned operator (start, report an issue, submit results) is for that
  *   operator's account only; others who can see it (the requester, staff) get 403.
  */
-import { ForbiddenError, NotFoundError, type Principal, UnauthenticatedError } from "@petri/service-kit";
+import {
+  ForbiddenError,
+  NotFoundError,
+  type Principal,
+  UnauthenticatedError,
+  authorizeAccount,
+  isStaff,
+} from "@petri/service-kit";
+
+export { isStaff };
 
 export type Audience = "account" | "staff" | "signed_link";
 
-const ACCOUNT_ROLES: ReadonlySet<Principal["role"]> = new Set(["requester", "operator", "staff"]);
-
+/** A signed link is its own credential: any authenticated caller (the gateway) may present one. */
 export function authorize(principal: Principal | undefined, audience: Audience): Principal {
+  if (audience !== "signed_link") return authorizeAccount(principal, audience);
   if (!principal) throw new UnauthenticatedError("authentication required");
-  if (audience === "signed_link") return principal;
-  if (!ACCOUNT_ROLES.has(principal.role)) throw new ForbiddenError("this operation acts for an account");
-  if (audience === "staff" && principal.role !== "staff")
-    throw new ForbiddenError("this operation is for staff only");
   return principal;
-}
-
-export function isStaff(principal: Principal): boolean {
-  return principal.role === "staff";
 }
 
 /** The parties of an experiment that authorization looks at. */

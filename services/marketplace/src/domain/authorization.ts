@@ -7,23 +7,11 @@
  * - Rows that depend on who asks (the caller's own operator, an experiment's requester) are
  *   checked by the use case; another tenant's experiment is 404, never 403.
  */
-import { ForbiddenError, type Principal, UnauthenticatedError } from "@petri/service-kit";
+import { type Principal, type AccountAudience, authorizeAccount, isStaff } from "@petri/service-kit";
 
-export type Audience = "account" | "staff";
-
-const ACCOUNT_ROLES: ReadonlySet<Principal["role"]> = new Set(["requester", "operator", "staff"]);
-
-export function authorize(principal: Principal | undefined, audience: Audience): Principal {
-  if (!principal) throw new UnauthenticatedError("authentication required");
-  if (!ACCOUNT_ROLES.has(principal.role)) throw new ForbiddenError("this operation acts for an account");
-  if (audience === "staff" && principal.role !== "staff")
-    throw new ForbiddenError("this operation is for staff only");
-  return principal;
-}
-
-export function isStaff(principal: Principal): boolean {
-  return principal.role === "staff";
-}
+export type Audience = AccountAudience;
+export const authorize = authorizeAccount;
+export { isStaff };
 
 /** True when the principal may read what belongs to an experiment of `requesterAccountId`. */
 export function canSeeExperiment(principal: Principal, requesterAccountId: string): boolean {

@@ -7,23 +7,18 @@
  * - A delivery is visible to the account it is for and to staff; to anyone else it does not
  *   exist (404 not_found, never 403). Acting on it (replay) is for its account only.
  */
-import { ForbiddenError, NotFoundError, type Principal, UnauthenticatedError } from "@petri/service-kit";
+import {
+  ForbiddenError,
+  NotFoundError,
+  type Principal,
+  type AccountAudience,
+  authorizeAccount,
+  isStaff,
+} from "@petri/service-kit";
 
-export type Audience = "account" | "staff";
-
-const ACCOUNT_ROLES: ReadonlySet<Principal["role"]> = new Set(["requester", "operator", "staff"]);
-
-export function authorize(principal: Principal | undefined, audience: Audience): Principal {
-  if (!principal) throw new UnauthenticatedError("authentication required");
-  if (!ACCOUNT_ROLES.has(principal.role)) throw new ForbiddenError("this operation acts for an account");
-  if (audience === "staff" && principal.role !== "staff")
-    throw new ForbiddenError("this operation is for staff only");
-  return principal;
-}
-
-export function isStaff(principal: Principal): boolean {
-  return principal.role === "staff";
-}
+export type Audience = AccountAudience;
+export const authorize = authorizeAccount;
+export { isStaff };
 
 /** Throws NotFound unless the principal may read the delivery. */
 export function assertCanRead(principal: Principal, delivery: { id: string; account_id: string }): void {
