@@ -7,6 +7,7 @@ import { createDocsRouter } from "./routes/docs/docs.index.js";
 import { experimentsRouter } from "./routes/experiments/experiments.index.js";
 import { filesRouter } from "./routes/files/files.index.js";
 import { healthRouter } from "./routes/health/health.index.js";
+import { hypothesesRouter } from "./routes/hypotheses/hypotheses.index.js";
 import { matchesRouter } from "./routes/matches/matches.index.js";
 import { operatorJobsRouter } from "./routes/operator-jobs/operator-jobs.index.js";
 import { operatorProfileRouter } from "./routes/operator-profile/operator-profile.index.js";
@@ -54,6 +55,7 @@ export function createGateway(deps: GatewayDeps) {
   app.route("/", webhooksRouter);
   app.route("/", webhookDeliveriesRouter);
   app.route("/", staffNotificationsRouter);
+  app.route("/", hypothesesRouter);
   let document: ReturnType<typeof app.getOpenAPI31Document> | undefined;
   app.route(
     "/",

@@ -9,6 +9,7 @@ import {
 import { SERVICE_NAMES, type ServiceName } from "@petri/contracts";
 import { ExperimentsService } from "@petri/contracts/experiments";
 import { Health } from "@petri/contracts/health";
+import { HypothesesService } from "@petri/contracts/hypotheses";
 import { IdentityService } from "@petri/contracts/identity";
 import { MarketplaceService } from "@petri/contracts/marketplace";
 import { NotificationsService } from "@petri/contracts/notifications";
@@ -25,13 +26,15 @@ export type TransportFactory = (service: ServiceName, interceptors: Interceptor[
  * results, dispute or file request); `marketplace` every MarketplaceService RPC (operators,
  * the job feed, lab matching, payments, the ledger check); `notifications` every
  * NotificationsService RPC (webhook secrets, settings, the delivery log, replay, resume, the
- * webhook test, the sent-mail log).
+ * webhook test, the sent-mail log); `hypotheses` every HypothesesService RPC (the caller's
+ * hypothesis library).
  */
 export interface ServiceClients {
   identity: Client<typeof IdentityService>;
   experiments: Client<typeof ExperimentsService>;
   marketplace: Client<typeof MarketplaceService>;
   notifications: Client<typeof NotificationsService>;
+  hypotheses: Client<typeof HypothesesService>;
   health: Record<ServiceName, Client<typeof Health>>;
 }
 
@@ -77,6 +80,7 @@ export function createServiceClients(
     experiments: createClient(ExperimentsService, transports.experiments),
     marketplace: createClient(MarketplaceService, transports.marketplace),
     notifications: createClient(NotificationsService, transports.notifications),
+    hypotheses: createClient(HypothesesService, transports.hypotheses),
     health: Object.fromEntries(
       GATEWAY_SERVICES.map((service) => [service, createClient(Health, transports[service])]),
     ) as Record<ServiceName, Client<typeof Health>>,

@@ -223,6 +223,10 @@ export const DOCUMENT_CONFIG = {
     },
     { name: "Webhooks", description: WEBHOOKS_GUIDE },
     {
+      name: "Hypotheses",
+      description: "Your hypothesis library: save hypotheses, list and search them, edit drafts, archive",
+    },
+    {
       name: "Admin",
       description:
         "Staff only, under /admin: accounts, signing keys, the review queue, operator verification, disputes, the ledger, sent e-mail and accounts' webhook delivery logs. The /staff/... paths are deprecated aliases.",

@@ -10,6 +10,7 @@ import {
   staffReviewScenario,
   validateScenario,
 } from "./experiments.scenarios.js";
+import { hypothesisLibraryScenario } from "./hypotheses.scenarios.js";
 import { STAFF, clusterInfraReady, startClusterHost } from "./support/hosts.js";
 
 describe.skipIf(!(await clusterInfraReady()))(
@@ -39,5 +40,7 @@ describe.skipIf(!(await clusterInfraReady()))(
     it("Idempotency-Key: byte-identical replay, another body 422, ten at once over two gateways make one experiment", () =>
       idempotencyScenario(target));
     it("another account's experiment is 404 for read, patch and delete", () => bolaScenario(target));
+    it("hypothesis library: save, list and search, edit a draft, archive; owner only", () =>
+      hypothesisLibraryScenario(target));
   },
 );

@@ -10,6 +10,7 @@ import {
   staffReviewScenario,
   validateScenario,
 } from "./experiments.scenarios.js";
+import { hypothesisLibraryScenario } from "./hypotheses.scenarios.js";
 import { STAFF, startStandaloneHost } from "./support/hosts.js";
 
 describe("experiment requests, standalone mode (one process, PGlite, in-process bus)", () => {
@@ -36,4 +37,6 @@ describe("experiment requests, standalone mode (one process, PGlite, in-process 
   it("Idempotency-Key: byte-identical replay, another body 422, ten at once make one experiment", () =>
     idempotencyScenario(target));
   it("another account's experiment is 404 for read, patch and delete", () => bolaScenario(target));
+  it("hypothesis library: save, list and search, edit a draft, archive; owner only", () =>
+    hypothesisLibraryScenario(target));
 });

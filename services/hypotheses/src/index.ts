@@ -1,1 +1,1 @@
-export { createHypothesesService } from "./service.js";
+export { createHypothesesService, type HypothesesHostedService } from "./service.js";

@@ -1,18 +1,42 @@
 import { HypothesesService } from "@petri/contracts/hypotheses";
 import { type ServiceDeps, createServiceRuntime } from "@petri/events";
 import type { HostedService } from "@petri/service-kit";
+import { makeArchiveHypothesis } from "./app/archive-hypothesis.js";
+import { makeCreateHypothesis } from "./app/create-hypothesis.js";
+import { makeGetHypothesis } from "./app/get-hypothesis.js";
+import { makeListHypotheses } from "./app/list-hypotheses.js";
+import { makeUpdateHypothesis } from "./app/update-hypothesis.js";
 import { hypothesesMigrations } from "./db/migrations/index.js";
 import type { HypothesesDb } from "./db/schema.js";
+import { type HypothesesUseCases, HypothesesRpc } from "./rpc/hypotheses-rpc.js";
 
-/** Composition root of the hypotheses service: the hypothesis library. */
-export function createHypothesesService(deps: ServiceDeps): HostedService {
+export interface HypothesesHostedService extends HostedService {
+  /** The use cases behind the RPCs, for tests and the host. */
+  readonly useCases: HypothesesUseCases;
+}
+
+/** Composition root of the hypotheses service: each account's hypothesis library. */
+export function createHypothesesService(deps: ServiceDeps): HypothesesHostedService {
   const runtime = createServiceRuntime<HypothesesDb>({
     ...deps,
     service: "hypotheses",
     migrations: hypothesesMigrations,
   });
+  const { db } = runtime;
+  const changing = { db, clock: deps.clock };
+
+  const useCases: HypothesesUseCases = {
+    createHypothesis: makeCreateHypothesis(changing),
+    listHypotheses: makeListHypotheses({ db }),
+    getHypothesis: makeGetHypothesis({ db }),
+    updateHypothesis: makeUpdateHypothesis(changing),
+    archiveHypothesis: makeArchiveHypothesis(changing),
+  };
+  const rpc = new HypothesesRpc(useCases);
+
   return {
     ...runtime.hosted,
-    routes: (router) => router.service(HypothesesService, {}),
+    useCases,
+    routes: (router) => router.service(HypothesesService, rpc),
   };
 }

@@ -1,7 +1,9 @@
 import type { Migration } from "kysely";
 import * as createMessagingTables from "./2026_11_21_1000_create_messaging_tables.js";
+import * as createHypotheses from "./2026_12_15_1000_create_hypotheses.js";
 
 /** Every migration of the hypotheses schema, by name (names sort in order). */
 export const hypothesesMigrations: Record<string, Migration> = {
   "2026_11_21_1000_create_messaging_tables": createMessagingTables,
+  "2026_12_15_1000_create_hypotheses": createHypotheses,
 };

@@ -2,22 +2,547 @@
 // @generated from file petri/hypotheses/v1/hypotheses_service.proto (package petri.hypotheses.v1, syntax proto3)
 /* eslint-disable */
 
-import type { GenFile, GenService } from "@bufbuild/protobuf/codegenv2";
-import { fileDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
+import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { Hypothesis, HypothesisJson } from "./hypothesis_pb.js";
+import { file_petri_hypotheses_v1_hypothesis } from "./hypothesis_pb.js";
+import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file petri/hypotheses/v1/hypotheses_service.proto.
  */
 export const file_petri_hypotheses_v1_hypotheses_service: GenFile = /*@__PURE__*/
-  fileDesc("CixwZXRyaS9oeXBvdGhlc2VzL3YxL2h5cG90aGVzZXNfc2VydmljZS5wcm90bxITcGV0cmkuaHlwb3RoZXNlcy52MTITChFIeXBvdGhlc2VzU2VydmljZWIGcHJvdG8z");
+  fileDesc("CixwZXRyaS9oeXBvdGhlc2VzL3YxL2h5cG90aGVzZXNfc2VydmljZS5wcm90bxITcGV0cmkuaHlwb3RoZXNlcy52MSLSAQoXQ3JlYXRlSHlwb3RoZXNpc1JlcXVlc3QSDQoFdGl0bGUYASABKAkSEQoJc3RhdGVtZW50GAIgASgJEhcKD251bGxfaHlwb3RoZXNpcxgDIAEoCRIXCg9leHBlcmltZW50X3R5cGUYBCABKAkSGQoRaW50YWtlX2RyYWZ0X2pzb24YBSABKAkSFAoMZW5naW5lX2FnZW50GAYgASgJEhQKDGVuZ2luZV9xdWVyeRgHIAEoCRIcChRlbmdpbmVfcmVzcG9uc2VfanNvbhgIIAEoCSJPChhDcmVhdGVIeXBvdGhlc2lzUmVzcG9uc2USMwoKaHlwb3RoZXNpcxgBIAEoCzIfLnBldHJpLmh5cG90aGVzZXMudjEuSHlwb3RoZXNpcyJvChVMaXN0SHlwb3RoZXNlc1JlcXVlc3QSDgoGc3RhdHVzGAEgASgJEhcKD2V4cGVyaW1lbnRfdHlwZRgCIAEoCRIOCgZzZWFyY2gYAyABKAkSDQoFbGltaXQYBCABKAUSDgoGb2Zmc2V0GAUgASgFInsKFkxpc3RIeXBvdGhlc2VzUmVzcG9uc2USMwoKaHlwb3RoZXNlcxgBIAMoCzIfLnBldHJpLmh5cG90aGVzZXMudjEuSHlwb3RoZXNpcxINCgV0b3RhbBgCIAEoAxINCgVsaW1pdBgDIAEoBRIOCgZvZmZzZXQYBCABKAUiLQoUR2V0SHlwb3RoZXNpc1JlcXVlc3QSFQoNaHlwb3RoZXNpc19pZBgBIAEoCSJMChVHZXRIeXBvdGhlc2lzUmVzcG9uc2USMwoKaHlwb3RoZXNpcxgBIAEoCzIfLnBldHJpLmh5cG90aGVzZXMudjEuSHlwb3RoZXNpcyKUAQoXVXBkYXRlSHlwb3RoZXNpc1JlcXVlc3QSFQoNaHlwb3RoZXNpc19pZBgBIAEoCRISCgV0aXRsZRgCIAEoCUgAiAEBEhYKCXN0YXRlbWVudBgDIAEoCUgBiAEBEhMKBnN0YXR1cxgEIAEoCUgCiAEBQggKBl90aXRsZUIMCgpfc3RhdGVtZW50QgkKB19zdGF0dXMiTwoYVXBkYXRlSHlwb3RoZXNpc1Jlc3BvbnNlEjMKCmh5cG90aGVzaXMYASABKAsyHy5wZXRyaS5oeXBvdGhlc2VzLnYxLkh5cG90aGVzaXMiMQoYQXJjaGl2ZUh5cG90aGVzaXNSZXF1ZXN0EhUKDWh5cG90aGVzaXNfaWQYASABKAkiUAoZQXJjaGl2ZUh5cG90aGVzaXNSZXNwb25zZRIzCgpoeXBvdGhlc2lzGAEgASgLMh8ucGV0cmkuaHlwb3RoZXNlcy52MS5IeXBvdGhlc2lzMrwEChFIeXBvdGhlc2VzU2VydmljZRJvChBDcmVhdGVIeXBvdGhlc2lzEiwucGV0cmkuaHlwb3RoZXNlcy52MS5DcmVhdGVIeXBvdGhlc2lzUmVxdWVzdBotLnBldHJpLmh5cG90aGVzZXMudjEuQ3JlYXRlSHlwb3RoZXNpc1Jlc3BvbnNlEmkKDkxpc3RIeXBvdGhlc2VzEioucGV0cmkuaHlwb3RoZXNlcy52MS5MaXN0SHlwb3RoZXNlc1JlcXVlc3QaKy5wZXRyaS5oeXBvdGhlc2VzLnYxLkxpc3RIeXBvdGhlc2VzUmVzcG9uc2USZgoNR2V0SHlwb3RoZXNpcxIpLnBldHJpLmh5cG90aGVzZXMudjEuR2V0SHlwb3RoZXNpc1JlcXVlc3QaKi5wZXRyaS5oeXBvdGhlc2VzLnYxLkdldEh5cG90aGVzaXNSZXNwb25zZRJvChBVcGRhdGVIeXBvdGhlc2lzEiwucGV0cmkuaHlwb3RoZXNlcy52MS5VcGRhdGVIeXBvdGhlc2lzUmVxdWVzdBotLnBldHJpLmh5cG90aGVzZXMudjEuVXBkYXRlSHlwb3RoZXNpc1Jlc3BvbnNlEnIKEUFyY2hpdmVIeXBvdGhlc2lzEi0ucGV0cmkuaHlwb3RoZXNlcy52MS5BcmNoaXZlSHlwb3RoZXNpc1JlcXVlc3QaLi5wZXRyaS5oeXBvdGhlc2VzLnYxLkFyY2hpdmVIeXBvdGhlc2lzUmVzcG9uc2ViBnByb3RvMw", [file_petri_hypotheses_v1_hypothesis]);
 
 /**
- * HypothesesService: the hypothesis library.
- * Its RPCs arrive with the issue that builds the capability.
+ * @generated from message petri.hypotheses.v1.CreateHypothesisRequest
+ */
+export type CreateHypothesisRequest = Message<"petri.hypotheses.v1.CreateHypothesisRequest"> & {
+  /**
+   * @generated from field: string title = 1;
+   */
+  title: string;
+
+  /**
+   * @generated from field: string statement = 2;
+   */
+  statement: string;
+
+  /**
+   * @generated from field: string null_hypothesis = 3;
+   */
+  nullHypothesis: string;
+
+  /**
+   * Empty for none.
+   *
+   * @generated from field: string experiment_type = 4;
+   */
+  experimentType: string;
+
+  /**
+   * A JSON object as text; empty for none.
+   *
+   * @generated from field: string intake_draft_json = 5;
+   */
+  intakeDraftJson: string;
+
+  /**
+   * @generated from field: string engine_agent = 6;
+   */
+  engineAgent: string;
+
+  /**
+   * @generated from field: string engine_query = 7;
+   */
+  engineQuery: string;
+
+  /**
+   * A JSON object as text; empty for none.
+   *
+   * @generated from field: string engine_response_json = 8;
+   */
+  engineResponseJson: string;
+};
+
+/**
+ * @generated from message petri.hypotheses.v1.CreateHypothesisRequest
+ */
+export type CreateHypothesisRequestJson = {
+  /**
+   * @generated from field: string title = 1;
+   */
+  title?: string;
+
+  /**
+   * @generated from field: string statement = 2;
+   */
+  statement?: string;
+
+  /**
+   * @generated from field: string null_hypothesis = 3;
+   */
+  nullHypothesis?: string;
+
+  /**
+   * Empty for none.
+   *
+   * @generated from field: string experiment_type = 4;
+   */
+  experimentType?: string;
+
+  /**
+   * A JSON object as text; empty for none.
+   *
+   * @generated from field: string intake_draft_json = 5;
+   */
+  intakeDraftJson?: string;
+
+  /**
+   * @generated from field: string engine_agent = 6;
+   */
+  engineAgent?: string;
+
+  /**
+   * @generated from field: string engine_query = 7;
+   */
+  engineQuery?: string;
+
+  /**
+   * A JSON object as text; empty for none.
+   *
+   * @generated from field: string engine_response_json = 8;
+   */
+  engineResponseJson?: string;
+};
+
+/**
+ * Describes the message petri.hypotheses.v1.CreateHypothesisRequest.
+ * Use `create(CreateHypothesisRequestSchema)` to create a new message.
+ */
+export const CreateHypothesisRequestSchema: GenMessage<CreateHypothesisRequest, {jsonType: CreateHypothesisRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_hypotheses_v1_hypotheses_service, 0);
+
+/**
+ * @generated from message petri.hypotheses.v1.CreateHypothesisResponse
+ */
+export type CreateHypothesisResponse = Message<"petri.hypotheses.v1.CreateHypothesisResponse"> & {
+  /**
+   * @generated from field: petri.hypotheses.v1.Hypothesis hypothesis = 1;
+   */
+  hypothesis?: Hypothesis | undefined;
+};
+
+/**
+ * @generated from message petri.hypotheses.v1.CreateHypothesisResponse
+ */
+export type CreateHypothesisResponseJson = {
+  /**
+   * @generated from field: petri.hypotheses.v1.Hypothesis hypothesis = 1;
+   */
+  hypothesis?: HypothesisJson;
+};
+
+/**
+ * Describes the message petri.hypotheses.v1.CreateHypothesisResponse.
+ * Use `create(CreateHypothesisResponseSchema)` to create a new message.
+ */
+export const CreateHypothesisResponseSchema: GenMessage<CreateHypothesisResponse, {jsonType: CreateHypothesisResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_hypotheses_v1_hypotheses_service, 1);
+
+/**
+ * @generated from message petri.hypotheses.v1.ListHypothesesRequest
+ */
+export type ListHypothesesRequest = Message<"petri.hypotheses.v1.ListHypothesesRequest"> & {
+  /**
+   * Empty: every status except ARCHIVED.
+   *
+   * @generated from field: string status = 1;
+   */
+  status: string;
+
+  /**
+   * Empty: every experiment type.
+   *
+   * @generated from field: string experiment_type = 2;
+   */
+  experimentType: string;
+
+  /**
+   * Case-insensitive substring of the title or the statement; empty for no search.
+   *
+   * @generated from field: string search = 3;
+   */
+  search: string;
+
+  /**
+   * @generated from field: int32 limit = 4;
+   */
+  limit: number;
+
+  /**
+   * @generated from field: int32 offset = 5;
+   */
+  offset: number;
+};
+
+/**
+ * @generated from message petri.hypotheses.v1.ListHypothesesRequest
+ */
+export type ListHypothesesRequestJson = {
+  /**
+   * Empty: every status except ARCHIVED.
+   *
+   * @generated from field: string status = 1;
+   */
+  status?: string;
+
+  /**
+   * Empty: every experiment type.
+   *
+   * @generated from field: string experiment_type = 2;
+   */
+  experimentType?: string;
+
+  /**
+   * Case-insensitive substring of the title or the statement; empty for no search.
+   *
+   * @generated from field: string search = 3;
+   */
+  search?: string;
+
+  /**
+   * @generated from field: int32 limit = 4;
+   */
+  limit?: number;
+
+  /**
+   * @generated from field: int32 offset = 5;
+   */
+  offset?: number;
+};
+
+/**
+ * Describes the message petri.hypotheses.v1.ListHypothesesRequest.
+ * Use `create(ListHypothesesRequestSchema)` to create a new message.
+ */
+export const ListHypothesesRequestSchema: GenMessage<ListHypothesesRequest, {jsonType: ListHypothesesRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_hypotheses_v1_hypotheses_service, 2);
+
+/**
+ * @generated from message petri.hypotheses.v1.ListHypothesesResponse
+ */
+export type ListHypothesesResponse = Message<"petri.hypotheses.v1.ListHypothesesResponse"> & {
+  /**
+   * @generated from field: repeated petri.hypotheses.v1.Hypothesis hypotheses = 1;
+   */
+  hypotheses: Hypothesis[];
+
+  /**
+   * @generated from field: int64 total = 2;
+   */
+  total: bigint;
+
+  /**
+   * @generated from field: int32 limit = 3;
+   */
+  limit: number;
+
+  /**
+   * @generated from field: int32 offset = 4;
+   */
+  offset: number;
+};
+
+/**
+ * @generated from message petri.hypotheses.v1.ListHypothesesResponse
+ */
+export type ListHypothesesResponseJson = {
+  /**
+   * @generated from field: repeated petri.hypotheses.v1.Hypothesis hypotheses = 1;
+   */
+  hypotheses?: HypothesisJson[];
+
+  /**
+   * @generated from field: int64 total = 2;
+   */
+  total?: string;
+
+  /**
+   * @generated from field: int32 limit = 3;
+   */
+  limit?: number;
+
+  /**
+   * @generated from field: int32 offset = 4;
+   */
+  offset?: number;
+};
+
+/**
+ * Describes the message petri.hypotheses.v1.ListHypothesesResponse.
+ * Use `create(ListHypothesesResponseSchema)` to create a new message.
+ */
+export const ListHypothesesResponseSchema: GenMessage<ListHypothesesResponse, {jsonType: ListHypothesesResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_hypotheses_v1_hypotheses_service, 3);
+
+/**
+ * @generated from message petri.hypotheses.v1.GetHypothesisRequest
+ */
+export type GetHypothesisRequest = Message<"petri.hypotheses.v1.GetHypothesisRequest"> & {
+  /**
+   * @generated from field: string hypothesis_id = 1;
+   */
+  hypothesisId: string;
+};
+
+/**
+ * @generated from message petri.hypotheses.v1.GetHypothesisRequest
+ */
+export type GetHypothesisRequestJson = {
+  /**
+   * @generated from field: string hypothesis_id = 1;
+   */
+  hypothesisId?: string;
+};
+
+/**
+ * Describes the message petri.hypotheses.v1.GetHypothesisRequest.
+ * Use `create(GetHypothesisRequestSchema)` to create a new message.
+ */
+export const GetHypothesisRequestSchema: GenMessage<GetHypothesisRequest, {jsonType: GetHypothesisRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_hypotheses_v1_hypotheses_service, 4);
+
+/**
+ * @generated from message petri.hypotheses.v1.GetHypothesisResponse
+ */
+export type GetHypothesisResponse = Message<"petri.hypotheses.v1.GetHypothesisResponse"> & {
+  /**
+   * @generated from field: petri.hypotheses.v1.Hypothesis hypothesis = 1;
+   */
+  hypothesis?: Hypothesis | undefined;
+};
+
+/**
+ * @generated from message petri.hypotheses.v1.GetHypothesisResponse
+ */
+export type GetHypothesisResponseJson = {
+  /**
+   * @generated from field: petri.hypotheses.v1.Hypothesis hypothesis = 1;
+   */
+  hypothesis?: HypothesisJson;
+};
+
+/**
+ * Describes the message petri.hypotheses.v1.GetHypothesisResponse.
+ * Use `create(GetHypothesisResponseSchema)` to create a new message.
+ */
+export const GetHypothesisResponseSchema: GenMessage<GetHypothesisResponse, {jsonType: GetHypothesisResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_hypotheses_v1_hypotheses_service, 5);
+
+/**
+ * @generated from message petri.hypotheses.v1.UpdateHypothesisRequest
+ */
+export type UpdateHypothesisRequest = Message<"petri.hypotheses.v1.UpdateHypothesisRequest"> & {
+  /**
+   * @generated from field: string hypothesis_id = 1;
+   */
+  hypothesisId: string;
+
+  /**
+   * Only the fields present change.
+   *
+   * @generated from field: optional string title = 2;
+   */
+  title?: string | undefined;
+
+  /**
+   * @generated from field: optional string statement = 3;
+   */
+  statement?: string | undefined;
+
+  /**
+   * Only "ARCHIVED".
+   *
+   * @generated from field: optional string status = 4;
+   */
+  status?: string | undefined;
+};
+
+/**
+ * @generated from message petri.hypotheses.v1.UpdateHypothesisRequest
+ */
+export type UpdateHypothesisRequestJson = {
+  /**
+   * @generated from field: string hypothesis_id = 1;
+   */
+  hypothesisId?: string;
+
+  /**
+   * Only the fields present change.
+   *
+   * @generated from field: optional string title = 2;
+   */
+  title?: string;
+
+  /**
+   * @generated from field: optional string statement = 3;
+   */
+  statement?: string;
+
+  /**
+   * Only "ARCHIVED".
+   *
+   * @generated from field: optional string status = 4;
+   */
+  status?: string;
+};
+
+/**
+ * Describes the message petri.hypotheses.v1.UpdateHypothesisRequest.
+ * Use `create(UpdateHypothesisRequestSchema)` to create a new message.
+ */
+export const UpdateHypothesisRequestSchema: GenMessage<UpdateHypothesisRequest, {jsonType: UpdateHypothesisRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_hypotheses_v1_hypotheses_service, 6);
+
+/**
+ * @generated from message petri.hypotheses.v1.UpdateHypothesisResponse
+ */
+export type UpdateHypothesisResponse = Message<"petri.hypotheses.v1.UpdateHypothesisResponse"> & {
+  /**
+   * @generated from field: petri.hypotheses.v1.Hypothesis hypothesis = 1;
+   */
+  hypothesis?: Hypothesis | undefined;
+};
+
+/**
+ * @generated from message petri.hypotheses.v1.UpdateHypothesisResponse
+ */
+export type UpdateHypothesisResponseJson = {
+  /**
+   * @generated from field: petri.hypotheses.v1.Hypothesis hypothesis = 1;
+   */
+  hypothesis?: HypothesisJson;
+};
+
+/**
+ * Describes the message petri.hypotheses.v1.UpdateHypothesisResponse.
+ * Use `create(UpdateHypothesisResponseSchema)` to create a new message.
+ */
+export const UpdateHypothesisResponseSchema: GenMessage<UpdateHypothesisResponse, {jsonType: UpdateHypothesisResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_hypotheses_v1_hypotheses_service, 7);
+
+/**
+ * @generated from message petri.hypotheses.v1.ArchiveHypothesisRequest
+ */
+export type ArchiveHypothesisRequest = Message<"petri.hypotheses.v1.ArchiveHypothesisRequest"> & {
+  /**
+   * @generated from field: string hypothesis_id = 1;
+   */
+  hypothesisId: string;
+};
+
+/**
+ * @generated from message petri.hypotheses.v1.ArchiveHypothesisRequest
+ */
+export type ArchiveHypothesisRequestJson = {
+  /**
+   * @generated from field: string hypothesis_id = 1;
+   */
+  hypothesisId?: string;
+};
+
+/**
+ * Describes the message petri.hypotheses.v1.ArchiveHypothesisRequest.
+ * Use `create(ArchiveHypothesisRequestSchema)` to create a new message.
+ */
+export const ArchiveHypothesisRequestSchema: GenMessage<ArchiveHypothesisRequest, {jsonType: ArchiveHypothesisRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_hypotheses_v1_hypotheses_service, 8);
+
+/**
+ * @generated from message petri.hypotheses.v1.ArchiveHypothesisResponse
+ */
+export type ArchiveHypothesisResponse = Message<"petri.hypotheses.v1.ArchiveHypothesisResponse"> & {
+  /**
+   * @generated from field: petri.hypotheses.v1.Hypothesis hypothesis = 1;
+   */
+  hypothesis?: Hypothesis | undefined;
+};
+
+/**
+ * @generated from message petri.hypotheses.v1.ArchiveHypothesisResponse
+ */
+export type ArchiveHypothesisResponseJson = {
+  /**
+   * @generated from field: petri.hypotheses.v1.Hypothesis hypothesis = 1;
+   */
+  hypothesis?: HypothesisJson;
+};
+
+/**
+ * Describes the message petri.hypotheses.v1.ArchiveHypothesisResponse.
+ * Use `create(ArchiveHypothesisResponseSchema)` to create a new message.
+ */
+export const ArchiveHypothesisResponseSchema: GenMessage<ArchiveHypothesisResponse, {jsonType: ArchiveHypothesisResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_hypotheses_v1_hypotheses_service, 9);
+
+/**
+ * HypothesesService: the hypothesis library. Every RPC acts for the calling account on its own
+ * library; another account's hypothesis is NOT_FOUND.
  *
  * @generated from service petri.hypotheses.v1.HypothesesService
  */
 export const HypothesesService: GenService<{
+  /**
+   * CreateHypothesis saves a new hypothesis in DRAFT. Invalid: INVALID_ARGUMENT.
+   *
+   * @generated from rpc petri.hypotheses.v1.HypothesesService.CreateHypothesis
+   */
+  createHypothesis: {
+    methodKind: "unary";
+    input: typeof CreateHypothesisRequestSchema;
+    output: typeof CreateHypothesisResponseSchema;
+  },
+  /**
+   * ListHypotheses: the caller's hypotheses, newest first, in offset pages.
+   *
+   * @generated from rpc petri.hypotheses.v1.HypothesesService.ListHypotheses
+   */
+  listHypotheses: {
+    methodKind: "unary";
+    input: typeof ListHypothesesRequestSchema;
+    output: typeof ListHypothesesResponseSchema;
+  },
+  /**
+   * GetHypothesis: one of the caller's hypotheses.
+   *
+   * @generated from rpc petri.hypotheses.v1.HypothesesService.GetHypothesis
+   */
+  getHypothesis: {
+    methodKind: "unary";
+    input: typeof GetHypothesisRequestSchema;
+    output: typeof GetHypothesisResponseSchema;
+  },
+  /**
+   * UpdateHypothesis changes the supplied fields of a DRAFT hypothesis (else FAILED_PRECONDITION).
+   *
+   * @generated from rpc petri.hypotheses.v1.HypothesesService.UpdateHypothesis
+   */
+  updateHypothesis: {
+    methodKind: "unary";
+    input: typeof UpdateHypothesisRequestSchema;
+    output: typeof UpdateHypothesisResponseSchema;
+  },
+  /**
+   * ArchiveHypothesis: the soft delete, from any status; archiving an archived one changes nothing.
+   *
+   * @generated from rpc petri.hypotheses.v1.HypothesesService.ArchiveHypothesis
+   */
+  archiveHypothesis: {
+    methodKind: "unary";
+    input: typeof ArchiveHypothesisRequestSchema;
+    output: typeof ArchiveHypothesisResponseSchema;
+  },
 }> = /*@__PURE__*/
   serviceDesc(file_petri_hypotheses_v1_hypotheses_service, 0);
 

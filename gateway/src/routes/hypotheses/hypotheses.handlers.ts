@@ -1,0 +1,127 @@
+import type { RouteHandler } from "@hono/zod-openapi";
+import type { Hypothesis } from "@petri/contracts/hypotheses";
+import { asCaller } from "../../lib/clients.js";
+import type { GatewayEnv } from "../../lib/create-app.js";
+import { callService } from "../../lib/service-call.js";
+import { isoOrNull } from "../../lib/timestamps.js";
+import type {
+  archiveHypothesis,
+  createHypothesis,
+  getHypothesis,
+  listHypotheses,
+  updateHypothesis,
+} from "./hypotheses.routes.js";
+
+/** A JSON object text field of a hypothesis message; "" is null. */
+function parseObject(text: string, what: string): Record<string, unknown> | null {
+  if (text === "") return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new Error(`the hypotheses service sent ${what} that is not JSON`);
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value))
+    throw new Error(`the hypotheses service sent ${what} that is not a JSON object`);
+  return value as Record<string, unknown>;
+}
+
+/** The public record, fixed key order; the service's "" for an absent value is null. */
+export function hypothesisJson(hypothesis: Hypothesis | undefined) {
+  if (!hypothesis) throw new Error("the hypotheses service returned no hypothesis");
+  return {
+    id: hypothesis.id,
+    title: hypothesis.title,
+    statement: hypothesis.statement,
+    null_hypothesis: hypothesis.nullHypothesis || null,
+    experiment_type: hypothesis.experimentType || null,
+    status: hypothesis.status,
+    intake_draft: parseObject(hypothesis.intakeDraftJson, "an intake draft"),
+    experiments_count: hypothesis.experimentsCount,
+    engine_agent: hypothesis.engineAgent || null,
+    engine_query: hypothesis.engineQuery || null,
+    engine_response: parseObject(hypothesis.engineResponseJson, "an engine response"),
+    created_at: isoOrNull(hypothesis.createdAt)!,
+    updated_at: isoOrNull(hypothesis.updatedAt)!,
+  };
+}
+
+const jsonText = (value: Record<string, unknown> | null | undefined) => (value ? JSON.stringify(value) : "");
+
+export const createHypothesisHandler: RouteHandler<typeof createHypothesis, GatewayEnv> = async (c) => {
+  const body = c.req.valid("json");
+  const { hypothesis } = await callService(() =>
+    c.get("runtime").clients.hypotheses.createHypothesis(
+      {
+        title: body.title,
+        statement: body.statement,
+        nullHypothesis: body.null_hypothesis ?? "",
+        experimentType: body.experiment_type ?? "",
+        intakeDraftJson: jsonText(body.intake_draft),
+        engineAgent: body.engine_agent ?? "",
+        engineQuery: body.engine_query ?? "",
+        engineResponseJson: jsonText(body.engine_response),
+      },
+      asCaller(),
+    ),
+  );
+  const record = hypothesisJson(hypothesis);
+  c.header("Location", `/hypotheses/${record.id}`);
+  return c.json(record, 201);
+};
+
+export const listHypothesesHandler: RouteHandler<typeof listHypotheses, GatewayEnv> = async (c) => {
+  const query = c.req.valid("query");
+  const page = await callService(() =>
+    c.get("runtime").clients.hypotheses.listHypotheses(
+      {
+        status: query.status ?? "",
+        experimentType: query.experiment_type ?? "",
+        search: query.search ?? "",
+        limit: query.limit,
+        offset: query.offset,
+      },
+      asCaller(),
+    ),
+  );
+  return c.json(
+    {
+      hypotheses: page.hypotheses.map(hypothesisJson),
+      total: Number(page.total),
+      limit: page.limit,
+      offset: page.offset,
+    },
+    200,
+  );
+};
+
+export const getHypothesisHandler: RouteHandler<typeof getHypothesis, GatewayEnv> = async (c) => {
+  const { hypothesis_id } = c.req.valid("param");
+  const { hypothesis } = await callService(() =>
+    c.get("runtime").clients.hypotheses.getHypothesis({ hypothesisId: hypothesis_id }, asCaller()),
+  );
+  return c.json(hypothesisJson(hypothesis), 200);
+};
+
+export const updateHypothesisHandler: RouteHandler<typeof updateHypothesis, GatewayEnv> = async (c) => {
+  const { hypothesis_id } = c.req.valid("param");
+  const patch = c.req.valid("json");
+  const { hypothesis } = await callService(() =>
+    c
+      .get("runtime")
+      .clients.hypotheses.updateHypothesis(
+        { hypothesisId: hypothesis_id, title: patch.title, statement: patch.statement, status: patch.status },
+        asCaller(),
+      ),
+  );
+  return c.json(hypothesisJson(hypothesis), 200);
+};
+
+export const archiveHypothesisHandler: RouteHandler<typeof archiveHypothesis, GatewayEnv> = async (c) => {
+  const { hypothesis_id } = c.req.valid("param");
+  const { hypothesis } = await callService(() =>
+    c.get("runtime").clients.hypotheses.archiveHypothesis({ hypothesisId: hypothesis_id }, asCaller()),
+  );
+  const { id, status } = hypothesisJson(hypothesis);
+  return c.json({ id, status }, 200);
+};

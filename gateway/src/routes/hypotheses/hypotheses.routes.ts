@@ -1,0 +1,197 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { authenticatedAccess } from "../../lib/access.js";
+import { EXPERIMENT_TYPES, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from "../../lib/catalog.js";
+import { errorResponses, jsonResponse, responseHeaders } from "../../lib/openapi.js";
+import { queryInt } from "../../lib/query.js";
+
+/*
+ * The hypotheses service validates every field (lengths, the JSON objects' sizes, the
+ * status rules) and names the offending field; the gateway checks only the JSON types, so
+ * each limit is stated once. The descriptions give the limits the service applies.
+ */
+
+const HYPOTHESIS_STATUSES = ["DRAFT", "USED", "ARCHIVED"] as const;
+const dateTime = () => z.string().openapi({ format: "date-time" });
+const object = (description: string) => z.record(z.string(), z.unknown()).openapi({ description });
+
+export const HypothesisSchema = z
+  .object({
+    id: z.string().openapi({ example: "hyp_01jd0c6r5v8q2m7x4k9w3t1b6n" }),
+    title: z.string(),
+    statement: z.string(),
+    null_hypothesis: z.string().nullable(),
+    experiment_type: z
+      .string()
+      .nullable()
+      .openapi({ enum: [...EXPERIMENT_TYPES] }),
+    status: z.string().openapi({
+      enum: [...HYPOTHESIS_STATUSES],
+      description:
+        "DRAFT when saved; USED once an experiment was created from it; ARCHIVED after DELETE (or PATCH status ARCHIVED)",
+    }),
+    intake_draft: object("The partial experiment request saved with it").nullable(),
+    experiments_count: z.int().openapi({ description: "Experiments created from it" }),
+    engine_agent: z.string().nullable().openapi({ description: "Engine-sourced: the agent type used" }),
+    engine_query: z.string().nullable().openapi({ description: "Engine-sourced: the original query" }),
+    engine_response: object("Engine-sourced: the full engine response").nullable(),
+    created_at: dateTime(),
+    updated_at: dateTime(),
+  })
+  .openapi("Hypothesis");
+
+export const CreateHypothesisBodySchema = z
+  .strictObject({
+    title: z
+      .string()
+      .openapi({ description: "Required, 1 to 200 characters", example: "Drug X lowers GENE1" }),
+    statement: z.string().openapi({ description: "Required, 1 to 5,000 characters" }),
+    null_hypothesis: z.string().nullable().optional().openapi({ description: "At most 5,000 characters" }),
+    experiment_type: z.enum(EXPERIMENT_TYPES).nullable().optional(),
+    intake_draft: object("A partial experiment request, at most 64 KiB as JSON").nullable().optional(),
+    engine_agent: z.string().nullable().optional().openapi({ description: "At most 100 characters" }),
+    engine_query: z.string().nullable().optional().openapi({ description: "At most 5,000 characters" }),
+    engine_response: object("The engine's response, at most 256 KiB as JSON").nullable().optional(),
+  })
+  .openapi("CreateHypothesisRequest");
+
+export const UpdateHypothesisBodySchema = z
+  .strictObject({
+    title: z.string().optional().openapi({ description: "1 to 200 characters" }),
+    statement: z.string().optional().openapi({ description: "1 to 5,000 characters" }),
+    status: z
+      .string()
+      .optional()
+      .openapi({ enum: ["ARCHIVED"], description: "Only ARCHIVED" }),
+  })
+  .openapi("UpdateHypothesisRequest");
+
+export const ListHypothesesQuerySchema = z.object({
+  status: z
+    .enum(HYPOTHESIS_STATUSES)
+    .optional()
+    .openapi({ description: "Only this status; without it every status except ARCHIVED" }),
+  experiment_type: z.enum(EXPERIMENT_TYPES).optional(),
+  search: z.string().max(200).optional().openapi({
+    description: "Case-insensitive substring of the title or the statement (% and _ match themselves)",
+  }),
+  limit: queryInt(1, PAGE_SIZE_MAX, PAGE_SIZE_DEFAULT),
+  offset: queryInt(0, 1_000_000, 0),
+});
+
+export const HypothesisListSchema = z
+  .object({
+    hypotheses: z.array(HypothesisSchema),
+    total: z.int(),
+    limit: z.int(),
+    offset: z.int(),
+  })
+  .openapi("HypothesisList");
+
+export const ArchivedHypothesisSchema = z
+  .object({ id: z.string(), status: z.string().openapi({ enum: ["ARCHIVED"] }) })
+  .openapi("ArchivedHypothesis");
+
+export const HypothesisIdParamsSchema = z.object({
+  hypothesis_id: z
+    .string()
+    .min(1)
+    .max(64)
+    .openapi({ param: { name: "hypothesis_id", in: "path" }, example: "hyp_01jd0c6r5v8q2m7x4k9w3t1b6n" }),
+});
+
+const NOT_FOUND =
+  "No hypothesis with this id in your library (not_found); another account's is not found too";
+const INVALID_STATE =
+  "The hypothesis is not a DRAFT (invalid_state, with details.status and details.allowed_from [DRAFT])";
+
+export const createHypothesis = createRoute({
+  method: "post",
+  path: "/hypotheses",
+  operationId: "createHypothesis",
+  tags: ["Hypotheses"],
+  summary: "Save a hypothesis (entered by hand or from the engine) in your library",
+  ...authenticatedAccess,
+  request: {
+    body: { required: true, content: { "application/json": { schema: CreateHypothesisBodySchema } } },
+  },
+  responses: {
+    201: {
+      description: "The saved hypothesis: DRAFT, experiments_count 0",
+      headers: {
+        ...responseHeaders(),
+        Location: { description: "/hypotheses/{hypothesis_id}", schema: { type: "string" } },
+      },
+      content: { "application/json": { schema: HypothesisSchema } },
+    },
+    ...errorResponses({ authenticated: true, body: true }),
+  },
+});
+
+export const listHypotheses = createRoute({
+  method: "get",
+  path: "/hypotheses",
+  operationId: "listHypotheses",
+  tags: ["Hypotheses"],
+  summary: "Your hypotheses, newest first; ARCHIVED ones only when asked for by status",
+  ...authenticatedAccess,
+  request: { query: ListHypothesesQuerySchema },
+  responses: {
+    200: jsonResponse("A page of your hypotheses", HypothesisListSchema),
+    ...errorResponses({ authenticated: true, parameters: true }),
+  },
+});
+
+export const getHypothesis = createRoute({
+  method: "get",
+  path: "/hypotheses/{hypothesis_id}",
+  operationId: "getHypothesis",
+  tags: ["Hypotheses"],
+  summary: "One of your hypotheses, with its intake draft and engine metadata",
+  ...authenticatedAccess,
+  request: { params: HypothesisIdParamsSchema },
+  responses: {
+    200: jsonResponse("The hypothesis", HypothesisSchema),
+    ...errorResponses({ authenticated: true, parameters: true, notFound: NOT_FOUND }),
+  },
+});
+
+export const updateHypothesis = createRoute({
+  method: "patch",
+  path: "/hypotheses/{hypothesis_id}",
+  operationId: "updateHypothesis",
+  tags: ["Hypotheses"],
+  summary: "Change the title, statement or status (to ARCHIVED) of a DRAFT hypothesis",
+  description:
+    "Only the supplied fields change; an empty body changes nothing. Allowed in DRAFT only, an empty body too.",
+  ...authenticatedAccess,
+  request: {
+    params: HypothesisIdParamsSchema,
+    body: { required: true, content: { "application/json": { schema: UpdateHypothesisBodySchema } } },
+  },
+  responses: {
+    200: jsonResponse("The hypothesis after the change", HypothesisSchema),
+    ...errorResponses({
+      authenticated: true,
+      body: true,
+      parameters: true,
+      notFound: NOT_FOUND,
+      extra: { 409: INVALID_STATE },
+    }),
+  },
+});
+
+export const archiveHypothesis = createRoute({
+  method: "delete",
+  path: "/hypotheses/{hypothesis_id}",
+  operationId: "archiveHypothesis",
+  tags: ["Hypotheses"],
+  summary: "Archive (soft-delete) one of your hypotheses, from any status",
+  description:
+    "The record stays readable by id but leaves the default listing. Deleting it again changes nothing.",
+  ...authenticatedAccess,
+  request: { params: HypothesisIdParamsSchema },
+  responses: {
+    200: jsonResponse("The hypothesis is archived", ArchivedHypothesisSchema),
+    ...errorResponses({ authenticated: true, parameters: true, notFound: NOT_FOUND }),
+  },
+});

@@ -1,0 +1,200 @@
+import { Tier } from "@petri/contracts/identity";
+import { FakeClock } from "@petri/testkit";
+import { beforeEach, describe, expect, it } from "vitest";
+import { FakeHypotheses, gatewayWithHypotheses } from "../../../test/support/fake-hypotheses.js";
+import { FakeIdentity, bodyOf } from "../../../test/support/fake-identity.js";
+import { caller } from "../../../test/support/requests.js";
+
+const SOURCE = "198.51.100.170";
+const ENGINE_SAVE = {
+  title: "Drug X lowers GENE1",
+  statement: "Drug X at 10 uM lowers GENE1 expression in HeLa cells within 24 h.",
+  null_hypothesis: "Drug X does not change GENE1 expression.",
+  experiment_type: "QPCR_EXPRESSION",
+  intake_draft: { experiment_type: "QPCR_EXPRESSION", budget_usd: 900 },
+  engine_agent: "hypothesis_generation",
+  engine_query: "what lowers GENE1?",
+  engine_response: { sources: [{ title: "Paper", doi: "10.1/x" }] },
+};
+
+let clock: FakeClock;
+let hypotheses: FakeHypotheses;
+let identity: FakeIdentity;
+let accountId: string;
+let call: ReturnType<typeof caller>;
+let otherKey: string;
+
+beforeEach(async () => {
+  clock = new FakeClock("2026-12-15T09:00:00.000Z");
+  identity = await FakeIdentity.create(clock);
+  hypotheses = new FakeHypotheses(clock);
+  const app = await gatewayWithHypotheses(identity, hypotheses);
+  const account = identity.addAccount({ tier: Tier.PRO });
+  accountId = account.account.id;
+  otherKey = identity.addAccount({ tier: Tier.PRO }).secret;
+  call = caller(app, SOURCE, () => account.secret);
+});
+
+async function saved(body: Record<string, unknown> = { title: "T", statement: "S" }) {
+  return bodyOf(await call("POST", "/hypotheses", body));
+}
+
+describe("POST /hypotheses", () => {
+  it("201 with the record and its Location; the body reaches the service as JSON text", async () => {
+    const response = await call("POST", "/hypotheses", ENGINE_SAVE);
+    expect(response.status).toBe(201);
+    const record = await bodyOf(response);
+    expect(response.headers.get("location")).toBe(`/hypotheses/${record.id}`);
+    expect(record).toEqual({
+      id: expect.stringMatching(/^hyp_/),
+      ...ENGINE_SAVE,
+      status: "DRAFT",
+      experiments_count: 0,
+      created_at: "2026-12-15T09:00:00.000Z",
+      updated_at: "2026-12-15T09:00:00.000Z",
+    });
+    // Fixed key order, as documented.
+    expect(Object.keys(record)).toEqual([
+      "id",
+      "title",
+      "statement",
+      "null_hypothesis",
+      "experiment_type",
+      "status",
+      "intake_draft",
+      "experiments_count",
+      "engine_agent",
+      "engine_query",
+      "engine_response",
+      "created_at",
+      "updated_at",
+    ]);
+    const sent = hypotheses.last("CreateHypothesis");
+    expect(JSON.parse(sent.intakeDraftJson)).toEqual(ENGINE_SAVE.intake_draft);
+    expect(JSON.parse(sent.engineResponseJson)).toEqual(ENGINE_SAVE.engine_response);
+    expect(hypotheses.calls[0]?.principal).toMatchObject({ accountId });
+  });
+
+  it("a manual entry has null where nothing was given", async () => {
+    const record = await saved({ title: "T", statement: "S", null_hypothesis: null });
+    expect(record).toMatchObject({
+      null_hypothesis: null,
+      experiment_type: null,
+      intake_draft: null,
+      engine_agent: null,
+      engine_query: null,
+      engine_response: null,
+    });
+    expect(hypotheses.last("CreateHypothesis")).toMatchObject({ nullHypothesis: "", intakeDraftJson: "" });
+  });
+
+  it("422 for wrong types, unknown fields and unknown experiment types, before the service", async () => {
+    for (const body of [
+      { statement: "S" },
+      { title: "T", statement: "S", experiment_type: "PCR" },
+      { title: "T", statement: "S", intake_draft: [1] },
+      { title: "T", statement: "S", owner: "me" },
+      "[]",
+    ]) {
+      const response = await call("POST", "/hypotheses", body);
+      expect(response.status, JSON.stringify(body)).toBe(422);
+      expect((await bodyOf(response)).error.code).toBe("validation_failed");
+    }
+    expect(hypotheses.count("CreateHypothesis")).toBe(0);
+  });
+
+  it("the service's validation errors keep their field", async () => {
+    const response = await call("POST", "/hypotheses", { title: " ", statement: "S" });
+    expect(response.status).toBe(422);
+    expect((await bodyOf(response)).error.details.errors).toEqual([
+      { field: "title", path: "title", code: "missing_required", message: "title is required" },
+    ]);
+  });
+});
+
+describe("GET /hypotheses", () => {
+  it("passes filters and the page on, and answers {hypotheses, total, limit, offset}", async () => {
+    const first = await saved();
+    clock.advance(1_000);
+    const second = await saved();
+    const response = await call(
+      "GET",
+      "/hypotheses?experiment_type=MIC_MBC_ASSAY&search=gene1&limit=5&offset=0",
+    );
+    expect(response.status).toBe(200);
+    expect(hypotheses.last("ListHypotheses")).toMatchObject({
+      status: "",
+      experimentType: "MIC_MBC_ASSAY",
+      search: "gene1",
+      limit: 5,
+      offset: 0,
+    });
+    expect(await bodyOf(response)).toEqual({
+      hypotheses: [second, first],
+      total: 2,
+      limit: 5,
+      offset: 0,
+    });
+
+    await call("GET", "/hypotheses?status=ARCHIVED");
+    expect(hypotheses.last("ListHypotheses")).toMatchObject({ status: "ARCHIVED", limit: 20, offset: 0 });
+  });
+
+  it("422 for a bad limit, offset, status or an overlong search", async () => {
+    for (const query of ["limit=0", "limit=101", "offset=-1", "status=draft", `search=${"x".repeat(201)}`]) {
+      const response = await call("GET", `/hypotheses?${query}`);
+      expect(response.status, query).toBe(422);
+    }
+    expect(hypotheses.count("ListHypotheses")).toBe(0);
+  });
+});
+
+describe("GET, PATCH and DELETE /hypotheses/{id}", () => {
+  it("reads the owner's hypothesis; another account gets 404", async () => {
+    const record = await saved(ENGINE_SAVE);
+    const mine = await call("GET", `/hypotheses/${record.id}`);
+    expect(mine.status).toBe(200);
+    expect(await bodyOf(mine)).toEqual(record);
+    const theirs = await call("GET", `/hypotheses/${record.id}`, undefined, otherKey);
+    expect(theirs.status).toBe(404);
+    expect((await bodyOf(theirs)).error.code).toBe("not_found");
+  });
+
+  it("PATCH sends only the supplied fields and answers the record", async () => {
+    const record = await saved();
+    clock.advance(60_000);
+    const response = await call("PATCH", `/hypotheses/${record.id}`, { title: "Renamed" });
+    expect(response.status).toBe(200);
+    expect(await bodyOf(response)).toMatchObject({
+      title: "Renamed",
+      statement: "S",
+      updated_at: "2026-12-15T09:01:00.000Z",
+    });
+    const sent = hypotheses.last("UpdateHypothesis");
+    expect(sent.title).toBe("Renamed");
+    expect(sent.statement).toBeUndefined();
+    expect(sent.status).toBeUndefined();
+
+    expect((await call("PATCH", `/hypotheses/${record.id}`, { title: 5 })).status).toBe(422);
+    expect((await call("PATCH", `/hypotheses/${record.id}`, { experiment_type: "CUSTOM" })).status).toBe(422);
+  });
+
+  it("PATCH of a hypothesis that is no longer a DRAFT is 409 invalid_state", async () => {
+    const record = await saved();
+    await call("DELETE", `/hypotheses/${record.id}`);
+    const response = await call("PATCH", `/hypotheses/${record.id}`, { statement: "S2" });
+    expect(response.status).toBe(409);
+    expect((await bodyOf(response)).error).toMatchObject({
+      code: "invalid_state",
+      details: { status: "ARCHIVED", allowed_from: ["DRAFT"] },
+    });
+  });
+
+  it("DELETE archives and answers {id, status}", async () => {
+    const record = await saved();
+    const response = await call("DELETE", `/hypotheses/${record.id}`);
+    expect(response.status).toBe(200);
+    expect(await bodyOf(response)).toEqual({ id: record.id, status: "ARCHIVED" });
+    expect((await call("DELETE", "/hypotheses/hyp_unknown")).status).toBe(404);
+  });
+});

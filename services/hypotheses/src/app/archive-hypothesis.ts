@@ -1,0 +1,15 @@
+import type { Principal } from "@petri/service-kit";
+import { updateHypothesis } from "../db/hypotheses.js";
+import { type Hypothesis, archiveChanges, hasChanges } from "../domain/hypothesis.js";
+import type { ChangingDeps } from "./deps.js";
+import { ownedHypothesis } from "./owned-hypothesis.js";
+
+/** The soft delete: one of the caller's hypotheses becomes ARCHIVED from any status; again is a no-op. */
+export function makeArchiveHypothesis(deps: ChangingDeps) {
+  return async function archiveHypothesis(principal: Principal, id: string): Promise<Hypothesis> {
+    const current = await ownedHypothesis(deps.db, principal, id);
+    const changes = archiveChanges(current);
+    if (!hasChanges(changes)) return current;
+    return updateHypothesis(deps.db, current, { ...changes, updatedAt: deps.clock.now() });
+  };
+}

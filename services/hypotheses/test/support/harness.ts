@@ -1,0 +1,121 @@
+/**
+ * Integration harness: the hypotheses service on a real database (PostgreSQL or PGlite),
+ * reached through a Connect router transport with the production server interceptors (trace,
+ * errors, internal principal token), so every call crosses the contract and the authorization
+ * checks.
+ */
+import { randomBytes } from "node:crypto";
+import {
+  type Client,
+  ConnectError,
+  type Interceptor,
+  createClient,
+  createRouterTransport,
+} from "@connectrpc/connect";
+import { HypothesesService } from "@petri/contracts/hypotheses";
+import type { Database } from "@petri/db";
+import { InProcessEventBus } from "@petri/events";
+import {
+  PRINCIPAL_HEADER,
+  type Principal,
+  createLogger,
+  errorDetailOf,
+  errorDetailsObject,
+  failpoints,
+  serverInterceptors,
+} from "@petri/service-kit";
+import { type Engine, TestBackend, internalTestCredentials, testEngines } from "@petri/service-testkit";
+import { FakeClock } from "@petri/testkit";
+import type { Kysely } from "kysely";
+import type { HypothesesDb } from "../../src/db/schema.js";
+import { type HypothesesHostedService, createHypothesesService } from "../../src/service.js";
+
+export type { Engine };
+
+/** Every scenario runs on both engines (PostgreSQL only when it is reachable, or CI fails). */
+export const ENGINES: Engine[] = await testEngines();
+
+const logger = createLogger({ service: "hypotheses-test", level: "silent" });
+const { verifier, signer } = await internalTestCredentials();
+
+export const Backend = { open: (engine: Engine) => TestBackend.open(engine, "petri_hypotheses") };
+export type Backend = TestBackend;
+
+export const START = new Date("2026-12-15T09:00:00.000Z");
+
+export interface Hypotheses {
+  service: HypothesesHostedService;
+  db: Kysely<HypothesesDb>;
+  clock: FakeClock;
+  /** A client calling as `principal` (none: anonymous). */
+  as(principal?: Principal): Client<typeof HypothesesService>;
+  stop(): Promise<void>;
+}
+
+/** Creates, migrates and starts the hypotheses service on `database`. */
+export async function startHypotheses(database: Database): Promise<Hypotheses> {
+  const clock = new FakeClock(START);
+  const bus = await InProcessEventBus.create({ db: database, clock, logger });
+  const service = createHypothesesService({ database, bus, clock, logger, failpoints });
+  await service.migrate();
+  await service.start();
+  const interceptors = serverInterceptors({ logger, verifier, publicProcedures: [] });
+  const as = (principal?: Principal) => {
+    const attach: Interceptor = (next) => async (req) => {
+      if (principal) req.header.set(PRINCIPAL_HEADER, await signer.sign(principal));
+      return next(req);
+    };
+    return createClient(
+      HypothesesService,
+      createRouterTransport((router) => service.routes(router), {
+        router: { interceptors },
+        transport: { interceptors: [attach] },
+      }),
+    );
+  };
+  let stopped = false;
+  return {
+    service,
+    db: database.forSchema<HypothesesDb>("hypotheses"),
+    clock,
+    as,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      await service.stop();
+      await bus.close();
+    },
+  };
+}
+
+let counter = 0;
+function account(label: string): string {
+  counter += 1;
+  return `usr_${label}${counter}${randomBytes(4).toString("hex")}`;
+}
+
+export function requester(label = "req"): Principal {
+  return { accountId: account(label), role: "requester", tier: "standard" };
+}
+
+export function staff(label = "staff"): Principal {
+  return { accountId: account(label), role: "staff", tier: "standard" };
+}
+
+/** Code, reason and details of a failed call, for compact assertions. */
+export async function failure(promise: Promise<unknown>) {
+  let error: ConnectError | undefined;
+  try {
+    await promise;
+  } catch (caught) {
+    error = ConnectError.from(caught);
+  }
+  if (!error) throw new Error("expected the call to fail");
+  const detail = errorDetailOf(error);
+  return {
+    code: error.code,
+    reason: detail?.reason ?? "",
+    details: errorDetailsObject(detail),
+    violations: detail?.fieldViolations.map((v) => ({ field: v.field, code: v.code })) ?? [],
+  };
+}
