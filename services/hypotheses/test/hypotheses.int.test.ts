@@ -75,14 +75,12 @@ describe.each(ENGINES)("hypotheses on %s", (engine) => {
     const owner = requester();
     expect(
       await failure(
-        h
-          .as(owner)
-          .createHypothesis({
-            title: "",
-            statement: MANUAL.statement,
-            experimentType: "PCR",
-            intakeDraftJson: "[]",
-          }),
+        h.as(owner).createHypothesis({
+          title: "",
+          statement: MANUAL.statement,
+          experimentType: "PCR",
+          intakeDraftJson: "[]",
+        }),
       ),
     ).toMatchObject({
       code: Code.InvalidArgument,
