@@ -13,7 +13,8 @@
  * Drafts record nothing: a draft is private to its requester and holds no money, so no
  * consumer has anything to do until it is submitted.
  */
-import { events } from "@petri/contracts";
+import type { DescMessage, MessageInitShape } from "@bufbuild/protobuf";
+import { type EventSpec, events } from "@petri/contracts";
 import { recordEvent } from "@petri/events";
 import { currentTraceparent } from "@petri/service-kit";
 import type { Kysely } from "kysely";
@@ -32,6 +33,17 @@ function meta(row: ExperimentRecord, now: Date) {
   };
 }
 
+/** Records `spec` for the change that left the experiment as `row`, in `trx`, with `payload`. */
+async function record<Desc extends DescMessage>(
+  trx: Kysely<ExperimentsDb>,
+  spec: EventSpec<Desc>,
+  row: ExperimentRecord,
+  now: Date,
+  payload: MessageInitShape<Desc>,
+): Promise<void> {
+  await recordEvent(trx, spec, payload, meta(row, now));
+}
+
 /** A request entered open or pending_review: ExperimentSubmitted (the hold), and ExperimentOpened when open. */
 export async function recordSubmitted(
   trx: Kysely<ExperimentsDb>,
@@ -39,14 +51,11 @@ export async function recordSubmitted(
   now: Date,
 ): Promise<void> {
   const experiment = experimentMessage(row);
-  await recordEvent(
-    trx,
-    events.experiments.experimentSubmitted,
-    { experiment, holdAmountCents: BigInt(row.hold_cents) },
-    meta(row, now),
-  );
-  if (row.status === "open")
-    await recordEvent(trx, events.experiments.experimentOpened, { experiment }, meta(row, now));
+  await record(trx, events.experiments.experimentSubmitted, row, now, {
+    experiment,
+    holdAmountCents: BigInt(row.hold_cents),
+  });
+  if (row.status === "open") await record(trx, events.experiments.experimentOpened, row, now, { experiment });
 }
 
 /** A reviewed or designed request became open. */
@@ -55,12 +64,7 @@ export async function recordOpened(
   row: ExperimentRecord,
   now: Date,
 ): Promise<void> {
-  await recordEvent(
-    trx,
-    events.experiments.experimentOpened,
-    { experiment: experimentMessage(row) },
-    meta(row, now),
-  );
+  await record(trx, events.experiments.experimentOpened, row, now, { experiment: experimentMessage(row) });
 }
 
 /** Constraints, preferences, turnaround or protocol changed; the hold after re-estimating. */
@@ -69,12 +73,10 @@ export async function recordUpdated(
   row: ExperimentRecord,
   now: Date,
 ): Promise<void> {
-  await recordEvent(
-    trx,
-    events.experiments.experimentUpdated,
-    { experiment: experimentMessage(row), holdAmountCents: BigInt(row.hold_cents) },
-    meta(row, now),
-  );
+  await record(trx, events.experiments.experimentUpdated, row, now, {
+    experiment: experimentMessage(row),
+    holdAmountCents: BigInt(row.hold_cents),
+  });
 }
 
 /** Cancelled (by the requester, or rejected by review), with the refund and compensation to release. */
@@ -84,16 +86,11 @@ export async function recordCancelled(
   settlement: CancellationSettlement,
   now: Date,
 ): Promise<void> {
-  await recordEvent(
-    trx,
-    events.experiments.experimentCancelled,
-    {
-      experiment: experimentMessage(row),
-      refundAmountCents: BigInt(settlement.refundCents),
-      operatorCompensationCents: BigInt(settlement.operatorCompensationCents),
-    },
-    meta(row, now),
-  );
+  await record(trx, events.experiments.experimentCancelled, row, now, {
+    experiment: experimentMessage(row),
+    refundAmountCents: BigInt(settlement.refundCents),
+    operatorCompensationCents: BigInt(settlement.operatorCompensationCents),
+  });
 }
 
 /** Staff proposed a protocol for a design request. */
@@ -102,12 +99,7 @@ export async function recordProtocolProposed(
   row: ExperimentRecord,
   now: Date,
 ): Promise<void> {
-  await recordEvent(
-    trx,
-    events.experiments.protocolProposed,
-    { experiment: experimentMessage(row) },
-    meta(row, now),
-  );
+  await record(trx, events.experiments.protocolProposed, row, now, { experiment: experimentMessage(row) });
 }
 
 /** An operator claimed an open experiment (SPEC.md event "claimed"). */
@@ -116,12 +108,7 @@ export async function recordClaimed(
   row: ExperimentRecord,
   now: Date,
 ): Promise<void> {
-  await recordEvent(
-    trx,
-    events.experiments.experimentClaimed,
-    { experiment: experimentMessage(row) },
-    meta(row, now),
-  );
+  await record(trx, events.experiments.experimentClaimed, row, now, { experiment: experimentMessage(row) });
 }
 
 /** The operator started work (SPEC.md event "started"). */
@@ -130,12 +117,7 @@ export async function recordStarted(
   row: ExperimentRecord,
   now: Date,
 ): Promise<void> {
-  await recordEvent(
-    trx,
-    events.experiments.experimentStarted,
-    { experiment: experimentMessage(row) },
-    meta(row, now),
-  );
+  await record(trx, events.experiments.experimentStarted, row, now, { experiment: experimentMessage(row) });
 }
 
 /** The operator reported an issue (SPEC.md event "issue"). */
@@ -145,12 +127,10 @@ export async function recordIssueReported(
   issue: IssueRow,
   now: Date,
 ): Promise<void> {
-  await recordEvent(
-    trx,
-    events.experiments.issueReported,
-    { experiment: experimentMessage(row), issue: operatorIssueMessage(issue) },
-    meta(row, now),
-  );
+  await record(trx, events.experiments.issueReported, row, now, {
+    experiment: experimentMessage(row),
+    issue: operatorIssueMessage(issue),
+  });
 }
 
 /** Results are in, pending approval (SPEC.md event "completed", results_available true). */
@@ -160,12 +140,10 @@ export async function recordResultsSubmitted(
   fileCount: number,
   now: Date,
 ): Promise<void> {
-  await recordEvent(
-    trx,
-    events.experiments.resultsSubmitted,
-    { experiment: experimentMessage(row), fileCount },
-    meta(row, now),
-  );
+  await record(trx, events.experiments.resultsSubmitted, row, now, {
+    experiment: experimentMessage(row),
+    fileCount,
+  });
 }
 
 /**
@@ -179,12 +157,11 @@ export async function recordResultsApproved(
   approval: { rating: number | null; onTime: boolean },
   now: Date,
 ): Promise<void> {
-  await recordEvent(
-    trx,
-    events.experiments.resultsApproved,
-    { experiment: experimentMessage(row), rating: approval.rating ?? 0, onTime: approval.onTime },
-    meta(row, now),
-  );
+  await record(trx, events.experiments.resultsApproved, row, now, {
+    experiment: experimentMessage(row),
+    rating: approval.rating ?? 0,
+    onTime: approval.onTime,
+  });
 }
 
 /** The requester disputed (SPEC.md event "disputed"). */
@@ -194,12 +171,10 @@ export async function recordDisputed(
   dispute: DisputeRow,
   now: Date,
 ): Promise<void> {
-  await recordEvent(
-    trx,
-    events.experiments.experimentDisputed,
-    { experiment: experimentMessage(row), dispute: disputeMessage(dispute) },
-    meta(row, now),
-  );
+  await record(trx, events.experiments.experimentDisputed, row, now, {
+    experiment: experimentMessage(row),
+    dispute: disputeMessage(dispute),
+  });
 }
 
 /**
@@ -213,10 +188,8 @@ export async function recordDisputeResolved(
   dispute: DisputeRow,
   now: Date,
 ): Promise<void> {
-  await recordEvent(
-    trx,
-    events.experiments.disputeResolved,
-    { experiment: experimentMessage(row), dispute: disputeMessage(dispute) },
-    meta(row, now),
-  );
+  await record(trx, events.experiments.disputeResolved, row, now, {
+    experiment: experimentMessage(row),
+    dispute: disputeMessage(dispute),
+  });
 }
