@@ -7,6 +7,8 @@ import { createDocsRouter } from "./routes/docs/docs.index.js";
 import { experimentsRouter } from "./routes/experiments/experiments.index.js";
 import { filesRouter } from "./routes/files/files.index.js";
 import { healthRouter } from "./routes/health/health.index.js";
+import { cloudLabsRouter } from "./routes/cloud-labs/cloud-labs.index.js";
+import { engineRouter } from "./routes/engine/engine.index.js";
 import { hypothesesRouter } from "./routes/hypotheses/hypotheses.index.js";
 import { matchesRouter } from "./routes/matches/matches.index.js";
 import { operatorJobsRouter } from "./routes/operator-jobs/operator-jobs.index.js";
@@ -56,6 +58,8 @@ export function createGateway(deps: GatewayDeps) {
   app.route("/", webhookDeliveriesRouter);
   app.route("/", staffNotificationsRouter);
   app.route("/", hypothesesRouter);
+  app.route("/", engineRouter);
+  app.route("/", cloudLabsRouter);
   let document: ReturnType<typeof app.getOpenAPI31Document> | undefined;
   app.route(
     "/",

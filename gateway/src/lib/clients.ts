@@ -7,6 +7,8 @@ import {
   createContextValues,
 } from "@connectrpc/connect";
 import { SERVICE_NAMES, type ServiceName } from "@petri/contracts";
+import { CloudLabsService } from "@petri/contracts/cloudlabs";
+import { EngineService } from "@petri/contracts/engine";
 import { ExperimentsService } from "@petri/contracts/experiments";
 import { Health } from "@petri/contracts/health";
 import { HypothesesService } from "@petri/contracts/hypotheses";
@@ -27,7 +29,8 @@ export type TransportFactory = (service: ServiceName, interceptors: Interceptor[
  * the job feed, lab matching, payments, the ledger check); `notifications` every
  * NotificationsService RPC (webhook secrets, settings, the delivery log, replay, resume, the
  * webhook test, the sent-mail log); `hypotheses` every HypothesesService RPC (the caller's
- * hypothesis library).
+ * hypothesis library); `engine` every EngineService RPC (engine runs, synchronous generation);
+ * `cloudlabs` every CloudLabsService RPC (providers, interpret/translate/validate, submissions).
  */
 export interface ServiceClients {
   identity: Client<typeof IdentityService>;
@@ -35,6 +38,8 @@ export interface ServiceClients {
   marketplace: Client<typeof MarketplaceService>;
   notifications: Client<typeof NotificationsService>;
   hypotheses: Client<typeof HypothesesService>;
+  engine: Client<typeof EngineService>;
+  cloudlabs: Client<typeof CloudLabsService>;
   health: Record<ServiceName, Client<typeof Health>>;
 }
 
@@ -81,6 +86,8 @@ export function createServiceClients(
     marketplace: createClient(MarketplaceService, transports.marketplace),
     notifications: createClient(NotificationsService, transports.notifications),
     hypotheses: createClient(HypothesesService, transports.hypotheses),
+    engine: createClient(EngineService, transports.engine),
+    cloudlabs: createClient(CloudLabsService, transports.cloudlabs),
     health: Object.fromEntries(
       GATEWAY_SERVICES.map((service) => [service, createClient(Health, transports[service])]),
     ) as Record<ServiceName, Client<typeof Health>>,

@@ -284,6 +284,7 @@ export function detailsJson(message: Experiment | undefined) {
     safety_flags: [...experiment.safetyFlags],
     protocol_proposal: parseObjectField(experiment.protocolProposalJson, "a protocol proposal"),
     cancellation: cancellationJson(experiment.cancellation),
+    source_hypothesis_id: experiment.sourceHypothesisId || null,
     created_at: iso(experiment.createdAt) ?? "",
     updated_at: iso(experiment.updatedAt) ?? "",
     submitted_at: iso(experiment.submittedAt),

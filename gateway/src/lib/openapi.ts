@@ -224,7 +224,18 @@ export const DOCUMENT_CONFIG = {
     { name: "Webhooks", description: WEBHOOKS_GUIDE },
     {
       name: "Hypotheses",
-      description: "Your hypothesis library: save hypotheses, list and search them, edit drafts, archive",
+      description:
+        "Your hypothesis library: save hypotheses (by hand, from the engine or from a submitted experiment), list and search them, edit drafts, archive, and turn one into an experiment",
+    },
+    {
+      name: "Hypothesis engine",
+      description:
+        "Hypothesis generation under /cloud-labs/engine: start a run and poll it (or ask synchronously), edit the drafted hypothesis, then save it with POST /hypotheses. The default engine is an offline rules engine: deterministic, not literature-grounded, and it cites nothing. Deployments may add an OpenAI-compatible LLM (which phrases the hypothesis) and a literature provider (Europe PMC; every source's DOI is resolved and its registered title checked before it is shown).",
+    },
+    {
+      name: "Cloud labs",
+      description:
+        "Cloud labs under /cloud-labs: the providers (SLL and Autoprotocol labs) and what they run; interpret an intake, translate it into a runnable protocol, validate it against a provider; send a stored experiment to a lab and follow the submission (pending, submitted, queued, running, completed, failed, cancelled). The bundled providers are Petri's sandbox labs: simulated, with results labelled as such, unless a deployment connects a real lab.",
     },
     {
       name: "Admin",

@@ -13,6 +13,7 @@ import {
   ResultsApprovedSchema,
   ResultsSubmittedSchema,
 } from "./experiments.js";
+import { SubmissionStatusChangedSchema } from "./cloudlabs.js";
 import { AccountAccessChangedSchema, AccountRegisteredSchema } from "./identity.js";
 import { OperatorEligibilityChangedSchema, PaymentUpdatedSchema } from "./marketplace.js";
 
@@ -61,6 +62,9 @@ export const events = {
       OperatorEligibilityChangedSchema,
     ),
     paymentUpdated: event("marketplace", "payment_updated", PaymentUpdatedSchema),
+  },
+  cloudlabs: {
+    submissionStatusChanged: event("cloudlabs", "submission_status_changed", SubmissionStatusChangedSchema),
   },
 } as const;
 

@@ -10,7 +10,9 @@ import {
   staffReviewScenario,
   validateScenario,
 } from "./experiments.scenarios.js";
+import { engineToExperimentScenario } from "./engine.scenarios.js";
 import { hypothesisLibraryScenario } from "./hypotheses.scenarios.js";
+import { cloudLabsScenario } from "./cloud-labs.scenarios.js";
 import { STAFF, clusterInfraReady, startClusterHost } from "./support/hosts.js";
 
 describe.skipIf(!(await clusterInfraReady()))(
@@ -42,5 +44,9 @@ describe.skipIf(!(await clusterInfraReady()))(
     it("another account's experiment is 404 for read, patch and delete", () => bolaScenario(target));
     it("hypothesis library: save, list and search, edit a draft, archive; owner only", () =>
       hypothesisLibraryScenario(target));
+    it("engine run -> poll -> edit draft -> save hypothesis -> to-experiment (idempotent) -> USED", () =>
+      engineToExperimentScenario(target));
+    it("cloud labs: providers, interpret, translate (SLL, Autoprotocol), validate, submission to completed, cancel", () =>
+      cloudLabsScenario(target));
   },
 );

@@ -10,7 +10,9 @@ import {
   staffReviewScenario,
   validateScenario,
 } from "./experiments.scenarios.js";
+import { engineCorpusScenario, engineToExperimentScenario } from "./engine.scenarios.js";
 import { hypothesisLibraryScenario } from "./hypotheses.scenarios.js";
+import { cloudLabsScenario } from "./cloud-labs.scenarios.js";
 import { STAFF, startStandaloneHost } from "./support/hosts.js";
 
 describe("experiment requests, standalone mode (one process, PGlite, in-process bus)", () => {
@@ -39,4 +41,10 @@ describe("experiment requests, standalone mode (one process, PGlite, in-process 
   it("another account's experiment is 404 for read, patch and delete", () => bolaScenario(target));
   it("hypothesis library: save, list and search, edit a draft, archive; owner only", () =>
     hypothesisLibraryScenario(target));
+  it("engine run -> poll -> edit draft -> save hypothesis -> to-experiment (idempotent) -> USED", () =>
+    engineToExperimentScenario(target));
+  it("cloud labs: providers, interpret, translate (SLL, Autoprotocol), validate, submission to completed, cancel", () =>
+    cloudLabsScenario(target));
+  it("engine corpus: every query gets its experiment type and a draft that passes /validate", () =>
+    engineCorpusScenario(target));
 });

@@ -17,3 +17,5 @@ export * from "./shutdown.js";
 export * from "./traceparent.js";
 export * from "./text-fields.js";
 export * from "./account-audience.js";
+export * from "./canonical-json.js";
+export * from "./background-loop.js";

@@ -1,5 +1,24 @@
+import type { DescService } from "@bufbuild/protobuf";
+import {
+  type Client,
+  ConnectError,
+  type ConnectRouter,
+  type Interceptor,
+  createClient,
+  createRouterTransport,
+} from "@connectrpc/connect";
 import { type Database, createDatabase } from "@petri/db";
-import { InternalTokenSigner, InternalTokenVerifier, generateInternalKeyPair } from "@petri/service-kit";
+import {
+  InternalTokenSigner,
+  InternalTokenVerifier,
+  type Logger,
+  PRINCIPAL_HEADER,
+  type Principal,
+  errorDetailOf,
+  errorDetailsObject,
+  generateInternalKeyPair,
+  serverInterceptors,
+} from "@petri/service-kit";
 import { type TestDatabase, createTestDatabase, postgresAvailable, requireInfra } from "@petri/testkit";
 
 export type Engine = "pg" | "pglite";
@@ -59,5 +78,48 @@ export async function internalTestCredentials(): Promise<{
   return {
     verifier: await InternalTokenVerifier.create([keys.publicKeyPem]),
     signer: await InternalTokenSigner.create(keys.privateKeyPem, keys.kid),
+  };
+}
+
+/**
+ * Clients of one service's Connect routes, through a router transport with the production
+ * server interceptors (trace, errors, internal principal token): every call crosses the
+ * contract and the authorization checks. `as(principal)` calls as that principal (none:
+ * anonymous).
+ */
+export async function routerClients<S extends DescService>(
+  service: S,
+  routes: (router: ConnectRouter) => void,
+  logger: Logger,
+): Promise<(principal?: Principal) => Client<S>> {
+  const { verifier, signer } = await internalTestCredentials();
+  const interceptors = serverInterceptors({ logger, verifier, publicProcedures: [] });
+  return (principal?: Principal) => {
+    const attach: Interceptor = (next) => async (req) => {
+      if (principal) req.header.set(PRINCIPAL_HEADER, await signer.sign(principal));
+      return next(req);
+    };
+    return createClient(
+      service,
+      createRouterTransport(routes, { router: { interceptors }, transport: { interceptors: [attach] } }),
+    );
+  };
+}
+
+/** Code, reason, details and field violations of a failed call (fails when the call succeeded). */
+export async function callFailure(promise: Promise<unknown>) {
+  let error: ConnectError | undefined;
+  try {
+    await promise;
+  } catch (caught) {
+    error = ConnectError.from(caught);
+  }
+  if (!error) throw new Error("expected the call to fail");
+  const detail = errorDetailOf(error);
+  return {
+    code: error.code,
+    reason: detail?.reason ?? "",
+    details: errorDetailsObject(detail),
+    violations: detail?.fieldViolations.map((v) => ({ field: v.field, code: v.code })) ?? [],
   };
 }

@@ -21,8 +21,8 @@ import {
   healthRoutes,
   serverInterceptors,
 } from "@petri/service-kit";
-import { createCloudLabsService } from "@petri/cloud-labs";
-import { createEngineService } from "@petri/engine";
+import { type CloudLabsServiceOptions, createCloudLabsService } from "@petri/cloud-labs";
+import { type EngineServiceOptions, createEngineService } from "@petri/engine";
 import { type WebhookUrlCheckOptions, createExperimentsService } from "@petri/experiments";
 import { createHypothesesService } from "@petri/hypotheses";
 import { type IdentityServiceOptions, createIdentityService } from "@petri/identity";
@@ -50,8 +50,8 @@ const SERVICE_FACTORIES: Record<ServiceName, ServiceFactory> = {
     }),
   marketplace: createMarketplaceService,
   hypotheses: createHypothesesService,
-  engine: createEngineService,
-  cloudlabs: createCloudLabsService,
+  engine: (deps, options) => createEngineService(deps, options.engine),
+  cloudlabs: (deps, options) => createCloudLabsService(deps, options.cloudlabs),
   notifications: (deps, options) =>
     createNotificationsService(deps, { dataDir: options.dataDir, ...options.notifications }),
 };
@@ -69,6 +69,10 @@ export interface StandaloneOptions {
    * PETRI_WEBHOOK_TEST_ALLOWLIST, see @petri/service-kit webhookTestAllowlistConfigSchema).
    */
   experiments?: { webhookUrlCheck?: WebhookUrlCheckOptions };
+  /** The engine's run limits and optional LLM and literature providers (see @petri/engine engineOptionsFromEnv). */
+  engine?: EngineServiceOptions;
+  /** Cloud labs' sandbox timing, polling and HTTP lab adapter (see @petri/cloud-labs cloudLabsOptionsFromEnv). */
+  cloudlabs?: CloudLabsServiceOptions;
   port: number;
   host: string;
   logger: Logger;

@@ -14,6 +14,8 @@ import {
   webhookTestAllowlistConfigSchema,
   webhookTestAllowlistFromConfig,
 } from "@petri/service-kit";
+import { cloudLabsOptionsFromEnv } from "@petri/cloud-labs";
+import { engineOptionsFromEnv } from "@petri/engine";
 import { standaloneIdentityConfigSchema, standaloneIdentityOptions } from "@petri/identity";
 import { notificationsOptionsFromConfig, standaloneNotificationsConfigSchema } from "@petri/notifications";
 import { startStandalone } from "./host.js";
@@ -53,11 +55,19 @@ const experiments = {
   },
 };
 
+// The engine: run limits, and an LLM / literature provider when PETRI_ENGINE_LLM_* /
+// PETRI_ENGINE_LITERATURE are set (else the offline rules engine alone).
+const engine = exitOnConfigError(() => engineOptionsFromEnv());
+// Cloud labs: the sandbox lab's timing, and a real lab's run API when PETRI_CLOUDLABS_HTTP_* are set.
+const cloudlabs = exitOnConfigError(() => cloudLabsOptionsFromEnv());
+
 const petri = await startStandalone({
   dataDir,
   identity,
   notifications,
   experiments,
+  engine,
+  cloudlabs,
   port: config.PORT,
   host: config.HOST,
   logger,

@@ -1,1 +1,6 @@
-export { createCloudLabsService } from "./service.js";
+export {
+  createCloudLabsService,
+  type CloudLabsHostedService,
+  type CloudLabsServiceOptions,
+} from "./service.js";
+export { cloudLabsOptionsFromEnv } from "./options.js";

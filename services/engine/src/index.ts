@@ -1,1 +1,2 @@
-export { createEngineService } from "./service.js";
+export { createEngineService, type EngineHostedService, type EngineServiceOptions } from "./service.js";
+export { engineOptionsFromEnv } from "./options.js";

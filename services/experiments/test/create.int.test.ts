@@ -5,6 +5,7 @@
  */
 import { Code } from "@connectrpc/connect";
 import { ExperimentStatus } from "@petri/contracts/experiments";
+import { newId } from "@petri/service-kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   Backend,
@@ -32,6 +33,35 @@ describe.each(ENGINES)("creating experiments on %s", (engine) => {
   afterAll(async () => {
     await exp?.stop();
     await backend?.close();
+  });
+
+  it("records the source hypothesis on the experiment and its ExperimentSubmitted; it is part of the key's request", async () => {
+    const me = requester();
+    const sourceHypothesisId = newId("hyp");
+    const create = (source: string, key = "from-hypothesis") =>
+      exp.as(me).createExperiment({
+        requestJson: json(bodies.open()),
+        idempotencyKey: key,
+        sourceHypothesisId: source,
+      });
+    const { experiment } = await create(sourceHypothesisId);
+    expect(experiment!.sourceHypothesisId).toBe(sourceHypothesisId);
+    const { experiment: read } = await exp.as(me).getExperiment({ experimentId: experiment!.id });
+    expect(read!.sourceHypothesisId).toBe(sourceHypothesisId);
+    const [submitted] = await outboxEvents(exp.db, experiment!.id);
+    expect(submitted!.payload.experiment.sourceHypothesisId).toBe(sourceHypothesisId);
+    expect((await create(sourceHypothesisId)).replayed).toBe(true);
+    // The same key and body from another hypothesis is another request.
+    expect(await failure(create(newId("hyp")))).toMatchObject({
+      code: Code.InvalidArgument,
+      reason: "idempotency_key_reused",
+    });
+    expect(await failure(create("not-a-hypothesis", "other-key"))).toMatchObject({
+      code: Code.InvalidArgument,
+    });
+    // Without a source nothing is recorded.
+    const { experiment: plain } = await exp.as(me).createExperiment({ requestJson: json(bodies.open()) });
+    expect(plain!.sourceHypothesisId).toBe("");
   });
 
   it("stores a valid request as open, priced, with its hold, and records Submitted + Opened", async () => {

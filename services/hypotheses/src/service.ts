@@ -6,6 +6,10 @@ import { makeCreateHypothesis } from "./app/create-hypothesis.js";
 import { makeGetHypothesis } from "./app/get-hypothesis.js";
 import { makeListHypotheses } from "./app/list-hypotheses.js";
 import { makeUpdateHypothesis } from "./app/update-hypothesis.js";
+import { makeCreateHypothesisFromExperiment } from "./app/create-hypothesis-from-experiment.js";
+import { makeLinkExperiment } from "./app/link-experiment.js";
+import { makePrepareExperimentFromHypothesis } from "./app/prepare-experiment-from-hypothesis.js";
+import { hypothesesConsumers } from "./events/subscriptions.js";
 import { hypothesesMigrations } from "./db/migrations/index.js";
 import type { HypothesesDb } from "./db/schema.js";
 import { type HypothesesUseCases, HypothesesRpc } from "./rpc/hypotheses-rpc.js";
@@ -21,6 +25,7 @@ export function createHypothesesService(deps: ServiceDeps): HypothesesHostedServ
     ...deps,
     service: "hypotheses",
     migrations: hypothesesMigrations,
+    consumers: hypothesesConsumers({ clock: deps.clock, logger: deps.logger }),
   });
   const { db } = runtime;
   const changing = { db, clock: deps.clock };
@@ -31,6 +36,9 @@ export function createHypothesesService(deps: ServiceDeps): HypothesesHostedServ
     getHypothesis: makeGetHypothesis({ db }),
     updateHypothesis: makeUpdateHypothesis(changing),
     archiveHypothesis: makeArchiveHypothesis(changing),
+    prepareExperimentFromHypothesis: makePrepareExperimentFromHypothesis({ db }),
+    linkExperimentToHypothesis: makeLinkExperiment(changing),
+    createHypothesisFromExperiment: makeCreateHypothesisFromExperiment(changing),
   };
   const rpc = new HypothesesRpc(useCases);
 

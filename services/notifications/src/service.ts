@@ -18,7 +18,7 @@ import { makeValidateWebhookUrl } from "./app/validate-webhook-url.js";
 import { makeGetWebhookSettings } from "./app/get-webhook-settings.js";
 import { notificationsMigrations } from "./db/migrations/index.js";
 import type { NotificationsDb } from "./db/schema.js";
-import { BackgroundLoop } from "./delivery/background-loop.js";
+import { BackgroundLoop } from "@petri/service-kit";
 import { DeliveryWorker } from "./delivery/delivery-worker.js";
 import { systemResolver } from "./delivery/system-resolver.js";
 import { UndiciWebhookSender, type WebhookSender } from "./delivery/webhook-sender.js";

@@ -10,10 +10,9 @@ import {
   summaryJson,
   timestampFromIso,
 } from "../../lib/experiments-json.js";
-import { ApiError } from "../../lib/problem.js";
+import { idempotencyKey } from "../../lib/idempotency-key.js";
 import { callService } from "../../lib/service-call.js";
 import {
-  IDEMPOTENCY_KEY,
   type acceptProtocolProposal,
   type cancelExperiment,
   type createExperiment,
@@ -23,16 +22,6 @@ import {
   type submitDraft,
   type updateExperiment,
 } from "./experiments.routes.js";
-
-/** The Idempotency-Key header ("" when absent); 422 when it is not 1..255 printable ASCII. */
-function idempotencyKey(header: string | undefined): string {
-  if (header === undefined) return "";
-  if (IDEMPOTENCY_KEY.test(header)) return header;
-  const message = "Idempotency-Key must be 1 to 255 printable ASCII characters";
-  throw new ApiError(422, "validation_failed", "the request is invalid", {
-    errors: [{ field: "Idempotency-Key", path: "Idempotency-Key", code: "invalid_value", message }],
-  });
-}
 
 export const createExperimentHandler: RouteHandler<typeof createExperiment, GatewayEnv> = async (c) => {
   const key = idempotencyKey(c.req.header("idempotency-key"));

@@ -10,6 +10,7 @@ import {
 } from "../../lib/catalog.js";
 import { ExperimentRequestSchema, requestFieldDocumentation } from "../../lib/experiment-request.js";
 import { EXPERIMENT_STATUSES, OPERATOR_AVAILABILITY } from "../../lib/experiments-json.js";
+import { idempotencyKeyParameter } from "../../lib/idempotency-key.js";
 import { errorResponses, jsonResponse, responseHeaders } from "../../lib/openapi.js";
 import { queryFlag, queryInt } from "../../lib/query.js";
 
@@ -236,6 +237,10 @@ export const ExperimentSchema = z
         cancelled_at: dateTime().nullable(),
       })
       .nullable(),
+    source_hypothesis_id: z.string().nullable().openapi({
+      description:
+        "The library hypothesis it was created from (POST /hypotheses/{hypothesis_id}/to-experiment)",
+    }),
     created_at: dateTime(),
     updated_at: dateTime(),
     submitted_at: dateTime("When it left draft (null for a draft)").nullable(),
@@ -265,17 +270,9 @@ export const ExperimentIdParamsSchema = z.object({
     .openapi({ param: { name: "experiment_id", in: "path" }, example: "exp_01jd0c6r5v8q2m7x4k9w3t1b6n" }),
 });
 
-/** Idempotency-Key: 1 to 255 printable ASCII characters (Stripe's bound). */
-export const IDEMPOTENCY_KEY = /^[\x20-\x7e]{1,255}$/;
-
-const idempotencyKeyParameter = {
-  name: "Idempotency-Key",
-  in: "header" as const,
-  required: false,
-  schema: { type: "string" as const, minLength: 1, maxLength: 255, pattern: "^[\\x20-\\x7e]+$" },
-  description:
-    "Makes the create safe to retry (Stripe semantics), scoped to your account and kept 24 hours: the same key with the same body replays the first answer byte for byte (with Idempotent-Replayed: true), the same key with another body is 422 idempotency_key_reused, and a request arriving while the first with its key is still running is 409 (retry it).",
-};
+const createIdempotencyKeyParameter = idempotencyKeyParameter(
+  "Makes the create safe to retry (Stripe semantics), scoped to your account and kept 24 hours: the same key with the same body replays the first answer byte for byte (with Idempotent-Replayed: true), the same key with another body is 422 idempotency_key_reused, and a request arriving while the first with its key is still running is 409 (retry it).",
+);
 
 // ---------------------------------------------------------------------------------------
 // Requests
@@ -393,7 +390,7 @@ export const createExperiment = createRoute({
   description:
     "The experiments service validates the request (POST /validate gives the same findings without storing anything), estimates it, and stores it as open (routed to qualified operators) or pending_review (staff look first: protocol design requests, custom protocols, BSL-2 with human-derived material, flagged hazards). Send an Idempotency-Key to retry safely.",
   ...authenticatedAccess,
-  parameters: [idempotencyKeyParameter],
+  parameters: [createIdempotencyKeyParameter],
   request: { query: CreateExperimentQuerySchema, body: jsonBody(ExperimentRequestSchema) },
   responses: {
     201: {

@@ -369,6 +369,7 @@ describe("GET /experiments/{id}", () => {
       safety_flags: ["human_subjects"],
       protocol_proposal: null,
       cancellation: null,
+      source_hypothesis_id: null,
       created_at: "2026-03-02T10:00:00.000Z",
       updated_at: "2026-03-02T10:00:00.000Z",
       submitted_at: "2026-03-02T10:00:00.000Z",

@@ -1,6 +1,8 @@
 import type { RouteHandler } from "@hono/zod-openapi";
 import type { Hypothesis } from "@petri/contracts/hypotheses";
 import { asCaller } from "../../lib/clients.js";
+import { detailsJson } from "../../lib/experiments-json.js";
+import { idempotencyKey } from "../../lib/idempotency-key.js";
 import type { GatewayEnv } from "../../lib/create-app.js";
 import { callService } from "../../lib/service-call.js";
 import { isoOrNull } from "../../lib/timestamps.js";
@@ -8,6 +10,8 @@ import type {
   archiveHypothesis,
   createHypothesis,
   getHypothesis,
+  hypothesisFromExperiment,
+  hypothesisToExperiment,
   listHypotheses,
   updateHypothesis,
 } from "./hypotheses.routes.js";
@@ -41,6 +45,7 @@ export function hypothesisJson(hypothesis: Hypothesis | undefined) {
     engine_agent: hypothesis.engineAgent || null,
     engine_query: hypothesis.engineQuery || null,
     engine_response: parseObject(hypothesis.engineResponseJson, "an engine response"),
+    source_experiment_id: hypothesis.sourceExperimentId || null,
     created_at: isoOrNull(hypothesis.createdAt)!,
     updated_at: isoOrNull(hypothesis.updatedAt)!,
   };
@@ -124,4 +129,73 @@ export const archiveHypothesisHandler: RouteHandler<typeof archiveHypothesis, Ga
   );
   const { id, status } = hypothesisJson(hypothesis);
   return c.json({ id, status }, 200);
+};
+
+/**
+ * Three calls, each idempotent, so a retry after any failure is safe: the hypotheses service
+ * builds the request and its key, the experiments service creates (or replays) the experiment,
+ * and the hypotheses service records it (USED). Should that last call fail, the experiment's
+ * ExperimentSubmitted event records it anyway, so the answer is still the experiment.
+ */
+export const hypothesisToExperimentHandler: RouteHandler<typeof hypothesisToExperiment, GatewayEnv> = async (
+  c,
+) => {
+  const { hypothesis_id } = c.req.valid("param");
+  const key = idempotencyKey(c.req.header("idempotency-key"));
+  const body = (c.req.valid("json") as { additional_fields?: Record<string, unknown> } | undefined) ?? {};
+  const { clients, logger } = c.get("runtime");
+  const prepared = await callService(() =>
+    clients.hypotheses.prepareExperimentFromHypothesis(
+      {
+        hypothesisId: hypothesis_id,
+        additionalFieldsJson: jsonText(body.additional_fields),
+        idempotencyKey: key,
+      },
+      asCaller(),
+    ),
+  );
+  const answer = await callService(() =>
+    clients.experiments.createExperiment(
+      {
+        requestJson: prepared.requestJson,
+        saveAsDraft: false,
+        idempotencyKey: prepared.idempotencyKey,
+        sourceHypothesisId: hypothesis_id,
+      },
+      asCaller(),
+    ),
+  );
+  const experiment = detailsJson(answer.experiment);
+  try {
+    await clients.hypotheses.linkExperimentToHypothesis(
+      { hypothesisId: hypothesis_id, experimentId: experiment.experiment_id },
+      asCaller(),
+    );
+  } catch (error) {
+    logger.warn(
+      { err: error, hypothesisId: hypothesis_id, experimentId: experiment.experiment_id },
+      "recording the experiment on its hypothesis failed; its ExperimentSubmitted event will",
+    );
+  }
+  c.header("Location", experiment.links.self);
+  if (answer.replayed) c.header("Idempotent-Replayed", "true");
+  return c.json(experiment, 201);
+};
+
+/** Reads the experiment as the caller (the experiments service decides who may), then saves its hypothesis. */
+export const hypothesisFromExperimentHandler: RouteHandler<
+  typeof hypothesisFromExperiment,
+  GatewayEnv
+> = async (c) => {
+  const body = c.req.valid("json");
+  const { clients } = c.get("runtime");
+  const { experiment } = await callService(() =>
+    clients.experiments.getExperiment({ experimentId: body.experiment_id }, asCaller()),
+  );
+  const { hypothesis } = await callService(() =>
+    clients.hypotheses.createHypothesisFromExperiment({ experiment, title: body.title ?? "" }, asCaller()),
+  );
+  const record = hypothesisJson(hypothesis);
+  c.header("Location", `/hypotheses/${record.id}`);
+  return c.json(record, 201);
 };

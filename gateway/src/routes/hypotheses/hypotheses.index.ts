@@ -3,6 +3,8 @@ import {
   archiveHypothesisHandler,
   createHypothesisHandler,
   getHypothesisHandler,
+  hypothesisFromExperimentHandler,
+  hypothesisToExperimentHandler,
   listHypothesesHandler,
   updateHypothesisHandler,
 } from "./hypotheses.handlers.js";
@@ -10,13 +12,17 @@ import {
   archiveHypothesis,
   createHypothesis,
   getHypothesis,
+  hypothesisFromExperiment,
+  hypothesisToExperiment,
   listHypotheses,
   updateHypothesis,
 } from "./hypotheses.routes.js";
 
 export const hypothesesRouter = createRouter()
+  .openapi(hypothesisFromExperiment, hypothesisFromExperimentHandler)
   .openapi(createHypothesis, createHypothesisHandler)
   .openapi(listHypotheses, listHypothesesHandler)
   .openapi(getHypothesis, getHypothesisHandler)
   .openapi(updateHypothesis, updateHypothesisHandler)
-  .openapi(archiveHypothesis, archiveHypothesisHandler);
+  .openapi(archiveHypothesis, archiveHypothesisHandler)
+  .openapi(hypothesisToExperiment, hypothesisToExperimentHandler);

@@ -1,7 +1,9 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { authenticatedAccess } from "../../lib/access.js";
 import { EXPERIMENT_TYPES, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from "../../lib/catalog.js";
+import { idempotencyKeyParameter } from "../../lib/idempotency-key.js";
 import { errorResponses, jsonResponse, responseHeaders } from "../../lib/openapi.js";
+import { ExperimentSchema } from "../experiments/experiments.routes.js";
 import { queryInt } from "../../lib/query.js";
 
 /*
@@ -34,6 +36,9 @@ export const HypothesisSchema = z
     engine_agent: z.string().nullable().openapi({ description: "Engine-sourced: the agent type used" }),
     engine_query: z.string().nullable().openapi({ description: "Engine-sourced: the original query" }),
     engine_response: object("Engine-sourced: the full engine response").nullable(),
+    source_experiment_id: z.string().nullable().openapi({
+      description: "Saved from a submitted experiment (POST /hypotheses/from-experiment): its id",
+    }),
     created_at: dateTime(),
     updated_at: dateTime(),
   })
@@ -193,5 +198,99 @@ export const archiveHypothesis = createRoute({
   responses: {
     200: jsonResponse("The hypothesis is archived", ArchivedHypothesisSchema),
     ...errorResponses({ authenticated: true, parameters: true, notFound: NOT_FOUND }),
+  },
+});
+
+export const ToExperimentBodySchema = z
+  .strictObject({
+    additional_fields: object(
+      "Merged (deeply: objects merge, other values replace) over the request built from the hypothesis: its intake_draft, experiment_type, title, and hypothesis {statement, null_hypothesis}. E.g. privacy, compliance, turnaround_budget. At most 64 KiB as JSON.",
+    ).optional(),
+  })
+  .openapi("HypothesisToExperimentRequest");
+
+export const FromExperimentBodySchema = z
+  .strictObject({
+    experiment_id: z.string().min(1).max(64).openapi({ example: "exp_01jd0c6r5v8q2m7x4k9w3t1b6n" }),
+    title: z
+      .string()
+      .optional()
+      .openapi({ description: "At most 200 characters; default: the experiment's title" }),
+  })
+  .openapi("HypothesisFromExperimentRequest");
+
+export const hypothesisToExperiment = createRoute({
+  method: "post",
+  path: "/hypotheses/{hypothesis_id}/to-experiment",
+  operationId: "hypothesisToExperiment",
+  tags: ["Hypotheses"],
+  summary: "Create an experiment from one of your hypotheses; the hypothesis becomes USED",
+  description:
+    "The request is the hypothesis's intake_draft with its experiment_type, title and hypothesis {statement, null_hypothesis}, and additional_fields merged on top; the experiments service validates, estimates and stores it exactly as POST /experiments does (so an incomplete draft is 422 with the missing fields). Safe to retry: without an Idempotency-Key, the same call (same hypothesis, same additional_fields) within 24 hours answers with the experiment it created the first time; send a new Idempotency-Key (or other additional_fields) to create another experiment from the same hypothesis. The hypothesis becomes USED and experiments_count counts each experiment once.",
+  ...authenticatedAccess,
+  parameters: [
+    idempotencyKeyParameter(
+      "Optional: your own retry key for this call (scoped to the hypothesis, kept 24 hours). The same key with the same body replays the first answer; with another body it is 422 idempotency_key_reused.",
+    ),
+  ],
+  request: {
+    params: HypothesisIdParamsSchema,
+    body: { required: false, content: { "application/json": { schema: ToExperimentBodySchema } } },
+  },
+  responses: {
+    201: {
+      description:
+        "The experiment created from the hypothesis (or, for a retry, the one created the first time)",
+      headers: {
+        ...responseHeaders(),
+        Location: { description: "The experiment's path", schema: { type: "string" } },
+        "Idempotent-Replayed": {
+          description: "true when this answers a retry with the experiment created earlier",
+          schema: { type: "string", enum: ["true"] },
+        },
+      },
+      content: { "application/json": { schema: ExperimentSchema } },
+    },
+    ...errorResponses({
+      authenticated: true,
+      body: true,
+      parameters: true,
+      notFound: NOT_FOUND,
+      extra: {
+        403: "Rejected for safety (safety_rejected, with details.safety_flags), as POST /experiments",
+        409: "The hypothesis is ARCHIVED (invalid_state, details.allowed_from [DRAFT, USED]), or the same retry is still being processed (retry it)",
+        422: "The request built from the hypothesis is invalid (validation_failed, details.errors name the missing or wrong fields: add them in additional_fields), or the Idempotency-Key is malformed or was used with another body",
+      },
+    }),
+  },
+});
+
+export const hypothesisFromExperiment = createRoute({
+  method: "post",
+  path: "/hypotheses/from-experiment",
+  operationId: "hypothesisFromExperiment",
+  tags: ["Hypotheses"],
+  summary: "Save the hypothesis of one of your submitted experiments in your library",
+  description:
+    "The new hypothesis is DRAFT with the experiment's statement, null hypothesis and type, and its request (without communication preferences) as intake_draft, ready to be edited and turned into the next experiment.",
+  ...authenticatedAccess,
+  request: {
+    body: { required: true, content: { "application/json": { schema: FromExperimentBodySchema } } },
+  },
+  responses: {
+    201: {
+      description: "The saved hypothesis (DRAFT, source_experiment_id set)",
+      headers: {
+        ...responseHeaders(),
+        Location: { description: "/hypotheses/{hypothesis_id}", schema: { type: "string" } },
+      },
+      content: { "application/json": { schema: HypothesisSchema } },
+    },
+    ...errorResponses({
+      authenticated: true,
+      body: true,
+      notFound: "No such experiment of yours (not_found)",
+      extra: { 409: "The experiment is still a draft (invalid_state)" },
+    }),
   },
 });

@@ -50,6 +50,7 @@ describe("POST /hypotheses", () => {
       ...ENGINE_SAVE,
       status: "DRAFT",
       experiments_count: 0,
+      source_experiment_id: null,
       created_at: "2026-12-15T09:00:00.000Z",
       updated_at: "2026-12-15T09:00:00.000Z",
     });
@@ -66,6 +67,7 @@ describe("POST /hypotheses", () => {
       "engine_agent",
       "engine_query",
       "engine_response",
+      "source_experiment_id",
       "created_at",
       "updated_at",
     ]);

@@ -4,6 +4,8 @@ import { connect, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
+import { cloudLabsOptionsFromEnv } from "@petri/cloud-labs";
+import { engineOptionsFromEnv } from "@petri/engine";
 import { loadOrCreateIdentitySecrets } from "@petri/identity";
 import { notificationsOptionsFromConfig, standaloneNotificationsConfigSchema } from "@petri/notifications";
 import {
@@ -42,21 +44,26 @@ export async function clusterInfraReady(): Promise<boolean> {
   );
 }
 
-/** The test-only webhook settings: loopback receivers with the e2e certificate. */
-async function webhookTestEnv() {
+/**
+ * The test settings of every host: loopback webhook receivers with the e2e certificate, and a
+ * sandbox lab whose runs take about a second instead of minutes.
+ */
+async function testServiceEnv() {
   return {
     PETRI_WEBHOOK_TEST_ALLOWLIST: WEBHOOK_TEST_ALLOWLIST,
     PETRI_WEBHOOK_TEST_CA_FILE: (await receiverCertificate()).caFile,
+    PETRI_CLOUDLABS_SANDBOX_STEP_MS: "300",
+    PETRI_CLOUDLABS_POLL_INTERVAL_MS: "150",
   };
 }
 
 /** Standalone mode on a data directory of its own (kept across restart()). */
-export async function startStandaloneHost(prefix: string) {
+export async function startStandaloneHost(prefix: string, extraEnv: Record<string, string> = {}) {
   const dataDir = mkdtempSync(path.join(tmpdir(), `${prefix}-`));
   // Parsed like `npm start` parses its environment, with the test-only webhook settings:
   // notifications' deliveries and experiments' registration check both allow the loopback
   // receiver (the URLs are IP literals, so nothing is resolved).
-  const env = await webhookTestEnv();
+  const env = { ...(await testServiceEnv()), ...extraEnv };
   const notifications = notificationsOptionsFromConfig(
     loadConfig(standaloneNotificationsConfigSchema(), env),
     dataDir,
@@ -72,6 +79,10 @@ export async function startStandaloneHost(prefix: string) {
       identity: { ...(await loadOrCreateIdentitySecrets(dataDir)), staff: STAFF },
       notifications,
       experiments,
+      // The engine's limits and providers, parsed like `npm start` does (PETRI_ENGINE_*); made
+      // anew for each start, as a stop releases them.
+      engine: engineOptionsFromEnv(env),
+      cloudlabs: cloudLabsOptionsFromEnv(env),
       port: 0,
       host: "127.0.0.1",
       logger: createLogger({ service: "e2e", level: "warn" }),
@@ -129,7 +140,7 @@ export async function startClusterHost(label: string) {
     PORT: String(gatewayPort),
     GATEWAY_REPLICAS: "2",
     EXPERIMENTS_REPLICAS: "2",
-    ...(await webhookTestEnv()),
+    ...(await testServiceEnv()),
     PETRI_STAFF_EMAIL: STAFF.email,
     PETRI_STAFF_PASSWORD: STAFF.password,
     PETRI_PORT_BASE: String(portBase),

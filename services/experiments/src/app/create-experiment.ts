@@ -1,7 +1,7 @@
 import { create, fromJson, toJson } from "@bufbuild/protobuf";
 import { type CreateExperimentResponse, CreateExperimentResponseSchema } from "@petri/contracts/experiments";
 import { type JsonValue, beginIdempotent, completeIdempotent } from "@petri/db";
-import { type Clock, ConflictError, type Principal, ValidationError, newId } from "@petri/service-kit";
+import { type Clock, ConflictError, type Principal, ValidationError, isId, newId } from "@petri/service-kit";
 import type { Kysely } from "kysely";
 import { newRecord } from "../db/experiment-records.js";
 import { insertExperiment } from "../db/experiments.js";
@@ -41,6 +41,18 @@ export interface CreateExperimentInput {
   saveAsDraft: boolean;
   /** The Idempotency-Key header; "" when none was sent. */
   idempotencyKey: string;
+  /** The caller's library hypothesis the request was built from; "" or absent for none. */
+  sourceHypothesisId?: string;
+}
+
+/** A hypothesis id shape check: the id is only recorded and echoed, never looked up here. */
+function sourceHypothesisOf(id: string | undefined): string | undefined {
+  if (id === undefined || id === "") return undefined;
+  if (!isId("hyp", id))
+    throw new ValidationError("the source hypothesis id is invalid", [
+      { field: "source_hypothesis_id", code: "invalid_value", message: "not a hypothesis id" },
+    ]);
+  return id;
 }
 
 /** The HTTP status a stored response is replayed with (201 Created). */
@@ -83,7 +95,8 @@ export function makeCreateExperiment(deps: CreateExperimentDeps) {
     const mode = input.saveAsDraft ? "draft" : "submit";
     const now = deps.clock.now();
     const ref = { principal: principal.accountId, key };
-    const hash = requestHash(body, input.saveAsDraft);
+    const source = sourceHypothesisOf(input.sourceHypothesisId);
+    const hash = requestHash(body, input.saveAsDraft, source);
     // Drafts are not registered: their URL is checked when they are submitted.
     const url = input.saveAsDraft ? undefined : webhookUrlOf(body);
     const replayLikely =
@@ -146,6 +159,7 @@ export function makeCreateExperiment(deps: CreateExperimentDeps) {
             created_at: now,
             updated_at: now,
             submitted_at: status === "draft" ? null : now,
+            source_hypothesis_id: source ?? null,
           });
           const record = newRecord(row);
           if (status !== "draft") await recordSubmitted(trx, record, now);

@@ -34,7 +34,8 @@ type LaterColumns =
   | "payment_still_held_cents"
   | "payment_version"
   | "payment_updated_at"
-  | "job";
+  | "job"
+  | "source_hypothesis_id";
 
 /** Values as read (parsed JSON); encode() turns the jsonb ones into JSON text for a write. */
 export type ExperimentValues = Omit<ExperimentRow, "version" | "hold_cents" | LaterColumns> & {

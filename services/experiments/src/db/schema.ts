@@ -71,6 +71,8 @@ export interface ExperimentsTable {
   payment_updated_at: Date | null;
   /** JobRequirements derived from `request` when it was stored; null for rows stored before. */
   job: NullableJsonb<JobRequirementsJson>;
+  /** The library hypothesis it was created from (to-experiment); null otherwise. */
+  source_hypothesis_id: string | null;
   version: Generated<number>;
   created_at: Date;
   updated_at: Date;

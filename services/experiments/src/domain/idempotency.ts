@@ -5,7 +5,7 @@
  * do not make two equal requests differ.
  */
 import { createHash } from "node:crypto";
-import { DomainError, type FieldError } from "@petri/service-kit";
+import { DomainError, type FieldError, canonicalJson } from "@petri/service-kit";
 
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
 /** Keys are kept (and replayed) for 24 hours after the request completed. */
@@ -24,24 +24,13 @@ export function idempotencyKeyProblem(key: string): FieldError | undefined {
   return undefined;
 }
 
-/** JSON with object keys sorted at every depth; arrays keep their order. */
-export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== "object") {
-    const text = JSON.stringify(value);
-    if (text === undefined) throw new TypeError("value is not representable as JSON");
-    return text;
-  }
-  if (Array.isArray(value)) return `[${value.map((item) => canonicalJson(item ?? null)).join(",")}]`;
-  const entries = Object.entries(value as Record<string, unknown>)
-    .filter(([, v]) => v !== undefined)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
-}
-
-/** "sha256:<hex>" of the canonical request: the body as parsed and the draft flag. */
-export function requestHash(body: unknown, saveAsDraft: boolean): string {
+/**
+ * "sha256:<hex>" of the canonical request: the body as parsed, the draft flag and the source
+ * hypothesis (left out when none, so hashes stored before it existed still match).
+ */
+export function requestHash(body: unknown, saveAsDraft: boolean, sourceHypothesisId?: string): string {
   const digest = createHash("sha256")
-    .update(canonicalJson({ body, save_as_draft: saveAsDraft }))
+    .update(canonicalJson({ body, save_as_draft: saveAsDraft, source_hypothesis_id: sourceHypothesisId }))
     .digest("hex");
   return `sha256:${digest}`;
 }

@@ -233,6 +233,7 @@ export function experimentMessage(row: ExperimentRecord): Experiment {
         })
       : undefined,
     job: jobMessage(jobOf(row)),
+    sourceHypothesisId: row.source_hypothesis_id ?? "",
   });
 }
 

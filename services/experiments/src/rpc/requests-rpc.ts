@@ -66,6 +66,7 @@ export function requestsRpc(useCases: ExperimentsUseCases) {
         requestJson: request.requestJson,
         saveAsDraft: request.saveAsDraft,
         idempotencyKey: request.idempotencyKey,
+        sourceHypothesisId: request.sourceHypothesisId,
       });
     },
 

@@ -15,6 +15,7 @@ export function makeCreateHypothesis(deps: ChangingDeps) {
       id: newId("hyp", now),
       ownerAccountId: principal.accountId,
       ...content,
+      sourceExperimentId: null,
       status: "DRAFT",
       experimentsCount: 0,
       version: 1,

@@ -23,6 +23,7 @@ function hypothesisOf(row: HypothesisRow): Hypothesis {
     engineAgent: row.engine_agent,
     engineQuery: row.engine_query,
     engineResponse: row.engine_response as JsonObject | null,
+    sourceExperimentId: row.source_experiment_id,
     version: Number(row.version),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
@@ -50,6 +51,7 @@ export async function insertHypothesis(
       engine_agent: hypothesis.engineAgent,
       engine_query: hypothesis.engineQuery,
       engine_response: jsonOrNull(hypothesis.engineResponse),
+      source_experiment_id: hypothesis.sourceExperimentId,
       version: hypothesis.version,
       created_at: hypothesis.createdAt,
       updated_at: hypothesis.updatedAt,
@@ -131,4 +133,43 @@ export async function listHypotheses(
     .offset(page.offset)
     .execute();
   return { hypotheses: rows.map(hypothesisOf), total };
+}
+
+/**
+ * Records that `experimentId` was created from the hypothesis: the first time, experiments_count
+ * grows by one, a DRAFT becomes USED (an ARCHIVED one stays archived) and the version is bumped;
+ * again, nothing changes. Returns the hypothesis as it is afterwards.
+ */
+export async function linkExperiment(
+  db: Kysely<HypothesesDb>,
+  hypothesisId: string,
+  experimentId: string,
+  now: Date,
+): Promise<Hypothesis> {
+  const inserted = await db
+    .insertInto("hypothesis_experiments")
+    .values({ hypothesis_id: hypothesisId, experiment_id: experimentId, linked_at: now })
+    .onConflict((oc) => oc.columns(["hypothesis_id", "experiment_id"]).doNothing())
+    .returning("experiment_id")
+    .executeTakeFirst();
+  if (inserted) {
+    const row = await db
+      .updateTable("hypotheses")
+      .set((eb) => ({
+        experiments_count: eb("experiments_count", "+", 1),
+        status: sql<HypothesisRow["status"]>`case when status = 'DRAFT' then 'USED' else status end`,
+        version: eb("version", "+", 1),
+        updated_at: now,
+      }))
+      .where("id", "=", hypothesisId)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return hypothesisOf(row);
+  }
+  const row = await db
+    .selectFrom("hypotheses")
+    .selectAll()
+    .where("id", "=", hypothesisId)
+    .executeTakeFirstOrThrow();
+  return hypothesisOf(row);
 }

@@ -19,6 +19,7 @@ export interface HypothesesTable {
   engine_agent: string | null;
   engine_query: string | null;
   engine_response: NullableJsonb<{ [key: string]: JsonValue }>;
+  source_experiment_id: string | null;
   version: number;
   created_at: Date;
   updated_at: Date;
@@ -26,7 +27,15 @@ export interface HypothesesTable {
 
 export type HypothesisRow = Selectable<HypothesesTable>;
 
+/** Each experiment created from a hypothesis, once (experiments_count counts these). */
+export interface HypothesisExperimentsTable {
+  hypothesis_id: string;
+  experiment_id: string;
+  linked_at: Date;
+}
+
 /** Tables of the hypotheses schema. */
 export type HypothesesDb = MessagingTables & {
   hypotheses: HypothesesTable;
+  hypothesis_experiments: HypothesisExperimentsTable;
 };

@@ -8,7 +8,8 @@
  * - PATCH changes only the supplied fields, and only in DRAFT; its status may only be
  *   ARCHIVED. An empty patch (or one that changes nothing) of a DRAFT is no change at all.
  * - DELETE archives from any status; an archived hypothesis stays archived (idempotent).
- * - USED (set when an experiment is created from it) arrives with to-experiment.
+ * - USED: an experiment was created from it (domain/to-experiment.ts); every linked experiment
+ *   counts once in experiments_count.
  */
 import { EXPERIMENT_TYPES, type ExperimentType } from "@petri/contracts";
 import { type FieldError, InvalidStateError, ValidationError } from "@petri/service-kit";
@@ -46,6 +47,8 @@ export interface Hypothesis {
   engineAgent: string | null;
   engineQuery: string | null;
   engineResponse: JsonObject | null;
+  /** Derived from a submitted experiment: its id; null otherwise. */
+  sourceExperimentId: string | null;
   version: number;
   createdAt: Date;
   updatedAt: Date;

@@ -12,7 +12,17 @@ import {
   ListHypothesesResponseSchema,
   type UpdateHypothesisRequest,
   UpdateHypothesisResponseSchema,
+  type PrepareExperimentFromHypothesisRequest,
+  PrepareExperimentFromHypothesisResponseSchema,
+  type LinkExperimentToHypothesisRequest,
+  LinkExperimentToHypothesisResponseSchema,
+  type CreateHypothesisFromExperimentRequest,
+  CreateHypothesisFromExperimentResponseSchema,
 } from "@petri/contracts/hypotheses";
+import { ExperimentStatus } from "@petri/contracts/experiments";
+import type { makeCreateHypothesisFromExperiment } from "../app/create-hypothesis-from-experiment.js";
+import type { makeLinkExperiment } from "../app/link-experiment.js";
+import type { makePrepareExperimentFromHypothesis } from "../app/prepare-experiment-from-hypothesis.js";
 import { kPrincipal } from "@petri/service-kit";
 import type { makeArchiveHypothesis } from "../app/archive-hypothesis.js";
 import type { makeCreateHypothesis } from "../app/create-hypothesis.js";
@@ -28,6 +38,9 @@ export interface HypothesesUseCases {
   getHypothesis: ReturnType<typeof makeGetHypothesis>;
   updateHypothesis: ReturnType<typeof makeUpdateHypothesis>;
   archiveHypothesis: ReturnType<typeof makeArchiveHypothesis>;
+  prepareExperimentFromHypothesis: ReturnType<typeof makePrepareExperimentFromHypothesis>;
+  linkExperimentToHypothesis: ReturnType<typeof makeLinkExperiment>;
+  createHypothesisFromExperiment: ReturnType<typeof makeCreateHypothesisFromExperiment>;
 }
 
 /**
@@ -41,6 +54,9 @@ export const HYPOTHESES_AUDIENCES = {
   getHypothesis: "account",
   updateHypothesis: "account",
   archiveHypothesis: "account",
+  prepareExperimentFromHypothesis: "account",
+  linkExperimentToHypothesis: "account",
+  createHypothesisFromExperiment: "account",
 } as const satisfies Record<keyof HypothesesUseCases, Audience>;
 
 function caller(ctx: HandlerContext, procedure: keyof typeof HYPOTHESES_AUDIENCES) {
@@ -102,5 +118,51 @@ export class HypothesesRpc implements ServiceImpl<typeof HypothesesService> {
     const principal = caller(ctx, "archiveHypothesis");
     const hypothesis = await this.useCases.archiveHypothesis(principal, request.hypothesisId);
     return create(ArchiveHypothesisResponseSchema, { hypothesis: hypothesisMessage(hypothesis) });
+  }
+
+  async prepareExperimentFromHypothesis(
+    request: PrepareExperimentFromHypothesisRequest,
+    ctx: HandlerContext,
+  ) {
+    const principal = caller(ctx, "prepareExperimentFromHypothesis");
+    const prepared = await this.useCases.prepareExperimentFromHypothesis(principal, {
+      hypothesisId: request.hypothesisId,
+      additionalFieldsJson: request.additionalFieldsJson,
+      idempotencyKey: request.idempotencyKey,
+    });
+    return create(PrepareExperimentFromHypothesisResponseSchema, {
+      requestJson: JSON.stringify(prepared.request),
+      idempotencyKey: prepared.idempotencyKey,
+      hypothesis: hypothesisMessage(prepared.hypothesis),
+    });
+  }
+
+  async linkExperimentToHypothesis(request: LinkExperimentToHypothesisRequest, ctx: HandlerContext) {
+    const principal = caller(ctx, "linkExperimentToHypothesis");
+    const hypothesis = await this.useCases.linkExperimentToHypothesis(principal, {
+      hypothesisId: request.hypothesisId,
+      experimentId: request.experimentId,
+    });
+    return create(LinkExperimentToHypothesisResponseSchema, { hypothesis: hypothesisMessage(hypothesis) });
+  }
+
+  async createHypothesisFromExperiment(request: CreateHypothesisFromExperimentRequest, ctx: HandlerContext) {
+    const principal = caller(ctx, "createHypothesisFromExperiment");
+    const experiment = request.experiment;
+    if (!experiment) throw new Error("CreateHypothesisFromExperiment without an experiment");
+    const hypothesis = await this.useCases.createHypothesisFromExperiment(principal, {
+      experiment: {
+        id: experiment.id,
+        requesterAccountId: experiment.requesterAccountId,
+        status: experiment.status === ExperimentStatus.DRAFT ? "draft" : "submitted",
+        title: experiment.title,
+        experimentType: experiment.experimentType,
+        requestJson: experiment.requestJson,
+      },
+      title: request.title,
+    });
+    return create(CreateHypothesisFromExperimentResponseSchema, {
+      hypothesis: hypothesisMessage(hypothesis),
+    });
   }
 }

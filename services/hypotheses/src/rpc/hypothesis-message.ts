@@ -20,6 +20,7 @@ export function hypothesisMessage(hypothesis: Hypothesis): HypothesisMessage {
     engineAgent: hypothesis.engineAgent ?? "",
     engineQuery: hypothesis.engineQuery ?? "",
     engineResponseJson: jsonText(hypothesis.engineResponse),
+    sourceExperimentId: hypothesis.sourceExperimentId ?? "",
     version: BigInt(hypothesis.version),
     createdAt: timestampFromDate(hypothesis.createdAt),
     updatedAt: timestampFromDate(hypothesis.updatedAt),

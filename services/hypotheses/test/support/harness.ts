@@ -5,26 +5,12 @@
  * checks.
  */
 import { randomBytes } from "node:crypto";
-import {
-  type Client,
-  ConnectError,
-  type Interceptor,
-  createClient,
-  createRouterTransport,
-} from "@connectrpc/connect";
+import type { Client } from "@connectrpc/connect";
 import { HypothesesService } from "@petri/contracts/hypotheses";
 import type { Database } from "@petri/db";
 import { InProcessEventBus } from "@petri/events";
-import {
-  PRINCIPAL_HEADER,
-  type Principal,
-  createLogger,
-  errorDetailOf,
-  errorDetailsObject,
-  failpoints,
-  serverInterceptors,
-} from "@petri/service-kit";
-import { type Engine, TestBackend, internalTestCredentials, testEngines } from "@petri/service-testkit";
+import { type Principal, createLogger, failpoints } from "@petri/service-kit";
+import { type Engine, TestBackend, callFailure, routerClients, testEngines } from "@petri/service-testkit";
 import { FakeClock } from "@petri/testkit";
 import type { Kysely } from "kysely";
 import type { HypothesesDb } from "../../src/db/schema.js";
@@ -36,7 +22,6 @@ export type { Engine };
 export const ENGINES: Engine[] = await testEngines();
 
 const logger = createLogger({ service: "hypotheses-test", level: "silent" });
-const { verifier, signer } = await internalTestCredentials();
 
 export const Backend = { open: (engine: Engine) => TestBackend.open(engine, "petri_hypotheses") };
 export type Backend = TestBackend;
@@ -59,20 +44,7 @@ export async function startHypotheses(database: Database): Promise<Hypotheses> {
   const service = createHypothesesService({ database, bus, clock, logger, failpoints });
   await service.migrate();
   await service.start();
-  const interceptors = serverInterceptors({ logger, verifier, publicProcedures: [] });
-  const as = (principal?: Principal) => {
-    const attach: Interceptor = (next) => async (req) => {
-      if (principal) req.header.set(PRINCIPAL_HEADER, await signer.sign(principal));
-      return next(req);
-    };
-    return createClient(
-      HypothesesService,
-      createRouterTransport((router) => service.routes(router), {
-        router: { interceptors },
-        transport: { interceptors: [attach] },
-      }),
-    );
-  };
+  const as = await routerClients(HypothesesService, (router) => service.routes(router), logger);
   let stopped = false;
   return {
     service,
@@ -103,19 +75,4 @@ export function staff(label = "staff"): Principal {
 }
 
 /** Code, reason and details of a failed call, for compact assertions. */
-export async function failure(promise: Promise<unknown>) {
-  let error: ConnectError | undefined;
-  try {
-    await promise;
-  } catch (caught) {
-    error = ConnectError.from(caught);
-  }
-  if (!error) throw new Error("expected the call to fail");
-  const detail = errorDetailOf(error);
-  return {
-    code: error.code,
-    reason: detail?.reason ?? "",
-    details: errorDetailsObject(detail),
-    violations: detail?.fieldViolations.map((v) => ({ field: v.field, code: v.code })) ?? [],
-  };
-}
+export const failure = callFailure;

@@ -18,7 +18,7 @@ import { leaseDeliveries, nextDueAt, scanDue } from "../db/deliveries.js";
 import type { NotificationsDb, WebhookDeliveryRow } from "../db/schema.js";
 import type { AttemptOutcome } from "../domain/attempt-outcome.js";
 import { ATTEMPT_TIMEOUT_MS } from "./webhook-sender.js";
-import { BackgroundLoop, type StepResult } from "./background-loop.js";
+import { BackgroundLoop, type StepResult } from "@petri/service-kit";
 
 export const DEFAULT_MAX_IN_FLIGHT = 128;
 export const DEFAULT_PER_HOST = 4;

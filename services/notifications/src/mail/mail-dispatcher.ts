@@ -12,7 +12,7 @@ import { type Clock, type Logger } from "@petri/service-kit";
 import type { Kysely } from "kysely";
 import { leaseDueMail, recordMailFailure, recordSent } from "../db/mail.js";
 import type { NotificationsDb } from "../db/schema.js";
-import type { StepResult } from "../delivery/background-loop.js";
+import type { StepResult } from "@petri/service-kit";
 import type { Mailer } from "./mailer.js";
 
 export const MAIL_MAX_ATTEMPTS = 30;

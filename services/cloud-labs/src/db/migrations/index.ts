@@ -1,7 +1,9 @@
 import type { Migration } from "kysely";
 import * as createMessagingTables from "./2026_11_21_1000_create_messaging_tables.js";
+import * as createSubmissions from "./2026_12_17_1000_create_submissions.js";
 
 /** Every migration of the cloudlabs schema, by name (names sort in order). */
 export const cloudLabsMigrations: Record<string, Migration> = {
   "2026_11_21_1000_create_messaging_tables": createMessagingTables,
+  "2026_12_17_1000_create_submissions": createSubmissions,
 };

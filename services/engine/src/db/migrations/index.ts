@@ -1,7 +1,9 @@
 import type { Migration } from "kysely";
 import * as createMessagingTables from "./2026_11_21_1000_create_messaging_tables.js";
+import * as createEngineRuns from "./2026_12_16_1100_create_engine_runs.js";
 
 /** Every migration of the engine schema, by name (names sort in order). */
 export const engineMigrations: Record<string, Migration> = {
   "2026_11_21_1000_create_messaging_tables": createMessagingTables,
+  "2026_12_16_1100_create_engine_runs": createEngineRuns,
 };

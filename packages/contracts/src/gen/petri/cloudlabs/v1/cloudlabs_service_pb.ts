@@ -2,22 +2,1011 @@
 // @generated from file petri/cloudlabs/v1/cloudlabs_service.proto (package petri.cloudlabs.v1, syntax proto3)
 /* eslint-disable */
 
-import type { GenFile, GenService } from "@bufbuild/protobuf/codegenv2";
-import { fileDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
+import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { CloudLabProvider, CloudLabProviderJson, Submission, SubmissionJson, Translation, TranslationJson, TurnaroundDays, TurnaroundDaysJson } from "./cloudlabs_pb.js";
+import { file_petri_cloudlabs_v1_cloudlabs } from "./cloudlabs_pb.js";
+import type { Experiment, ExperimentJson } from "../../experiments/v1/experiment_pb.js";
+import { file_petri_experiments_v1_experiment } from "../../experiments/v1/experiment_pb.js";
+import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file petri/cloudlabs/v1/cloudlabs_service.proto.
  */
 export const file_petri_cloudlabs_v1_cloudlabs_service: GenFile = /*@__PURE__*/
-  fileDesc("CipwZXRyaS9jbG91ZGxhYnMvdjEvY2xvdWRsYWJzX3NlcnZpY2UucHJvdG8SEnBldHJpLmNsb3VkbGFicy52MTISChBDbG91ZExhYnNTZXJ2aWNlYgZwcm90bzM");
+  fileDesc("CipwZXRyaS9jbG91ZGxhYnMvdjEvY2xvdWRsYWJzX3NlcnZpY2UucHJvdG8SEnBldHJpLmNsb3VkbGFicy52MSI0ChtHZXRTdWJtaXNzaW9uUmF3RGF0YVJlcXVlc3QSFQoNc3VibWlzc2lvbl9pZBgBIAEoCSJCChxHZXRTdWJtaXNzaW9uUmF3RGF0YVJlc3BvbnNlEhQKDGNvbnRlbnRfdHlwZRgBIAEoCRIMCgRkYXRhGAIgASgMIhYKFExpc3RQcm92aWRlcnNSZXF1ZXN0IlAKFUxpc3RQcm92aWRlcnNSZXNwb25zZRI3Cglwcm92aWRlcnMYASADKAsyJC5wZXRyaS5jbG91ZGxhYnMudjEuQ2xvdWRMYWJQcm92aWRlciIpChJHZXRQcm92aWRlclJlcXVlc3QSEwoLcHJvdmlkZXJfaWQYASABKAkiTQoTR2V0UHJvdmlkZXJSZXNwb25zZRI2Cghwcm92aWRlchgBIAEoCzIkLnBldHJpLmNsb3VkbGFicy52MS5DbG91ZExhYlByb3ZpZGVyIhsKGUxpc3RTdXBwb3J0ZWRUeXBlc1JlcXVlc3QiWAoaTGlzdFN1cHBvcnRlZFR5cGVzUmVzcG9uc2USOgoPc3VwcG9ydGVkX3R5cGVzGAEgAygLMiEucGV0cmkuY2xvdWRsYWJzLnYxLlN1cHBvcnRlZFR5cGUiUAoNU3VwcG9ydGVkVHlwZRIXCg9leHBlcmltZW50X3R5cGUYASABKAkSEQoJcHJvdmlkZXJzGAIgAygJEhMKC2Rlc2NyaXB0aW9uGAMgASgJIkIKFkludGVycHJldEludGFrZVJlcXVlc3QSEwoLaW50YWtlX2pzb24YASABKAkSEwoLcHJvdmlkZXJfaWQYAiABKAkiSwoXSW50ZXJwcmV0SW50YWtlUmVzcG9uc2USGwoTaW50ZXJwcmV0YXRpb25fanNvbhgBIAEoCRITCgtpbnRlcnByZXRlchgCIAEoCSJCChZUcmFuc2xhdGVJbnRha2VSZXF1ZXN0EhMKC2ludGFrZV9qc29uGAEgASgJEhMKC3Byb3ZpZGVyX2lkGAIgASgJIk8KF1RyYW5zbGF0ZUludGFrZVJlc3BvbnNlEjQKC3RyYW5zbGF0aW9uGAEgASgLMh8ucGV0cmkuY2xvdWRsYWJzLnYxLlRyYW5zbGF0aW9uIkEKFVZhbGlkYXRlSW50YWtlUmVxdWVzdBITCgtpbnRha2VfanNvbhgBIAEoCRITCgtwcm92aWRlcl9pZBgCIAEoCSLjAQoWVmFsaWRhdGVJbnRha2VSZXNwb25zZRINCgV2YWxpZBgBIAEoCBITCgtwcm92aWRlcl9pZBgCIAEoCRIQCgh3YXJuaW5ncxgDIAMoCRIwCgZlcnJvcnMYBCADKAsyIC5wZXRyaS5jbG91ZGxhYnMudjEuRmllbGRQcm9ibGVtEhoKEmVzdGltYXRlZF9jb3N0X3VzZBgFIAEoCRJFChllc3RpbWF0ZWRfdHVybmFyb3VuZF9kYXlzGAYgASgLMiIucGV0cmkuY2xvdWRsYWJzLnYxLlR1cm5hcm91bmREYXlzIi4KDEZpZWxkUHJvYmxlbRINCgVmaWVsZBgBIAEoCRIPCgdtZXNzYWdlGAIgASgJImcKGlRyYW5zbGF0ZUV4cGVyaW1lbnRSZXF1ZXN0EjQKCmV4cGVyaW1lbnQYASABKAsyIC5wZXRyaS5leHBlcmltZW50cy52MS5FeHBlcmltZW50EhMKC3Byb3ZpZGVyX2lkGAIgASgJIocBChtUcmFuc2xhdGVFeHBlcmltZW50UmVzcG9uc2USNAoLdHJhbnNsYXRpb24YASABKAsyHy5wZXRyaS5jbG91ZGxhYnMudjEuVHJhbnNsYXRpb24SMgoKc3VibWlzc2lvbhgCIAEoCzIeLnBldHJpLmNsb3VkbGFicy52MS5TdWJtaXNzaW9uInMKFkxpc3RTdWJtaXNzaW9uc1JlcXVlc3QSFQoNZXhwZXJpbWVudF9pZBgBIAEoCRITCgtwcm92aWRlcl9pZBgCIAEoCRIOCgZzdGF0dXMYAyABKAkSDQoFbGltaXQYBCABKAUSDgoGb2Zmc2V0GAUgASgFInwKF0xpc3RTdWJtaXNzaW9uc1Jlc3BvbnNlEjMKC3N1Ym1pc3Npb25zGAEgAygLMh4ucGV0cmkuY2xvdWRsYWJzLnYxLlN1Ym1pc3Npb24SDQoFdG90YWwYAiABKAMSDQoFbGltaXQYAyABKAUSDgoGb2Zmc2V0GAQgASgFIi0KFEdldFN1Ym1pc3Npb25SZXF1ZXN0EhUKDXN1Ym1pc3Npb25faWQYASABKAkiSwoVR2V0U3VibWlzc2lvblJlc3BvbnNlEjIKCnN1Ym1pc3Npb24YASABKAsyHi5wZXRyaS5jbG91ZGxhYnMudjEuU3VibWlzc2lvbiIwChdDYW5jZWxTdWJtaXNzaW9uUmVxdWVzdBIVCg1zdWJtaXNzaW9uX2lkGAEgASgJIk4KGENhbmNlbFN1Ym1pc3Npb25SZXNwb25zZRIyCgpzdWJtaXNzaW9uGAEgASgLMh4ucGV0cmkuY2xvdWRsYWJzLnYxLlN1Ym1pc3Npb24ywgkKEENsb3VkTGFic1NlcnZpY2USZAoNTGlzdFByb3ZpZGVycxIoLnBldHJpLmNsb3VkbGFicy52MS5MaXN0UHJvdmlkZXJzUmVxdWVzdBopLnBldHJpLmNsb3VkbGFicy52MS5MaXN0UHJvdmlkZXJzUmVzcG9uc2USXgoLR2V0UHJvdmlkZXISJi5wZXRyaS5jbG91ZGxhYnMudjEuR2V0UHJvdmlkZXJSZXF1ZXN0GicucGV0cmkuY2xvdWRsYWJzLnYxLkdldFByb3ZpZGVyUmVzcG9uc2UScwoSTGlzdFN1cHBvcnRlZFR5cGVzEi0ucGV0cmkuY2xvdWRsYWJzLnYxLkxpc3RTdXBwb3J0ZWRUeXBlc1JlcXVlc3QaLi5wZXRyaS5jbG91ZGxhYnMudjEuTGlzdFN1cHBvcnRlZFR5cGVzUmVzcG9uc2USagoPSW50ZXJwcmV0SW50YWtlEioucGV0cmkuY2xvdWRsYWJzLnYxLkludGVycHJldEludGFrZVJlcXVlc3QaKy5wZXRyaS5jbG91ZGxhYnMudjEuSW50ZXJwcmV0SW50YWtlUmVzcG9uc2USagoPVHJhbnNsYXRlSW50YWtlEioucGV0cmkuY2xvdWRsYWJzLnYxLlRyYW5zbGF0ZUludGFrZVJlcXVlc3QaKy5wZXRyaS5jbG91ZGxhYnMudjEuVHJhbnNsYXRlSW50YWtlUmVzcG9uc2USZwoOVmFsaWRhdGVJbnRha2USKS5wZXRyaS5jbG91ZGxhYnMudjEuVmFsaWRhdGVJbnRha2VSZXF1ZXN0GioucGV0cmkuY2xvdWRsYWJzLnYxLlZhbGlkYXRlSW50YWtlUmVzcG9uc2USdgoTVHJhbnNsYXRlRXhwZXJpbWVudBIuLnBldHJpLmNsb3VkbGFicy52MS5UcmFuc2xhdGVFeHBlcmltZW50UmVxdWVzdBovLnBldHJpLmNsb3VkbGFicy52MS5UcmFuc2xhdGVFeHBlcmltZW50UmVzcG9uc2USagoPTGlzdFN1Ym1pc3Npb25zEioucGV0cmkuY2xvdWRsYWJzLnYxLkxpc3RTdWJtaXNzaW9uc1JlcXVlc3QaKy5wZXRyaS5jbG91ZGxhYnMudjEuTGlzdFN1Ym1pc3Npb25zUmVzcG9uc2USZAoNR2V0U3VibWlzc2lvbhIoLnBldHJpLmNsb3VkbGFicy52MS5HZXRTdWJtaXNzaW9uUmVxdWVzdBopLnBldHJpLmNsb3VkbGFicy52MS5HZXRTdWJtaXNzaW9uUmVzcG9uc2USbQoQQ2FuY2VsU3VibWlzc2lvbhIrLnBldHJpLmNsb3VkbGFicy52MS5DYW5jZWxTdWJtaXNzaW9uUmVxdWVzdBosLnBldHJpLmNsb3VkbGFicy52MS5DYW5jZWxTdWJtaXNzaW9uUmVzcG9uc2USeQoUR2V0U3VibWlzc2lvblJhd0RhdGESLy5wZXRyaS5jbG91ZGxhYnMudjEuR2V0U3VibWlzc2lvblJhd0RhdGFSZXF1ZXN0GjAucGV0cmkuY2xvdWRsYWJzLnYxLkdldFN1Ym1pc3Npb25SYXdEYXRhUmVzcG9uc2ViBnByb3RvMw", [file_petri_cloudlabs_v1_cloudlabs, file_petri_experiments_v1_experiment]);
 
 /**
- * CloudLabsService: providers, interpretation, protocol translation (SLL, Autoprotocol), validation and submissions.
- * Its RPCs arrive with the issue that builds the capability.
+ * @generated from message petri.cloudlabs.v1.GetSubmissionRawDataRequest
+ */
+export type GetSubmissionRawDataRequest = Message<"petri.cloudlabs.v1.GetSubmissionRawDataRequest"> & {
+  /**
+   * @generated from field: string submission_id = 1;
+   */
+  submissionId: string;
+};
+
+/**
+ * @generated from message petri.cloudlabs.v1.GetSubmissionRawDataRequest
+ */
+export type GetSubmissionRawDataRequestJson = {
+  /**
+   * @generated from field: string submission_id = 1;
+   */
+  submissionId?: string;
+};
+
+/**
+ * Describes the message petri.cloudlabs.v1.GetSubmissionRawDataRequest.
+ * Use `create(GetSubmissionRawDataRequestSchema)` to create a new message.
+ */
+export const GetSubmissionRawDataRequestSchema: GenMessage<GetSubmissionRawDataRequest, {jsonType: GetSubmissionRawDataRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_cloudlabs_v1_cloudlabs_service, 0);
+
+/**
+ * @generated from message petri.cloudlabs.v1.GetSubmissionRawDataResponse
+ */
+export type GetSubmissionRawDataResponse = Message<"petri.cloudlabs.v1.GetSubmissionRawDataResponse"> & {
+  /**
+   * @generated from field: string content_type = 1;
+   */
+  contentType: string;
+
+  /**
+   * @generated from field: bytes data = 2;
+   */
+  data: Uint8Array;
+};
+
+/**
+ * @generated from message petri.cloudlabs.v1.GetSubmissionRawDataResponse
+ */
+export type GetSubmissionRawDataResponseJson = {
+  /**
+   * @generated from field: string content_type = 1;
+   */
+  contentType?: string;
+
+  /**
+   * @generated from field: bytes data = 2;
+   */
+  data?: string;
+};
+
+/**
+ * Describes the message petri.cloudlabs.v1.GetSubmissionRawDataResponse.
+ * Use `create(GetSubmissionRawDataResponseSchema)` to create a new message.
+ */
+export const GetSubmissionRawDataResponseSchema: GenMessage<GetSubmissionRawDataResponse, {jsonType: GetSubmissionRawDataResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_cloudlabs_v1_cloudlabs_service, 1);
+
+/**
+ * @generated from message petri.cloudlabs.v1.ListProvidersRequest
+ */
+export type ListProvidersRequest = Message<"petri.cloudlabs.v1.ListProvidersRequest"> & {
+};
+
+/**
+ * @generated from message petri.cloudlabs.v1.ListProvidersRequest
+ */
+export type ListProvidersRequestJson = {
+};
+
+/**
+ * Describes the message petri.cloudlabs.v1.ListProvidersRequest.
+ * Use `create(ListProvidersRequestSchema)` to create a new message.
+ */
+export const ListProvidersRequestSchema: GenMessage<ListProvidersRequest, {jsonType: ListProvidersRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_cloudlabs_v1_cloudlabs_service, 2);
+
+/**
+ * @generated from message petri.cloudlabs.v1.ListProvidersResponse
+ */
+export type ListProvidersResponse = Message<"petri.cloudlabs.v1.ListProvidersResponse"> & {
+  /**
+   * @generated from field: repeated petri.cloudlabs.v1.CloudLabProvider providers = 1;
+   */
+  providers: CloudLabProvider[];
+};
+
+/**
+ * @generated from message petri.cloudlabs.v1.ListProvidersResponse
+ */
+export type ListProvidersResponseJson = {
+  /**
+   * @generated from field: repeated petri.cloudlabs.v1.CloudLabProvider providers = 1;
+   */
+  providers?: CloudLabProviderJson[];
+};
+
+/**
+ * Describes the message petri.cloudlabs.v1.ListProvidersResponse.
+ * Use `create(ListProvidersResponseSchema)` to create a new message.
+ */
+export const ListProvidersResponseSchema: GenMessage<ListProvidersResponse, {jsonType: ListProvidersResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_cloudlabs_v1_cloudlabs_service, 3);
+
+/**
+ * @generated from message petri.cloudlabs.v1.GetProviderRequest
+ */
+export type GetProviderRequest = Message<"petri.cloudlabs.v1.GetProviderRequest"> & {
+  /**
+   * @generated from field: string provider_id = 1;
+   */
+  providerId: string;
+};
+
+/**
+ * @generated from message petri.cloudlabs.v1.GetProviderRequest
+ */
+export type GetProviderRequestJson = {
+  /**
+   * @generated from field: string provider_id = 1;
+   */
+  providerId?: string;
+};
+
+/**
+ * Describes the message petri.cloudlabs.v1.GetProviderRequest.
+ * Use `create(GetProviderRequestSchema)` to create a new message.
+ */
+export const GetProviderRequestSchema: GenMessage<GetProviderRequest, {jsonType: GetProviderRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_cloudlabs_v1_cloudlabs_service, 4);
+
+/**
+ * @generated from message petri.cloudlabs.v1.GetProviderResponse
+ */
+export type GetProviderResponse = Message<"petri.cloudlabs.v1.GetProviderResponse"> & {
+  /**
+   * @generated from field: petri.cloudlabs.v1.CloudLabProvider provider = 1;
+   */
+  provider?: CloudLabProvider | undefined;
+};
+
+/**
+ * @generated from message petri.cloudlabs.v1.GetProviderResponse
+ */
+export type GetProviderResponseJson = {
+  /**
+   * @generated from field: petri.cloudlabs.v1.CloudLabProvider provider = 1;
+   */
+  provider?: CloudLabProviderJson;
+};
+
+/**
+ * Describes the message petri.cloudlabs.v1.GetProviderResponse.
+ * Use `create(GetProviderResponseSchema)` to create a new message.
+ */
+export const GetProviderResponseSchema: GenMessage<GetProviderResponse, {jsonType: GetProviderResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_cloudlabs_v1_cloudlabs_service, 5);
+
+/**
+ * @generated from message petri.cloudlabs.v1.ListSupportedTypesRequest
+ */
+export type ListSupportedTypesRequest = Message<"petri.cloudlabs.v1.ListSupportedTypesRequest"> & {
+};
+
+/**
+ * @generated from message petri.cloudlabs.v1.ListSupportedTypesRequest
+ */
+export type ListSupportedTypesRequestJson = {
+};
+
+/**
+ * Describes the message petri.cloudlabs.v1.ListSupportedTypesRequest.
+ * Use `create(ListSupportedTypesRequestSchema)` to create a new message.
+ */
+export const ListSupportedTypesRequestSchema: GenMessage<ListSupportedTypesRequest, {jsonType: ListSupportedTypesRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_cloudlabs_v1_cloudlabs_service, 6);
+
+/**
+ * @generated from message petri.cloudlabs.v1.ListSupportedTypesResponse
+ */
+export type ListSupportedTypesResponse = Message<"petri.cloudlabs.v1.ListSupportedTypesResponse"> & {
+  /**
+   * @generated from field: repeated petri.cloudlabs.v1.SupportedType supported_types = 1;
+   */
+  supportedTypes: SupportedType[];
+};
+
+/**
+ * @generated from message petri.cloudlabs.v1.ListSupportedTypesResponse
+ */
+export type ListSupportedTypesResponseJson = {
+  /**
+   * @generated from field: repeated petri.cloudlabs.v1.SupportedType supported_types = 1;
+   */
+  supportedTypes?: SupportedTypeJson[];
+};
+
+/**
+ * Describes the message petri.cloudlabs.v1.ListSupportedTypesResponse.
+ * Use `create(ListSupportedTypesResponseSchema)` to create a new message.
+ */
+export const ListSupportedTypesResponseSchema: GenMessage<ListSupportedTypesResponse, {jsonType: ListSupportedTypesResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_cloudlabs_v1_cloudlabs_service, 7);
+
+/**
+ * @generated from message petri.cloudlabs.v1.SupportedType
+ */
+export type SupportedType = Message<"petri.cloudlabs.v1.SupportedType"> & {
+  /**
+   * @generated from field: string experiment_type = 1;
+   */
+  experimentType: string;
+
+  /**
+   * @generated from field: repeated string providers = 2;
+   */
+  providers: string[];
+
+  /**
+   * @generated from field: string description = 3;
+   */
+  description: string;
+};
+
+/**
+ * @generated from message petri.cloudlabs.v1.SupportedType
+ */
+export type SupportedTypeJson = {
+  /**
+   * @generated from field: string experiment_type = 1;
+   */
+  experimentType?: string;
+
+  /**
+   * @generated from field: repeated string providers = 2;
+   */
+  providers?: string[];
+
+  /**
+   * @generated from field: string description = 3;
+   */
+  description?: string;
+};
+
+/**
+ * Describes the message petri.cloudlabs.v1.SupportedType.
+ * Use `create(SupportedTypeSchema)` to create a new message.
+ */
+export const SupportedTypeSchema: GenMessage<SupportedType, {jsonType: SupportedTypeJson}> = /*@__PURE__*/
+  messageDesc(file_petri_cloudlabs_v1_cloudlabs_service, 8);
+
+/**
+ * @generated from message petri.cloudlabs.v1.InterpretIntakeRequest
+ */
+export type InterpretIntakeRequest = Message<"petri.cloudlabs.v1.InterpretIntakeRequest"> & {
+  /**
+   * The intake (a POST /experiments body, possibly partial) as JSON text.
+   *
+   * @generated from field: string intake_json = 1;
+   */
+  intakeJson: string;
+
+  /**
+   * Empty: no provider preference.
+   *
+   * @generated from field: string provider_id = 2;
+   */
+  providerId: string;
+};
+
+/**
+ * @generated from message petri.cloudlabs.v1.InterpretIntakeRequest
+ */
+export type InterpretIntakeRequestJson = {
+  /**
+   * The intake (a POST /experiments body, possibly partial) as JSON text.
+   *
+   * @generated from field: string intake_json = 1;
+   */
+  intakeJson?: string;
+
+  /**
+   * Empty: no provider preference.
+   *
+   * @generated from field: string provider_id = 2;
+   */
+  providerId?: string;
+};
+
+/**
+ * Describes the message petri.cloudlabs.v1.InterpretIntakeRequest.
+ * Use `create(InterpretIntakeRequestSchema)` to create a new message.
+ */
+export const InterpretIntakeRequestSchema: GenMessage<InterpretIntakeRequest, {jsonType: InterpretIntakeRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_cloudlabs_v1_cloudlabs_service, 9);
+
+/**
+ * @generated from message petri.cloudlabs.v1.InterpretIntakeResponse
+ */
+export type InterpretIntakeResponse = Message<"petri.cloudlabs.v1.InterpretIntakeResponse"> & {
+  /**
+   * {experiment_type, parameters, confidence, notes} as JSON text.
+   *
+   * @generated from field: string interpretation_json = 1;
+   */
+  interpretationJson: string;
+
+  /**
+   * "rules" or the LLM's id.
+   *
+   * @generated from field: string interpreter = 2;
+   */
+  interpreter: string;
+};
+
+/**
+ * @generated from message petri.cloudlabs.v1.InterpretIntakeResponse
+ */
+export type InterpretIntakeResponseJson = {
+  /**
+   * {experiment_type, parameters, confidence, notes} as JSON text.
+   *
+   * @generated from field: string interpretation_json = 1;
+   */
+  interpretationJson?: string;
+
+  /**
+   * "rules" or the LLM's id.
+   *
+   * @generated from field: string interpreter = 2;
+   */
+  interpreter?: string;
+};
+
+/**
+ * Describes the message petri.cloudlabs.v1.InterpretIntakeResponse.
+ * Use `create(InterpretIntakeResponseSchema)` to create a new message.
+ */
+export const InterpretIntakeResponseSchema: GenMessage<InterpretIntakeResponse, {jsonType: InterpretIntakeResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_cloudlabs_v1_cloudlabs_service, 10);
+
+/**
+ * @generated from message petri.cloudlabs.v1.TranslateIntakeRequest
+ */
+export type TranslateIntakeRequest = Message<"petri.cloudlabs.v1.TranslateIntakeRequest"> & {
+  /**
+   * @generated from field: string intake_json = 1;
+   */
+  intakeJson: string;
+
+  /**
+   * @generated from field: string provider_id = 2;
+   */
+  providerId: string;
+};
+
+/**
+ * @generated from message petri.cloudlabs.v1.TranslateIntakeRequest
+ */
+export type TranslateIntakeRequestJson = {
+  /**
+   * @generated from field: string intake_json = 1;
+   */
+  intakeJson?: string;
+
+  /**
+   * @generated from field: string provider_id = 2;
+   */
+  providerId?: string;
+};
+
+/**
+ * Describes the message petri.cloudlabs.v1.TranslateIntakeRequest.
+ * Use `create(TranslateIntakeRequestSchema)` to create a new message.
+ */
+export const TranslateIntakeRequestSchema: GenMessage<TranslateIntakeRequest, {jsonType: TranslateIntakeRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_cloudlabs_v1_cloudlabs_service, 11);
+
+/**
+ * @generated from message petri.cloudlabs.v1.TranslateIntakeResponse
+ */
+export type TranslateIntakeResponse = Message<"petri.cloudlabs.v1.TranslateIntakeResponse"> & {
+  /**
+   * @generated from field: petri.cloudlabs.v1.Translation translation = 1;
+   */
+  translation?: Translation | undefined;
+};
+
+/**
+ * @generated from message petri.cloudlabs.v1.TranslateIntakeResponse
+ */
+export type TranslateIntakeResponseJson = {
+  /**
+   * @generated from field: petri.cloudlabs.v1.Translation translation = 1;
+   */
+  translation?: TranslationJson;
+};
+
+/**
+ * Describes the message petri.cloudlabs.v1.TranslateIntakeResponse.
+ * Use `create(TranslateIntakeResponseSchema)` to create a new message.
+ */
+export const TranslateIntakeResponseSchema: GenMessage<TranslateIntakeResponse, {jsonType: TranslateIntakeResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_cloudlabs_v1_cloudlabs_service, 12);
+
+/**
+ * @generated from message petri.cloudlabs.v1.ValidateIntakeRequest
+ */
+export type ValidateIntakeRequest = Message<"petri.cloudlabs.v1.ValidateIntakeRequest"> & {
+  /**
+   * @generated from field: string intake_json = 1;
+   */
+  intakeJson: string;
+
+  /**
+   * @generated from field: string provider_id = 2;
+   */
+  providerId: string;
+};
+
+/**
+ * @generated from message petri.cloudlabs.v1.ValidateIntakeRequest
+ */
+export type ValidateIntakeRequestJson = {
+  /**
+   * @generated from field: string intake_json = 1;
+   */
+  intakeJson?: string;
+
+  /**
+   * @generated from field: string provider_id = 2;
+   */
+  providerId?: string;
+};
+
+/**
+ * Describes the message petri.cloudlabs.v1.ValidateIntakeRequest.
+ * Use `create(ValidateIntakeRequestSchema)` to create a new message.
+ */
+export const ValidateIntakeRequestSchema: GenMessage<ValidateIntakeRequest, {jsonType: ValidateIntakeRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_cloudlabs_v1_cloudlabs_service, 13);
+
+/**
+ * @generated from message petri.cloudlabs.v1.ValidateIntakeResponse
+ */
+export type ValidateIntakeResponse = Message<"petri.cloudlabs.v1.ValidateIntakeResponse"> & {
+  /**
+   * @generated from field: bool valid = 1;
+   */
+  valid: boolean;
+
+  /**
+   * @generated from field: string provider_id = 2;
+   */
+  providerId: string;
+
+  /**
+   * @generated from field: repeated string warnings = 3;
+   */
+  warnings: string[];
+
+  /**
+   * @generated from field: repeated petri.cloudlabs.v1.FieldProblem errors = 4;
+   */
+  errors: FieldProblem[];
+
+  /**
+   * Valid only.
+   *
+   * @generated from field: string estimated_cost_usd = 5;
+   */
+  estimatedCostUsd: string;
+
+  /**
+   * @generated from field: petri.cloudlabs.v1.TurnaroundDays estimated_turnaround_days = 6;
+   */
+  estimatedTurnaroundDays?: TurnaroundDays | undefined;
+};
+
+/**
+ * @generated from message petri.cloudlabs.v1.ValidateIntakeResponse
+ */
+export type ValidateIntakeResponseJson = {
+  /**
+   * @generated from field: bool valid = 1;
+   */
+  valid?: boolean;
+
+  /**
+   * @generated from field: string provider_id = 2;
+   */
+  providerId?: string;
+
+  /**
+   * @generated from field: repeated string warnings = 3;
+   */
+  warnings?: string[];
+
+  /**
+   * @generated from field: repeated petri.cloudlabs.v1.FieldProblem errors = 4;
+   */
+  errors?: FieldProblemJson[];
+
+  /**
+   * Valid only.
+   *
+   * @generated from field: string estimated_cost_usd = 5;
+   */
+  estimatedCostUsd?: string;
+
+  /**
+   * @generated from field: petri.cloudlabs.v1.TurnaroundDays estimated_turnaround_days = 6;
+   */
+  estimatedTurnaroundDays?: TurnaroundDaysJson;
+};
+
+/**
+ * Describes the message petri.cloudlabs.v1.ValidateIntakeResponse.
+ * Use `create(ValidateIntakeResponseSchema)` to create a new message.
+ */
+export const ValidateIntakeResponseSchema: GenMessage<ValidateIntakeResponse, {jsonType: ValidateIntakeResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_cloudlabs_v1_cloudlabs_service, 14);
+
+/**
+ * @generated from message petri.cloudlabs.v1.FieldProblem
+ */
+export type FieldProblem = Message<"petri.cloudlabs.v1.FieldProblem"> & {
+  /**
+   * @generated from field: string field = 1;
+   */
+  field: string;
+
+  /**
+   * @generated from field: string message = 2;
+   */
+  message: string;
+};
+
+/**
+ * @generated from message petri.cloudlabs.v1.FieldProblem
+ */
+export type FieldProblemJson = {
+  /**
+   * @generated from field: string field = 1;
+   */
+  field?: string;
+
+  /**
+   * @generated from field: string message = 2;
+   */
+  message?: string;
+};
+
+/**
+ * Describes the message petri.cloudlabs.v1.FieldProblem.
+ * Use `create(FieldProblemSchema)` to create a new message.
+ */
+export const FieldProblemSchema: GenMessage<FieldProblem, {jsonType: FieldProblemJson}> = /*@__PURE__*/
+  messageDesc(file_petri_cloudlabs_v1_cloudlabs_service, 15);
+
+/**
+ * @generated from message petri.cloudlabs.v1.TranslateExperimentRequest
+ */
+export type TranslateExperimentRequest = Message<"petri.cloudlabs.v1.TranslateExperimentRequest"> & {
+  /**
+   * @generated from field: petri.experiments.v1.Experiment experiment = 1;
+   */
+  experiment?: Experiment | undefined;
+
+  /**
+   * @generated from field: string provider_id = 2;
+   */
+  providerId: string;
+};
+
+/**
+ * @generated from message petri.cloudlabs.v1.TranslateExperimentRequest
+ */
+export type TranslateExperimentRequestJson = {
+  /**
+   * @generated from field: petri.experiments.v1.Experiment experiment = 1;
+   */
+  experiment?: ExperimentJson;
+
+  /**
+   * @generated from field: string provider_id = 2;
+   */
+  providerId?: string;
+};
+
+/**
+ * Describes the message petri.cloudlabs.v1.TranslateExperimentRequest.
+ * Use `create(TranslateExperimentRequestSchema)` to create a new message.
+ */
+export const TranslateExperimentRequestSchema: GenMessage<TranslateExperimentRequest, {jsonType: TranslateExperimentRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_cloudlabs_v1_cloudlabs_service, 16);
+
+/**
+ * @generated from message petri.cloudlabs.v1.TranslateExperimentResponse
+ */
+export type TranslateExperimentResponse = Message<"petri.cloudlabs.v1.TranslateExperimentResponse"> & {
+  /**
+   * @generated from field: petri.cloudlabs.v1.Translation translation = 1;
+   */
+  translation?: Translation | undefined;
+
+  /**
+   * @generated from field: petri.cloudlabs.v1.Submission submission = 2;
+   */
+  submission?: Submission | undefined;
+};
+
+/**
+ * @generated from message petri.cloudlabs.v1.TranslateExperimentResponse
+ */
+export type TranslateExperimentResponseJson = {
+  /**
+   * @generated from field: petri.cloudlabs.v1.Translation translation = 1;
+   */
+  translation?: TranslationJson;
+
+  /**
+   * @generated from field: petri.cloudlabs.v1.Submission submission = 2;
+   */
+  submission?: SubmissionJson;
+};
+
+/**
+ * Describes the message petri.cloudlabs.v1.TranslateExperimentResponse.
+ * Use `create(TranslateExperimentResponseSchema)` to create a new message.
+ */
+export const TranslateExperimentResponseSchema: GenMessage<TranslateExperimentResponse, {jsonType: TranslateExperimentResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_cloudlabs_v1_cloudlabs_service, 17);
+
+/**
+ * @generated from message petri.cloudlabs.v1.ListSubmissionsRequest
+ */
+export type ListSubmissionsRequest = Message<"petri.cloudlabs.v1.ListSubmissionsRequest"> & {
+  /**
+   * Empty: any.
+   *
+   * @generated from field: string experiment_id = 1;
+   */
+  experimentId: string;
+
+  /**
+   * @generated from field: string provider_id = 2;
+   */
+  providerId: string;
+
+  /**
+   * @generated from field: string status = 3;
+   */
+  status: string;
+
+  /**
+   * @generated from field: int32 limit = 4;
+   */
+  limit: number;
+
+  /**
+   * @generated from field: int32 offset = 5;
+   */
+  offset: number;
+};
+
+/**
+ * @generated from message petri.cloudlabs.v1.ListSubmissionsRequest
+ */
+export type ListSubmissionsRequestJson = {
+  /**
+   * Empty: any.
+   *
+   * @generated from field: string experiment_id = 1;
+   */
+  experimentId?: string;
+
+  /**
+   * @generated from field: string provider_id = 2;
+   */
+  providerId?: string;
+
+  /**
+   * @generated from field: string status = 3;
+   */
+  status?: string;
+
+  /**
+   * @generated from field: int32 limit = 4;
+   */
+  limit?: number;
+
+  /**
+   * @generated from field: int32 offset = 5;
+   */
+  offset?: number;
+};
+
+/**
+ * Describes the message petri.cloudlabs.v1.ListSubmissionsRequest.
+ * Use `create(ListSubmissionsRequestSchema)` to create a new message.
+ */
+export const ListSubmissionsRequestSchema: GenMessage<ListSubmissionsRequest, {jsonType: ListSubmissionsRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_cloudlabs_v1_cloudlabs_service, 18);
+
+/**
+ * @generated from message petri.cloudlabs.v1.ListSubmissionsResponse
+ */
+export type ListSubmissionsResponse = Message<"petri.cloudlabs.v1.ListSubmissionsResponse"> & {
+  /**
+   * @generated from field: repeated petri.cloudlabs.v1.Submission submissions = 1;
+   */
+  submissions: Submission[];
+
+  /**
+   * @generated from field: int64 total = 2;
+   */
+  total: bigint;
+
+  /**
+   * @generated from field: int32 limit = 3;
+   */
+  limit: number;
+
+  /**
+   * @generated from field: int32 offset = 4;
+   */
+  offset: number;
+};
+
+/**
+ * @generated from message petri.cloudlabs.v1.ListSubmissionsResponse
+ */
+export type ListSubmissionsResponseJson = {
+  /**
+   * @generated from field: repeated petri.cloudlabs.v1.Submission submissions = 1;
+   */
+  submissions?: SubmissionJson[];
+
+  /**
+   * @generated from field: int64 total = 2;
+   */
+  total?: string;
+
+  /**
+   * @generated from field: int32 limit = 3;
+   */
+  limit?: number;
+
+  /**
+   * @generated from field: int32 offset = 4;
+   */
+  offset?: number;
+};
+
+/**
+ * Describes the message petri.cloudlabs.v1.ListSubmissionsResponse.
+ * Use `create(ListSubmissionsResponseSchema)` to create a new message.
+ */
+export const ListSubmissionsResponseSchema: GenMessage<ListSubmissionsResponse, {jsonType: ListSubmissionsResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_cloudlabs_v1_cloudlabs_service, 19);
+
+/**
+ * @generated from message petri.cloudlabs.v1.GetSubmissionRequest
+ */
+export type GetSubmissionRequest = Message<"petri.cloudlabs.v1.GetSubmissionRequest"> & {
+  /**
+   * @generated from field: string submission_id = 1;
+   */
+  submissionId: string;
+};
+
+/**
+ * @generated from message petri.cloudlabs.v1.GetSubmissionRequest
+ */
+export type GetSubmissionRequestJson = {
+  /**
+   * @generated from field: string submission_id = 1;
+   */
+  submissionId?: string;
+};
+
+/**
+ * Describes the message petri.cloudlabs.v1.GetSubmissionRequest.
+ * Use `create(GetSubmissionRequestSchema)` to create a new message.
+ */
+export const GetSubmissionRequestSchema: GenMessage<GetSubmissionRequest, {jsonType: GetSubmissionRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_cloudlabs_v1_cloudlabs_service, 20);
+
+/**
+ * @generated from message petri.cloudlabs.v1.GetSubmissionResponse
+ */
+export type GetSubmissionResponse = Message<"petri.cloudlabs.v1.GetSubmissionResponse"> & {
+  /**
+   * @generated from field: petri.cloudlabs.v1.Submission submission = 1;
+   */
+  submission?: Submission | undefined;
+};
+
+/**
+ * @generated from message petri.cloudlabs.v1.GetSubmissionResponse
+ */
+export type GetSubmissionResponseJson = {
+  /**
+   * @generated from field: petri.cloudlabs.v1.Submission submission = 1;
+   */
+  submission?: SubmissionJson;
+};
+
+/**
+ * Describes the message petri.cloudlabs.v1.GetSubmissionResponse.
+ * Use `create(GetSubmissionResponseSchema)` to create a new message.
+ */
+export const GetSubmissionResponseSchema: GenMessage<GetSubmissionResponse, {jsonType: GetSubmissionResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_cloudlabs_v1_cloudlabs_service, 21);
+
+/**
+ * @generated from message petri.cloudlabs.v1.CancelSubmissionRequest
+ */
+export type CancelSubmissionRequest = Message<"petri.cloudlabs.v1.CancelSubmissionRequest"> & {
+  /**
+   * @generated from field: string submission_id = 1;
+   */
+  submissionId: string;
+};
+
+/**
+ * @generated from message petri.cloudlabs.v1.CancelSubmissionRequest
+ */
+export type CancelSubmissionRequestJson = {
+  /**
+   * @generated from field: string submission_id = 1;
+   */
+  submissionId?: string;
+};
+
+/**
+ * Describes the message petri.cloudlabs.v1.CancelSubmissionRequest.
+ * Use `create(CancelSubmissionRequestSchema)` to create a new message.
+ */
+export const CancelSubmissionRequestSchema: GenMessage<CancelSubmissionRequest, {jsonType: CancelSubmissionRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_cloudlabs_v1_cloudlabs_service, 22);
+
+/**
+ * @generated from message petri.cloudlabs.v1.CancelSubmissionResponse
+ */
+export type CancelSubmissionResponse = Message<"petri.cloudlabs.v1.CancelSubmissionResponse"> & {
+  /**
+   * @generated from field: petri.cloudlabs.v1.Submission submission = 1;
+   */
+  submission?: Submission | undefined;
+};
+
+/**
+ * @generated from message petri.cloudlabs.v1.CancelSubmissionResponse
+ */
+export type CancelSubmissionResponseJson = {
+  /**
+   * @generated from field: petri.cloudlabs.v1.Submission submission = 1;
+   */
+  submission?: SubmissionJson;
+};
+
+/**
+ * Describes the message petri.cloudlabs.v1.CancelSubmissionResponse.
+ * Use `create(CancelSubmissionResponseSchema)` to create a new message.
+ */
+export const CancelSubmissionResponseSchema: GenMessage<CancelSubmissionResponse, {jsonType: CancelSubmissionResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_cloudlabs_v1_cloudlabs_service, 23);
+
+/**
+ * CloudLabsService: providers, interpretation, protocol translation (SLL, Autoprotocol),
+ * validation and submissions. Catalog and translation RPCs are for any account; a submission
+ * is its owner's only (another account's is NOT_FOUND).
  *
  * @generated from service petri.cloudlabs.v1.CloudLabsService
  */
 export const CloudLabsService: GenService<{
+  /**
+   * @generated from rpc petri.cloudlabs.v1.CloudLabsService.ListProviders
+   */
+  listProviders: {
+    methodKind: "unary";
+    input: typeof ListProvidersRequestSchema;
+    output: typeof ListProvidersResponseSchema;
+  },
+  /**
+   * An unknown id: NOT_FOUND.
+   *
+   * @generated from rpc petri.cloudlabs.v1.CloudLabsService.GetProvider
+   */
+  getProvider: {
+    methodKind: "unary";
+    input: typeof GetProviderRequestSchema;
+    output: typeof GetProviderResponseSchema;
+  },
+  /**
+   * @generated from rpc petri.cloudlabs.v1.CloudLabsService.ListSupportedTypes
+   */
+  listSupportedTypes: {
+    methodKind: "unary";
+    input: typeof ListSupportedTypesRequestSchema;
+    output: typeof ListSupportedTypesResponseSchema;
+  },
+  /**
+   * InterpretIntake: the intake's parameters as the lab will read them (rules, or the LLM when
+   * configured). An intake that cannot be read: INVALID_ARGUMENT naming the fields.
+   *
+   * @generated from rpc petri.cloudlabs.v1.CloudLabsService.InterpretIntake
+   */
+  interpretIntake: {
+    methodKind: "unary";
+    input: typeof InterpretIntakeRequestSchema;
+    output: typeof InterpretIntakeResponseSchema;
+  },
+  /**
+   * TranslateIntake: the protocol in the provider's format. Not possible for this provider
+   * (type, capabilities, BSL) or intake: INVALID_ARGUMENT naming the fields.
+   *
+   * @generated from rpc petri.cloudlabs.v1.CloudLabsService.TranslateIntake
+   */
+  translateIntake: {
+    methodKind: "unary";
+    input: typeof TranslateIntakeRequestSchema;
+    output: typeof TranslateIntakeResponseSchema;
+  },
+  /**
+   * ValidateIntake never refuses a readable request: valid or the errors.
+   *
+   * @generated from rpc petri.cloudlabs.v1.CloudLabsService.ValidateIntake
+   */
+  validateIntake: {
+    methodKind: "unary";
+    input: typeof ValidateIntakeRequestSchema;
+    output: typeof ValidateIntakeResponseSchema;
+  },
+  /**
+   * TranslateExperiment translates one of the caller's stored experiments (the gateway passes it
+   * as the experiments service returned it) and creates a submission (pending), which a worker
+   * sends to the lab.
+   *
+   * @generated from rpc petri.cloudlabs.v1.CloudLabsService.TranslateExperiment
+   */
+  translateExperiment: {
+    methodKind: "unary";
+    input: typeof TranslateExperimentRequestSchema;
+    output: typeof TranslateExperimentResponseSchema;
+  },
+  /**
+   * @generated from rpc petri.cloudlabs.v1.CloudLabsService.ListSubmissions
+   */
+  listSubmissions: {
+    methodKind: "unary";
+    input: typeof ListSubmissionsRequestSchema;
+    output: typeof ListSubmissionsResponseSchema;
+  },
+  /**
+   * @generated from rpc petri.cloudlabs.v1.CloudLabsService.GetSubmission
+   */
+  getSubmission: {
+    methodKind: "unary";
+    input: typeof GetSubmissionRequestSchema;
+    output: typeof GetSubmissionResponseSchema;
+  },
+  /**
+   * CancelSubmission: from pending, submitted, queued or running (else FAILED_PRECONDITION).
+   *
+   * @generated from rpc petri.cloudlabs.v1.CloudLabsService.CancelSubmission
+   */
+  cancelSubmission: {
+    methodKind: "unary";
+    input: typeof CancelSubmissionRequestSchema;
+    output: typeof CancelSubmissionResponseSchema;
+  },
+  /**
+   * GetSubmissionRawData: the raw data of a completed sandbox submission (simulated) as CSV; a
+   * real lab's raw data is at the raw_data_url of its results. Otherwise NOT_FOUND.
+   *
+   * @generated from rpc petri.cloudlabs.v1.CloudLabsService.GetSubmissionRawData
+   */
+  getSubmissionRawData: {
+    methodKind: "unary";
+    input: typeof GetSubmissionRawDataRequestSchema;
+    output: typeof GetSubmissionRawDataResponseSchema;
+  },
 }> = /*@__PURE__*/
   serviceDesc(file_petri_cloudlabs_v1_cloudlabs_service, 0);
 

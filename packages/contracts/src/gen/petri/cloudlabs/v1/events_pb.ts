@@ -2,12 +2,64 @@
 // @generated from file petri/cloudlabs/v1/events.proto (package petri.cloudlabs.v1, syntax proto3)
 /* eslint-disable */
 
-import type { GenFile } from "@bufbuild/protobuf/codegenv2";
-import { fileDesc } from "@bufbuild/protobuf/codegenv2";
+import type { GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
+import { fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
+import type { Submission, SubmissionJson } from "./cloudlabs_pb.js";
+import { file_petri_cloudlabs_v1_cloudlabs } from "./cloudlabs_pb.js";
+import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file petri/cloudlabs/v1/events.proto.
  */
 export const file_petri_cloudlabs_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("Ch9wZXRyaS9jbG91ZGxhYnMvdjEvZXZlbnRzLnByb3RvEhJwZXRyaS5jbG91ZGxhYnMudjFiBnByb3RvMw");
+  fileDesc("Ch9wZXRyaS9jbG91ZGxhYnMvdjEvZXZlbnRzLnByb3RvEhJwZXRyaS5jbG91ZGxhYnMudjEiZgoXU3VibWlzc2lvblN0YXR1c0NoYW5nZWQSMgoKc3VibWlzc2lvbhgBIAEoCzIeLnBldHJpLmNsb3VkbGFicy52MS5TdWJtaXNzaW9uEhcKD3ByZXZpb3VzX3N0YXR1cxgCIAEoCWIGcHJvdG8z", [file_petri_cloudlabs_v1_cloudlabs]);
+
+/**
+ * petri.cloudlabs.submission_status_changed: a submission was created or moved to another
+ * status (pending, submitted, queued, running, completed, failed, cancelled). Carries the whole
+ * submission; its version orders the changes.
+ *
+ * @generated from message petri.cloudlabs.v1.SubmissionStatusChanged
+ */
+export type SubmissionStatusChanged = Message<"petri.cloudlabs.v1.SubmissionStatusChanged"> & {
+  /**
+   * @generated from field: petri.cloudlabs.v1.Submission submission = 1;
+   */
+  submission?: Submission | undefined;
+
+  /**
+   * The status before; empty when the submission was just created.
+   *
+   * @generated from field: string previous_status = 2;
+   */
+  previousStatus: string;
+};
+
+/**
+ * petri.cloudlabs.submission_status_changed: a submission was created or moved to another
+ * status (pending, submitted, queued, running, completed, failed, cancelled). Carries the whole
+ * submission; its version orders the changes.
+ *
+ * @generated from message petri.cloudlabs.v1.SubmissionStatusChanged
+ */
+export type SubmissionStatusChangedJson = {
+  /**
+   * @generated from field: petri.cloudlabs.v1.Submission submission = 1;
+   */
+  submission?: SubmissionJson;
+
+  /**
+   * The status before; empty when the submission was just created.
+   *
+   * @generated from field: string previous_status = 2;
+   */
+  previousStatus?: string;
+};
+
+/**
+ * Describes the message petri.cloudlabs.v1.SubmissionStatusChanged.
+ * Use `create(SubmissionStatusChangedSchema)` to create a new message.
+ */
+export const SubmissionStatusChangedSchema: GenMessage<SubmissionStatusChanged, {jsonType: SubmissionStatusChangedJson}> = /*@__PURE__*/
+  messageDesc(file_petri_cloudlabs_v1_events, 0);
 

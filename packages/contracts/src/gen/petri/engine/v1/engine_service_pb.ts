@@ -2,22 +2,605 @@
 // @generated from file petri/engine/v1/engine_service.proto (package petri.engine.v1, syntax proto3)
 /* eslint-disable */
 
-import type { GenFile, GenService } from "@bufbuild/protobuf/codegenv2";
-import { fileDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
+import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { EngineRun, EngineRunJson } from "./engine_run_pb.js";
+import { file_petri_engine_v1_engine_run } from "./engine_run_pb.js";
+import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file petri/engine/v1/engine_service.proto.
  */
 export const file_petri_engine_v1_engine_service: GenFile = /*@__PURE__*/
-  fileDesc("CiRwZXRyaS9lbmdpbmUvdjEvZW5naW5lX3NlcnZpY2UucHJvdG8SD3BldHJpLmVuZ2luZS52MTIPCg1FbmdpbmVTZXJ2aWNlYgZwcm90bzM");
+  fileDesc("CiRwZXRyaS9lbmdpbmUvdjEvZW5naW5lX3NlcnZpY2UucHJvdG8SD3BldHJpLmVuZ2luZS52MSJiChVTdGFydEVuZ2luZVJ1blJlcXVlc3QSDQoFcXVlcnkYASABKAkSEAoIam9iX3R5cGUYAiABKAkSFwoPZXhwZXJpbWVudF90eXBlGAMgASgJEg8KB2NvbnRleHQYBCABKAkiQQoWU3RhcnRFbmdpbmVSdW5SZXNwb25zZRInCgNydW4YASABKAsyGi5wZXRyaS5lbmdpbmUudjEuRW5naW5lUnVuIhsKGUdldEFjdGl2ZUVuZ2luZVJ1blJlcXVlc3QiRQoaR2V0QWN0aXZlRW5naW5lUnVuUmVzcG9uc2USJwoDcnVuGAEgASgLMhoucGV0cmkuZW5naW5lLnYxLkVuZ2luZVJ1biJGChVMaXN0RW5naW5lUnVuc1JlcXVlc3QSDgoGc3RhdHVzGAEgASgJEg0KBWxpbWl0GAIgASgFEg4KBm9mZnNldBgDIAEoBSJwChZMaXN0RW5naW5lUnVuc1Jlc3BvbnNlEigKBHJ1bnMYASADKAsyGi5wZXRyaS5lbmdpbmUudjEuRW5naW5lUnVuEg0KBXRvdGFsGAIgASgDEg0KBWxpbWl0GAMgASgFEg4KBm9mZnNldBgEIAEoBSIlChNHZXRFbmdpbmVSdW5SZXF1ZXN0Eg4KBnJ1bl9pZBgBIAEoCSI/ChRHZXRFbmdpbmVSdW5SZXNwb25zZRInCgNydW4YASABKAsyGi5wZXRyaS5lbmdpbmUudjEuRW5naW5lUnVuIlkKG1VwZGF0ZUVuZ2luZVJ1bkRyYWZ0UmVxdWVzdBIOCgZydW5faWQYASABKAkSEQoJc3RhdGVtZW50GAIgASgJEhcKD251bGxfaHlwb3RoZXNpcxgDIAEoCSJHChxVcGRhdGVFbmdpbmVSdW5EcmFmdFJlc3BvbnNlEicKA3J1bhgBIAEoCzIaLnBldHJpLmVuZ2luZS52MS5FbmdpbmVSdW4iHgocQ2xlYXJFbmdpbmVSdW5IaXN0b3J5UmVxdWVzdCI2Ch1DbGVhckVuZ2luZVJ1bkhpc3RvcnlSZXNwb25zZRIVCg1kZWxldGVkX2NvdW50GAEgASgDIlQKGUdlbmVyYXRlSHlwb3RoZXNpc1JlcXVlc3QSDQoFcXVlcnkYASABKAkSDwoHY29udGV4dBgCIAEoCRIXCg9leHBlcmltZW50X3R5cGUYAyABKAkiMQoaR2VuZXJhdGVIeXBvdGhlc2lzUmVzcG9uc2USEwoLcmVzdWx0X2pzb24YASABKAky/QUKDUVuZ2luZVNlcnZpY2USYQoOU3RhcnRFbmdpbmVSdW4SJi5wZXRyaS5lbmdpbmUudjEuU3RhcnRFbmdpbmVSdW5SZXF1ZXN0GicucGV0cmkuZW5naW5lLnYxLlN0YXJ0RW5naW5lUnVuUmVzcG9uc2USbQoSR2V0QWN0aXZlRW5naW5lUnVuEioucGV0cmkuZW5naW5lLnYxLkdldEFjdGl2ZUVuZ2luZVJ1blJlcXVlc3QaKy5wZXRyaS5lbmdpbmUudjEuR2V0QWN0aXZlRW5naW5lUnVuUmVzcG9uc2USYQoOTGlzdEVuZ2luZVJ1bnMSJi5wZXRyaS5lbmdpbmUudjEuTGlzdEVuZ2luZVJ1bnNSZXF1ZXN0GicucGV0cmkuZW5naW5lLnYxLkxpc3RFbmdpbmVSdW5zUmVzcG9uc2USWwoMR2V0RW5naW5lUnVuEiQucGV0cmkuZW5naW5lLnYxLkdldEVuZ2luZVJ1blJlcXVlc3QaJS5wZXRyaS5lbmdpbmUudjEuR2V0RW5naW5lUnVuUmVzcG9uc2UScwoUVXBkYXRlRW5naW5lUnVuRHJhZnQSLC5wZXRyaS5lbmdpbmUudjEuVXBkYXRlRW5naW5lUnVuRHJhZnRSZXF1ZXN0Gi0ucGV0cmkuZW5naW5lLnYxLlVwZGF0ZUVuZ2luZVJ1bkRyYWZ0UmVzcG9uc2USdgoVQ2xlYXJFbmdpbmVSdW5IaXN0b3J5Ei0ucGV0cmkuZW5naW5lLnYxLkNsZWFyRW5naW5lUnVuSGlzdG9yeVJlcXVlc3QaLi5wZXRyaS5lbmdpbmUudjEuQ2xlYXJFbmdpbmVSdW5IaXN0b3J5UmVzcG9uc2USbQoSR2VuZXJhdGVIeXBvdGhlc2lzEioucGV0cmkuZW5naW5lLnYxLkdlbmVyYXRlSHlwb3RoZXNpc1JlcXVlc3QaKy5wZXRyaS5lbmdpbmUudjEuR2VuZXJhdGVIeXBvdGhlc2lzUmVzcG9uc2ViBnByb3RvMw", [file_petri_engine_v1_engine_run]);
 
 /**
- * EngineService: asynchronous hypothesis-generation runs.
- * Its RPCs arrive with the issue that builds the capability.
+ * @generated from message petri.engine.v1.StartEngineRunRequest
+ */
+export type StartEngineRunRequest = Message<"petri.engine.v1.StartEngineRunRequest"> & {
+  /**
+   * @generated from field: string query = 1;
+   */
+  query: string;
+
+  /**
+   * Empty: hypothesis_generation.
+   *
+   * @generated from field: string job_type = 2;
+   */
+  jobType: string;
+
+  /**
+   * Empty: the engine chooses.
+   *
+   * @generated from field: string experiment_type = 3;
+   */
+  experimentType: string;
+
+  /**
+   * @generated from field: string context = 4;
+   */
+  context: string;
+};
+
+/**
+ * @generated from message petri.engine.v1.StartEngineRunRequest
+ */
+export type StartEngineRunRequestJson = {
+  /**
+   * @generated from field: string query = 1;
+   */
+  query?: string;
+
+  /**
+   * Empty: hypothesis_generation.
+   *
+   * @generated from field: string job_type = 2;
+   */
+  jobType?: string;
+
+  /**
+   * Empty: the engine chooses.
+   *
+   * @generated from field: string experiment_type = 3;
+   */
+  experimentType?: string;
+
+  /**
+   * @generated from field: string context = 4;
+   */
+  context?: string;
+};
+
+/**
+ * Describes the message petri.engine.v1.StartEngineRunRequest.
+ * Use `create(StartEngineRunRequestSchema)` to create a new message.
+ */
+export const StartEngineRunRequestSchema: GenMessage<StartEngineRunRequest, {jsonType: StartEngineRunRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_engine_v1_engine_service, 0);
+
+/**
+ * @generated from message petri.engine.v1.StartEngineRunResponse
+ */
+export type StartEngineRunResponse = Message<"petri.engine.v1.StartEngineRunResponse"> & {
+  /**
+   * @generated from field: petri.engine.v1.EngineRun run = 1;
+   */
+  run?: EngineRun | undefined;
+};
+
+/**
+ * @generated from message petri.engine.v1.StartEngineRunResponse
+ */
+export type StartEngineRunResponseJson = {
+  /**
+   * @generated from field: petri.engine.v1.EngineRun run = 1;
+   */
+  run?: EngineRunJson;
+};
+
+/**
+ * Describes the message petri.engine.v1.StartEngineRunResponse.
+ * Use `create(StartEngineRunResponseSchema)` to create a new message.
+ */
+export const StartEngineRunResponseSchema: GenMessage<StartEngineRunResponse, {jsonType: StartEngineRunResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_engine_v1_engine_service, 1);
+
+/**
+ * @generated from message petri.engine.v1.GetActiveEngineRunRequest
+ */
+export type GetActiveEngineRunRequest = Message<"petri.engine.v1.GetActiveEngineRunRequest"> & {
+};
+
+/**
+ * @generated from message petri.engine.v1.GetActiveEngineRunRequest
+ */
+export type GetActiveEngineRunRequestJson = {
+};
+
+/**
+ * Describes the message petri.engine.v1.GetActiveEngineRunRequest.
+ * Use `create(GetActiveEngineRunRequestSchema)` to create a new message.
+ */
+export const GetActiveEngineRunRequestSchema: GenMessage<GetActiveEngineRunRequest, {jsonType: GetActiveEngineRunRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_engine_v1_engine_service, 2);
+
+/**
+ * @generated from message petri.engine.v1.GetActiveEngineRunResponse
+ */
+export type GetActiveEngineRunResponse = Message<"petri.engine.v1.GetActiveEngineRunResponse"> & {
+  /**
+   * Absent when the caller has no active run.
+   *
+   * @generated from field: petri.engine.v1.EngineRun run = 1;
+   */
+  run?: EngineRun | undefined;
+};
+
+/**
+ * @generated from message petri.engine.v1.GetActiveEngineRunResponse
+ */
+export type GetActiveEngineRunResponseJson = {
+  /**
+   * Absent when the caller has no active run.
+   *
+   * @generated from field: petri.engine.v1.EngineRun run = 1;
+   */
+  run?: EngineRunJson;
+};
+
+/**
+ * Describes the message petri.engine.v1.GetActiveEngineRunResponse.
+ * Use `create(GetActiveEngineRunResponseSchema)` to create a new message.
+ */
+export const GetActiveEngineRunResponseSchema: GenMessage<GetActiveEngineRunResponse, {jsonType: GetActiveEngineRunResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_engine_v1_engine_service, 3);
+
+/**
+ * @generated from message petri.engine.v1.ListEngineRunsRequest
+ */
+export type ListEngineRunsRequest = Message<"petri.engine.v1.ListEngineRunsRequest"> & {
+  /**
+   * Empty: every status.
+   *
+   * @generated from field: string status = 1;
+   */
+  status: string;
+
+  /**
+   * @generated from field: int32 limit = 2;
+   */
+  limit: number;
+
+  /**
+   * @generated from field: int32 offset = 3;
+   */
+  offset: number;
+};
+
+/**
+ * @generated from message petri.engine.v1.ListEngineRunsRequest
+ */
+export type ListEngineRunsRequestJson = {
+  /**
+   * Empty: every status.
+   *
+   * @generated from field: string status = 1;
+   */
+  status?: string;
+
+  /**
+   * @generated from field: int32 limit = 2;
+   */
+  limit?: number;
+
+  /**
+   * @generated from field: int32 offset = 3;
+   */
+  offset?: number;
+};
+
+/**
+ * Describes the message petri.engine.v1.ListEngineRunsRequest.
+ * Use `create(ListEngineRunsRequestSchema)` to create a new message.
+ */
+export const ListEngineRunsRequestSchema: GenMessage<ListEngineRunsRequest, {jsonType: ListEngineRunsRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_engine_v1_engine_service, 4);
+
+/**
+ * @generated from message petri.engine.v1.ListEngineRunsResponse
+ */
+export type ListEngineRunsResponse = Message<"petri.engine.v1.ListEngineRunsResponse"> & {
+  /**
+   * @generated from field: repeated petri.engine.v1.EngineRun runs = 1;
+   */
+  runs: EngineRun[];
+
+  /**
+   * @generated from field: int64 total = 2;
+   */
+  total: bigint;
+
+  /**
+   * @generated from field: int32 limit = 3;
+   */
+  limit: number;
+
+  /**
+   * @generated from field: int32 offset = 4;
+   */
+  offset: number;
+};
+
+/**
+ * @generated from message petri.engine.v1.ListEngineRunsResponse
+ */
+export type ListEngineRunsResponseJson = {
+  /**
+   * @generated from field: repeated petri.engine.v1.EngineRun runs = 1;
+   */
+  runs?: EngineRunJson[];
+
+  /**
+   * @generated from field: int64 total = 2;
+   */
+  total?: string;
+
+  /**
+   * @generated from field: int32 limit = 3;
+   */
+  limit?: number;
+
+  /**
+   * @generated from field: int32 offset = 4;
+   */
+  offset?: number;
+};
+
+/**
+ * Describes the message petri.engine.v1.ListEngineRunsResponse.
+ * Use `create(ListEngineRunsResponseSchema)` to create a new message.
+ */
+export const ListEngineRunsResponseSchema: GenMessage<ListEngineRunsResponse, {jsonType: ListEngineRunsResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_engine_v1_engine_service, 5);
+
+/**
+ * @generated from message petri.engine.v1.GetEngineRunRequest
+ */
+export type GetEngineRunRequest = Message<"petri.engine.v1.GetEngineRunRequest"> & {
+  /**
+   * @generated from field: string run_id = 1;
+   */
+  runId: string;
+};
+
+/**
+ * @generated from message petri.engine.v1.GetEngineRunRequest
+ */
+export type GetEngineRunRequestJson = {
+  /**
+   * @generated from field: string run_id = 1;
+   */
+  runId?: string;
+};
+
+/**
+ * Describes the message petri.engine.v1.GetEngineRunRequest.
+ * Use `create(GetEngineRunRequestSchema)` to create a new message.
+ */
+export const GetEngineRunRequestSchema: GenMessage<GetEngineRunRequest, {jsonType: GetEngineRunRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_engine_v1_engine_service, 6);
+
+/**
+ * @generated from message petri.engine.v1.GetEngineRunResponse
+ */
+export type GetEngineRunResponse = Message<"petri.engine.v1.GetEngineRunResponse"> & {
+  /**
+   * @generated from field: petri.engine.v1.EngineRun run = 1;
+   */
+  run?: EngineRun | undefined;
+};
+
+/**
+ * @generated from message petri.engine.v1.GetEngineRunResponse
+ */
+export type GetEngineRunResponseJson = {
+  /**
+   * @generated from field: petri.engine.v1.EngineRun run = 1;
+   */
+  run?: EngineRunJson;
+};
+
+/**
+ * Describes the message petri.engine.v1.GetEngineRunResponse.
+ * Use `create(GetEngineRunResponseSchema)` to create a new message.
+ */
+export const GetEngineRunResponseSchema: GenMessage<GetEngineRunResponse, {jsonType: GetEngineRunResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_engine_v1_engine_service, 7);
+
+/**
+ * @generated from message petri.engine.v1.UpdateEngineRunDraftRequest
+ */
+export type UpdateEngineRunDraftRequest = Message<"petri.engine.v1.UpdateEngineRunDraftRequest"> & {
+  /**
+   * @generated from field: string run_id = 1;
+   */
+  runId: string;
+
+  /**
+   * @generated from field: string statement = 2;
+   */
+  statement: string;
+
+  /**
+   * @generated from field: string null_hypothesis = 3;
+   */
+  nullHypothesis: string;
+};
+
+/**
+ * @generated from message petri.engine.v1.UpdateEngineRunDraftRequest
+ */
+export type UpdateEngineRunDraftRequestJson = {
+  /**
+   * @generated from field: string run_id = 1;
+   */
+  runId?: string;
+
+  /**
+   * @generated from field: string statement = 2;
+   */
+  statement?: string;
+
+  /**
+   * @generated from field: string null_hypothesis = 3;
+   */
+  nullHypothesis?: string;
+};
+
+/**
+ * Describes the message petri.engine.v1.UpdateEngineRunDraftRequest.
+ * Use `create(UpdateEngineRunDraftRequestSchema)` to create a new message.
+ */
+export const UpdateEngineRunDraftRequestSchema: GenMessage<UpdateEngineRunDraftRequest, {jsonType: UpdateEngineRunDraftRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_engine_v1_engine_service, 8);
+
+/**
+ * @generated from message petri.engine.v1.UpdateEngineRunDraftResponse
+ */
+export type UpdateEngineRunDraftResponse = Message<"petri.engine.v1.UpdateEngineRunDraftResponse"> & {
+  /**
+   * @generated from field: petri.engine.v1.EngineRun run = 1;
+   */
+  run?: EngineRun | undefined;
+};
+
+/**
+ * @generated from message petri.engine.v1.UpdateEngineRunDraftResponse
+ */
+export type UpdateEngineRunDraftResponseJson = {
+  /**
+   * @generated from field: petri.engine.v1.EngineRun run = 1;
+   */
+  run?: EngineRunJson;
+};
+
+/**
+ * Describes the message petri.engine.v1.UpdateEngineRunDraftResponse.
+ * Use `create(UpdateEngineRunDraftResponseSchema)` to create a new message.
+ */
+export const UpdateEngineRunDraftResponseSchema: GenMessage<UpdateEngineRunDraftResponse, {jsonType: UpdateEngineRunDraftResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_engine_v1_engine_service, 9);
+
+/**
+ * @generated from message petri.engine.v1.ClearEngineRunHistoryRequest
+ */
+export type ClearEngineRunHistoryRequest = Message<"petri.engine.v1.ClearEngineRunHistoryRequest"> & {
+};
+
+/**
+ * @generated from message petri.engine.v1.ClearEngineRunHistoryRequest
+ */
+export type ClearEngineRunHistoryRequestJson = {
+};
+
+/**
+ * Describes the message petri.engine.v1.ClearEngineRunHistoryRequest.
+ * Use `create(ClearEngineRunHistoryRequestSchema)` to create a new message.
+ */
+export const ClearEngineRunHistoryRequestSchema: GenMessage<ClearEngineRunHistoryRequest, {jsonType: ClearEngineRunHistoryRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_engine_v1_engine_service, 10);
+
+/**
+ * @generated from message petri.engine.v1.ClearEngineRunHistoryResponse
+ */
+export type ClearEngineRunHistoryResponse = Message<"petri.engine.v1.ClearEngineRunHistoryResponse"> & {
+  /**
+   * @generated from field: int64 deleted_count = 1;
+   */
+  deletedCount: bigint;
+};
+
+/**
+ * @generated from message petri.engine.v1.ClearEngineRunHistoryResponse
+ */
+export type ClearEngineRunHistoryResponseJson = {
+  /**
+   * @generated from field: int64 deleted_count = 1;
+   */
+  deletedCount?: string;
+};
+
+/**
+ * Describes the message petri.engine.v1.ClearEngineRunHistoryResponse.
+ * Use `create(ClearEngineRunHistoryResponseSchema)` to create a new message.
+ */
+export const ClearEngineRunHistoryResponseSchema: GenMessage<ClearEngineRunHistoryResponse, {jsonType: ClearEngineRunHistoryResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_engine_v1_engine_service, 11);
+
+/**
+ * @generated from message petri.engine.v1.GenerateHypothesisRequest
+ */
+export type GenerateHypothesisRequest = Message<"petri.engine.v1.GenerateHypothesisRequest"> & {
+  /**
+   * @generated from field: string query = 1;
+   */
+  query: string;
+
+  /**
+   * @generated from field: string context = 2;
+   */
+  context: string;
+
+  /**
+   * Empty: the engine chooses.
+   *
+   * @generated from field: string experiment_type = 3;
+   */
+  experimentType: string;
+};
+
+/**
+ * @generated from message petri.engine.v1.GenerateHypothesisRequest
+ */
+export type GenerateHypothesisRequestJson = {
+  /**
+   * @generated from field: string query = 1;
+   */
+  query?: string;
+
+  /**
+   * @generated from field: string context = 2;
+   */
+  context?: string;
+
+  /**
+   * Empty: the engine chooses.
+   *
+   * @generated from field: string experiment_type = 3;
+   */
+  experimentType?: string;
+};
+
+/**
+ * Describes the message petri.engine.v1.GenerateHypothesisRequest.
+ * Use `create(GenerateHypothesisRequestSchema)` to create a new message.
+ */
+export const GenerateHypothesisRequestSchema: GenMessage<GenerateHypothesisRequest, {jsonType: GenerateHypothesisRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_engine_v1_engine_service, 12);
+
+/**
+ * @generated from message petri.engine.v1.GenerateHypothesisResponse
+ */
+export type GenerateHypothesisResponse = Message<"petri.engine.v1.GenerateHypothesisResponse"> & {
+  /**
+   * The engine result as a JSON object text (as EngineRun.result_json).
+   *
+   * @generated from field: string result_json = 1;
+   */
+  resultJson: string;
+};
+
+/**
+ * @generated from message petri.engine.v1.GenerateHypothesisResponse
+ */
+export type GenerateHypothesisResponseJson = {
+  /**
+   * The engine result as a JSON object text (as EngineRun.result_json).
+   *
+   * @generated from field: string result_json = 1;
+   */
+  resultJson?: string;
+};
+
+/**
+ * Describes the message petri.engine.v1.GenerateHypothesisResponse.
+ * Use `create(GenerateHypothesisResponseSchema)` to create a new message.
+ */
+export const GenerateHypothesisResponseSchema: GenMessage<GenerateHypothesisResponse, {jsonType: GenerateHypothesisResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_engine_v1_engine_service, 13);
+
+/**
+ * EngineService: hypothesis generation, asynchronous (runs) and synchronous. Every RPC acts for
+ * the calling account; another account's run is NOT_FOUND.
  *
  * @generated from service petri.engine.v1.EngineService
  */
 export const EngineService: GenService<{
+  /**
+   * StartEngineRun queues a run (PENDING). The caller's active (PENDING or RUNNING) runs are
+   * limited: over the limit it is ALREADY_EXISTS (engine_run_active, naming the active run).
+   *
+   * @generated from rpc petri.engine.v1.EngineService.StartEngineRun
+   */
+  startEngineRun: {
+    methodKind: "unary";
+    input: typeof StartEngineRunRequestSchema;
+    output: typeof StartEngineRunResponseSchema;
+  },
+  /**
+   * GetActiveEngineRun: the caller's newest PENDING or RUNNING run, if any.
+   *
+   * @generated from rpc petri.engine.v1.EngineService.GetActiveEngineRun
+   */
+  getActiveEngineRun: {
+    methodKind: "unary";
+    input: typeof GetActiveEngineRunRequestSchema;
+    output: typeof GetActiveEngineRunResponseSchema;
+  },
+  /**
+   * ListEngineRuns: the caller's runs, newest first, in offset pages.
+   *
+   * @generated from rpc petri.engine.v1.EngineService.ListEngineRuns
+   */
+  listEngineRuns: {
+    methodKind: "unary";
+    input: typeof ListEngineRunsRequestSchema;
+    output: typeof ListEngineRunsResponseSchema;
+  },
+  /**
+   * GetEngineRun: one of the caller's runs.
+   *
+   * @generated from rpc petri.engine.v1.EngineService.GetEngineRun
+   */
+  getEngineRun: {
+    methodKind: "unary";
+    input: typeof GetEngineRunRequestSchema;
+    output: typeof GetEngineRunResponseSchema;
+  },
+  /**
+   * UpdateEngineRunDraft stores the caller's edit of a COMPLETED run's hypothesis (else
+   * FAILED_PRECONDITION).
+   *
+   * @generated from rpc petri.engine.v1.EngineService.UpdateEngineRunDraft
+   */
+  updateEngineRunDraft: {
+    methodKind: "unary";
+    input: typeof UpdateEngineRunDraftRequestSchema;
+    output: typeof UpdateEngineRunDraftResponseSchema;
+  },
+  /**
+   * ClearEngineRunHistory deletes all of the caller's runs; an active one is abandoned by its
+   * worker.
+   *
+   * @generated from rpc petri.engine.v1.EngineService.ClearEngineRunHistory
+   */
+  clearEngineRunHistory: {
+    methodKind: "unary";
+    input: typeof ClearEngineRunHistoryRequestSchema;
+    output: typeof ClearEngineRunHistoryResponseSchema;
+  },
+  /**
+   * GenerateHypothesis runs the engine synchronously within a bounded time (else
+   * DEADLINE_EXCEEDED).
+   *
+   * @generated from rpc petri.engine.v1.EngineService.GenerateHypothesis
+   */
+  generateHypothesis: {
+    methodKind: "unary";
+    input: typeof GenerateHypothesisRequestSchema;
+    output: typeof GenerateHypothesisResponseSchema;
+  },
 }> = /*@__PURE__*/
   serviceDesc(file_petri_engine_v1_engine_service, 0);
 

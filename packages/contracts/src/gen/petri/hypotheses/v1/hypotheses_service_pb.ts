@@ -4,6 +4,8 @@
 
 import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { Experiment, ExperimentJson } from "../../experiments/v1/experiment_pb.js";
+import { file_petri_experiments_v1_experiment } from "../../experiments/v1/experiment_pb.js";
 import type { Hypothesis, HypothesisJson } from "./hypothesis_pb.js";
 import { file_petri_hypotheses_v1_hypothesis } from "./hypothesis_pb.js";
 import type { Message } from "@bufbuild/protobuf";
@@ -12,7 +14,251 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file petri/hypotheses/v1/hypotheses_service.proto.
  */
 export const file_petri_hypotheses_v1_hypotheses_service: GenFile = /*@__PURE__*/
-  fileDesc("CixwZXRyaS9oeXBvdGhlc2VzL3YxL2h5cG90aGVzZXNfc2VydmljZS5wcm90bxITcGV0cmkuaHlwb3RoZXNlcy52MSLSAQoXQ3JlYXRlSHlwb3RoZXNpc1JlcXVlc3QSDQoFdGl0bGUYASABKAkSEQoJc3RhdGVtZW50GAIgASgJEhcKD251bGxfaHlwb3RoZXNpcxgDIAEoCRIXCg9leHBlcmltZW50X3R5cGUYBCABKAkSGQoRaW50YWtlX2RyYWZ0X2pzb24YBSABKAkSFAoMZW5naW5lX2FnZW50GAYgASgJEhQKDGVuZ2luZV9xdWVyeRgHIAEoCRIcChRlbmdpbmVfcmVzcG9uc2VfanNvbhgIIAEoCSJPChhDcmVhdGVIeXBvdGhlc2lzUmVzcG9uc2USMwoKaHlwb3RoZXNpcxgBIAEoCzIfLnBldHJpLmh5cG90aGVzZXMudjEuSHlwb3RoZXNpcyJvChVMaXN0SHlwb3RoZXNlc1JlcXVlc3QSDgoGc3RhdHVzGAEgASgJEhcKD2V4cGVyaW1lbnRfdHlwZRgCIAEoCRIOCgZzZWFyY2gYAyABKAkSDQoFbGltaXQYBCABKAUSDgoGb2Zmc2V0GAUgASgFInsKFkxpc3RIeXBvdGhlc2VzUmVzcG9uc2USMwoKaHlwb3RoZXNlcxgBIAMoCzIfLnBldHJpLmh5cG90aGVzZXMudjEuSHlwb3RoZXNpcxINCgV0b3RhbBgCIAEoAxINCgVsaW1pdBgDIAEoBRIOCgZvZmZzZXQYBCABKAUiLQoUR2V0SHlwb3RoZXNpc1JlcXVlc3QSFQoNaHlwb3RoZXNpc19pZBgBIAEoCSJMChVHZXRIeXBvdGhlc2lzUmVzcG9uc2USMwoKaHlwb3RoZXNpcxgBIAEoCzIfLnBldHJpLmh5cG90aGVzZXMudjEuSHlwb3RoZXNpcyKUAQoXVXBkYXRlSHlwb3RoZXNpc1JlcXVlc3QSFQoNaHlwb3RoZXNpc19pZBgBIAEoCRISCgV0aXRsZRgCIAEoCUgAiAEBEhYKCXN0YXRlbWVudBgDIAEoCUgBiAEBEhMKBnN0YXR1cxgEIAEoCUgCiAEBQggKBl90aXRsZUIMCgpfc3RhdGVtZW50QgkKB19zdGF0dXMiTwoYVXBkYXRlSHlwb3RoZXNpc1Jlc3BvbnNlEjMKCmh5cG90aGVzaXMYASABKAsyHy5wZXRyaS5oeXBvdGhlc2VzLnYxLkh5cG90aGVzaXMiMQoYQXJjaGl2ZUh5cG90aGVzaXNSZXF1ZXN0EhUKDWh5cG90aGVzaXNfaWQYASABKAkiUAoZQXJjaGl2ZUh5cG90aGVzaXNSZXNwb25zZRIzCgpoeXBvdGhlc2lzGAEgASgLMh8ucGV0cmkuaHlwb3RoZXNlcy52MS5IeXBvdGhlc2lzMrwEChFIeXBvdGhlc2VzU2VydmljZRJvChBDcmVhdGVIeXBvdGhlc2lzEiwucGV0cmkuaHlwb3RoZXNlcy52MS5DcmVhdGVIeXBvdGhlc2lzUmVxdWVzdBotLnBldHJpLmh5cG90aGVzZXMudjEuQ3JlYXRlSHlwb3RoZXNpc1Jlc3BvbnNlEmkKDkxpc3RIeXBvdGhlc2VzEioucGV0cmkuaHlwb3RoZXNlcy52MS5MaXN0SHlwb3RoZXNlc1JlcXVlc3QaKy5wZXRyaS5oeXBvdGhlc2VzLnYxLkxpc3RIeXBvdGhlc2VzUmVzcG9uc2USZgoNR2V0SHlwb3RoZXNpcxIpLnBldHJpLmh5cG90aGVzZXMudjEuR2V0SHlwb3RoZXNpc1JlcXVlc3QaKi5wZXRyaS5oeXBvdGhlc2VzLnYxLkdldEh5cG90aGVzaXNSZXNwb25zZRJvChBVcGRhdGVIeXBvdGhlc2lzEiwucGV0cmkuaHlwb3RoZXNlcy52MS5VcGRhdGVIeXBvdGhlc2lzUmVxdWVzdBotLnBldHJpLmh5cG90aGVzZXMudjEuVXBkYXRlSHlwb3RoZXNpc1Jlc3BvbnNlEnIKEUFyY2hpdmVIeXBvdGhlc2lzEi0ucGV0cmkuaHlwb3RoZXNlcy52MS5BcmNoaXZlSHlwb3RoZXNpc1JlcXVlc3QaLi5wZXRyaS5oeXBvdGhlc2VzLnYxLkFyY2hpdmVIeXBvdGhlc2lzUmVzcG9uc2ViBnByb3RvMw", [file_petri_hypotheses_v1_hypothesis]);
+  fileDesc("CixwZXRyaS9oeXBvdGhlc2VzL3YxL2h5cG90aGVzZXNfc2VydmljZS5wcm90bxITcGV0cmkuaHlwb3RoZXNlcy52MSJ4CiZQcmVwYXJlRXhwZXJpbWVudEZyb21IeXBvdGhlc2lzUmVxdWVzdBIVCg1oeXBvdGhlc2lzX2lkGAEgASgJEh4KFmFkZGl0aW9uYWxfZmllbGRzX2pzb24YAiABKAkSFwoPaWRlbXBvdGVuY3lfa2V5GAMgASgJIo0BCidQcmVwYXJlRXhwZXJpbWVudEZyb21IeXBvdGhlc2lzUmVzcG9uc2USFAoMcmVxdWVzdF9qc29uGAEgASgJEhcKD2lkZW1wb3RlbmN5X2tleRgCIAEoCRIzCgpoeXBvdGhlc2lzGAMgASgLMh8ucGV0cmkuaHlwb3RoZXNlcy52MS5IeXBvdGhlc2lzIlEKIUxpbmtFeHBlcmltZW50VG9IeXBvdGhlc2lzUmVxdWVzdBIVCg1oeXBvdGhlc2lzX2lkGAEgASgJEhUKDWV4cGVyaW1lbnRfaWQYAiABKAkiWQoiTGlua0V4cGVyaW1lbnRUb0h5cG90aGVzaXNSZXNwb25zZRIzCgpoeXBvdGhlc2lzGAEgASgLMh8ucGV0cmkuaHlwb3RoZXNlcy52MS5IeXBvdGhlc2lzImwKJUNyZWF0ZUh5cG90aGVzaXNGcm9tRXhwZXJpbWVudFJlcXVlc3QSNAoKZXhwZXJpbWVudBgBIAEoCzIgLnBldHJpLmV4cGVyaW1lbnRzLnYxLkV4cGVyaW1lbnQSDQoFdGl0bGUYAiABKAkiXQomQ3JlYXRlSHlwb3RoZXNpc0Zyb21FeHBlcmltZW50UmVzcG9uc2USMwoKaHlwb3RoZXNpcxgBIAEoCzIfLnBldHJpLmh5cG90aGVzZXMudjEuSHlwb3RoZXNpcyLSAQoXQ3JlYXRlSHlwb3RoZXNpc1JlcXVlc3QSDQoFdGl0bGUYASABKAkSEQoJc3RhdGVtZW50GAIgASgJEhcKD251bGxfaHlwb3RoZXNpcxgDIAEoCRIXCg9leHBlcmltZW50X3R5cGUYBCABKAkSGQoRaW50YWtlX2RyYWZ0X2pzb24YBSABKAkSFAoMZW5naW5lX2FnZW50GAYgASgJEhQKDGVuZ2luZV9xdWVyeRgHIAEoCRIcChRlbmdpbmVfcmVzcG9uc2VfanNvbhgIIAEoCSJPChhDcmVhdGVIeXBvdGhlc2lzUmVzcG9uc2USMwoKaHlwb3RoZXNpcxgBIAEoCzIfLnBldHJpLmh5cG90aGVzZXMudjEuSHlwb3RoZXNpcyJvChVMaXN0SHlwb3RoZXNlc1JlcXVlc3QSDgoGc3RhdHVzGAEgASgJEhcKD2V4cGVyaW1lbnRfdHlwZRgCIAEoCRIOCgZzZWFyY2gYAyABKAkSDQoFbGltaXQYBCABKAUSDgoGb2Zmc2V0GAUgASgFInsKFkxpc3RIeXBvdGhlc2VzUmVzcG9uc2USMwoKaHlwb3RoZXNlcxgBIAMoCzIfLnBldHJpLmh5cG90aGVzZXMudjEuSHlwb3RoZXNpcxINCgV0b3RhbBgCIAEoAxINCgVsaW1pdBgDIAEoBRIOCgZvZmZzZXQYBCABKAUiLQoUR2V0SHlwb3RoZXNpc1JlcXVlc3QSFQoNaHlwb3RoZXNpc19pZBgBIAEoCSJMChVHZXRIeXBvdGhlc2lzUmVzcG9uc2USMwoKaHlwb3RoZXNpcxgBIAEoCzIfLnBldHJpLmh5cG90aGVzZXMudjEuSHlwb3RoZXNpcyKUAQoXVXBkYXRlSHlwb3RoZXNpc1JlcXVlc3QSFQoNaHlwb3RoZXNpc19pZBgBIAEoCRISCgV0aXRsZRgCIAEoCUgAiAEBEhYKCXN0YXRlbWVudBgDIAEoCUgBiAEBEhMKBnN0YXR1cxgEIAEoCUgCiAEBQggKBl90aXRsZUIMCgpfc3RhdGVtZW50QgkKB19zdGF0dXMiTwoYVXBkYXRlSHlwb3RoZXNpc1Jlc3BvbnNlEjMKCmh5cG90aGVzaXMYASABKAsyHy5wZXRyaS5oeXBvdGhlc2VzLnYxLkh5cG90aGVzaXMiMQoYQXJjaGl2ZUh5cG90aGVzaXNSZXF1ZXN0EhUKDWh5cG90aGVzaXNfaWQYASABKAkiUAoZQXJjaGl2ZUh5cG90aGVzaXNSZXNwb25zZRIzCgpoeXBvdGhlc2lzGAEgASgLMh8ucGV0cmkuaHlwb3RoZXNlcy52MS5IeXBvdGhlc2lzMocIChFIeXBvdGhlc2VzU2VydmljZRJvChBDcmVhdGVIeXBvdGhlc2lzEiwucGV0cmkuaHlwb3RoZXNlcy52MS5DcmVhdGVIeXBvdGhlc2lzUmVxdWVzdBotLnBldHJpLmh5cG90aGVzZXMudjEuQ3JlYXRlSHlwb3RoZXNpc1Jlc3BvbnNlEmkKDkxpc3RIeXBvdGhlc2VzEioucGV0cmkuaHlwb3RoZXNlcy52MS5MaXN0SHlwb3RoZXNlc1JlcXVlc3QaKy5wZXRyaS5oeXBvdGhlc2VzLnYxLkxpc3RIeXBvdGhlc2VzUmVzcG9uc2USZgoNR2V0SHlwb3RoZXNpcxIpLnBldHJpLmh5cG90aGVzZXMudjEuR2V0SHlwb3RoZXNpc1JlcXVlc3QaKi5wZXRyaS5oeXBvdGhlc2VzLnYxLkdldEh5cG90aGVzaXNSZXNwb25zZRJvChBVcGRhdGVIeXBvdGhlc2lzEiwucGV0cmkuaHlwb3RoZXNlcy52MS5VcGRhdGVIeXBvdGhlc2lzUmVxdWVzdBotLnBldHJpLmh5cG90aGVzZXMudjEuVXBkYXRlSHlwb3RoZXNpc1Jlc3BvbnNlEnIKEUFyY2hpdmVIeXBvdGhlc2lzEi0ucGV0cmkuaHlwb3RoZXNlcy52MS5BcmNoaXZlSHlwb3RoZXNpc1JlcXVlc3QaLi5wZXRyaS5oeXBvdGhlc2VzLnYxLkFyY2hpdmVIeXBvdGhlc2lzUmVzcG9uc2USnAEKH1ByZXBhcmVFeHBlcmltZW50RnJvbUh5cG90aGVzaXMSOy5wZXRyaS5oeXBvdGhlc2VzLnYxLlByZXBhcmVFeHBlcmltZW50RnJvbUh5cG90aGVzaXNSZXF1ZXN0GjwucGV0cmkuaHlwb3RoZXNlcy52MS5QcmVwYXJlRXhwZXJpbWVudEZyb21IeXBvdGhlc2lzUmVzcG9uc2USjQEKGkxpbmtFeHBlcmltZW50VG9IeXBvdGhlc2lzEjYucGV0cmkuaHlwb3RoZXNlcy52MS5MaW5rRXhwZXJpbWVudFRvSHlwb3RoZXNpc1JlcXVlc3QaNy5wZXRyaS5oeXBvdGhlc2VzLnYxLkxpbmtFeHBlcmltZW50VG9IeXBvdGhlc2lzUmVzcG9uc2USmQEKHkNyZWF0ZUh5cG90aGVzaXNGcm9tRXhwZXJpbWVudBI6LnBldHJpLmh5cG90aGVzZXMudjEuQ3JlYXRlSHlwb3RoZXNpc0Zyb21FeHBlcmltZW50UmVxdWVzdBo7LnBldHJpLmh5cG90aGVzZXMudjEuQ3JlYXRlSHlwb3RoZXNpc0Zyb21FeHBlcmltZW50UmVzcG9uc2ViBnByb3RvMw", [file_petri_experiments_v1_experiment, file_petri_hypotheses_v1_hypothesis]);
+
+/**
+ * @generated from message petri.hypotheses.v1.PrepareExperimentFromHypothesisRequest
+ */
+export type PrepareExperimentFromHypothesisRequest = Message<"petri.hypotheses.v1.PrepareExperimentFromHypothesisRequest"> & {
+  /**
+   * @generated from field: string hypothesis_id = 1;
+   */
+  hypothesisId: string;
+
+  /**
+   * A JSON object text merged (deeply) over the request; empty for none.
+   *
+   * @generated from field: string additional_fields_json = 2;
+   */
+  additionalFieldsJson: string;
+
+  /**
+   * The caller's Idempotency-Key header; empty when none was sent.
+   *
+   * @generated from field: string idempotency_key = 3;
+   */
+  idempotencyKey: string;
+};
+
+/**
+ * @generated from message petri.hypotheses.v1.PrepareExperimentFromHypothesisRequest
+ */
+export type PrepareExperimentFromHypothesisRequestJson = {
+  /**
+   * @generated from field: string hypothesis_id = 1;
+   */
+  hypothesisId?: string;
+
+  /**
+   * A JSON object text merged (deeply) over the request; empty for none.
+   *
+   * @generated from field: string additional_fields_json = 2;
+   */
+  additionalFieldsJson?: string;
+
+  /**
+   * The caller's Idempotency-Key header; empty when none was sent.
+   *
+   * @generated from field: string idempotency_key = 3;
+   */
+  idempotencyKey?: string;
+};
+
+/**
+ * Describes the message petri.hypotheses.v1.PrepareExperimentFromHypothesisRequest.
+ * Use `create(PrepareExperimentFromHypothesisRequestSchema)` to create a new message.
+ */
+export const PrepareExperimentFromHypothesisRequestSchema: GenMessage<PrepareExperimentFromHypothesisRequest, {jsonType: PrepareExperimentFromHypothesisRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_hypotheses_v1_hypotheses_service, 0);
+
+/**
+ * @generated from message petri.hypotheses.v1.PrepareExperimentFromHypothesisResponse
+ */
+export type PrepareExperimentFromHypothesisResponse = Message<"petri.hypotheses.v1.PrepareExperimentFromHypothesisResponse"> & {
+  /**
+   * The experiment request (POST /experiments body) as JSON text.
+   *
+   * @generated from field: string request_json = 1;
+   */
+  requestJson: string;
+
+  /**
+   * The key to create it with (derived from the caller's key, or from the hypothesis and the
+   * request when none was sent).
+   *
+   * @generated from field: string idempotency_key = 2;
+   */
+  idempotencyKey: string;
+
+  /**
+   * @generated from field: petri.hypotheses.v1.Hypothesis hypothesis = 3;
+   */
+  hypothesis?: Hypothesis | undefined;
+};
+
+/**
+ * @generated from message petri.hypotheses.v1.PrepareExperimentFromHypothesisResponse
+ */
+export type PrepareExperimentFromHypothesisResponseJson = {
+  /**
+   * The experiment request (POST /experiments body) as JSON text.
+   *
+   * @generated from field: string request_json = 1;
+   */
+  requestJson?: string;
+
+  /**
+   * The key to create it with (derived from the caller's key, or from the hypothesis and the
+   * request when none was sent).
+   *
+   * @generated from field: string idempotency_key = 2;
+   */
+  idempotencyKey?: string;
+
+  /**
+   * @generated from field: petri.hypotheses.v1.Hypothesis hypothesis = 3;
+   */
+  hypothesis?: HypothesisJson;
+};
+
+/**
+ * Describes the message petri.hypotheses.v1.PrepareExperimentFromHypothesisResponse.
+ * Use `create(PrepareExperimentFromHypothesisResponseSchema)` to create a new message.
+ */
+export const PrepareExperimentFromHypothesisResponseSchema: GenMessage<PrepareExperimentFromHypothesisResponse, {jsonType: PrepareExperimentFromHypothesisResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_hypotheses_v1_hypotheses_service, 1);
+
+/**
+ * @generated from message petri.hypotheses.v1.LinkExperimentToHypothesisRequest
+ */
+export type LinkExperimentToHypothesisRequest = Message<"petri.hypotheses.v1.LinkExperimentToHypothesisRequest"> & {
+  /**
+   * @generated from field: string hypothesis_id = 1;
+   */
+  hypothesisId: string;
+
+  /**
+   * @generated from field: string experiment_id = 2;
+   */
+  experimentId: string;
+};
+
+/**
+ * @generated from message petri.hypotheses.v1.LinkExperimentToHypothesisRequest
+ */
+export type LinkExperimentToHypothesisRequestJson = {
+  /**
+   * @generated from field: string hypothesis_id = 1;
+   */
+  hypothesisId?: string;
+
+  /**
+   * @generated from field: string experiment_id = 2;
+   */
+  experimentId?: string;
+};
+
+/**
+ * Describes the message petri.hypotheses.v1.LinkExperimentToHypothesisRequest.
+ * Use `create(LinkExperimentToHypothesisRequestSchema)` to create a new message.
+ */
+export const LinkExperimentToHypothesisRequestSchema: GenMessage<LinkExperimentToHypothesisRequest, {jsonType: LinkExperimentToHypothesisRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_hypotheses_v1_hypotheses_service, 2);
+
+/**
+ * @generated from message petri.hypotheses.v1.LinkExperimentToHypothesisResponse
+ */
+export type LinkExperimentToHypothesisResponse = Message<"petri.hypotheses.v1.LinkExperimentToHypothesisResponse"> & {
+  /**
+   * @generated from field: petri.hypotheses.v1.Hypothesis hypothesis = 1;
+   */
+  hypothesis?: Hypothesis | undefined;
+};
+
+/**
+ * @generated from message petri.hypotheses.v1.LinkExperimentToHypothesisResponse
+ */
+export type LinkExperimentToHypothesisResponseJson = {
+  /**
+   * @generated from field: petri.hypotheses.v1.Hypothesis hypothesis = 1;
+   */
+  hypothesis?: HypothesisJson;
+};
+
+/**
+ * Describes the message petri.hypotheses.v1.LinkExperimentToHypothesisResponse.
+ * Use `create(LinkExperimentToHypothesisResponseSchema)` to create a new message.
+ */
+export const LinkExperimentToHypothesisResponseSchema: GenMessage<LinkExperimentToHypothesisResponse, {jsonType: LinkExperimentToHypothesisResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_hypotheses_v1_hypotheses_service, 3);
+
+/**
+ * @generated from message petri.hypotheses.v1.CreateHypothesisFromExperimentRequest
+ */
+export type CreateHypothesisFromExperimentRequest = Message<"petri.hypotheses.v1.CreateHypothesisFromExperimentRequest"> & {
+  /**
+   * @generated from field: petri.experiments.v1.Experiment experiment = 1;
+   */
+  experiment?: Experiment | undefined;
+
+  /**
+   * Empty: the experiment's title.
+   *
+   * @generated from field: string title = 2;
+   */
+  title: string;
+};
+
+/**
+ * @generated from message petri.hypotheses.v1.CreateHypothesisFromExperimentRequest
+ */
+export type CreateHypothesisFromExperimentRequestJson = {
+  /**
+   * @generated from field: petri.experiments.v1.Experiment experiment = 1;
+   */
+  experiment?: ExperimentJson;
+
+  /**
+   * Empty: the experiment's title.
+   *
+   * @generated from field: string title = 2;
+   */
+  title?: string;
+};
+
+/**
+ * Describes the message petri.hypotheses.v1.CreateHypothesisFromExperimentRequest.
+ * Use `create(CreateHypothesisFromExperimentRequestSchema)` to create a new message.
+ */
+export const CreateHypothesisFromExperimentRequestSchema: GenMessage<CreateHypothesisFromExperimentRequest, {jsonType: CreateHypothesisFromExperimentRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_hypotheses_v1_hypotheses_service, 4);
+
+/**
+ * @generated from message petri.hypotheses.v1.CreateHypothesisFromExperimentResponse
+ */
+export type CreateHypothesisFromExperimentResponse = Message<"petri.hypotheses.v1.CreateHypothesisFromExperimentResponse"> & {
+  /**
+   * @generated from field: petri.hypotheses.v1.Hypothesis hypothesis = 1;
+   */
+  hypothesis?: Hypothesis | undefined;
+};
+
+/**
+ * @generated from message petri.hypotheses.v1.CreateHypothesisFromExperimentResponse
+ */
+export type CreateHypothesisFromExperimentResponseJson = {
+  /**
+   * @generated from field: petri.hypotheses.v1.Hypothesis hypothesis = 1;
+   */
+  hypothesis?: HypothesisJson;
+};
+
+/**
+ * Describes the message petri.hypotheses.v1.CreateHypothesisFromExperimentResponse.
+ * Use `create(CreateHypothesisFromExperimentResponseSchema)` to create a new message.
+ */
+export const CreateHypothesisFromExperimentResponseSchema: GenMessage<CreateHypothesisFromExperimentResponse, {jsonType: CreateHypothesisFromExperimentResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_hypotheses_v1_hypotheses_service, 5);
 
 /**
  * @generated from message petri.hypotheses.v1.CreateHypothesisRequest
@@ -121,7 +367,7 @@ export type CreateHypothesisRequestJson = {
  * Use `create(CreateHypothesisRequestSchema)` to create a new message.
  */
 export const CreateHypothesisRequestSchema: GenMessage<CreateHypothesisRequest, {jsonType: CreateHypothesisRequestJson}> = /*@__PURE__*/
-  messageDesc(file_petri_hypotheses_v1_hypotheses_service, 0);
+  messageDesc(file_petri_hypotheses_v1_hypotheses_service, 6);
 
 /**
  * @generated from message petri.hypotheses.v1.CreateHypothesisResponse
@@ -148,7 +394,7 @@ export type CreateHypothesisResponseJson = {
  * Use `create(CreateHypothesisResponseSchema)` to create a new message.
  */
 export const CreateHypothesisResponseSchema: GenMessage<CreateHypothesisResponse, {jsonType: CreateHypothesisResponseJson}> = /*@__PURE__*/
-  messageDesc(file_petri_hypotheses_v1_hypotheses_service, 1);
+  messageDesc(file_petri_hypotheses_v1_hypotheses_service, 7);
 
 /**
  * @generated from message petri.hypotheses.v1.ListHypothesesRequest
@@ -227,7 +473,7 @@ export type ListHypothesesRequestJson = {
  * Use `create(ListHypothesesRequestSchema)` to create a new message.
  */
 export const ListHypothesesRequestSchema: GenMessage<ListHypothesesRequest, {jsonType: ListHypothesesRequestJson}> = /*@__PURE__*/
-  messageDesc(file_petri_hypotheses_v1_hypotheses_service, 2);
+  messageDesc(file_petri_hypotheses_v1_hypotheses_service, 8);
 
 /**
  * @generated from message petri.hypotheses.v1.ListHypothesesResponse
@@ -284,7 +530,7 @@ export type ListHypothesesResponseJson = {
  * Use `create(ListHypothesesResponseSchema)` to create a new message.
  */
 export const ListHypothesesResponseSchema: GenMessage<ListHypothesesResponse, {jsonType: ListHypothesesResponseJson}> = /*@__PURE__*/
-  messageDesc(file_petri_hypotheses_v1_hypotheses_service, 3);
+  messageDesc(file_petri_hypotheses_v1_hypotheses_service, 9);
 
 /**
  * @generated from message petri.hypotheses.v1.GetHypothesisRequest
@@ -311,7 +557,7 @@ export type GetHypothesisRequestJson = {
  * Use `create(GetHypothesisRequestSchema)` to create a new message.
  */
 export const GetHypothesisRequestSchema: GenMessage<GetHypothesisRequest, {jsonType: GetHypothesisRequestJson}> = /*@__PURE__*/
-  messageDesc(file_petri_hypotheses_v1_hypotheses_service, 4);
+  messageDesc(file_petri_hypotheses_v1_hypotheses_service, 10);
 
 /**
  * @generated from message petri.hypotheses.v1.GetHypothesisResponse
@@ -338,7 +584,7 @@ export type GetHypothesisResponseJson = {
  * Use `create(GetHypothesisResponseSchema)` to create a new message.
  */
 export const GetHypothesisResponseSchema: GenMessage<GetHypothesisResponse, {jsonType: GetHypothesisResponseJson}> = /*@__PURE__*/
-  messageDesc(file_petri_hypotheses_v1_hypotheses_service, 5);
+  messageDesc(file_petri_hypotheses_v1_hypotheses_service, 11);
 
 /**
  * @generated from message petri.hypotheses.v1.UpdateHypothesisRequest
@@ -403,7 +649,7 @@ export type UpdateHypothesisRequestJson = {
  * Use `create(UpdateHypothesisRequestSchema)` to create a new message.
  */
 export const UpdateHypothesisRequestSchema: GenMessage<UpdateHypothesisRequest, {jsonType: UpdateHypothesisRequestJson}> = /*@__PURE__*/
-  messageDesc(file_petri_hypotheses_v1_hypotheses_service, 6);
+  messageDesc(file_petri_hypotheses_v1_hypotheses_service, 12);
 
 /**
  * @generated from message petri.hypotheses.v1.UpdateHypothesisResponse
@@ -430,7 +676,7 @@ export type UpdateHypothesisResponseJson = {
  * Use `create(UpdateHypothesisResponseSchema)` to create a new message.
  */
 export const UpdateHypothesisResponseSchema: GenMessage<UpdateHypothesisResponse, {jsonType: UpdateHypothesisResponseJson}> = /*@__PURE__*/
-  messageDesc(file_petri_hypotheses_v1_hypotheses_service, 7);
+  messageDesc(file_petri_hypotheses_v1_hypotheses_service, 13);
 
 /**
  * @generated from message petri.hypotheses.v1.ArchiveHypothesisRequest
@@ -457,7 +703,7 @@ export type ArchiveHypothesisRequestJson = {
  * Use `create(ArchiveHypothesisRequestSchema)` to create a new message.
  */
 export const ArchiveHypothesisRequestSchema: GenMessage<ArchiveHypothesisRequest, {jsonType: ArchiveHypothesisRequestJson}> = /*@__PURE__*/
-  messageDesc(file_petri_hypotheses_v1_hypotheses_service, 8);
+  messageDesc(file_petri_hypotheses_v1_hypotheses_service, 14);
 
 /**
  * @generated from message petri.hypotheses.v1.ArchiveHypothesisResponse
@@ -484,7 +730,7 @@ export type ArchiveHypothesisResponseJson = {
  * Use `create(ArchiveHypothesisResponseSchema)` to create a new message.
  */
 export const ArchiveHypothesisResponseSchema: GenMessage<ArchiveHypothesisResponse, {jsonType: ArchiveHypothesisResponseJson}> = /*@__PURE__*/
-  messageDesc(file_petri_hypotheses_v1_hypotheses_service, 9);
+  messageDesc(file_petri_hypotheses_v1_hypotheses_service, 15);
 
 /**
  * HypothesesService: the hypothesis library. Every RPC acts for the calling account on its own
@@ -542,6 +788,42 @@ export const HypothesesService: GenService<{
     methodKind: "unary";
     input: typeof ArchiveHypothesisRequestSchema;
     output: typeof ArchiveHypothesisResponseSchema;
+  },
+  /**
+   * PrepareExperimentFromHypothesis builds the experiment request of POST
+   * /hypotheses/{id}/to-experiment (the hypothesis's intake draft, its statement and null, and
+   * the caller's additional fields merged in) and the idempotency key that makes a retried call
+   * replay the first experiment. An ARCHIVED hypothesis: FAILED_PRECONDITION.
+   *
+   * @generated from rpc petri.hypotheses.v1.HypothesesService.PrepareExperimentFromHypothesis
+   */
+  prepareExperimentFromHypothesis: {
+    methodKind: "unary";
+    input: typeof PrepareExperimentFromHypothesisRequestSchema;
+    output: typeof PrepareExperimentFromHypothesisResponseSchema;
+  },
+  /**
+   * LinkExperimentToHypothesis records an experiment created from the hypothesis: USED, and
+   * experiments_count counts it once however often it is recorded (the ExperimentSubmitted
+   * consumer records it too).
+   *
+   * @generated from rpc petri.hypotheses.v1.HypothesesService.LinkExperimentToHypothesis
+   */
+  linkExperimentToHypothesis: {
+    methodKind: "unary";
+    input: typeof LinkExperimentToHypothesisRequestSchema;
+    output: typeof LinkExperimentToHypothesisResponseSchema;
+  },
+  /**
+   * CreateHypothesisFromExperiment saves the hypothesis of one of the caller's submitted
+   * experiments (the gateway passes the experiment as the experiments service returned it).
+   *
+   * @generated from rpc petri.hypotheses.v1.HypothesesService.CreateHypothesisFromExperiment
+   */
+  createHypothesisFromExperiment: {
+    methodKind: "unary";
+    input: typeof CreateHypothesisFromExperimentRequestSchema;
+    output: typeof CreateHypothesisFromExperimentResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_petri_hypotheses_v1_hypotheses_service, 0);

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file petri/hypotheses/v1/hypothesis.proto.
  */
 export const file_petri_hypotheses_v1_hypothesis: GenFile = /*@__PURE__*/
-  fileDesc("CiRwZXRyaS9oeXBvdGhlc2VzL3YxL2h5cG90aGVzaXMucHJvdG8SE3BldHJpLmh5cG90aGVzZXMudjEihwMKCkh5cG90aGVzaXMSCgoCaWQYASABKAkSGAoQb3duZXJfYWNjb3VudF9pZBgCIAEoCRINCgV0aXRsZRgDIAEoCRIRCglzdGF0ZW1lbnQYBCABKAkSFwoPbnVsbF9oeXBvdGhlc2lzGAUgASgJEhcKD2V4cGVyaW1lbnRfdHlwZRgGIAEoCRIOCgZzdGF0dXMYByABKAkSGQoRaW50YWtlX2RyYWZ0X2pzb24YCCABKAkSGQoRZXhwZXJpbWVudHNfY291bnQYCSABKAUSFAoMZW5naW5lX2FnZW50GAogASgJEhQKDGVuZ2luZV9xdWVyeRgLIAEoCRIcChRlbmdpbmVfcmVzcG9uc2VfanNvbhgMIAEoCRIPCgd2ZXJzaW9uGA0gASgDEi4KCmNyZWF0ZWRfYXQYDiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnVwZGF0ZWRfYXQYDyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wYgZwcm90bzM", [file_google_protobuf_timestamp]);
+  fileDesc("CiRwZXRyaS9oeXBvdGhlc2VzL3YxL2h5cG90aGVzaXMucHJvdG8SE3BldHJpLmh5cG90aGVzZXMudjEipQMKCkh5cG90aGVzaXMSCgoCaWQYASABKAkSGAoQb3duZXJfYWNjb3VudF9pZBgCIAEoCRINCgV0aXRsZRgDIAEoCRIRCglzdGF0ZW1lbnQYBCABKAkSFwoPbnVsbF9oeXBvdGhlc2lzGAUgASgJEhcKD2V4cGVyaW1lbnRfdHlwZRgGIAEoCRIOCgZzdGF0dXMYByABKAkSGQoRaW50YWtlX2RyYWZ0X2pzb24YCCABKAkSGQoRZXhwZXJpbWVudHNfY291bnQYCSABKAUSFAoMZW5naW5lX2FnZW50GAogASgJEhQKDGVuZ2luZV9xdWVyeRgLIAEoCRIcChRlbmdpbmVfcmVzcG9uc2VfanNvbhgMIAEoCRIPCgd2ZXJzaW9uGA0gASgDEi4KCmNyZWF0ZWRfYXQYDiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnVwZGF0ZWRfYXQYDyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhwKFHNvdXJjZV9leHBlcmltZW50X2lkGBAgASgJYgZwcm90bzM", [file_google_protobuf_timestamp]);
 
 /**
  * Hypothesis is one entry of an account's hypothesis library (SPEC.md "Hypothesis (library)").
@@ -113,6 +113,13 @@ export type Hypothesis = Message<"petri.hypotheses.v1.Hypothesis"> & {
    * @generated from field: google.protobuf.Timestamp updated_at = 15;
    */
   updatedAt?: Timestamp | undefined;
+
+  /**
+   * Derived from a submitted experiment: that experiment's id; empty otherwise.
+   *
+   * @generated from field: string source_experiment_id = 16;
+   */
+  sourceExperimentId: string;
 };
 
 /**
@@ -214,6 +221,13 @@ export type HypothesisJson = {
    * @generated from field: google.protobuf.Timestamp updated_at = 15;
    */
   updatedAt?: TimestampJson;
+
+  /**
+   * Derived from a submitted experiment: that experiment's id; empty otherwise.
+   *
+   * @generated from field: string source_experiment_id = 16;
+   */
+  sourceExperimentId?: string;
 };
 
 /**

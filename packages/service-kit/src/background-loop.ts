@@ -4,7 +4,8 @@
  * finds rows committed by another replica (or by a transaction that poked before it
  * committed) without relying on the clock moving, which a test's fake clock need not do.
  */
-import type { Clock, Logger } from "@petri/service-kit";
+import type { Clock } from "./clock.js";
+import type { Logger } from "./logger.js";
 
 export interface StepResult {
   /** Run the next step at once (there is more to do and room to do it). */

@@ -1,0 +1,260 @@
+import type { RouteHandler, z } from "@hono/zod-openapi";
+import type { CloudLabProvider, Submission, Translation } from "@petri/contracts/cloudlabs";
+import { BULK_CALL_TIMEOUT_MS, asCaller } from "../../lib/clients.js";
+import type { GatewayEnv } from "../../lib/create-app.js";
+import { callService } from "../../lib/service-call.js";
+import { isoOrNull } from "../../lib/timestamps.js";
+import type {
+  InterpretationSchema,
+  cancelSubmission,
+  getProvider,
+  getSubmission,
+  getSubmissionRawData,
+  interpret,
+  listProviders,
+  listSubmissions,
+  listSupportedTypes,
+  translate,
+  translateExperiment,
+  validate,
+} from "./cloud-labs.routes.js";
+
+type JsonObject = Record<string, unknown>;
+
+function parseObject(text: string, what: string): JsonObject {
+  const value: unknown = JSON.parse(text);
+  if (value === null || typeof value !== "object" || Array.isArray(value))
+    throw new Error(`the cloudlabs service sent ${what} that is not a JSON object`);
+  return value as JsonObject;
+}
+
+const turnaround = (value: { min: number; max: number } | undefined) => ({
+  min: value?.min ?? 0,
+  max: value?.max ?? 0,
+});
+
+function providerSummaryJson(provider: CloudLabProvider) {
+  return {
+    id: provider.id,
+    name: provider.name,
+    protocol_format: provider.protocolFormat,
+    supported_experiment_types: [...provider.supportedExperimentTypes],
+    status: provider.status,
+  };
+}
+
+function providerJson(provider: CloudLabProvider | undefined) {
+  if (!provider) throw new Error("the cloudlabs service returned no provider");
+  return {
+    ...providerSummaryJson(provider),
+    description: provider.description,
+    capabilities: {
+      cell_lines: [...(provider.capabilities?.cellLines ?? [])],
+      plate_formats: [...(provider.capabilities?.plateFormats ?? [])],
+      detection_methods: [...(provider.capabilities?.detectionMethods ?? [])],
+    },
+    pricing: {
+      base_cost_usd: Number(provider.pricing?.baseCostUsd ?? 0),
+      per_sample_usd: Number(provider.pricing?.perSampleUsd ?? 0),
+    },
+    turnaround_days: turnaround(provider.turnaroundDays),
+    max_bsl: provider.maxBsl,
+  };
+}
+
+function translationJson(translation: Translation | undefined) {
+  if (!translation) throw new Error("the cloudlabs service returned no translation");
+  return {
+    provider_id: translation.providerId,
+    protocol_format: translation.protocolFormat,
+    protocol: parseObject(translation.protocolJson, "a protocol"),
+    estimated_cost_usd: Number(translation.estimatedCostUsd),
+    estimated_turnaround_days: turnaround(translation.estimatedTurnaroundDays),
+    warnings: [...translation.warnings],
+  };
+}
+
+function submissionJson(submission: Submission | undefined) {
+  if (!submission) throw new Error("the cloudlabs service returned no submission");
+  return {
+    id: submission.id,
+    experiment_id: submission.experimentId,
+    provider_id: submission.providerId,
+    provider_submission_id: submission.providerSubmissionId || null,
+    protocol_format: submission.protocolFormat,
+    translated_protocol: parseObject(submission.translatedProtocolJson, "a protocol"),
+    status: submission.status,
+    results: submission.resultsJson ? parseObject(submission.resultsJson, "results") : null,
+    error: submission.error || null,
+    adapter: submission.adapter,
+    estimated_cost_usd: Number(submission.estimatedCostUsd),
+    estimated_turnaround_days: turnaround(submission.estimatedTurnaroundDays),
+    created_at: isoOrNull(submission.createdAt)!,
+    submitted_at: isoOrNull(submission.submittedAt),
+    started_at: isoOrNull(submission.startedAt),
+    completed_at: isoOrNull(submission.completedAt),
+  };
+}
+
+export const listProvidersHandler: RouteHandler<typeof listProviders, GatewayEnv> = async (c) => {
+  const { providers } = await callService(() =>
+    c.get("runtime").clients.cloudlabs.listProviders({}, asCaller()),
+  );
+  return c.json({ providers: providers.map(providerSummaryJson) }, 200);
+};
+
+export const getProviderHandler: RouteHandler<typeof getProvider, GatewayEnv> = async (c) => {
+  const { provider_id } = c.req.valid("param");
+  const { provider } = await callService(() =>
+    c.get("runtime").clients.cloudlabs.getProvider({ providerId: provider_id }, asCaller()),
+  );
+  return c.json(providerJson(provider), 200);
+};
+
+export const listSupportedTypesHandler: RouteHandler<typeof listSupportedTypes, GatewayEnv> = async (c) => {
+  const { supportedTypes } = await callService(() =>
+    c.get("runtime").clients.cloudlabs.listSupportedTypes({}, asCaller()),
+  );
+  return c.json(
+    {
+      supported_types: supportedTypes.map((t) => ({
+        experiment_type: t.experimentType,
+        providers: [...t.providers],
+        description: t.description,
+      })),
+    },
+    200,
+  );
+};
+
+export const interpretHandler: RouteHandler<typeof interpret, GatewayEnv> = async (c) => {
+  const body = c.req.valid("json");
+  const answer = await callService(() =>
+    c.get("runtime").clients.cloudlabs.interpretIntake(
+      { intakeJson: JSON.stringify(body.intake), providerId: body.provider_id ?? "" },
+      // A language model may take a while; the service answers with the rules when it does.
+      asCaller(BULK_CALL_TIMEOUT_MS),
+    ),
+  );
+  return c.json(
+    {
+      interpretation: parseObject(answer.interpretationJson, "an interpretation") as z.infer<
+        typeof InterpretationSchema
+      >["interpretation"],
+      interpreter: answer.interpreter,
+    },
+    200,
+  );
+};
+
+export const translateHandler: RouteHandler<typeof translate, GatewayEnv> = async (c) => {
+  const body = c.req.valid("json");
+  const { translation } = await callService(() =>
+    c
+      .get("runtime")
+      .clients.cloudlabs.translateIntake(
+        { intakeJson: JSON.stringify(body.intake), providerId: body.provider_id },
+        asCaller(),
+      ),
+  );
+  return c.json(translationJson(translation), 200);
+};
+
+export const validateHandler: RouteHandler<typeof validate, GatewayEnv> = async (c) => {
+  const body = c.req.valid("json");
+  const answer = await callService(() =>
+    c
+      .get("runtime")
+      .clients.cloudlabs.validateIntake(
+        { intakeJson: JSON.stringify(body.intake), providerId: body.provider_id },
+        asCaller(),
+      ),
+  );
+  if (!answer.valid)
+    return c.json(
+      {
+        valid: false,
+        provider_id: answer.providerId,
+        errors: answer.errors.map((e) => ({ field: e.field, message: e.message })),
+      },
+      200,
+    );
+  return c.json(
+    {
+      valid: true,
+      provider_id: answer.providerId,
+      warnings: [...answer.warnings],
+      estimated_cost_usd: Number(answer.estimatedCostUsd),
+      estimated_turnaround_days: turnaround(answer.estimatedTurnaroundDays),
+    },
+    200,
+  );
+};
+
+/** Reads the experiment as the caller (the experiments service decides who may), then translates it. */
+export const translateExperimentHandler: RouteHandler<typeof translateExperiment, GatewayEnv> = async (c) => {
+  const { experiment_id } = c.req.valid("param");
+  const { provider_id } = c.req.valid("json");
+  const { clients } = c.get("runtime");
+  const { experiment } = await callService(() =>
+    clients.experiments.getExperiment({ experimentId: experiment_id }, asCaller()),
+  );
+  const answer = await callService(() =>
+    clients.cloudlabs.translateExperiment({ experiment, providerId: provider_id }, asCaller()),
+  );
+  const submission = submissionJson(answer.submission);
+  c.header("Location", `/cloud-labs/submissions/${submission.id}`);
+  return c.json({ ...translationJson(answer.translation), submission }, 201);
+};
+
+export const listSubmissionsHandler: RouteHandler<typeof listSubmissions, GatewayEnv> = async (c) => {
+  const query = c.req.valid("query");
+  const page = await callService(() =>
+    c.get("runtime").clients.cloudlabs.listSubmissions(
+      {
+        experimentId: query.experiment_id ?? "",
+        providerId: query.provider_id ?? "",
+        status: query.status ?? "",
+        limit: query.limit,
+        offset: query.offset,
+      },
+      asCaller(),
+    ),
+  );
+  return c.json(
+    {
+      submissions: page.submissions.map(submissionJson),
+      total: Number(page.total),
+      limit: page.limit,
+      offset: page.offset,
+    },
+    200,
+  );
+};
+
+export const getSubmissionHandler: RouteHandler<typeof getSubmission, GatewayEnv> = async (c) => {
+  const { submission_id } = c.req.valid("param");
+  const { submission } = await callService(() =>
+    c.get("runtime").clients.cloudlabs.getSubmission({ submissionId: submission_id }, asCaller()),
+  );
+  return c.json(submissionJson(submission), 200);
+};
+
+export const cancelSubmissionHandler: RouteHandler<typeof cancelSubmission, GatewayEnv> = async (c) => {
+  const { submission_id } = c.req.valid("param");
+  const { submission } = await callService(() =>
+    c.get("runtime").clients.cloudlabs.cancelSubmission({ submissionId: submission_id }, asCaller()),
+  );
+  return c.json(submissionJson(submission), 200);
+};
+
+export const getSubmissionRawDataHandler: RouteHandler<typeof getSubmissionRawData, GatewayEnv> = async (
+  c,
+) => {
+  const { submission_id } = c.req.valid("param");
+  const raw = await callService(() =>
+    c.get("runtime").clients.cloudlabs.getSubmissionRawData({ submissionId: submission_id }, asCaller()),
+  );
+  c.header("Content-Type", raw.contentType);
+  return c.body(raw.data as Uint8Array<ArrayBuffer>, 200);
+};

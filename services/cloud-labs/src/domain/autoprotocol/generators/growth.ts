@@ -1,0 +1,127 @@
+import type { GrowthPlan } from "../../plan.js";
+import { ProtocolNotExpressibleError, ProtocolTooLargeError } from "../errors.js";
+import { WellAllocator, assayPlate, organismLabel, replicateSlots } from "../layout.js";
+import { type ProtocolBuilder, mixVolumeFor } from "../protocol-builder.js";
+import { celsius, minutes, nanometers } from "../quantities.js";
+import type { SpectrophotometryGroup } from "../types.js";
+
+/** Medium + inoculum per well (ours): 180 + 20 µL on 96-well plates, 45 + 5 µL on 384-well plates. */
+const VOLUMES = {
+  "96-well": { medium: 180, inoculum: 20 },
+  "384-well": { medium: 45, inoculum: 5 },
+} as const;
+
+const TEMPERATURE_VARIABLE = /temp|°c|celsius|kelvin/i;
+
+/**
+ * Growth matrix: every condition (a lab-prepared medium) x biological x technical replicates plus
+ * one blank per condition, sealed with an optical seal against evaporation and read at 600 nm in a
+ * kinetic `spectrophotometry` run at the plan's temperature (shaking between reads when asked).
+ */
+export function buildGrowthProtocol(plan: GrowthPlan, builder: ProtocolBuilder): void {
+  const problems: { field: string; message: string }[] = [];
+  if (plan.aeration === "anaerobic") {
+    problems.push({ field: "aeration", message: "anaerobic incubation has no Autoprotocol op" });
+  }
+  if (plan.conditions.length === 0)
+    problems.push({ field: "conditions", message: "no condition to grow in" });
+  plan.conditions.forEach((condition, c) =>
+    condition.settings.forEach((setting, s) => {
+      if (TEMPERATURE_VARIABLE.test(setting.variable) || TEMPERATURE_VARIABLE.test(setting.unit ?? "")) {
+        problems.push({
+          field: `conditions[${c}].settings[${s}].variable`,
+          message: "temperature cannot vary between wells of one plate",
+        });
+      }
+    }),
+  );
+  if (!(plan.read_interval_minutes > 0)) {
+    problems.push({ field: "read_interval_minutes", message: "the read interval must be positive" });
+  }
+  if (problems.length > 0) throw new ProtocolNotExpressibleError(problems);
+
+  const plateType = assayPlate(plan.plate_format, "clear");
+  const volumes = VOLUMES[plan.plate_format];
+  const slots = replicateSlots(plan.replicates);
+  const needed = plan.conditions.length * (slots.length + 1);
+  if (needed > plateType.wells) {
+    throw new ProtocolTooLargeError(
+      "conditions",
+      needed,
+      plateType.wells,
+      `wells of one ${plateType.shortname} plate`,
+    );
+  }
+
+  const plate = builder.fresh("growth_plate", plateType, "discard");
+  plan.conditions.forEach((_, c) => builder.existing(`condition_${c + 1}_medium`, "discard"));
+  for (let b = 1; b <= plan.replicates.biological; b += 1) builder.existing(`inoculum_b${b}`, "discard");
+
+  const allocator = new WellAllocator(plateType);
+  const wells: { well: number; condition: number; biological: number | null }[] = [];
+  plan.conditions.forEach((condition, c) => {
+    for (const slot of [...slots, null]) {
+      const well = (allocator.take(1) as number[])[0] as number;
+      wells.push({ well, condition: c, biological: slot?.biological ?? null });
+      builder.label(
+        plate,
+        well,
+        slot
+          ? `${condition.label} | ${organismLabel(plan.organism)} | ${slot.label}`
+          : `${condition.label} | blank (medium only)`,
+      );
+    }
+  });
+
+  for (const w of wells) {
+    const volume = w.biological === null ? volumes.medium + volumes.inoculum : volumes.medium;
+    builder.transfer(
+      builder.well(`condition_${w.condition + 1}_medium`, 0),
+      builder.well(plate, w.well),
+      volume,
+    );
+  }
+  for (const w of wells) {
+    if (w.biological === null) continue;
+    builder.transfer(
+      builder.well(`inoculum_b${w.biological}`, 0),
+      builder.well(plate, w.well),
+      volumes.inoculum,
+      mixVolumeFor(volumes.medium + volumes.inoculum),
+    );
+  }
+
+  const groups: SpectrophotometryGroup[] = [
+    {
+      mode: "absorbance",
+      mode_params: {
+        wells: wells.map((w) => builder.well(plate, w.well)),
+        wavelength: [nanometers(600)],
+        num_flashes: 25,
+      },
+    },
+  ];
+  if (plan.aeration === "shaking") groups.push({ mode: "shake", mode_params: {} });
+  builder.push(
+    { op: "seal", object: plate, type: "ultra-clear" },
+    {
+      op: "spectrophotometry",
+      object: plate,
+      dataref: "od600_kinetic",
+      groups,
+      interval: minutes(plan.read_interval_minutes),
+      num_intervals: Math.floor((plan.duration_hours * 60) / plan.read_interval_minutes) + 1,
+      temperature: celsius(plan.temperature_c),
+    },
+  );
+
+  builder.note(
+    `condition_<n>_medium: ${plan.medium} made up by the lab for condition n (${plan.conditions
+      .map((condition, c) => `${c + 1}: ${condition.label}`)
+      .join("; ")}); inoculum_b<n>: one ${organismLabel(plan.organism)} culture per biological replicate.`,
+  );
+  builder.note(
+    "The plate is read under an ultra-clear seal to stop evaporation over the run; the seal also limits gas " +
+      "exchange, which matters for fast-growing aerobes.",
+  );
+}

@@ -1,0 +1,180 @@
+import type { ViabilityPlan } from "../../plan.js";
+import { edgeWells, innerWells } from "../containers.js";
+import { ProtocolNotExpressibleError, ProtocolTooLargeError } from "../errors.js";
+import { WellAllocator, assayPlate, formatConcentration, replicateSlots } from "../layout.js";
+import { type ProtocolBuilder, resourceId } from "../protocol-builder.js";
+import { hours, microliters, minutes, seconds } from "../quantities.js";
+import { buildDilutionPlate } from "./dilution-plate.js";
+
+/**
+ * Volumes per well: cells, treatment (10x), CellTiter-Glo (equal to the medium volume, Promega
+ * guidance quoted in the notes) and the edge moat. 96-well: 90 + 10 + 100 µL and a 100 µL moat
+ * as in skeleton B. 384-well (white low-volume plate, 40 µL wells): 9 + 1 + 10 µL and a 20 µL
+ * moat, our scaling of the same ratios.
+ */
+const VOLUMES = {
+  "96-well": { cells: 90, treatment: 10, reagent: 100, moat: 100 },
+  "384-well": { cells: 9, treatment: 1, reagent: 10, moat: 20 },
+} as const;
+
+/** Cell viability IC50 with CellTiter-Glo (notes 5.5, skeleton B). */
+export function buildViabilityProtocol(plan: ViabilityPlan, builder: ProtocolBuilder): void {
+  if (plan.assay_type !== "CELLTITER_GLO") {
+    throw new ProtocolNotExpressibleError([
+      {
+        field: "assay_type",
+        message:
+          `${plan.assay_type}: only CellTiter-Glo (luminescence) reagent additions and read settings are in ` +
+          `our protocol table; other viability readouts need a lab-specific protocol`,
+      },
+    ]);
+  }
+  if (plan.compound.concentrations_um.length === 0) {
+    throw new ProtocolNotExpressibleError([
+      { field: "compound.concentrations_um", message: "no concentration to test" },
+    ]);
+  }
+  const volumes = VOLUMES[plan.plate_format];
+  const plateType = assayPlate(plan.plate_format, "white");
+  const slots = replicateSlots(plan.replicates);
+  const concentrations = plan.compound.concentrations_um;
+
+  interface Group {
+    kind: "dose" | "vehicle" | "kill" | "blank";
+    dose?: number;
+    label: string;
+  }
+  const groups: Group[] = [
+    ...concentrations.map((value, dose): Group => ({
+      kind: "dose",
+      dose,
+      label: `${plan.compound.name} ${formatConcentration(value)} µM`,
+    })),
+    { kind: "vehicle", label: `vehicle control (${plan.solvent} only, 0% effect)` },
+    ...(plan.positive_control
+      ? [{ kind: "kill", label: `kill control (${plan.positive_control}, 100% effect)` } as Group]
+      : []),
+    { kind: "blank", label: "no-cell blank (medium only)" },
+  ];
+  const inner = innerWells(plateType);
+  const needed = groups.length * slots.length;
+  if (needed > inner.length) {
+    throw new ProtocolTooLargeError(
+      "plate_format",
+      needed,
+      inner.length,
+      `inner wells of one ${plateType.shortname} plate (the outer ring is the evaporation moat)`,
+    );
+  }
+
+  const plate = builder.fresh("cell_plate", plateType, "discard");
+  const medium = builder.existing("culture_medium", "discard");
+  for (let b = 1; b <= plan.replicates.biological; b += 1) builder.existing(`cells_b${b}`, "discard");
+  const stock = builder.existing("compound_10x", { store: "cold_20" });
+  const vehicle = builder.existing("vehicle_medium", "discard");
+  if (plan.positive_control) builder.existing("positive_control_10x", { store: "cold_20" });
+
+  const allocator = new WellAllocator(plateType, inner);
+  const placed = groups.flatMap((group) =>
+    slots.map((slot) => ({ group, slot, well: (allocator.take(1) as number[])[0] as number })),
+  );
+  const assayWells = placed.map((p) => p.well);
+
+  // Seeding: the moat and the blanks get medium, the rest cells (one suspension per biological replicate).
+  for (const well of edgeWells(plateType)) {
+    builder.transfer(builder.well(medium, 0), builder.well(plate, well), volumes.moat);
+    builder.label(plate, well, "edge moat (medium only, not read)");
+  }
+  for (const { group, slot, well } of placed) {
+    const source = group.kind === "blank" ? medium : `cells_b${slot.biological}`;
+    builder.transfer(builder.well(source, 0), builder.well(plate, well), volumes.cells);
+    builder.label(plate, well, `${group.label} | ${plan.cell_line} | ${slot.label}`);
+  }
+  builder.push(
+    { op: "cover", object: plate, lid: "standard" },
+    { op: "incubate", object: plate, where: "warm_37", duration: hours(24), shaking: false, co2_percent: 5 },
+  );
+
+  const dilution = buildDilutionPlate(builder, {
+    ref: "dilution_plate",
+    stockRef: stock,
+    diluentRef: vehicle,
+    concentrations,
+    drawUl: slots.length * volumes.treatment,
+    field: "compound.concentrations_um",
+    label: (i) => `${plan.compound.name} at 10x ${formatConcentration(concentrations[i] as number)} µM`,
+  });
+
+  builder.push({ op: "uncover", object: plate });
+  for (const { group, well } of placed) {
+    const source =
+      group.kind === "dose"
+        ? builder.well(dilution.ref, dilution.wells[group.dose as number] as number)
+        : group.kind === "kill"
+          ? builder.well("positive_control_10x", 0)
+          : builder.well(vehicle, 0);
+    builder.transfer(source, builder.well(plate, well), volumes.treatment);
+  }
+
+  const celltiterGlo = resourceId("CellTiter-Glo reagent");
+  builder.push(
+    { op: "cover", object: plate, lid: "standard" },
+    {
+      op: "incubate",
+      object: plate,
+      where: "warm_37",
+      duration: hours(plan.exposure_hours),
+      shaking: false,
+      co2_percent: 5,
+    },
+    // Equilibrate to room temperature before the reagent (Promega guidance, notes 5.5).
+    {
+      op: "incubate",
+      object: plate,
+      where: "ambient",
+      duration: minutes(30),
+      shaking: false,
+      co2_percent: 0,
+    },
+    { op: "uncover", object: plate },
+    {
+      op: "provision",
+      resource_id: celltiterGlo,
+      to: assayWells.map((well) => ({
+        well: builder.well(plate, well),
+        volume: microliters(volumes.reagent),
+      })),
+    },
+    { op: "cover", object: plate, lid: "standard" },
+    { op: "incubate", object: plate, where: "ambient", duration: minutes(2), shaking: true, co2_percent: 0 },
+    {
+      op: "incubate",
+      object: plate,
+      where: "ambient",
+      duration: minutes(10),
+      shaking: false,
+      co2_percent: 0,
+    },
+    { op: "uncover", object: plate },
+    {
+      op: "luminescence",
+      object: plate,
+      wells: assayWells.map(String),
+      integration_time: seconds(1),
+      dataref: `ctg_${String(plan.exposure_hours).replace(".", "_")}h`,
+    },
+  );
+
+  builder.note(
+    `cells_b<n>: one ${plan.cell_line} suspension per biological replicate at ` +
+      `${plan.seeding_density_cells_per_well} cells per ${volumes.cells} µL; culture_medium: the same medium ` +
+      `without cells.`,
+  );
+  builder.note(
+    `compound_10x: ${plan.compound.name} at 10x its highest final concentration in culture medium; ` +
+      `vehicle_medium: culture medium with the same ${plan.solvent} fraction, used as diluent and vehicle control.`,
+  );
+  if (plan.positive_control) {
+    builder.note(`positive_control_10x: ${plan.positive_control} at 10x a fully cytotoxic concentration.`);
+  }
+}

@@ -1,0 +1,145 @@
+/**
+ * Enzyme inhibition IC50 (reference notes 7.2): a 10x inhibitor series in a dilution plate,
+ * stamped 10 uL per well; per replicate block a no-inhibitor control (0% inhibition), a
+ * positive-control inhibitor (100%, when the plan names one) and a no-enzyme blank; enzyme
+ * 40 uL, mix, substrate 50 uL (100 uL final in a 96-well plate), mix, incubate, endpoint read.
+ * The volumes and the buffer are Petri defaults: the plan does not give them.
+ */
+import type { EnzymePlan } from "../../plan.js";
+import { plateModel, readPlateRole } from "../catalog.js";
+import { GEOMETRY, packBlocks, plateCount, usableWells, volumeScale, wellSpan } from "../layout.js";
+import type { SllProtocolBody, SllWell } from "../types.js";
+import {
+  addRead,
+  at,
+  celsius,
+  microliters,
+  minutes,
+  plain,
+  requireSome,
+  sampleModel,
+  StepList,
+} from "./common.js";
+import { addDilutionSeries } from "./dilution-plate.js";
+
+export function enzymeProtocol(plan: EnzymePlan): SllProtocolBody {
+  requireSome(plan.inhibitor.concentrations_um.length, "inhibitor.concentrations_um");
+  const list = new StepList();
+  const geometry = GEOMETRY[plan.plate_format];
+  const scale = volumeScale(plan.plate_format);
+  const concentrations = plan.inhibitor.concentrations_um;
+  const n = concentrations.length;
+  const hasPositive = plan.positive_control !== null;
+  const replicateBlocks = plan.replicates.technical * plan.replicates.biological;
+  const blocks = packBlocks(
+    Array.from({ length: replicateBlocks }, () => n + 2 + (hasPositive ? 1 : 0)),
+    usableWells(geometry, false),
+    "inhibitor.concentrations_um",
+  );
+  const plates = Array.from({ length: plateCount(blocks) }, (_, i) => `assay plate ${i + 1}`);
+  const wellsOf = (index: number): SllWell[] =>
+    blocks[index]!.wells.map((well) => at(plates[blocks[index]!.plate - 1]!, well));
+  const role = (offset: number) => blocks.map((_, i) => wellsOf(i)[n + offset]!);
+  const testWells = blocks.map((_, i) => wellsOf(i).slice(0, n));
+  const noInhibitorWells = role(0);
+  const positiveWells = hasPositive ? role(1) : [];
+  const blankWells = role(hasPositive ? 2 : 1);
+  const withEnzyme = [...testWells.flat(), ...noInhibitorWells, ...positiveWells];
+  const inhibitorUl = 10 * scale;
+  const top = concentrations[0] ?? 0;
+
+  for (const plate of plates) {
+    list.add("LabelContainer", {
+      Label: plate,
+      Container: plateModel(readPlateRole(plan.plate_format, plan.detection_method)),
+    });
+  }
+  list.add("LabelContainer", { Label: "dilution plate", Container: plateModel("deep-well-96") });
+  list.add(
+    "LabelSample",
+    { Label: "assay buffer", Sample: sampleModel(`${plan.enzyme} assay buffer`) },
+    "the enzyme's assay buffer, chosen by the lab (the plan names none)",
+  );
+  list.add(
+    "LabelSample",
+    { Label: "enzyme", Sample: sampleModel(plan.enzyme) },
+    "working solution at 2.5x its final concentration in assay buffer",
+  );
+  list.add(
+    "LabelSample",
+    { Label: "substrate", Sample: sampleModel(plan.substrate) },
+    "working solution at 2x its final concentration in assay buffer",
+  );
+  list.add(
+    "LabelSample",
+    { Label: "inhibitor stock", Sample: sampleModel(plan.inhibitor.name) },
+    `10x working stock in assay buffer: ${plain(10 * top)} uM (top final ${plain(top)} uM)`,
+  );
+  if (plan.positive_control !== null) {
+    list.add(
+      "LabelSample",
+      { Label: "positive control", Sample: sampleModel(plan.positive_control) },
+      "reference inhibitor (100% inhibition): 10x in assay buffer at a fully inhibiting concentration chosen by the lab",
+    );
+  }
+
+  const dilutionWells = addDilutionSeries(list, {
+    plateLabel: "dilution plate",
+    stockLabel: "inhibitor stock",
+    diluentLabel: "assay buffer",
+    concentrations,
+    drawnUl: replicateBlocks * inhibitorUl,
+    field: "inhibitor.concentrations_um",
+    unitName: "uM",
+  });
+  testWells.forEach((wells, i) => {
+    const block = blocks[i]!;
+    list.add(
+      "Transfer",
+      { Source: dilutionWells, Destination: wells, Amount: microliters(inhibitorUl) },
+      `replicate block ${i + 1}: ${wellSpan(block.wells)} of ${plates[block.plate - 1]}`,
+    );
+  });
+  list.add(
+    "Transfer",
+    {
+      Source: "assay buffer",
+      Destination: [...noInhibitorWells, ...blankWells],
+      Amount: microliters(inhibitorUl),
+    },
+    "no-inhibitor controls (0% inhibition) and no-enzyme blanks get buffer instead of inhibitor",
+  );
+  if (hasPositive) {
+    list.add(
+      "Transfer",
+      { Source: "positive control", Destination: positiveWells, Amount: microliters(inhibitorUl) },
+      "positive controls (100% inhibition)",
+    );
+  }
+  list.add("Transfer", { Source: "enzyme", Destination: withEnzyme, Amount: microliters(40 * scale) });
+  list.add(
+    "Transfer",
+    { Source: "assay buffer", Destination: blankWells, Amount: microliters(40 * scale) },
+    "no-enzyme blanks",
+  );
+  list.add("Mix", { Sample: plates }, "no pre-incubation of enzyme and inhibitor is planned");
+  list.add(
+    "Transfer",
+    { Source: "substrate", Destination: [...withEnzyme, ...blankWells], Amount: microliters(50 * scale) },
+    "start the reaction",
+  );
+  list.add("Mix", { Sample: plates });
+  list.add("Incubate", {
+    Sample: plates,
+    Time: minutes(plan.incubation_minutes),
+    Temperature: celsius(plan.temperature_c),
+  });
+  addRead(list, plan.detection_method, plates, {
+    wavelengthNm: plan.wavelength_nm,
+    comment:
+      plan.detection_method === "absorbance" && plan.wavelength_nm === null
+        ? "endpoint read; wavelength set by the lab (the plan gives none)"
+        : "endpoint read",
+  });
+  return list.finish(plan.title, "ExperimentRoboticSamplePreparation");
+}

@@ -1,0 +1,201 @@
+/**
+ * Cell viability IC50 (reference notes 5.5 and 7.2): cells seeded in the inner wells of the read
+ * plate (outer ring = medium moat), 24 h attachment at 37 C / 5% CO2, a 10x dose series in a
+ * dilution plate stamped 10 uL into 90 uL, vehicle (0% effect), kill (100% effect, when the plan
+ * names one) and no-cell blank wells in every replicate block, exposure, then the readout
+ * (CellTiter-Glo: room-temperature equilibration, reagent equal to the medium volume, shake,
+ * 10 min, luminescence with 1 s integration).
+ */
+import type { ViabilityPlan } from "../../plan.js";
+import { plateModel, readPlateRole } from "../catalog.js";
+import {
+  GEOMETRY,
+  outerWells,
+  packBlocks,
+  plateCount,
+  usableWells,
+  volumeScale,
+  wellSpan,
+} from "../layout.js";
+import type { SllProtocolBody, SllWell } from "../types.js";
+import {
+  addRead,
+  at,
+  celsius,
+  hours,
+  microliters,
+  minutes,
+  percent,
+  plain,
+  requireSome,
+  sampleModel,
+  seconds,
+  StepList,
+} from "./common.js";
+import { addDilutionSeries } from "./dilution-plate.js";
+
+const REAGENTS: Record<ViabilityPlan["assay_type"], string> = {
+  CELLTITER_GLO: "CellTiter-Glo reagent",
+  MTT: "MTT reagent",
+  MTS: "MTS reagent",
+  RESAZURIN: "resazurin reagent",
+  LIVE_DEAD: "live/dead stain",
+  OTHER: "viability assay reagent",
+};
+
+export function viabilityProtocol(plan: ViabilityPlan): SllProtocolBody {
+  requireSome(plan.compound.concentrations_um.length, "compound.concentrations_um");
+  const list = new StepList();
+  const geometry = GEOMETRY[plan.plate_format];
+  const scale = volumeScale(plan.plate_format);
+  const concentrations = plan.compound.concentrations_um;
+  const n = concentrations.length;
+  const hasKill = plan.positive_control !== null;
+  const replicateBlocks = plan.replicates.technical * plan.replicates.biological;
+  const blockSize = n + 2 + (hasKill ? 1 : 0);
+  const blocks = packBlocks(
+    Array.from({ length: replicateBlocks }, () => blockSize),
+    usableWells(geometry, true),
+    "compound.concentrations_um",
+  );
+  const plates = Array.from({ length: plateCount(blocks) }, (_, i) => `cell plate ${i + 1}`);
+  const wellsOf = (index: number): SllWell[] =>
+    blocks[index]!.wells.map((well) => at(plates[blocks[index]!.plate - 1]!, well));
+  const role = (offset: number) => blocks.map((_, i) => wellsOf(i)[n + offset]!);
+  const testWells = blocks.map((_, i) => wellsOf(i).slice(0, n));
+  const vehicleWells = role(0);
+  const killWells = hasKill ? role(1) : [];
+  const blankWells = role(hasKill ? 2 : 1);
+  const seeded = [...testWells.flat(), ...vehicleWells, ...killWells];
+  const compoundUl = 10 * scale;
+  const top = concentrations[0] ?? 0;
+
+  for (const plate of plates) {
+    list.add("LabelContainer", {
+      Label: plate,
+      Container: plateModel(readPlateRole(plan.plate_format, plan.detection_method)),
+    });
+  }
+  list.add("LabelContainer", { Label: "dilution plate", Container: plateModel("deep-well-96") });
+  list.add(
+    "LabelSample",
+    { Label: "medium", Sample: sampleModel(`${plan.cell_line} culture medium`) },
+    "the lab's standard culture medium for the cell line",
+  );
+  list.add(
+    "LabelSample",
+    { Label: "cells", Sample: sampleModel(plan.cell_line) },
+    `cell suspension at ${plain(plan.seeding_density_cells_per_well)} cells per ${plain(90 * scale)} uL`,
+  );
+  list.add(
+    "LabelSample",
+    { Label: "compound stock", Sample: sampleModel(plan.compound.name) },
+    `10x working stock in vehicle medium: ${plain(10 * top)} uM (top final ${plain(top)} uM)`,
+  );
+  list.add(
+    "LabelSample",
+    { Label: "vehicle medium", Sample: sampleModel(`${plan.solvent} in ${plan.cell_line} culture medium`) },
+    "medium holding the solvent at the stock's fraction, so every well gets the same solvent concentration",
+  );
+  if (plan.positive_control !== null) {
+    list.add(
+      "LabelSample",
+      { Label: "positive control", Sample: sampleModel(plan.positive_control) },
+      "kill control (100% effect): 10x in vehicle medium at a fully cytotoxic concentration chosen by the lab",
+    );
+  }
+  list.add("LabelSample", { Label: "assay reagent", Sample: sampleModel(REAGENTS[plan.assay_type]) });
+
+  list.add(
+    "Transfer",
+    {
+      Source: "medium",
+      Destination: plates.flatMap((plate) => outerWells(geometry).map((well) => at(plate, well))),
+      Amount: microliters(100 * scale),
+    },
+    "edge moat: the outer wells hold medium only",
+  );
+  list.add(
+    "Transfer",
+    { Source: "cells", Destination: seeded, Amount: microliters(90 * scale) },
+    `seed ${plain(plan.seeding_density_cells_per_well)} cells per well into the test, vehicle${hasKill ? ", kill" : ""} wells`,
+  );
+  list.add(
+    "Transfer",
+    { Source: "medium", Destination: blankWells, Amount: microliters(90 * scale) },
+    "no-cell blanks: medium only",
+  );
+  list.add("Cover", { Sample: plates });
+  list.add(
+    "IncubateCells",
+    { Sample: plates, Temperature: celsius(37), CarbonDioxide: percent(5), Time: hours(24) },
+    "attachment before dosing",
+  );
+
+  const dilutionWells = addDilutionSeries(list, {
+    plateLabel: "dilution plate",
+    stockLabel: "compound stock",
+    diluentLabel: "vehicle medium",
+    concentrations,
+    drawnUl: replicateBlocks * compoundUl,
+    field: "compound.concentrations_um",
+    unitName: "uM",
+  });
+  list.add("Uncover", { Sample: plates });
+  testWells.forEach((wells, i) => {
+    const block = blocks[i]!;
+    list.add(
+      "Transfer",
+      { Source: dilutionWells, Destination: wells, Amount: microliters(compoundUl) },
+      `replicate block ${i + 1}: ${wellSpan(block.wells)} of ${plates[block.plate - 1]}`,
+    );
+  });
+  list.add(
+    "Transfer",
+    {
+      Source: "vehicle medium",
+      Destination: [...vehicleWells, ...blankWells],
+      Amount: microliters(compoundUl),
+    },
+    "vehicle controls (0% effect) and blanks get vehicle medium",
+  );
+  if (hasKill) {
+    list.add(
+      "Transfer",
+      { Source: "positive control", Destination: killWells, Amount: microliters(compoundUl) },
+      "kill controls (100% effect)",
+    );
+  }
+  list.add("Cover", { Sample: plates });
+  list.add(
+    "IncubateCells",
+    { Sample: plates, Temperature: celsius(37), CarbonDioxide: percent(5), Time: hours(plan.exposure_hours) },
+    "exposure",
+  );
+
+  const assayWells = [...seeded, ...blankWells];
+  if (plan.assay_type === "CELLTITER_GLO") {
+    list.add("Incubate", { Sample: plates, Time: minutes(30) }, "equilibrate to room temperature");
+    list.add("Uncover", { Sample: plates });
+    list.add(
+      "Transfer",
+      { Source: "assay reagent", Destination: assayWells, Amount: microliters(100 * scale) },
+      "reagent volume equal to the medium volume",
+    );
+    list.add("Mix", { Sample: plates }, "shake about 2 min");
+    list.add("Incubate", { Sample: plates, Time: minutes(10) }, "at room temperature");
+    if (plan.detection_method === "luminescence") {
+      list.add("LuminescenceIntensity", { Sample: plates, IntegrationTime: seconds(1) });
+    } else addRead(list, plan.detection_method, plates);
+  } else {
+    list.add("Uncover", { Sample: plates });
+    list.comment(
+      `add the ${REAGENTS[plan.assay_type]} as its instructions say before reading (no volume in the plan)`,
+    );
+    addRead(list, plan.detection_method, plates, {
+      comment:
+        plan.detection_method === "absorbance" ? "wavelength set by the lab for the reagent" : undefined,
+    });
+  }
+  return list.finish(plan.title, "ExperimentRoboticCellPreparation");
+}

@@ -1,0 +1,200 @@
+/**
+ * Cloud labs through the RPCs, on PostgreSQL and PGlite: the catalog; translate, validate and
+ * interpret; a stored experiment translated into a submission that the worker sends to the
+ * sandbox lab and follows to completed (simulated results, each change an event); cancel;
+ * owner-only access; the raw data.
+ */
+import { Code } from "@connectrpc/connect";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FULL_INTAKES, MIC_CLOUD_INTAKE } from "../src/domain/interpret/fixtures.js";
+import {
+  Backend,
+  type CloudLabs,
+  ENGINES,
+  failure,
+  requester,
+  startCloudLabs,
+  storedExperiment,
+} from "./support/harness.js";
+import { ExperimentStatus } from "@petri/contracts/experiments";
+
+const SLL = "petri-sll-sandbox";
+const AUTOPROTOCOL = "petri-microbiology-sandbox";
+const MIC = FULL_INTAKES.MIC_MBC_ASSAY;
+
+describe.each(ENGINES)("cloud labs on %s", (engine) => {
+  let backend: Backend;
+  let cl: CloudLabs;
+
+  beforeAll(async () => {
+    backend = await Backend.open(engine);
+    cl = await startCloudLabs(backend.database);
+  });
+  afterAll(async () => {
+    await cl?.stop();
+    await backend?.close();
+  });
+
+  it("lists the providers with their full records and the types each runs", async () => {
+    const me = requester();
+    const { providers } = await cl.as(me).listProviders({});
+    expect(providers.map((p) => p.protocolFormat).sort()).toEqual(
+      expect.arrayContaining(["autoprotocol", "sll"]),
+    );
+    const { provider } = await cl.as(me).getProvider({ providerId: SLL });
+    expect(provider).toMatchObject({ id: SLL, protocolFormat: "sll", status: "available" });
+    expect(provider!.capabilities!.plateFormats.length).toBeGreaterThan(0);
+    expect(Number(provider!.pricing!.baseCostUsd)).toBeGreaterThan(0);
+    expect(await failure(cl.as(me).getProvider({ providerId: "nope" }))).toMatchObject({
+      code: Code.NotFound,
+    });
+    const { supportedTypes } = await cl.as(me).listSupportedTypes({});
+    expect(supportedTypes).toHaveLength(8);
+    expect(await failure(cl.as().listProviders({}))).toMatchObject({ code: Code.Unauthenticated });
+  });
+
+  it("translates, validates and interprets an intake", async () => {
+    const me = requester();
+    const { translation } = await cl
+      .as(me)
+      .translateIntake({ intakeJson: JSON.stringify(MIC), providerId: AUTOPROTOCOL });
+    expect(translation).toMatchObject({ providerId: AUTOPROTOCOL, protocolFormat: "autoprotocol" });
+    const protocol = JSON.parse(translation!.protocolJson);
+    expect(Object.keys(protocol.refs).length).toBeGreaterThan(0);
+    expect(protocol.instructions.map((i: { op: string }) => i.op)).toEqual(
+      expect.arrayContaining(["incubate", "absorbance"]),
+    );
+    expect(Number(translation!.estimatedCostUsd)).toBeGreaterThan(0);
+
+    const sll = await cl.as(me).translateIntake({ intakeJson: JSON.stringify(MIC), providerId: SLL });
+    const sllProtocol = JSON.parse(sll.translation!.protocolJson);
+    expect(sllProtocol).toMatchObject({
+      name: expect.any(String),
+      steps: expect.any(Array),
+      text: expect.any(String),
+    });
+
+    const valid = await cl.as(me).validateIntake({ intakeJson: JSON.stringify(MIC), providerId: SLL });
+    expect(valid).toMatchObject({ valid: true, providerId: SLL, errors: [] });
+    const sanger = await cl.as(me).validateIntake({
+      intakeJson: JSON.stringify(FULL_INTAKES.SANGER_PLASMID_VERIFICATION),
+      providerId: SLL,
+    });
+    expect(sanger.valid).toBe(false);
+    expect(sanger.errors.map((e) => e.field)).toContain("experiment_type");
+    expect(await failure(cl.as(me).translateIntake({ intakeJson: "{", providerId: SLL }))).toMatchObject({
+      code: Code.InvalidArgument,
+    });
+
+    const read = await cl
+      .as(me)
+      .interpretIntake({ intakeJson: JSON.stringify(MIC_CLOUD_INTAKE), providerId: "" });
+    expect(read.interpreter).toBe("rules");
+    const interpretation = JSON.parse(read.interpretationJson);
+    expect(interpretation).toMatchObject({ experiment_type: "MIC_MBC_ASSAY" });
+    expect(interpretation.parameters.organisms.length).toBeGreaterThan(0);
+    expect(interpretation.confidence).toBeGreaterThan(0);
+  });
+
+  it("sends a translated experiment to the sandbox lab and follows it to completed, one event per change", async () => {
+    const owner = requester();
+    const experiment = storedExperiment(owner, MIC);
+    const { submission, translation } = await cl
+      .as(owner)
+      .translateExperiment({ experiment, providerId: AUTOPROTOCOL });
+    expect(submission).toMatchObject({
+      status: "pending",
+      experimentId: experiment.id,
+      adapter: "sandbox",
+      protocolFormat: "autoprotocol",
+    });
+    expect(JSON.parse(submission!.translatedProtocolJson)).toEqual(JSON.parse(translation!.protocolJson));
+    const id = submission!.id;
+    const status = async () => (await cl.as(owner).getSubmission({ submissionId: id })).submission!;
+
+    await cl.service.worker.drain();
+    expect(await status()).toMatchObject({ status: "submitted", providerSubmissionId: `sandbox-${id}` });
+    for (const next of ["queued", "running", "completed"]) {
+      await cl.clock.advance(60_000);
+      await cl.service.worker.drain();
+      expect((await status()).status).toBe(next);
+    }
+    const done = await status();
+    const results = JSON.parse(done.resultsJson);
+    expect(results).toMatchObject({
+      simulated: true,
+      raw_data_url: `/cloud-labs/submissions/${id}/raw-data`,
+    });
+    expect(Object.keys(results.mic_values).length).toBeGreaterThan(0);
+    expect(done.startedAt).toBeDefined();
+    expect(done.completedAt).toBeDefined();
+
+    const events = await cl.db
+      .selectFrom("outbox")
+      .select(["subject", "aggregate_version"])
+      .where("aggregate_id", "=", id)
+      .orderBy("seq")
+      .execute();
+    expect(events.map((e) => e.subject)).toEqual(Array(5).fill("petri.cloudlabs.submission_status_changed"));
+    expect(events.map((e) => Number(e.aggregate_version))).toEqual([1, 2, 3, 4, 5]);
+
+    const raw = await cl.as(owner).getSubmissionRawData({ submissionId: id });
+    expect(raw.contentType).toContain("text/csv");
+    expect(new TextDecoder().decode(raw.data)).toMatch(/^well,reading,value\n/);
+
+    expect(await failure(cl.as(owner).cancelSubmission({ submissionId: id }))).toMatchObject({
+      code: Code.FailedPrecondition,
+      reason: "invalid_state",
+    });
+    const listed = await cl.as(owner).listSubmissions({
+      experimentId: experiment.id,
+      providerId: "",
+      status: "completed",
+      limit: 0,
+      offset: 0,
+    });
+    expect(listed.total).toBe(1n);
+  });
+
+  it("cancels, and keeps submissions to their owner", async () => {
+    const owner = requester();
+    const stranger = requester();
+    const experiment = storedExperiment(owner, MIC);
+    expect(await failure(cl.as(stranger).translateExperiment({ experiment, providerId: SLL }))).toMatchObject(
+      { code: Code.NotFound },
+    );
+    expect(
+      await failure(
+        cl.as(owner).translateExperiment({
+          experiment: storedExperiment(owner, MIC, ExperimentStatus.DRAFT),
+          providerId: SLL,
+        }),
+      ),
+    ).toMatchObject({ code: Code.InvalidArgument });
+    const { submission } = await cl.as(owner).translateExperiment({ experiment, providerId: SLL });
+    const id = submission!.id;
+    expect(await failure(cl.as(stranger).getSubmission({ submissionId: id }))).toMatchObject({
+      code: Code.NotFound,
+    });
+    expect(await failure(cl.as(stranger).cancelSubmission({ submissionId: id }))).toMatchObject({
+      code: Code.NotFound,
+    });
+    expect(
+      (
+        await cl
+          .as(stranger)
+          .listSubmissions({ experimentId: "", providerId: "", status: "", limit: 0, offset: 0 })
+      ).total,
+    ).toBe(0n);
+    await cl.service.worker.drain();
+    const { submission: cancelled } = await cl.as(owner).cancelSubmission({ submissionId: id });
+    expect(cancelled).toMatchObject({ status: "cancelled" });
+    // The worker leaves a cancelled submission alone.
+    await cl.clock.advance(600_000);
+    await cl.service.worker.drain();
+    expect((await cl.as(owner).getSubmission({ submissionId: id })).submission!.status).toBe("cancelled");
+    expect(await failure(cl.as(owner).getSubmissionRawData({ submissionId: id }))).toMatchObject({
+      code: Code.NotFound,
+    });
+  });
+});

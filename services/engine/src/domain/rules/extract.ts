@@ -1,0 +1,474 @@
+/**
+ * Entity extraction: what a normalised query names (organisms and strains, compounds, cell
+ * lines, genes, enzymes, plasmids, media) and what it quantifies (concentrations, amounts,
+ * durations, temperatures, pH, sizes). Pure and deterministic; lists keep the order in which
+ * things first appear in the text.
+ */
+import type { RecognisedEntities } from "../generation.js";
+import { BUFFER_REAGENTS, matchVocabulary, type VocabularyMatch } from "./match.js";
+import {
+  readAmounts,
+  readCollectionIds,
+  readConcentrations,
+  readDurations,
+  readLengths,
+  readMutations,
+  readNamedCompounds,
+  readPhValues,
+  readPlasmids,
+  readSizes,
+  readTemperatures,
+  readUnknownEnzymes,
+  type CollectionId,
+  type PlasmidMention,
+  type Quantity,
+} from "./patterns.js";
+import {
+  ORGANISMS,
+  type Antimicrobial,
+  type CellLine,
+  type Enzyme,
+  type Gene,
+  type Medium,
+  type Organism,
+  type OrganismStrain,
+  type ReferenceCompound,
+} from "./vocabulary/index.js";
+
+export interface OrganismMention {
+  name: string;
+  /** Absent for a species recognised only by its genus ("Bacillus cereus"). */
+  entry?: Organism;
+  strain?: string;
+  strainInfo?: OrganismStrain;
+  collection?: CollectionId["collection"];
+  start: number;
+}
+
+export type CompoundSource = "antimicrobial" | "reference" | "introduced" | "code" | "extract";
+
+export interface CompoundMention {
+  name: string;
+  source: CompoundSource;
+  antimicrobial?: Antimicrobial;
+  reference?: ReferenceCompound;
+  /** Named as a control or comparator rather than as the thing tested. */
+  control: boolean;
+  start: number;
+}
+
+export interface Mention<T> {
+  name: string;
+  entry?: T;
+  start: number;
+}
+
+export interface Correction {
+  found: string;
+  readAs: string;
+}
+
+export interface Extraction {
+  organisms: OrganismMention[];
+  compounds: CompoundMention[];
+  cellLines: Mention<CellLine>[];
+  genes: Mention<Gene>[];
+  enzymes: Mention<Enzyme>[];
+  plasmids: PlasmidMention[];
+  media: Mention<Medium>[];
+  primers: string[];
+  mutations: string[];
+  concentrations: Quantity[];
+  amounts: Quantity[];
+  durations: Quantity[];
+  temperatures: Quantity[];
+  phValues: Quantity[];
+  sizes: Quantity[];
+  lengths: Quantity[];
+  collectionIds: CollectionId[];
+  /** Words read as a vocabulary term despite a typo. */
+  corrections: Correction[];
+}
+
+// Culture-supplement antibiotics ("pen-strep") are medium components, never test articles.
+const MASKED = /pen(?:icillin)?\s?[-/&]\s?strep(?:tomycin)?|\bP\/S\b/gi;
+
+const CONTROL_BEFORE =
+  /(?:positive control|negative control|reference (?:drug|antibiotic|compound|inhibitor|agent)|comparator|compared (?:with|to)|versus|vs\.?|benchmark(?:ed)?(?: against)?|alongside|controls?(?: of| such as| like)?:?|as well as the reference)\s?(?:the\s|a\s)?(?:[A-Za-z-]+\s)?$/i;
+const CONTROL_AFTER =
+  /^\s?(?:\(|,)?\s?(?:[^.;,()]{0,25}?\bas )?(?:an? |the )?(?:positive |reference |comparator |benchmark |QC )?(?:control|comparator|reference|benchmark|standard)\b/i;
+// "LPS-primed cells", "primed with LPS": a stimulus of the system, not the thing tested.
+const STIMULUS_AFTER = /^-?(?:primed|stimulated|induced|challenged|activated|pretreated)\b/i;
+const STIMULUS_BEFORE = /\b(?:primed|stimulated|challenged|activated) (?:with|by) (?:the )?$/i;
+
+const UNIVERSAL_PRIMERS =
+  /(?<![A-Za-z0-9])(M13[- ]?(?:F|R|fwd|rev|forward|reverse)(?:\s?\(-\d{2}\))?|M13(?:\(-\d{2}\))?\s(?:forward|reverse)|T7\s?term(?:inator)?|T7(?:\s?promoter)?|SP6|T3|CMV[- ]?(?:F|fwd|forward)|BGH[- ]?(?:R|rev|reverse)|SV40[- ]?pA[- ]?R|LKO\.1\s?5'|U6[- ]?(?:F|fwd|forward|promoter)|pGEX\s?[35]'|EGFP[- ]?[CN]|WPRE[- ]?R)(?![A-Za-z0-9])/g;
+
+const UNKNOWN_GENE_BEFORE =
+  /(?<![A-Za-z0-9-])([A-Z][A-Z0-9]{1,9}(?:-[A-Z0-9]{1,3})?|[A-Z][a-z]{1,2}[0-9][A-Za-z0-9]{0,5})\s(?:mRNA|transcripts?|expression|gene|promoter activity)\b/g;
+const UNKNOWN_GENE_AFTER =
+  /\b(?:expression|transcription|knockdown|transcript levels?|mRNA levels?|mRNA) of (?:the )?(?:gene )?([A-Z][A-Z0-9]{1,9}(?:-[A-Z0-9]{1,3})?)(?![A-Za-z0-9])/g;
+// Bacterial gene nomenclature: three lower-case letters and a capital (katG, ahpC, rpoS).
+const BACTERIAL_GENE = /(?<![A-Za-z0-9-])[a-z]{3}[A-Z][0-9]?(?![A-Za-z0-9])/g;
+const GENE_CONTEXT = /\bexpress|\bmRNA|\btranscri|\bq-?PCR|\bgenes?\b/i;
+const NOT_GENES =
+  /^(?:RNA|DNA|PCR|QPCR|MIC|MBC|IC50|EC50|ATCC|DMSO|CFU|OD600|OD|QC|RT|NTC|BSL\d?|USA|THE|AND|HIGH|LOW|FOLD|CT|CQ|UV|LPS|PMA|MRSA|ESKAPE|CRISPR|SIRNA|SHRNA|MRNA|CDNA|ELISA|FACS|WT|KO|OE|HIF|NF|TLR|ROS|ATP|GTP|NAD)$/;
+
+const GENERA: Record<string, Organism["kind"]> = {
+  Bacillus: "bacterium",
+  Vibrio: "bacterium",
+  Serratia: "bacterium",
+  Citrobacter: "bacterium",
+  Streptomyces: "bacterium",
+  Lactobacillus: "bacterium",
+  Lactococcus: "bacterium",
+  Corynebacterium: "bacterium",
+  Mycobacterium: "bacterium",
+  Staphylococcus: "bacterium",
+  Streptococcus: "bacterium",
+  Enterococcus: "bacterium",
+  Klebsiella: "bacterium",
+  Pseudomonas: "bacterium",
+  Acinetobacter: "bacterium",
+  Enterobacter: "bacterium",
+  Salmonella: "bacterium",
+  Shigella: "bacterium",
+  Listeria: "bacterium",
+  Clostridium: "bacterium",
+  Clostridioides: "bacterium",
+  Helicobacter: "bacterium",
+  Campylobacter: "bacterium",
+  Proteus: "bacterium",
+  Burkholderia: "bacterium",
+  Neisseria: "bacterium",
+  Bordetella: "bacterium",
+  Legionella: "bacterium",
+  Haemophilus: "bacterium",
+  Moraxella: "bacterium",
+  Stenotrophomonas: "bacterium",
+  Escherichia: "bacterium",
+  Caulobacter: "bacterium",
+  Yersinia: "bacterium",
+  Bacteroides: "bacterium",
+  Cutibacterium: "bacterium",
+  Micrococcus: "bacterium",
+  Bifidobacterium: "bacterium",
+  Agrobacterium: "bacterium",
+  Xanthomonas: "bacterium",
+  Candida: "fungus",
+  Aspergillus: "fungus",
+  Cryptococcus: "fungus",
+  Saccharomyces: "fungus",
+  Schizosaccharomyces: "fungus",
+  Trichophyton: "fungus",
+  Fusarium: "fungus",
+  Penicillium: "fungus",
+};
+const NOT_EPITHETS = new Set([
+  "species",
+  "strain",
+  "strains",
+  "isolate",
+  "isolates",
+  "cells",
+  "culture",
+  "cultures",
+  "growth",
+  "biofilm",
+  "biofilms",
+  "infection",
+  "infections",
+  "were",
+  "with",
+  "from",
+  "that",
+  "this",
+  "when",
+  "grown",
+  "cultured",
+]);
+const BINOMIAL = new RegExp(`(?<![A-Za-z])(${Object.keys(GENERA).join("|")})\\s([a-z]{4,})(?![A-Za-z])`, "g");
+
+function overlaps(
+  a: { start: number; end: number },
+  spans: readonly { start: number; end: number }[],
+): boolean {
+  return spans.some((s) => a.start < s.end && s.start < a.end);
+}
+
+function isControl(text: string, start: number, end: number): boolean {
+  const before = text.slice(Math.max(0, start - 60), start);
+  const after = text.slice(end, end + 40);
+  return (
+    CONTROL_BEFORE.test(before) ||
+    CONTROL_AFTER.test(after) ||
+    STIMULUS_AFTER.test(after) ||
+    STIMULUS_BEFORE.test(before)
+  );
+}
+
+function pushUnique<T extends { name: string }>(list: T[], item: T): void {
+  if (!list.some((existing) => existing.name.toLowerCase() === item.name.toLowerCase())) list.push(item);
+}
+
+function strainOf(entry: Organism, atcc: string): OrganismStrain | undefined {
+  return entry.strains?.find((s) => s.atcc === atcc);
+}
+
+function organismsFrom(
+  text: string,
+  matches: readonly VocabularyMatch[],
+  ids: readonly CollectionId[],
+): OrganismMention[] {
+  const mentions: OrganismMention[] = [];
+  const bySpecies = (entry: Organism) => mentions.find((m) => m.entry === entry);
+  const add = (mention: OrganismMention) => {
+    const existing = mention.entry ? bySpecies(mention.entry) : mentions.find((m) => m.name === mention.name);
+    if (!existing) mentions.push(mention);
+    else if (!existing.strain && mention.strain)
+      Object.assign(existing, { ...mention, start: existing.start });
+  };
+  for (const match of matches) {
+    if (match.category === "organism")
+      add({ name: match.entry.name, entry: match.entry, start: match.start });
+    if (match.category === "strain") {
+      add({
+        name: match.entry.organism.name,
+        entry: match.entry.organism,
+        strain: match.entry.strain.designation,
+        strainInfo: match.entry.strain,
+        start: match.start,
+      });
+    }
+  }
+  for (const id of ids) {
+    const known = ORGANISMS.find((o) => strainOf(o, id.id));
+    if (known) {
+      add({
+        name: known.name,
+        entry: known,
+        strain: id.id,
+        strainInfo: strainOf(known, id.id),
+        collection: id.collection,
+        start: id.start,
+      });
+      continue;
+    }
+    // An unknown id belongs to the organism named just before it ("K. pneumoniae ATCC BAA-1705").
+    const before = matches
+      .filter((m) => m.category === "organism" && m.end <= id.start && id.start - m.end <= 40)
+      .pop();
+    if (before && before.category === "organism") {
+      add({
+        name: before.entry.name,
+        entry: before.entry,
+        strain: id.id,
+        collection: id.collection,
+        start: before.start,
+      });
+    }
+  }
+  BINOMIAL.lastIndex = 0;
+  for (let m = BINOMIAL.exec(text); m !== null; m = BINOMIAL.exec(text)) {
+    const epithet = m[2] as string;
+    const span = { start: m.index, end: m.index + m[0].length };
+    if (
+      NOT_EPITHETS.has(epithet) ||
+      overlaps(
+        span,
+        matches.filter((x) => x.category === "organism"),
+      )
+    )
+      continue;
+    add({ name: `${m[1]} ${epithet}`, start: m.index });
+  }
+  return mentions.sort((a, b) => a.start - b.start);
+}
+
+/** Percentages that state an effect ("50% reduction", "by 30%") are not concentrations. */
+function isConcentration(quantity: Quantity, text: string): boolean {
+  if (quantity.unit !== "%") return true;
+  const after = text.slice(quantity.end, quantity.end + 24);
+  const before = text.slice(Math.max(0, quantity.start - 16), quantity.start);
+  if (
+    /^\s?(?:faster|slower|higher|lower|more|less|fewer|reduction|decrease|increase|inhibition|kill|killing|loss|drop|identity|coverage|of\b|viab|surviv|confluen|efficien|power|confidence|CI\b|probability|eradication|dispersal|disruption|decline|lysis|hemolysis|haemolysis|or (?:more|less|greater|higher|lower))/i.test(
+      after,
+    )
+  )
+    return false;
+  return !/(?:\bby|at least|more than|less than|>=?|<=?|≥|≤)\s?$/i.test(before);
+}
+
+export function extractEntities(text: string): Extraction {
+  const masks: { start: number; end: number }[] = [];
+  MASKED.lastIndex = 0;
+  for (let m = MASKED.exec(text); m !== null; m = MASKED.exec(text)) {
+    masks.push({ start: m.index, end: m.index + m[0].length });
+  }
+  const matches = matchVocabulary(text).filter(
+    (m) => !((m.category === "antimicrobial" || m.category === "compound") && overlaps(m, masks)),
+  );
+  const collectionIds = readCollectionIds(text);
+  const primerSpans: { start: number; end: number; name: string }[] = [];
+  UNIVERSAL_PRIMERS.lastIndex = 0;
+  for (let m = UNIVERSAL_PRIMERS.exec(text); m !== null; m = UNIVERSAL_PRIMERS.exec(text)) {
+    primerSpans.push({ start: m.index, end: m.index + m[0].length, name: m[0] });
+  }
+  const claimed = [...matches, ...collectionIds, ...masks, ...primerSpans];
+
+  const compounds: CompoundMention[] = [];
+  for (const match of matches) {
+    if (match.category === "antimicrobial") {
+      pushUnique(compounds, {
+        name: match.entry.name,
+        source: "antimicrobial",
+        antimicrobial: match.entry,
+        control: isControl(text, match.start, match.end),
+        start: match.start,
+      });
+    } else if (match.category === "compound") {
+      pushUnique(compounds, {
+        name: match.entry.name,
+        source: "reference",
+        reference: match.entry,
+        control: isControl(text, match.start, match.end),
+        start: match.start,
+      });
+    }
+  }
+  for (const named of readNamedCompounds(text)) {
+    if (overlaps(named, claimed)) continue;
+    pushUnique(compounds, {
+      name: named.name,
+      source: named.how,
+      control: isControl(text, named.start, named.end),
+      start: named.start,
+    });
+  }
+  compounds.sort((a, b) => a.start - b.start);
+
+  const cellLines: Mention<CellLine>[] = [];
+  const genes: Mention<Gene>[] = [];
+  const enzymes: Mention<Enzyme>[] = [];
+  const media: Mention<Medium>[] = [];
+  for (const match of matches) {
+    if (match.category === "cell_line")
+      pushUnique(cellLines, { name: match.entry.name, entry: match.entry, start: match.start });
+    if (match.category === "gene")
+      pushUnique(genes, { name: match.entry.name, entry: match.entry, start: match.start });
+    if (match.category === "enzyme")
+      pushUnique(enzymes, { name: match.entry.name, entry: match.entry, start: match.start });
+    if (match.category === "medium")
+      pushUnique(media, { name: match.entry.name, entry: match.entry, start: match.start });
+  }
+  for (const pattern of [UNKNOWN_GENE_BEFORE, UNKNOWN_GENE_AFTER]) {
+    pattern.lastIndex = 0;
+    for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
+      const symbol = m[1] as string;
+      const start = m.index + m[0].indexOf(symbol);
+      const span = { start, end: start + symbol.length };
+      if (NOT_GENES.test(symbol.toUpperCase()) || overlaps(span, claimed)) continue;
+      pushUnique(genes, { name: symbol, start });
+    }
+  }
+  if (GENE_CONTEXT.test(text)) {
+    BACTERIAL_GENE.lastIndex = 0;
+    for (let m = BACTERIAL_GENE.exec(text); m !== null; m = BACTERIAL_GENE.exec(text)) {
+      const span = { start: m.index, end: m.index + m[0].length };
+      if (!overlaps(span, claimed)) pushUnique(genes, { name: m[0], start: m.index });
+    }
+  }
+  genes.sort((a, b) => a.start - b.start);
+  if (enzymes.length === 0) {
+    for (const unknown of readUnknownEnzymes(text)) {
+      if (
+        overlaps(
+          unknown,
+          matches.filter((m) => m.category !== "enzyme" && m.category !== "gene"),
+        )
+      )
+        continue;
+      pushUnique(enzymes, { name: unknown.name, start: unknown.start });
+    }
+  }
+
+  const plasmids = readPlasmids(text).filter((p) => !overlaps(p, matches));
+  const organisms = organismsFrom(text, matches, collectionIds);
+  const notGeneOrEnzyme = claimed.filter(
+    (c) => !("category" in c) || (c.category !== "gene" && c.category !== "enzyme"),
+  );
+  const mutations = readMutations(text)
+    .filter((m) => !overlaps(m, [...notGeneOrEnzyme, ...plasmids]))
+    .map((m) => m.name);
+  const concentrations = readConcentrations(text).filter((q) => isConcentration(q, text));
+
+  return {
+    organisms,
+    compounds,
+    cellLines,
+    genes,
+    enzymes,
+    plasmids,
+    media,
+    primers: [...new Set(primerSpans.map((p) => p.name))],
+    mutations: [...new Set(mutations)],
+    concentrations,
+    amounts: readAmounts(text),
+    durations: readDurations(text),
+    temperatures: readTemperatures(text),
+    phValues: readPhValues(text),
+    sizes: readSizes(text),
+    lengths: readLengths(text),
+    collectionIds,
+    corrections: matches
+      .filter((m) => m.correctedTo !== undefined)
+      .map((m) => ({ found: m.text, readAs: m.correctedTo as string })),
+  };
+}
+
+/** Adds the entities of the context (background text) after those of the query. */
+export function mergeContext(query: Extraction, context: Extraction): Extraction {
+  const merge = <T extends { name: string }>(a: T[], b: T[]): T[] => {
+    const out = [...a];
+    for (const item of b) pushUnique(out, item);
+    return out;
+  };
+  return {
+    ...query,
+    organisms: merge(query.organisms, context.organisms),
+    compounds: merge(query.compounds, context.compounds),
+    cellLines: merge(query.cellLines, context.cellLines),
+    genes: merge(query.genes, context.genes),
+    enzymes: merge(query.enzymes, context.enzymes),
+    plasmids: merge(query.plasmids, context.plasmids),
+    media: merge(query.media, context.media),
+    corrections: [...query.corrections, ...context.corrections],
+  };
+}
+
+/** The test article: the first compound not named as a control, code names before known drugs. */
+export function testCompound(extraction: Extraction): CompoundMention | undefined {
+  const candidates = extraction.compounds.filter((c) => !c.control && !BUFFER_REAGENTS.has(c.name));
+  return (
+    candidates.find((c) => c.source === "introduced" || c.source === "code") ??
+    candidates[0] ??
+    extraction.compounds.find((c) => !BUFFER_REAGENTS.has(c.name))
+  );
+}
+
+function publicQuantity(q: Quantity): { value: number; unit: string; text: string } {
+  return { value: q.value, unit: q.unit, text: q.text };
+}
+
+export function toRecognisedEntities(extraction: Extraction): RecognisedEntities {
+  return {
+    organisms: extraction.organisms.map((o) => o.name),
+    compounds: extraction.compounds.map((c) => c.name),
+    cell_lines: extraction.cellLines.map((c) => c.name),
+    genes: extraction.genes.map((g) => g.name),
+    enzymes: extraction.enzymes.map((e) => e.name),
+    plasmids: extraction.plasmids.map((p) => p.name),
+    concentrations: extraction.concentrations.map(publicQuantity),
+    durations: extraction.durations.map(publicQuantity),
+  };
+}

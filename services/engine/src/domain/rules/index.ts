@@ -1,0 +1,16 @@
+/**
+ * The offline rules engine of the hypothesis-generation engine ("offline-rules@1"): a pure,
+ * deterministic drafter that needs no network and never cites literature.
+ */
+export {
+  MAX_CONTEXT_CHARS,
+  MAX_QUERY_CHARS,
+  RULES_ENGINE_ID,
+  TYPE_DEFAULTS,
+  draftWithHypothesis,
+  runRulesEngine,
+  type RulesEngineOutput,
+} from "./engine.js";
+export { CUES, MIN_LEAD, MIN_SCORE, classify, type Classification } from "./classify.js";
+export { extractEntities, toRecognisedEntities, type Extraction } from "./extract.js";
+export { normaliseText } from "./normalise.js";

@@ -1,0 +1,130 @@
+/**
+ * Genes the offline rules engine recognises: commonly studied targets and the usual qPCR
+ * reference (housekeeping) genes, under their HGNC symbols with widely used aliases, plus a
+ * few bacterial genes common in resistance and expression work.
+ *
+ * Hand-curated; symbols and aliases only. The mouse spelling of a symbol (Il6, Gapdh) is
+ * accepted automatically (../match.ts). Unknown symbols are picked up only next to words such
+ * as "expression" or "mRNA" (../extract.ts).
+ */
+import type { Gene } from "./types.js";
+
+type Entry = [symbol: string, synonyms?: readonly string[], exactCase?: readonly string[]];
+
+const genes = (role: Gene["role"], scope: Gene["scope"], entries: readonly Entry[]): Gene[] =>
+  entries.map(([name, synonyms = [], exactCase]) => ({
+    name,
+    role,
+    scope,
+    synonyms,
+    // Gene symbols are case-significant (MYC vs "myc" in prose, CAT vs "cat"): symbols match
+    // as written (and in the mouse spelling); aliases follow the general length rule.
+    exactCase: [name, ...(exactCase ?? [])],
+  }));
+
+export const GENES: readonly Gene[] = [
+  ...genes("reference", "mammalian", [
+    ["GAPDH"],
+    ["ACTB", ["beta-actin", "β-actin"]],
+    ["B2M", ["beta-2-microglobulin", "β2-microglobulin"]],
+    ["HPRT1", ["HPRT"], ["HPRT"]],
+    ["TBP", ["TATA-binding protein"]],
+    ["RPLP0", ["36B4"]],
+    ["PPIA", ["cyclophilin A"]],
+    ["YWHAZ"],
+    ["UBC"],
+    ["SDHA"],
+    ["GUSB"],
+    ["HMBS"],
+    ["PGK1"],
+    ["18S rRNA", ["18S", "RN18S1"], ["18S"]],
+  ]),
+  ...genes("reference", "bacterial", [
+    ["16S rRNA", ["16S", "rrsA"], ["16S", "rrsA"]],
+    ["rpoD", [], ["rpoD"]],
+    ["gyrB", [], ["gyrB"]],
+  ]),
+  ...genes("target", "mammalian", [
+    ["IL6", ["IL-6", "interleukin-6", "interleukin 6"]],
+    ["IL1B", ["IL-1beta", "IL-1β", "IL-1b", "interleukin-1 beta"]],
+    ["IL10", ["IL-10", "interleukin-10"]],
+    ["CXCL8", ["IL8", "IL-8", "interleukin-8"], ["IL8"]],
+    ["TNF", ["TNF-alpha", "TNF-α", "TNFa", "TNFalpha", "tumor necrosis factor"]],
+    ["IFNG", ["IFN-gamma", "IFN-γ", "interferon gamma"]],
+    ["TGFB1", ["TGF-beta1", "TGF-β1", "TGF-beta"]],
+    ["TP53", ["p53"], ["p53"]],
+    ["MYC", ["c-Myc", "c-MYC"]],
+    ["EGFR"],
+    ["ERBB2", ["HER2", "HER-2"], ["HER2"]],
+    ["ESR1", ["ER-alpha", "ERα", "estrogen receptor alpha"]],
+    ["VEGFA", ["VEGF", "VEGF-A"]],
+    ["BCL2", ["Bcl-2", "BCL-2"]],
+    ["BAX"],
+    ["CDKN1A", ["p21", "p21Cip1", "p21WAF1"], ["p21"]],
+    ["MKI67", ["Ki-67", "Ki67"]],
+    ["CCND1", ["cyclin D1"]],
+    ["HIF1A", ["HIF-1alpha", "HIF-1α", "HIF1alpha"]],
+    ["NFKB1", ["NF-kB p105", "p105"]],
+    ["STAT3"],
+    ["AKT1"],
+    ["MTOR", ["mTOR"]],
+    ["PTEN"],
+    ["KRAS"],
+    ["BRCA1"],
+    ["SOX2"],
+    ["POU5F1", ["OCT4", "OCT-4", "Oct3/4"]],
+    ["NANOG"],
+    ["KLF4"],
+    ["CDH1", ["E-cadherin"]],
+    ["VIM", ["vimentin"]],
+    ["SNAI1", ["Snail"], ["Snail"]],
+    ["TWIST1"],
+    ["HMOX1", ["HO-1", "heme oxygenase-1", "haem oxygenase-1"], ["HO-1"]],
+    ["NQO1"],
+    ["NFE2L2", ["NRF2", "Nrf2"]],
+    ["SOD1"],
+    ["SOD2", ["MnSOD"]],
+    ["GPX1"],
+    ["COL1A1"],
+    ["ACTA2", ["alpha-SMA", "α-SMA"]],
+    ["MMP9"],
+    ["MMP2"],
+    ["PPARG", ["PPAR-gamma", "PPARγ"]],
+    ["SLC2A1", ["GLUT1", "GLUT-1"]],
+    ["LDHA"],
+    ["HK2"],
+    ["CASP3"],
+    ["FOS", ["c-Fos"]],
+    ["JUN", ["c-Jun"]],
+    ["EGR1"],
+    ["ATF4"],
+    ["DDIT3", ["CHOP"], ["CHOP"]],
+    ["XBP1"],
+    ["HSPA5", ["GRP78", "BiP"], ["BiP"]],
+    ["MAP1LC3B", ["LC3B"]],
+    ["BECN1", ["Beclin-1", "beclin 1"]],
+    ["SQSTM1", ["p62"], ["p62"]],
+    ["CD274", ["PD-L1"]],
+    ["PDCD1", ["PD-1"], ["PD-1"]],
+    ["FOXP3"],
+    ["GATA3"],
+    ["ABCB1", ["MDR1", "P-glycoprotein", "P-gp"], ["P-gp"]],
+    ["PTGS2", ["COX-2", "COX2"]],
+    ["NOS2", ["iNOS"]],
+  ]),
+  ...genes("target", "bacterial", [
+    ["mecA", [], ["mecA"]],
+    ["vanA", [], ["vanA"]],
+    ["blaKPC", ["KPC gene"], ["blaKPC"]],
+    ["blaNDM-1", ["blaNDM"], ["blaNDM-1", "blaNDM"]],
+    ["blaCTX-M-15", [], ["blaCTX-M-15"]],
+    ["gyrA", [], ["gyrA"]],
+    ["recA", [], ["recA"]],
+    ["lacZ", [], ["lacZ"]],
+    ["acrB", [], ["acrB"]],
+    ["mexB", [], ["mexB"]],
+    ["norA", [], ["norA"]],
+    ["icaA", [], ["icaA"]],
+    ["lasR", [], ["lasR"]],
+  ]),
+];

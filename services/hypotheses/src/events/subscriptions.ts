@@ -1,0 +1,32 @@
+import { events, streamFor } from "@petri/contracts";
+import type { ExperimentSubmitted } from "@petri/contracts/experiments";
+import { type ConsumerDefinition, on } from "@petri/events";
+import type { Clock, Logger } from "@petri/service-kit";
+import type { Kysely } from "kysely";
+import type { HypothesesDb } from "../db/schema.js";
+import { applyExperimentSubmitted } from "./experiment-submitted.js";
+
+/** Every event the hypotheses service consumes, in one place. */
+export function hypothesesConsumers(deps: { clock: Clock; logger: Logger }): ConsumerDefinition[] {
+  return [
+    {
+      name: "hypotheses-experiments",
+      subscriptions: [
+        {
+          stream: streamFor("experiments"),
+          filterSubject: "petri.experiments.experiment_submitted",
+          handlers: {
+            ...on(events.experiments.experimentSubmitted, ({ trx, payload }) =>
+              applyExperimentSubmitted(
+                trx as Kysely<HypothesesDb>,
+                payload as ExperimentSubmitted,
+                deps.clock.now(),
+                deps.logger,
+              ),
+            ),
+          },
+        },
+      ],
+    },
+  ];
+}

@@ -1,0 +1,163 @@
+/**
+ * to-experiment and saving from an experiment, through the RPCs and the ExperimentSubmitted
+ * handler: the prepared request and its stable key, the owner-only and status rules, and the
+ * link that makes a hypothesis USED and counts each experiment once however often it is
+ * recorded (the gateway's call and the event). PostgreSQL and PGlite.
+ */
+import { create } from "@bufbuild/protobuf";
+import { Code } from "@connectrpc/connect";
+import { ExperimentSchema, ExperimentStatus, ExperimentSubmittedSchema } from "@petri/contracts/experiments";
+import { createLogger, newId } from "@petri/service-kit";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { applyExperimentSubmitted } from "../src/events/experiment-submitted.js";
+import { Backend, ENGINES, type Hypotheses, failure, requester, startHypotheses } from "./support/harness.js";
+
+const logger = createLogger({ service: "hypotheses-test", level: "silent" });
+const DRAFT = {
+  experiment_type: "QPCR_EXPRESSION",
+  qpcr: { targets: [{ gene_symbol: "IL6" }], housekeeping_genes: ["GAPDH"], number_of_samples: 6 },
+  turnaround_budget: { budget_max_usd: 350 },
+};
+
+describe.each(ENGINES)("to-experiment on %s", (engine) => {
+  let backend: Backend;
+  let h: Hypotheses;
+
+  beforeAll(async () => {
+    backend = await Backend.open(engine);
+    h = await startHypotheses(backend.database);
+  });
+  afterAll(async () => {
+    await h?.stop();
+    await backend?.close();
+  });
+
+  async function saved(owner = requester()) {
+    const { hypothesis } = await h.as(owner).createHypothesis({
+      title: "PX-17 raises IL6",
+      statement: "PX-17 at 10 uM raises IL6 mRNA at least 2-fold in HepG2 cells.",
+      nullHypothesis: "PX-17 does not change IL6 mRNA.",
+      experimentType: "QPCR_EXPRESSION",
+      intakeDraftJson: JSON.stringify(DRAFT),
+      engineAgent: "",
+      engineQuery: "",
+      engineResponseJson: "",
+    });
+    return { owner, hypothesis: hypothesis! };
+  }
+
+  it("prepares the merged request with a key that a retry reproduces", async () => {
+    const { owner, hypothesis } = await saved();
+    const ask = (additional: object, key = "") =>
+      h.as(owner).prepareExperimentFromHypothesis({
+        hypothesisId: hypothesis.id,
+        additionalFieldsJson: JSON.stringify(additional),
+        idempotencyKey: key,
+      });
+    const first = await ask({ privacy: "private" });
+    expect(JSON.parse(first.requestJson)).toMatchObject({
+      ...DRAFT,
+      title: "PX-17 raises IL6",
+      privacy: "private",
+      hypothesis: { statement: hypothesis.statement, null_hypothesis: hypothesis.nullHypothesis },
+    });
+    expect((await ask({ privacy: "private" })).idempotencyKey).toBe(first.idempotencyKey);
+    expect((await ask({ privacy: "open" })).idempotencyKey).not.toBe(first.idempotencyKey);
+    expect((await ask({ privacy: "private" }, "mine-1")).idempotencyKey).not.toBe(first.idempotencyKey);
+    expect(await failure(ask([] as never))).toMatchObject({ code: Code.InvalidArgument });
+  });
+
+  it("is the owner's only, and not from an ARCHIVED hypothesis", async () => {
+    const { owner, hypothesis } = await saved();
+    const request = { hypothesisId: hypothesis.id, additionalFieldsJson: "", idempotencyKey: "" };
+    expect(await failure(h.as(requester()).prepareExperimentFromHypothesis(request))).toMatchObject({
+      code: Code.NotFound,
+    });
+    const experimentId = newId("exp");
+    expect(
+      await failure(
+        h.as(requester()).linkExperimentToHypothesis({ hypothesisId: hypothesis.id, experimentId }),
+      ),
+    ).toMatchObject({ code: Code.NotFound });
+    await h.as(owner).archiveHypothesis({ hypothesisId: hypothesis.id });
+    expect(await failure(h.as(owner).prepareExperimentFromHypothesis(request))).toMatchObject({
+      code: Code.FailedPrecondition,
+      reason: "invalid_state",
+      details: { status: "ARCHIVED", allowed_from: ["DRAFT", "USED"] },
+    });
+  });
+
+  it("counts each experiment once, from the RPC and the event alike, and the hypothesis becomes USED", async () => {
+    const { owner, hypothesis } = await saved();
+    const first = newId("exp");
+    const link = (experimentId: string) =>
+      h.as(owner).linkExperimentToHypothesis({ hypothesisId: hypothesis.id, experimentId });
+    const linked = (await link(first)).hypothesis!;
+    expect(linked).toMatchObject({ status: "USED", experimentsCount: 1, version: 2n });
+    expect((await link(first)).hypothesis).toMatchObject({
+      status: "USED",
+      experimentsCount: 1,
+      version: 2n,
+    });
+
+    const event = (experimentId: string, requesterAccountId = owner.accountId) =>
+      create(ExperimentSubmittedSchema, {
+        experiment: create(ExperimentSchema, {
+          id: experimentId,
+          requesterAccountId,
+          sourceHypothesisId: hypothesis.id,
+        }),
+      });
+    await applyExperimentSubmitted(h.db, event(first), h.clock.now(), logger);
+    const second = newId("exp");
+    await applyExperimentSubmitted(h.db, event(second), h.clock.now(), logger);
+    await applyExperimentSubmitted(h.db, event(second), h.clock.now(), logger);
+    // An experiment of another account naming this hypothesis changes nothing.
+    await applyExperimentSubmitted(h.db, event(newId("exp"), requester().accountId), h.clock.now(), logger);
+    const { hypothesis: read } = await h.as(owner).getHypothesis({ hypothesisId: hypothesis.id });
+    expect(read).toMatchObject({ status: "USED", experimentsCount: 2 });
+    // USED is no longer editable.
+    expect(
+      await failure(h.as(owner).updateHypothesis({ hypothesisId: hypothesis.id, title: "x" })),
+    ).toMatchObject({
+      code: Code.FailedPrecondition,
+    });
+  });
+
+  it("saves the hypothesis of a submitted experiment, for its requester only", async () => {
+    const owner = requester();
+    const experiment = create(ExperimentSchema, {
+      id: newId("exp"),
+      requesterAccountId: owner.accountId,
+      status: ExperimentStatus.OPEN,
+      title: "IL6 after PX-17",
+      experimentType: "QPCR_EXPRESSION",
+      requestJson: JSON.stringify({
+        ...DRAFT,
+        title: "IL6 after PX-17",
+        hypothesis: { statement: "PX-17 raises IL6.", null_hypothesis: "PX-17 does not change IL6." },
+        communication_preferences: { webhook_url: "https://example.test/hook" },
+      }),
+    });
+    const { hypothesis } = await h.as(owner).createHypothesisFromExperiment({ experiment, title: "" });
+    expect(hypothesis).toMatchObject({
+      status: "DRAFT",
+      experimentsCount: 0,
+      title: "IL6 after PX-17",
+      statement: "PX-17 raises IL6.",
+      sourceExperimentId: experiment.id,
+    });
+    expect(JSON.parse(hypothesis!.intakeDraftJson)).not.toHaveProperty("communication_preferences");
+    expect(
+      await failure(h.as(requester()).createHypothesisFromExperiment({ experiment, title: "" })),
+    ).toMatchObject({ code: Code.NotFound });
+    expect(
+      await failure(
+        h.as(owner).createHypothesisFromExperiment({
+          experiment: { ...experiment, status: ExperimentStatus.DRAFT },
+          title: "",
+        }),
+      ),
+    ).toMatchObject({ code: Code.FailedPrecondition });
+  });
+});
