@@ -8,6 +8,7 @@ import {
   createRouterTransport,
 } from "@connectrpc/connect";
 import { type Database, createDatabase } from "@petri/db";
+import { InProcessEventBus, type ServiceDeps } from "@petri/events";
 import {
   InternalTokenSigner,
   InternalTokenVerifier,
@@ -16,10 +17,18 @@ import {
   type Principal,
   errorDetailOf,
   errorDetailsObject,
+  failpoints,
   generateInternalKeyPair,
+  type HostedService,
   serverInterceptors,
 } from "@petri/service-kit";
-import { type TestDatabase, createTestDatabase, postgresAvailable, requireInfra } from "@petri/testkit";
+import {
+  FakeClock,
+  type TestDatabase,
+  createTestDatabase,
+  postgresAvailable,
+  requireInfra,
+} from "@petri/testkit";
 
 export type Engine = "pg" | "pglite";
 
@@ -121,5 +130,40 @@ export async function callFailure(promise: Promise<unknown>) {
     reason: detail?.reason ?? "",
     details: errorDetailsObject(detail),
     violations: detail?.fieldViolations.map((v) => ({ field: v.field, code: v.code })) ?? [],
+  };
+}
+
+export interface ServiceUnderTest<S extends HostedService> {
+  service: S;
+  clock: FakeClock;
+  /** Stops the service and its bus; a second call does nothing. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Creates one service on `database` with an in-process bus and a fake clock at `start`,
+ * migrates it and starts it: the common opening of every service's integration tests.
+ */
+export async function startServiceForTest<S extends HostedService>(
+  database: Database,
+  start: Date,
+  logger: Logger,
+  create: (deps: ServiceDeps) => S,
+): Promise<ServiceUnderTest<S>> {
+  const clock = new FakeClock(start);
+  const bus = await InProcessEventBus.create({ db: database, clock, logger });
+  const service = create({ database, bus, clock, logger, failpoints });
+  await service.migrate();
+  await service.start();
+  let stopped = false;
+  return {
+    service,
+    clock,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      await service.stop();
+      await bus.close();
+    },
   };
 }

@@ -9,10 +9,16 @@ import type { Client } from "@connectrpc/connect";
 import { CloudLabsService } from "@petri/contracts/cloudlabs";
 import { type Experiment, ExperimentSchema, ExperimentStatus } from "@petri/contracts/experiments";
 import type { Database } from "@petri/db";
-import { InProcessEventBus } from "@petri/events";
-import { type Principal, createLogger, failpoints, newId } from "@petri/service-kit";
-import { type Engine, TestBackend, callFailure, routerClients, testEngines } from "@petri/service-testkit";
-import { FakeClock } from "@petri/testkit";
+import { type Principal, createLogger, newId } from "@petri/service-kit";
+import {
+  type Engine,
+  TestBackend,
+  callFailure,
+  routerClients,
+  startServiceForTest,
+  testEngines,
+} from "@petri/service-testkit";
+import type { FakeClock } from "@petri/testkit";
 import type { Kysely } from "kysely";
 import type { CloudLabsSettings } from "../../src/config.js";
 import type { CloudLabsDb } from "../../src/db/schema.js";
@@ -39,28 +45,11 @@ export async function startCloudLabs(
   database: Database,
   settings: CloudLabsSettings = { sandboxStepMs: 60_000, pollIntervalMs: 10_000 },
 ): Promise<CloudLabs> {
-  const clock = new FakeClock(START);
-  const bus = await InProcessEventBus.create({ db: database, clock, logger });
-  const service = createCloudLabsService(
-    { database, bus, clock, logger, failpoints },
-    { settings, runInBackground: false },
+  const { service, clock, stop } = await startServiceForTest(database, START, logger, (deps) =>
+    createCloudLabsService(deps, { settings, runInBackground: false }),
   );
-  await service.migrate();
-  await service.start();
   const as = await routerClients(CloudLabsService, (router) => service.routes(router), logger);
-  let stopped = false;
-  return {
-    service,
-    db: database.forSchema<CloudLabsDb>("cloudlabs"),
-    clock,
-    as,
-    async stop() {
-      if (stopped) return;
-      stopped = true;
-      await service.stop();
-      await bus.close();
-    },
-  };
+  return { service, db: database.forSchema<CloudLabsDb>("cloudlabs"), clock, as, stop };
 }
 
 let counter = 0;

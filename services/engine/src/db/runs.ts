@@ -4,7 +4,7 @@
  * run (lease expired and taken over, or the run deleted) changes nothing.
  */
 import { isId } from "@petri/service-kit";
-import { type Kysely, sql } from "kysely";
+import { type ExpressionBuilder, type Kysely, type UpdateObject, sql } from "kysely";
 import type { RunStatus } from "../domain/run.js";
 import type { EngineDb, EngineRunRow } from "./schema.js";
 
@@ -202,22 +202,20 @@ export async function nextLeaseExpiry(db: Kysely<EngineDb>): Promise<Date | unde
 
 type LeaseRef = { id: string; owner: string };
 
-/** Progress and a renewed lease; false when the worker no longer holds the run. */
-export async function reportProgress(
+/**
+ * Changes a run only while `ref.owner` still holds it RUNNING (it was not deleted, taken over or
+ * finished meanwhile); true when it did.
+ */
+async function updateLeased(
   db: Kysely<EngineDb>,
   ref: LeaseRef,
-  progress: { stage: string; percentage: number },
-  now: Date,
-  leaseUntil: Date,
+  changes:
+    | UpdateObject<EngineDb, "engine_runs">
+    | ((eb: ExpressionBuilder<EngineDb, "engine_runs">) => UpdateObject<EngineDb, "engine_runs">),
 ): Promise<boolean> {
   const result = await db
     .updateTable("engine_runs")
-    .set({
-      progress_stage: progress.stage,
-      progress_percentage: progress.percentage,
-      lease_until: leaseUntil,
-      updated_at: now,
-    })
+    .set(changes)
     .where("id", "=", ref.id)
     .where("status", "=", "RUNNING")
     .where("lease_owner", "=", ref.owner)
@@ -225,73 +223,64 @@ export async function reportProgress(
   return Number(result.numUpdatedRows) === 1;
 }
 
-export async function completeRun(
+/** Progress and a renewed lease; false when the worker no longer holds the run. */
+export function reportProgress(
+  db: Kysely<EngineDb>,
+  ref: LeaseRef,
+  progress: { stage: string; percentage: number },
+  now: Date,
+  leaseUntil: Date,
+): Promise<boolean> {
+  return updateLeased(db, ref, {
+    progress_stage: progress.stage,
+    progress_percentage: progress.percentage,
+    lease_until: leaseUntil,
+    updated_at: now,
+  });
+}
+
+const released = (now: Date) => ({ lease_owner: null, lease_until: null, updated_at: now });
+
+export function completeRun(
   db: Kysely<EngineDb>,
   ref: LeaseRef,
   result: { experimentType: string; resultJson: string },
   now: Date,
 ): Promise<boolean> {
-  const updated = await db
-    .updateTable("engine_runs")
-    .set({
-      status: "COMPLETED",
-      experiment_type: result.experimentType,
-      result: result.resultJson,
-      progress_stage: "done",
-      progress_percentage: 100,
-      lease_owner: null,
-      lease_until: null,
-      completed_at: now,
-      updated_at: now,
-    })
-    .where("id", "=", ref.id)
-    .where("status", "=", "RUNNING")
-    .where("lease_owner", "=", ref.owner)
-    .executeTakeFirst();
-  return Number(updated.numUpdatedRows) === 1;
+  return updateLeased(db, ref, {
+    ...released(now),
+    status: "COMPLETED",
+    experiment_type: result.experimentType,
+    result: result.resultJson,
+    progress_stage: "done",
+    progress_percentage: 100,
+    completed_at: now,
+  });
 }
 
-export async function failRun(
+export function failRun(
   db: Kysely<EngineDb>,
   ref: LeaseRef,
   failure: { code: string; message: string },
   now: Date,
 ): Promise<boolean> {
-  const updated = await db
-    .updateTable("engine_runs")
-    .set({
-      status: "FAILED",
-      error_code: failure.code,
-      error: failure.message,
-      progress_stage: "failed",
-      lease_owner: null,
-      lease_until: null,
-      completed_at: now,
-      updated_at: now,
-    })
-    .where("id", "=", ref.id)
-    .where("status", "=", "RUNNING")
-    .where("lease_owner", "=", ref.owner)
-    .executeTakeFirst();
-  return Number(updated.numUpdatedRows) === 1;
+  return updateLeased(db, ref, {
+    ...released(now),
+    status: "FAILED",
+    error_code: failure.code,
+    error: failure.message,
+    progress_stage: "failed",
+    completed_at: now,
+  });
 }
 
 /** A graceful stop hands the run back: PENDING again, this attempt not counted. */
-export async function releaseRun(db: Kysely<EngineDb>, ref: LeaseRef, now: Date): Promise<boolean> {
-  const updated = await db
-    .updateTable("engine_runs")
-    .set((eb) => ({
-      status: "PENDING",
-      attempts: eb("attempts", "-", 1),
-      lease_owner: null,
-      lease_until: null,
-      progress_stage: "queued",
-      progress_percentage: 0,
-      updated_at: now,
-    }))
-    .where("id", "=", ref.id)
-    .where("status", "=", "RUNNING")
-    .where("lease_owner", "=", ref.owner)
-    .executeTakeFirst();
-  return Number(updated.numUpdatedRows) === 1;
+export function releaseRun(db: Kysely<EngineDb>, ref: LeaseRef, now: Date): Promise<boolean> {
+  return updateLeased(db, ref, (eb) => ({
+    ...released(now),
+    status: "PENDING",
+    attempts: eb("attempts", "-", 1),
+    progress_stage: "queued",
+    progress_percentage: 0,
+  }));
 }

@@ -7,10 +7,16 @@ import { randomBytes } from "node:crypto";
 import type { Client } from "@connectrpc/connect";
 import { EngineService } from "@petri/contracts/engine";
 import type { Database } from "@petri/db";
-import { InProcessEventBus } from "@petri/events";
-import { type Principal, createLogger, failpoints } from "@petri/service-kit";
-import { type Engine, TestBackend, callFailure, routerClients, testEngines } from "@petri/service-testkit";
-import { FakeClock } from "@petri/testkit";
+import { type Principal, createLogger } from "@petri/service-kit";
+import {
+  type Engine,
+  TestBackend,
+  callFailure,
+  routerClients,
+  startServiceForTest,
+  testEngines,
+} from "@petri/service-testkit";
+import type { FakeClock } from "@petri/testkit";
 import type { Kysely } from "kysely";
 import type { EngineProviders, RulesResult } from "../../src/app/run-pipeline.js";
 import type { EngineRunLimits } from "../../src/config.js";
@@ -77,32 +83,15 @@ export async function startEngine(
   database: Database,
   options: { providers?: EngineProviders; limits?: Partial<EngineRunLimits> } = {},
 ): Promise<EngineUnderTest> {
-  const clock = new FakeClock(START);
-  const bus = await InProcessEventBus.create({ db: database, clock, logger });
-  const service = createEngineService(
-    { database, bus, clock, logger, failpoints },
-    {
+  const { service, clock, stop } = await startServiceForTest(database, START, logger, (deps) =>
+    createEngineService(deps, {
       pipelineProviders: options.providers ?? cannedProviders,
       ...(options.limits ? { limits: options.limits } : {}),
       runInBackground: false,
-    },
+    }),
   );
-  await service.migrate();
-  await service.start();
   const as = await routerClients(EngineService, (router) => service.routes(router), logger);
-  let stopped = false;
-  return {
-    service,
-    db: database.forSchema<EngineDb>("engine"),
-    clock,
-    as,
-    async stop() {
-      if (stopped) return;
-      stopped = true;
-      await service.stop();
-      await bus.close();
-    },
-  };
+  return { service, db: database.forSchema<EngineDb>("engine"), clock, as, stop };
 }
 
 let counter = 0;

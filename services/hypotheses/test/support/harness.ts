@@ -8,10 +8,16 @@ import { randomBytes } from "node:crypto";
 import type { Client } from "@connectrpc/connect";
 import { HypothesesService } from "@petri/contracts/hypotheses";
 import type { Database } from "@petri/db";
-import { InProcessEventBus } from "@petri/events";
-import { type Principal, createLogger, failpoints } from "@petri/service-kit";
-import { type Engine, TestBackend, callFailure, routerClients, testEngines } from "@petri/service-testkit";
-import { FakeClock } from "@petri/testkit";
+import { type Principal, createLogger } from "@petri/service-kit";
+import {
+  type Engine,
+  TestBackend,
+  callFailure,
+  routerClients,
+  startServiceForTest,
+  testEngines,
+} from "@petri/service-testkit";
+import type { FakeClock } from "@petri/testkit";
 import type { Kysely } from "kysely";
 import type { HypothesesDb } from "../../src/db/schema.js";
 import { type HypothesesHostedService, createHypothesesService } from "../../src/service.js";
@@ -39,25 +45,11 @@ export interface Hypotheses {
 
 /** Creates, migrates and starts the hypotheses service on `database`. */
 export async function startHypotheses(database: Database): Promise<Hypotheses> {
-  const clock = new FakeClock(START);
-  const bus = await InProcessEventBus.create({ db: database, clock, logger });
-  const service = createHypothesesService({ database, bus, clock, logger, failpoints });
-  await service.migrate();
-  await service.start();
+  const { service, clock, stop } = await startServiceForTest(database, START, logger, (deps) =>
+    createHypothesesService(deps),
+  );
   const as = await routerClients(HypothesesService, (router) => service.routes(router), logger);
-  let stopped = false;
-  return {
-    service,
-    db: database.forSchema<HypothesesDb>("hypotheses"),
-    clock,
-    as,
-    async stop() {
-      if (stopped) return;
-      stopped = true;
-      await service.stop();
-      await bus.close();
-    },
-  };
+  return { service, db: database.forSchema<HypothesesDb>("hypotheses"), clock, as, stop };
 }
 
 let counter = 0;
