@@ -5,6 +5,7 @@
  * transport with the real internal-principal interceptors, so each RPC sees (and the fake
  * records) the principal and the exact request the gateway sent.
  */
+import type { FakeHypotheses } from "./fake-hypotheses.js";
 import { clone, create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { type HandlerContext, createRouterTransport } from "@connectrpc/connect";
@@ -449,7 +450,12 @@ export async function gatewayWithExperiments(
  */
 export async function gatewayWithServices(
   identity: FakeIdentity,
-  fakes: { experiments?: FakeExperiments; marketplace?: FakeMarketplace; notifications?: FakeNotifications },
+  fakes: {
+    experiments?: FakeExperiments;
+    marketplace?: FakeMarketplace;
+    notifications?: FakeNotifications;
+    hypotheses?: FakeHypotheses;
+  },
   deps: Partial<GatewayDeps> = {},
 ) {
   const { signer, verifier } = await internalKeys;
@@ -460,6 +466,7 @@ export async function gatewayWithServices(
       return fakes.marketplace.transport(verifier, clientSide);
     if (service === "notifications" && fakes.notifications)
       return fakes.notifications.transport(verifier, clientSide);
+    if (service === "hypotheses" && fakes.hypotheses) return fakes.hypotheses.transport(verifier, clientSide);
     return identity.transport(verifier, clientSide, service);
   }, clientInterceptors(signer));
   return createGateway({ clients, logger: silentLogger, clock: identity.clock, maxBodyBytes: 4096, ...deps });

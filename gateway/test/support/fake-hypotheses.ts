@@ -34,6 +34,8 @@ export class FakeHypotheses {
   /** Every RPC with its request message and the principal it arrived with. */
   readonly calls: Array<{ method: string; request: unknown; principal: Principal | undefined }> = [];
   private sequence = 0;
+  /** LinkExperimentToHypothesis fails (after recording the call). */
+  failLinks = false;
 
   constructor(readonly clock: Clock) {}
 
@@ -129,6 +131,29 @@ export class FakeHypotheses {
             const principal = this.record("ArchiveHypothesis", request, context);
             const hypothesis = this.owned(principal, request.hypothesisId);
             hypothesis.status = "ARCHIVED";
+            return this.touch(hypothesis);
+          },
+          prepareExperimentFromHypothesis: async (request, context) => {
+            const principal = this.record("PrepareExperimentFromHypothesis", request, context);
+            const hypothesis = this.owned(principal, request.hypothesisId);
+            const additional = request.additionalFieldsJson ? JSON.parse(request.additionalFieldsJson) : {};
+            return {
+              requestJson: JSON.stringify({
+                experiment_type: hypothesis.experimentType,
+                title: hypothesis.title,
+                hypothesis: { statement: hypothesis.statement },
+                ...additional,
+              }),
+              idempotencyKey: `to-experiment:${hypothesis.id}:${request.idempotencyKey || "derived"}`,
+              hypothesis: clone(HypothesisSchema, hypothesis),
+            };
+          },
+          linkExperimentToHypothesis: async (request, context) => {
+            const principal = this.record("LinkExperimentToHypothesis", request, context);
+            if (this.failLinks) throw new Error("link store unavailable");
+            const hypothesis = this.owned(principal, request.hypothesisId);
+            hypothesis.status = "USED";
+            hypothesis.experimentsCount += 1;
             return this.touch(hypothesis);
           },
         });
