@@ -100,9 +100,11 @@ export async function routerClients<S extends DescService>(
   service: S,
   routes: (router: ConnectRouter) => void,
   logger: Logger,
+  /** Procedures callable without a principal (the service's publicProcedures). */
+  publicProcedures: readonly string[] = [],
 ): Promise<(principal?: Principal) => Client<S>> {
   const { verifier, signer } = await internalTestCredentials();
-  const interceptors = serverInterceptors({ logger, verifier, publicProcedures: [] });
+  const interceptors = serverInterceptors({ logger, verifier, publicProcedures: [...publicProcedures] });
   return (principal?: Principal) => {
     const attach: Interceptor = (next) => async (req) => {
       if (principal) req.header.set(PRINCIPAL_HEADER, await signer.sign(principal));

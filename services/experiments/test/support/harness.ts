@@ -1,4 +1,4 @@
-import { type Engine, TestBackend, internalTestCredentials, testEngines } from "@petri/service-testkit";
+import { type Engine, TestBackend, routerClients, testEngines } from "@petri/service-testkit";
 /**
  * Integration harness: the experiments service on a real database (PostgreSQL or PGlite), its
  * outbox relay on the in-process bus, reached through a Connect router transport with the
@@ -11,19 +11,12 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Message } from "@bufbuild/protobuf";
-import {
-  type Client,
-  ConnectError,
-  type Interceptor,
-  createClient,
-  createRouterTransport,
-} from "@connectrpc/connect";
+import { type Client, ConnectError } from "@connectrpc/connect";
 import { ExperimentsService } from "@petri/contracts/experiments";
 import { type Database } from "@petri/db";
 import { type EventBus, InProcessEventBus, decodeEnvelope, decodePayload } from "@petri/events";
 import {
   AddressAllowlist,
-  PRINCIPAL_HEADER,
   type Principal,
   type ResolvedAddress,
   type Resolver,
@@ -31,7 +24,6 @@ import {
   errorDetailOf,
   errorDetailsObject,
   failpoints,
-  serverInterceptors,
 } from "@petri/service-kit";
 import { FakeClock } from "@petri/testkit";
 import type { Kysely } from "kysely";
@@ -46,7 +38,6 @@ export type { Engine };
 export const ENGINES: Engine[] = await testEngines();
 
 export const logger = createLogger({ service: "experiments-test", level: "silent" });
-const { verifier, signer } = await internalTestCredentials();
 
 export const SYSTEM: Principal = { accountId: "system:gateway", role: "system", tier: "standard" };
 
@@ -126,21 +117,9 @@ export async function startExperiments(
   );
   await service.migrate();
   await service.start();
-  const interceptors = serverInterceptors({
-    logger,
-    verifier,
-    publicProcedures: [...(service.publicProcedures ?? [])],
-  });
-  const transport = (principal?: Principal) => {
-    const attach: Interceptor = (next) => async (req) => {
-      if (principal) req.header.set(PRINCIPAL_HEADER, await signer.sign(principal));
-      return next(req);
-    };
-    return createRouterTransport((router) => service.routes(router), {
-      router: { interceptors },
-      transport: { interceptors: [attach] },
-    });
-  };
+  const as = await routerClients(ExperimentsService, (router) => service.routes(router), logger, [
+    ...(service.publicProcedures ?? []),
+  ]);
   let stopped = false;
   return {
     service,
@@ -149,7 +128,7 @@ export async function startExperiments(
     clock,
     bus,
     blobDir,
-    as: (principal) => createClient(ExperimentsService, transport(principal)),
+    as,
     async stop() {
       if (stopped) return;
       stopped = true;

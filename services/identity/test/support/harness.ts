@@ -1,4 +1,4 @@
-import { type Engine, TestBackend, internalTestCredentials, testEngines } from "@petri/service-testkit";
+import { type Engine, TestBackend, routerClients, testEngines } from "@petri/service-testkit";
 /**
  * Integration harness: the identity service on a real database (PostgreSQL or PGlite), its
  * outbox relay on the in-process bus, reached through a Connect router transport with the
@@ -6,24 +6,11 @@ import { type Engine, TestBackend, internalTestCredentials, testEngines } from "
  * every call crosses the contract and the authorization checks.
  */
 import { randomBytes } from "node:crypto";
-import {
-  type Client,
-  ConnectError,
-  type Interceptor,
-  createClient,
-  createRouterTransport,
-} from "@connectrpc/connect";
+import { type Client, ConnectError } from "@connectrpc/connect";
 import { IdentityService } from "@petri/contracts/identity";
 import { type Database } from "@petri/db";
 import { InProcessEventBus } from "@petri/events";
-import {
-  type Failpoints,
-  PRINCIPAL_HEADER,
-  type Principal,
-  createLogger,
-  failpoints,
-  serverInterceptors,
-} from "@petri/service-kit";
+import { type Failpoints, type Principal, createLogger, failpoints } from "@petri/service-kit";
 import { FakeClock } from "@petri/testkit";
 import type { Kysely } from "kysely";
 import type { IdentityDb } from "../../src/db/schema.js";
@@ -40,7 +27,6 @@ export type { Engine };
 export const ENGINES: Engine[] = await testEngines();
 
 export const logger = createLogger({ service: "identity-test", level: "silent" });
-const { verifier, signer } = await internalTestCredentials();
 
 export const SYSTEM: Principal = { accountId: "system:gateway", role: "system", tier: "standard" };
 
@@ -96,24 +82,9 @@ export async function startIdentity(
   );
   await service.migrate();
   if (setup.start !== false) await service.start();
-  const interceptors = serverInterceptors({
-    logger,
-    verifier,
-    publicProcedures: [...(service.publicProcedures ?? [])],
-  });
-  const as = (principal?: Principal) => {
-    const attach: Interceptor = (next) => async (req) => {
-      if (principal) req.header.set(PRINCIPAL_HEADER, await signer.sign(principal));
-      return next(req);
-    };
-    return createClient(
-      IdentityService,
-      createRouterTransport((router) => service.routes(router), {
-        router: { interceptors },
-        transport: { interceptors: [attach] },
-      }),
-    );
-  };
+  const as = await routerClients(IdentityService, (router) => service.routes(router), logger, [
+    ...(service.publicProcedures ?? []),
+  ]);
   let stopped = false;
   return {
     service,

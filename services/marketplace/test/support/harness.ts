@@ -8,13 +8,7 @@
  */
 import { randomBytes } from "node:crypto";
 import type { Message, MessageInitShape } from "@bufbuild/protobuf";
-import {
-  type Client,
-  ConnectError,
-  type Interceptor,
-  createClient,
-  createRouterTransport,
-} from "@connectrpc/connect";
+import { type Client, ConnectError } from "@connectrpc/connect";
 import { type EventSpec, events } from "@petri/contracts";
 import type { EventEnvelope } from "@petri/contracts/common";
 import {
@@ -27,16 +21,14 @@ import { MarketplaceService } from "@petri/contracts/marketplace";
 import type { Database } from "@petri/db";
 import { InProcessEventBus, buildEnvelope, decodeEnvelope, decodePayload } from "@petri/events";
 import {
-  PRINCIPAL_HEADER,
   type Principal,
   createLogger,
   errorDetailOf,
   errorDetailsObject,
   failpoints,
   newId,
-  serverInterceptors,
 } from "@petri/service-kit";
-import { type Engine, TestBackend, internalTestCredentials, testEngines } from "@petri/service-testkit";
+import { type Engine, TestBackend, routerClients, testEngines } from "@petri/service-testkit";
 import { FakeClock } from "@petri/testkit";
 import type { Kysely } from "kysely";
 import type { MarketplaceDb } from "../../src/db/schema.js";
@@ -50,7 +42,6 @@ export type { Engine };
 export const ENGINES: Engine[] = await testEngines();
 
 export const logger = createLogger({ service: "marketplace-test", level: "silent" });
-const { verifier, signer } = await internalTestCredentials();
 
 export const Backend = { open: (engine: Engine) => TestBackend.open(engine, "petri_marketplace") };
 export type Backend = TestBackend;
@@ -93,20 +84,7 @@ export async function startMarketplace(database: Database): Promise<Marketplace>
   await service.migrate();
   await service.start();
   const db = database.forSchema<MarketplaceDb>("marketplace");
-  const interceptors = serverInterceptors({ logger, verifier, publicProcedures: [] });
-  const as = (principal?: Principal) => {
-    const attach: Interceptor = (next) => async (req) => {
-      if (principal) req.header.set(PRINCIPAL_HEADER, await signer.sign(principal));
-      return next(req);
-    };
-    return createClient(
-      MarketplaceService,
-      createRouterTransport((router) => service.routes(router), {
-        router: { interceptors },
-        transport: { interceptors: [attach] },
-      }),
-    );
-  };
+  const as = await routerClients(MarketplaceService, (router) => service.routes(router), logger);
 
   /**
    * Waits until every consumer has either applied (inbox) or dead-lettered each envelope. A

@@ -11,13 +11,7 @@ import { randomBytes } from "node:crypto";
 import { Writable } from "node:stream";
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
-import {
-  type Client,
-  ConnectError,
-  type Interceptor,
-  createClient,
-  createRouterTransport,
-} from "@connectrpc/connect";
+import { type Client, ConnectError } from "@connectrpc/connect";
 import { events } from "@petri/contracts";
 import type { EventEnvelope } from "@petri/contracts/common";
 import { type ExperimentSchema, ExperimentStatus } from "@petri/contracts/experiments";
@@ -27,16 +21,14 @@ import { InProcessEventBus, buildEnvelope } from "@petri/events";
 import {
   AddressAllowlist,
   type Failpoints,
-  PRINCIPAL_HEADER,
   type Principal,
   type ResolvedAddress,
   type Resolver,
   createLogger,
   failpoints,
   newId,
-  serverInterceptors,
 } from "@petri/service-kit";
-import { type Engine, TestBackend, internalTestCredentials, testEngines } from "@petri/service-testkit";
+import { type Engine, TestBackend, routerClients, testEngines } from "@petri/service-testkit";
 import { FakeClock } from "@petri/testkit";
 import type { Kysely } from "kysely";
 import type { NotificationsDb } from "../../src/db/schema.js";
@@ -52,8 +44,6 @@ export const ENGINES: Engine[] = await testEngines();
 
 export const Backend = { open: (engine: Engine) => TestBackend.open(engine, "petri_notifications") };
 export type Backend = TestBackend;
-
-const { verifier, signer } = await internalTestCredentials();
 
 export const START = new Date("2026-03-02T10:00:00.000Z");
 export { AddressAllowlist };
@@ -147,20 +137,7 @@ export async function startNotifications(database: Database, setup: Setup = {}):
     throw error;
   }
   const db = database.forSchema<NotificationsDb>("notifications");
-  const interceptors = serverInterceptors({ logger, verifier, publicProcedures: [] });
-  const as = (principal?: Principal) => {
-    const attach: Interceptor = (next) => async (req) => {
-      if (principal) req.header.set(PRINCIPAL_HEADER, await signer.sign(principal));
-      return next(req);
-    };
-    return createClient(
-      NotificationsService,
-      createRouterTransport((router) => service.routes(router), {
-        router: { interceptors },
-        transport: { interceptors: [attach] },
-      }),
-    );
-  };
+  const as = await routerClients(NotificationsService, (router) => service.routes(router), logger);
   let stopped = false;
   return {
     service,
