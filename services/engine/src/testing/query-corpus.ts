@@ -34,6 +34,16 @@ function deepFreeze<T>(value: T): T {
 
 const MIC: CorpusEntry[] = [
   {
+    query: "Does berberine inhibit Staphylococcus aureus ATCC 29213 growth at 64 ug/mL?",
+    expected_type: "MIC_MBC_ASSAY",
+    expect: { organisms: ["Staphylococcus aureus"] },
+  },
+  {
+    query: "Can thymol kill Pseudomonas aeruginosa PAO1 at 250 µg/mL?",
+    expected_type: "MIC_MBC_ASSAY",
+    expect: { organisms: ["Pseudomonas aeruginosa"] },
+  },
+  {
     query:
       "What is the MIC of compound PX-17 against S. aureus ATCC 29213? We expect it to be ≤ 4 µg/mL by broth microdilution.",
     expected_type: "MIC_MBC_ASSAY",

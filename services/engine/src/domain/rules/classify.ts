@@ -249,7 +249,16 @@ function entityEvidence(
   if (extraction.mutations.length > 0 && extraction.plasmids.length > 0) {
     out.push({ type: "SANGER_PLASMID_VERIFICATION", label: "mutation in a plasmid", weight: 1 });
   }
-  if (organisms && !compounds) {
+  // An organism, an agent we may not know by name, a mass concentration and a verb of
+  // inhibiting: how people ask for a MIC without saying "MIC" ("does X inhibit S. aureus at
+  // 64 ug/mL?").
+  const massConcentration = extraction.concentrations.some((q) => /g\/(?:m?L)$/.test(q.unit));
+  const inhibitionWords =
+    /\binhibit(?:s|ed|ing|ion|ory)?\b|\bkill(?:s|ed|ing)?\b|\bantibacterial\b|\bantimicrobial\b/i.test(text);
+  if (organisms && massConcentration && inhibitionWords) {
+    out.push({ type: "MIC_MBC_ASSAY", label: "organism + inhibition at a mass concentration", weight: 3 });
+  }
+  if (organisms && !compounds && !(massConcentration && inhibitionWords)) {
     out.push({ type: "MICROBIAL_GROWTH_MATRIX", label: "organism, no drug", weight: 2 });
   }
   if (

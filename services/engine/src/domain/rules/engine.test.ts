@@ -284,3 +284,19 @@ describe("properties", () => {
     );
   });
 });
+
+describe("a MIC asked without the word MIC", () => {
+  it("is a MIC draft whose threshold is the concentration the query names", () => {
+    const output = runRulesEngine({
+      query: "Can thymol kill Pseudomonas aeruginosa PAO1 at 250 µg/mL?",
+      context: "",
+      jobType: "hypothesis_generation",
+    });
+    expect(output.experiment_type).toBe("MIC_MBC_ASSAY");
+    expect(output.hypothesis.statement).toContain("250 µg/mL");
+    const range = (output.intake_draft.mic_mbc as { concentration_range: { min: number; max: number } })
+      .concentration_range;
+    expect(range.min).toBeLessThan(250);
+    expect(range.max).toBeGreaterThan(250);
+  });
+});
