@@ -137,6 +137,11 @@ const ZONE: CorpusEntry[] = [
 
 const VIABILITY: CorpusEntry[] = [
   {
+    query: "Does metformin reduce HepG2 viability at 10 mM after 48 h?",
+    expected_type: "CELL_VIABILITY_IC50",
+    expect: { cell_lines: ["HepG2"] },
+  },
+  {
     query: "IC50 of doxorubicine in MCF-7 cells after 72 h, CellTiter-Glo readout; we expect IC50 < 1 µM.",
     expected_type: "CELL_VIABILITY_IC50",
     expect: { cell_lines: ["MCF-7"], compounds: ["doxorubicin"] },
@@ -273,6 +278,11 @@ const QPCR: CorpusEntry[] = [
 ];
 
 const SANGER: CorpusEntry[] = [
+  {
+    query: "Is the EGFR L858R mutation present in my pcDNA3.1-EGFR clone?",
+    expected_type: "SANGER_PLASMID_VERIFICATION",
+    expect: { plasmids: ["pcDNA3.1-EGFR"] },
+  },
   {
     query: "Please Sanger-sequence our pUC19-GFP miniprep with M13F/M13R to confirm the 720 bp GFP insert.",
     expected_type: "SANGER_PLASMID_VERIFICATION",

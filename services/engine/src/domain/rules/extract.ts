@@ -392,7 +392,15 @@ export function extractEntities(text: string): Extraction {
     }
   }
 
-  const plasmids = readPlasmids(text).filter((p) => !overlaps(p, matches));
+  // A construct is often named after its insert ("pcDNA3.1-EGFR"): a gene or enzyme name inside
+  // a plasmid name does not make it something else.
+  const plasmids = readPlasmids(text).filter(
+    (p) =>
+      !overlaps(
+        p,
+        matches.filter((m) => m.category !== "gene" && m.category !== "enzyme"),
+      ),
+  );
   const organisms = organismsFrom(text, matches, collectionIds);
   const notGeneOrEnzyme = claimed.filter(
     (c) => !("category" in c) || (c.category !== "gene" && c.category !== "enzyme"),

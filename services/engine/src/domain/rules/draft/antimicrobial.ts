@@ -7,7 +7,6 @@ import {
   readBoundedConcentration,
   readMetricThreshold,
   readZoneThreshold,
-  type Threshold,
 } from "../patterns.js";
 import {
   clampName,
@@ -19,6 +18,7 @@ import {
   hoursOf,
   incubationTemperature,
   MASS_PER_VOLUME,
+  singleStatedConcentration,
   MOLAR,
   organismLabel,
   PLACEHOLDER_ORGANISM,
@@ -40,7 +40,7 @@ export function draftMic(input: DraftInput): TypeDraft {
   const threshold =
     readMetricThreshold(text, String.raw`MICs?(?:50|90)?`, "lte", canonicalConcentrationUnit, "µg/mL") ??
     readBoundedConcentration(text, MASS_PER_VOLUME) ??
-    singleStatedConcentration(extraction.concentrations);
+    singleStatedConcentration(extraction.concentrations, MASS_PER_VOLUME);
   const stated = firstRange(
     extraction.concentrations,
     new RegExp(`${MASS_PER_VOLUME.source}|${MOLAR.source}`),
@@ -302,17 +302,4 @@ export function draftZone(input: DraftInput): TypeDraft {
     notes: [...notes, "Mueller-Hinton agar, a 0.5 McFarland lawn, 35 °C and 16-18 h follow CLSI M02."],
     searchKeywords: "disk diffusion zone of inhibition",
   };
-}
-
-/**
- * "Does X inhibit S. aureus at 64 ug/mL?": one mass concentration and no comparator is the
- * concentration the query asks about, read as "MIC at or below it".
- */
-function singleStatedConcentration(
-  concentrations: readonly { value: number; unit: string; text: string }[],
-): Threshold | undefined {
-  const mass = concentrations.filter((q) => MASS_PER_VOLUME.test(q.unit));
-  if (mass.length !== 1 || concentrations.length !== 1) return undefined;
-  const [q] = mass;
-  return { comparator: "lte", value: q!.value, unit: q!.unit, text: q!.text };
 }

@@ -84,7 +84,7 @@ export function draftViability(input: DraftInput): TypeDraft {
   const cell = extraction.cellLines[0];
   const compound = testCompound(extraction);
   const control = extraction.compounds.find((c) => c !== compound && c.source === "reference");
-  const threshold = ic50Threshold(text);
+  const threshold = ic50Threshold(text, extraction.concentrations);
   const plan = dosePlan(text, extraction, threshold, notes);
   const hours = hoursOf(extraction.durations, 4);
   const exposure = hours ?? 72;
@@ -216,7 +216,7 @@ export function draftEnzyme(input: DraftInput): TypeDraft {
   const namedControl = extraction.compounds.find(
     (c) => c !== compound && (c.control || c.name === reference),
   );
-  const threshold = ic50Threshold(text);
+  const threshold = ic50Threshold(text, extraction.concentrations);
   let top: { value: number; unit: string };
   if (threshold && threshold.unit !== "%") {
     top = MOLAR.test(threshold.unit)

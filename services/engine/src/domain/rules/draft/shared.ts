@@ -163,12 +163,32 @@ export function readableMolar(value: number, unit: string): { value: number; uni
   return { value: round3(molar / 1e-6), unit: "µM" };
 }
 
-export function ic50Threshold(text: string): Threshold | null {
+export function ic50Threshold(
+  text: string,
+  concentrations: readonly { value: number; unit: string; text: string }[] = [],
+): Threshold | null {
   return (
     readMetricThreshold(text, String.raw`(?:IC|EC|GI|CC)\s?-?\s?50s?`, "lt", canonicalConcentrationUnit) ??
     readPotencyWords(text) ??
-    readBoundedConcentration(text, MOLAR)
+    readBoundedConcentration(text, MOLAR) ??
+    singleStatedConcentration(concentrations, MOLAR) ??
+    null
   );
+}
+
+/**
+ * "Does X inhibit S. aureus at 64 ug/mL?", "Does metformin reduce HepG2 viability at 10 mM?":
+ * the one concentration a query names, with no comparator, is the one it asks about, read as
+ * "at or below it".
+ */
+export function singleStatedConcentration(
+  concentrations: readonly { value: number; unit: string; text: string }[],
+  unit: RegExp,
+): Threshold | undefined {
+  if (concentrations.length !== 1) return undefined;
+  const [q] = concentrations;
+  if (!unit.test(q!.unit)) return undefined;
+  return { comparator: "lte", value: q!.value, unit: q!.unit, text: q!.text };
 }
 
 export const VEHICLE_FAILURE: FailureCondition = {
