@@ -227,6 +227,11 @@ const ENZYME: CorpusEntry[] = [
 
 const QPCR: CorpusEntry[] = [
   {
+    query: "Test whether curcumin at 20 µM lowers IL-6 mRNA in LPS-stimulated THP-1 macrophages",
+    expected_type: "QPCR_EXPRESSION",
+    expect: { genes: ["IL6"], cell_lines: ["THP-1"] },
+  },
+  {
     query:
       "Does PX-17 (10 µM, 24 h) upregulate IL6 and TNF mRNA at least 2-fold in THP-1 macrophages? Normalize to GAPDH and ACTB.",
     expected_type: "QPCR_EXPRESSION",

@@ -300,3 +300,14 @@ describe("a MIC asked without the word MIC", () => {
     expect(range.max).toBeGreaterThan(250);
   });
 });
+
+describe("the direction of a claimed change", () => {
+  it("reads the claim, not how the cells were prepared (LPS-stimulated)", () => {
+    const output = runRulesEngine({
+      query: "Test whether curcumin at 20 µM lowers IL-6 mRNA in LPS-stimulated THP-1 macrophages",
+      context: "",
+      jobType: "hypothesis_generation",
+    });
+    expect(output.hypothesis.statement).toContain("decreases IL6 mRNA");
+  });
+});

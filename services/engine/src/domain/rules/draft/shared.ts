@@ -140,9 +140,13 @@ export const UP_WORDS =
 export const DOWN_WORDS =
   /\b(?:down-?regulat\w*|decreas\w*|reduc\w*|suppress\w*|repress\w*|lower\w*|inhibit(?:s|ed|ing)?|knock(?:s|ed|ing)?[- ]?down|silenc\w*|attenuat\w*|block\w*|less|fewer|impair\w*|disrupt\w*|prevent\w*|eradicat\w*|kill\w*|slow\w*|delay\w*)\b/gi;
 
+/** "LPS-stimulated", "TNF-induced": how the system was prepared, not the effect claimed. */
+const ATTRIBUTIVE_TREATMENT = /\b[\w.]+-(?:stimulated|induced|activated|treated|challenged|primed)\b/gi;
+
 export function directionOf(text: string): Direction {
-  const up = text.match(UP_WORDS)?.length ?? 0;
-  const down = text.match(DOWN_WORDS)?.length ?? 0;
+  const claim = text.replace(ATTRIBUTIVE_TREATMENT, " ");
+  const up = claim.match(UP_WORDS)?.length ?? 0;
+  const down = claim.match(DOWN_WORDS)?.length ?? 0;
   if (up > down) return "up";
   if (down > up) return "down";
   return "either";
