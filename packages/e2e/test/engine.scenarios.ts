@@ -196,3 +196,41 @@ export async function engineCorpusScenario(target: ExperimentsTarget): Promise<v
     expect(validation.body, `${entry.query}: ${validation.text}`).toMatchObject({ valid: true, errors: [] });
   }
 }
+
+/**
+ * The engine's drafts reach the cloud labs: nearly every draft of a standard type is valid
+ * on at least one provider, and each refusal names its field (an unstocked cell line, missing
+ * primers...). CUSTOM drafts are design requests, which no lab runs before the design exists.
+ */
+export async function engineDraftsToCloudLabsScenario(target: ExperimentsTarget): Promise<void> {
+  // About 150 calls: a fresh account every 80 keeps within the standard tier's 100 a minute.
+  let client = await newRequester(target, "drafts-to-labs");
+  let calls = 0;
+  const call = async (method: string, path: string, body?: unknown) => {
+    if (++calls % 80 === 0) client = await newRequester(target, `drafts-to-labs-${calls}`);
+    return client.call(method, path, body);
+  };
+  const { providers } = (await call("GET", "/cloud-labs/providers")).body as {
+    providers: { id: string; supported_experiment_types: string[] }[];
+  };
+  let standard = 0;
+  let runnable = 0;
+  for (const entry of ENGINE_QUERY_CORPUS.filter((e) => e.expected_type !== "CUSTOM")) {
+    standard += 1;
+    const draft = (await call("POST", "/cloud-labs/engine", { query: entry.query })).body;
+    let valid = false;
+    for (const provider of providers.filter((p) =>
+      p.supported_experiment_types.includes(draft.experiment_type),
+    )) {
+      const verdict = await call("POST", "/cloud-labs/validate", {
+        intake: draft.intake_draft,
+        provider_id: provider.id,
+      });
+      expect(verdict.status, verdict.text).toBe(200);
+      if (verdict.body.valid) valid = true;
+      else for (const error of verdict.body.errors) expect(error.field, verdict.text).not.toBe("");
+    }
+    if (valid) runnable += 1;
+  }
+  expect(runnable / standard).toBeGreaterThanOrEqual(0.9);
+}

@@ -10,7 +10,11 @@ import {
   staffReviewScenario,
   validateScenario,
 } from "./experiments.scenarios.js";
-import { engineCorpusScenario, engineToExperimentScenario } from "./engine.scenarios.js";
+import {
+  engineCorpusScenario,
+  engineDraftsToCloudLabsScenario,
+  engineToExperimentScenario,
+} from "./engine.scenarios.js";
 import { hypothesisLibraryScenario } from "./hypotheses.scenarios.js";
 import { cloudLabsScenario } from "./cloud-labs.scenarios.js";
 import { STAFF, startStandaloneHost } from "./support/hosts.js";
@@ -47,4 +51,6 @@ describe("experiment requests, standalone mode (one process, PGlite, in-process 
     cloudLabsScenario(target));
   it("engine corpus: every query gets its experiment type and a draft that passes /validate", () =>
     engineCorpusScenario(target));
+  it("engine drafts reach the cloud labs: nine in ten standard drafts are runnable as they are", () =>
+    engineDraftsToCloudLabsScenario(target));
 });

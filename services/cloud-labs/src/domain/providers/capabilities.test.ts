@@ -43,12 +43,12 @@ describe("capabilityProblems", () => {
   });
 
   it("names a cell line the provider does not stock, matching spellings loosely", () => {
-    const hela = { ...plan("CELL_VIABILITY_IC50"), cell_line: "HeLa" };
-    expect(capabilityProblems(hela, sll)).toEqual([]);
-    expect(capabilityProblems(hela, autoprotocol)).toEqual([
+    const vero = { ...plan("CELL_VIABILITY_IC50"), cell_line: "Vero" };
+    expect(capabilityProblems(vero, sll)).toEqual([]);
+    expect(capabilityProblems(vero, autoprotocol)).toEqual([
       {
         field: "cell_viability.cell_line",
-        message: expect.stringMatching(/HeLa is not stocked by .*stocked: A549/),
+        message: expect.stringMatching(/Vero is not stocked by .*stocked: A549/),
       },
     ]);
     expect(capabilityProblems({ ...plan("CELL_VIABILITY_IC50"), cell_line: "hep-g2" }, autoprotocol)).toEqual(

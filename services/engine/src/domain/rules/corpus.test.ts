@@ -73,7 +73,11 @@ describe("query corpus", () => {
       expect(draft.title.length).toBeGreaterThanOrEqual(5);
       expect(draft.title.length).toBeLessThanOrEqual(200);
       expect(draft.privacy).toBe("private");
-      expect(draft.replicates).toEqual({ technical: 3, biological: 3 });
+      // Disk diffusion: replicate disks on one lawn; every other type 3 x 3.
+      expect(draft.replicates).toEqual({
+        technical: 3,
+        biological: output.experiment_type === "ZONE_OF_INHIBITION" ? 1 : 3,
+      });
       expect(draft.turnaround_budget.budget_max_usd).toBeGreaterThanOrEqual(50);
       expect(draft.compliance.bsl).toMatch(/^BSL-[12]$/);
       expect(draft.acceptance_criteria.success_conditions.length).toBeGreaterThan(0);

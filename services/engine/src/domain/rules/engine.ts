@@ -271,7 +271,7 @@ function buildIntake(
       budget_max_usd: defaults.budgetUsd,
       desired_turnaround_days: defaults.turnaroundDays,
     },
-    replicates: { technical: 3, biological: 3 },
+    replicates: replicatesFor(type),
     deliverables: {
       minimum_package_level: draft.packageLevel,
       raw_data_formats: draft.rawDataFormats,
@@ -371,7 +371,9 @@ export function runRulesEngine(request: GenerationRequest): RulesEngineOutput {
   const defaults = TYPE_DEFAULTS[type];
   notes.push(
     `Budget ${defaults.budgetUsd} USD and turnaround ${defaults.turnaroundDays} days are placeholders; POST /estimate prices the request.`,
-    "Replicates (3 technical x 3 biological) and privacy (private) are defaults.",
+    type === "ZONE_OF_INHIBITION"
+      ? "Replicates (3 replicate disks on one lawn, 1 biological) and privacy (private) are defaults; add lawns (biological replicates) if you need them."
+      : "Replicates (3 technical x 3 biological) and privacy (private) are defaults.",
   );
   const title = fitTitle(draft.title);
   const intake = buildIntake(
@@ -418,4 +420,13 @@ export function draftWithHypothesis(
   const draft = structuredClone(source);
   draft.hypothesis = fitHypothesis(hypothesis);
   return draft;
+}
+
+/**
+ * Default replicates: 3 x 3, except disk diffusion, whose technical replicates are disks on one
+ * lawn (a lawn per biological replicate is a separate plate, which a cloud lab runs as a
+ * separate protocol).
+ */
+function replicatesFor(type: ExperimentType): { technical: number; biological: number } {
+  return type === "ZONE_OF_INHIBITION" ? { technical: 3, biological: 1 } : { technical: 3, biological: 3 };
 }
