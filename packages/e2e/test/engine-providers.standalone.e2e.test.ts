@@ -40,6 +40,11 @@ describe("engine providers (LLM + literature fakes), standalone mode", () => {
       PETRI_ENGINE_DOI_BASE_URL: literature.doiBaseUrl,
       PETRI_ENGINE_CROSSREF_BASE_URL: literature.crossrefBaseUrl,
       PETRI_ENGINE_LITERATURE_TIMEOUT_MS: "2000",
+      // Cloud labs' interpret reads intakes with the same fake model.
+      PETRI_CLOUDLABS_LLM_BASE_URL: llm.url,
+      PETRI_CLOUDLABS_LLM_MODEL: FAKE_LLM_MODEL,
+      PETRI_CLOUDLABS_LLM_TIMEOUT_MS: "2000",
+      PETRI_CLOUDLABS_LLM_MAX_RETRIES: "0",
     });
     target = { baseUrls: [host.petri.url], staff: STAFF };
   });
@@ -112,5 +117,46 @@ describe("engine providers (LLM + literature fakes), standalone mode", () => {
     } finally {
       llm.setScenario("valid");
     }
+  });
+
+  it("cloud-lab interpret: the model's reading when it fits the schema, the rules' (with a note) when not", async () => {
+    const client = await newRequester(target, "interpret-llm");
+    const intake = {
+      experiment_type: "MIC_MBC_ASSAY",
+      hypothesis: { statement: "Compound A inhibits E. coli ATCC 25922 at 8 ug/mL or less." },
+      mic_mbc_assay: {
+        target_organisms: ["E. coli ATCC 25922"],
+        test_compounds: [{ name: "Compound A", concentrations_ug_ml: [64, 32, 16, 8, 4, 2, 1, 0.5] }],
+      },
+    };
+    const reading = {
+      experiment_type: "MIC_MBC_ASSAY",
+      parameters: {
+        organisms: [{ name: "Escherichia coli", strain: "ATCC 25922" }],
+        compounds: [{ name: "Compound A", concentrations: [64, 32, 16, 8, 4, 2, 1, 0.5], unit: "µg/mL" }],
+        replicates: 3,
+        incubation_hours: 18,
+        detection_method: "absorbance",
+      },
+      confidence: 0.9,
+      notes: ["Fixture reading of the fake model."],
+    };
+    llm.setScenario("valid", { reply: reading });
+    try {
+      const read = await client.call("POST", "/cloud-labs/interpret", { intake });
+      expect(read.status, read.text).toBe(200);
+      expect(read.body).toEqual({
+        interpreter: `openai-compatible:${FAKE_LLM_MODEL}`,
+        interpretation: reading,
+      });
+    } finally {
+      llm.setScenario("valid");
+    }
+    // The fake now answers with a hypothesis, which is no interpretation: the rules answer.
+    const fallback = await client.call("POST", "/cloud-labs/interpret", { intake });
+    expect(fallback.status, fallback.text).toBe(200);
+    expect(fallback.body.interpreter).toBe("rules");
+    expect(fallback.body.interpretation.experiment_type).toBe("MIC_MBC_ASSAY");
+    expect(fallback.body.interpretation.notes.at(-1)).toMatch(/language model did not answer/);
   });
 });
