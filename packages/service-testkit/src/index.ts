@@ -8,7 +8,7 @@ import {
   createRouterTransport,
 } from "@connectrpc/connect";
 import { type Database, createDatabase } from "@petri/db";
-import { InProcessEventBus, type ServiceDeps } from "@petri/events";
+import { type EventBus, InProcessEventBus, type ServiceDeps } from "@petri/events";
 import {
   InternalTokenSigner,
   InternalTokenVerifier,
@@ -138,6 +138,8 @@ export async function callFailure(promise: Promise<unknown>) {
 export interface ServiceUnderTest<S extends HostedService> {
   service: S;
   clock: FakeClock;
+  /** The in-process bus the service consumes from: publish other services' events on it. */
+  bus: EventBus;
   /** Stops the service and its bus; a second call does nothing. */
   stop(): Promise<void>;
 }
@@ -161,6 +163,7 @@ export async function startServiceForTest<S extends HostedService>(
   return {
     service,
     clock,
+    bus,
     async stop() {
       if (stopped) return;
       stopped = true;

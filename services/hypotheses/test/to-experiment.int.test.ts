@@ -7,6 +7,8 @@
 import { create } from "@bufbuild/protobuf";
 import { Code } from "@connectrpc/connect";
 import { ExperimentSchema, ExperimentStatus, ExperimentSubmittedSchema } from "@petri/contracts/experiments";
+import { events } from "@petri/contracts";
+import { buildEnvelope } from "@petri/events";
 import { createLogger, newId } from "@petri/service-kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { applyExperimentSubmitted } from "../src/events/experiment-submitted.js";
@@ -122,6 +124,32 @@ describe.each(ENGINES)("to-experiment on %s", (engine) => {
     ).toMatchObject({
       code: Code.FailedPrecondition,
     });
+  });
+
+  it("records the link from an ExperimentSubmitted published on the bus (the consumer is wired)", async () => {
+    const { owner, hypothesis } = await saved();
+    const experimentId = newId("exp");
+    const envelope = buildEnvelope(
+      events.experiments.experimentSubmitted,
+      {
+        experiment: create(ExperimentSchema, {
+          id: experimentId,
+          requesterAccountId: owner.accountId,
+          sourceHypothesisId: hypothesis.id,
+        }),
+      },
+      { aggregateId: experimentId, aggregateVersion: 1, occurredAt: h.clock.now() },
+    );
+    await h.bus.publish(envelope);
+    for (let round = 0; round < 300; round += 1) {
+      const { hypothesis: read } = await h.as(owner).getHypothesis({ hypothesisId: hypothesis.id });
+      if (read!.experimentsCount === 1) {
+        expect(read).toMatchObject({ status: "USED", experimentsCount: 1 });
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    throw new Error("the ExperimentSubmitted event was never applied");
   });
 
   it("saves the hypothesis of a submitted experiment, for its requester only", async () => {

@@ -8,6 +8,7 @@ import { randomBytes } from "node:crypto";
 import type { Client } from "@connectrpc/connect";
 import { HypothesesService } from "@petri/contracts/hypotheses";
 import type { Database } from "@petri/db";
+import type { EventBus } from "@petri/events";
 import { type Principal, createLogger } from "@petri/service-kit";
 import {
   type Engine,
@@ -40,16 +41,18 @@ export interface Hypotheses {
   clock: FakeClock;
   /** A client calling as `principal` (none: anonymous). */
   as(principal?: Principal): Client<typeof HypothesesService>;
+  /** The bus the service consumes from (publish experiments' events on it). */
+  bus: EventBus;
   stop(): Promise<void>;
 }
 
 /** Creates, migrates and starts the hypotheses service on `database`. */
 export async function startHypotheses(database: Database): Promise<Hypotheses> {
-  const { service, clock, stop } = await startServiceForTest(database, START, logger, (deps) =>
+  const { service, clock, bus, stop } = await startServiceForTest(database, START, logger, (deps) =>
     createHypothesesService(deps),
   );
   const as = await routerClients(HypothesesService, (router) => service.routes(router), logger);
-  return { service, db: database.forSchema<HypothesesDb>("hypotheses"), clock, as, stop };
+  return { service, db: database.forSchema<HypothesesDb>("hypotheses"), clock, as, bus, stop };
 }
 
 let counter = 0;
