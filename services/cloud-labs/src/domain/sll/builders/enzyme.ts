@@ -6,12 +6,12 @@
  * The volumes and the buffer are Petri defaults: the plan does not give them.
  */
 import type { EnzymePlan } from "../../plan.js";
-import { plateModel, readPlateRole } from "../catalog.js";
-import { GEOMETRY, packBlocks, plateCount, usableWells, volumeScale, wellSpan } from "../layout.js";
-import type { SllProtocolBody, SllWell } from "../types.js";
+import { plateModel } from "../catalog.js";
+import { volumeScale, wellSpan } from "../layout.js";
+import type { SllProtocolBody } from "../types.js";
+import { doseResponseLayout } from "./dose-response-layout.js";
 import {
   addRead,
-  at,
   celsius,
   microliters,
   minutes,
@@ -25,35 +25,29 @@ import { addDilutionSeries } from "./dilution-plate.js";
 export function enzymeProtocol(plan: EnzymePlan): SllProtocolBody {
   requireSome(plan.inhibitor.concentrations_um.length, "inhibitor.concentrations_um");
   const list = new StepList();
-  const geometry = GEOMETRY[plan.plate_format];
   const scale = volumeScale(plan.plate_format);
   const concentrations = plan.inhibitor.concentrations_um;
   const n = concentrations.length;
   const hasPositive = plan.positive_control !== null;
-  const replicateBlocks = plan.replicates.technical * plan.replicates.biological;
-  const blocks = packBlocks(
-    Array.from({ length: replicateBlocks }, () => n + 2 + (hasPositive ? 1 : 0)),
-    usableWells(geometry, false),
-    "inhibitor.concentrations_um",
-  );
-  const plates = Array.from({ length: plateCount(blocks) }, (_, i) => `assay plate ${i + 1}`);
-  const wellsOf = (index: number): SllWell[] =>
-    blocks[index]!.wells.map((well) => at(plates[blocks[index]!.plate - 1]!, well));
-  const role = (offset: number) => blocks.map((_, i) => wellsOf(i)[n + offset]!);
-  const testWells = blocks.map((_, i) => wellsOf(i).slice(0, n));
-  const noInhibitorWells = role(0);
-  const positiveWells = hasPositive ? role(1) : [];
-  const blankWells = role(hasPositive ? 2 : 1);
+  const layout = doseResponseLayout(list, {
+    points: n,
+    replicates: plan.replicates,
+    fullEffectControl: hasPositive,
+    plateFormat: plan.plate_format,
+    detectionMethod: plan.detection_method,
+    moat: false,
+    field: "inhibitor.concentrations_um",
+    plateLabel: "assay plate",
+  });
+  const { plates, testWells, blocks } = layout;
+  const replicateBlocks = blocks.length;
+  const noInhibitorWells = layout.zeroEffectWells;
+  const positiveWells = layout.fullEffectWells;
+  const blankWells = layout.blankWells;
   const withEnzyme = [...testWells.flat(), ...noInhibitorWells, ...positiveWells];
   const inhibitorUl = 10 * scale;
   const top = concentrations[0] ?? 0;
 
-  for (const plate of plates) {
-    list.add("LabelContainer", {
-      Label: plate,
-      Container: plateModel(readPlateRole(plan.plate_format, plan.detection_method)),
-    });
-  }
   list.add("LabelContainer", { Label: "dilution plate", Container: plateModel("deep-well-96") });
   list.add(
     "LabelSample",

@@ -7,17 +7,10 @@
  * 10 min, luminescence with 1 s integration).
  */
 import type { ViabilityPlan } from "../../plan.js";
-import { plateModel, readPlateRole } from "../catalog.js";
-import {
-  GEOMETRY,
-  outerWells,
-  packBlocks,
-  plateCount,
-  usableWells,
-  volumeScale,
-  wellSpan,
-} from "../layout.js";
-import type { SllProtocolBody, SllWell } from "../types.js";
+import { plateModel } from "../catalog.js";
+import { GEOMETRY, outerWells, volumeScale, wellSpan } from "../layout.js";
+import type { SllProtocolBody } from "../types.js";
+import { doseResponseLayout } from "./dose-response-layout.js";
 import {
   addRead,
   at,
@@ -51,31 +44,25 @@ export function viabilityProtocol(plan: ViabilityPlan): SllProtocolBody {
   const concentrations = plan.compound.concentrations_um;
   const n = concentrations.length;
   const hasKill = plan.positive_control !== null;
-  const replicateBlocks = plan.replicates.technical * plan.replicates.biological;
-  const blockSize = n + 2 + (hasKill ? 1 : 0);
-  const blocks = packBlocks(
-    Array.from({ length: replicateBlocks }, () => blockSize),
-    usableWells(geometry, true),
-    "compound.concentrations_um",
-  );
-  const plates = Array.from({ length: plateCount(blocks) }, (_, i) => `cell plate ${i + 1}`);
-  const wellsOf = (index: number): SllWell[] =>
-    blocks[index]!.wells.map((well) => at(plates[blocks[index]!.plate - 1]!, well));
-  const role = (offset: number) => blocks.map((_, i) => wellsOf(i)[n + offset]!);
-  const testWells = blocks.map((_, i) => wellsOf(i).slice(0, n));
-  const vehicleWells = role(0);
-  const killWells = hasKill ? role(1) : [];
-  const blankWells = role(hasKill ? 2 : 1);
+  const layout = doseResponseLayout(list, {
+    points: n,
+    replicates: plan.replicates,
+    fullEffectControl: hasKill,
+    plateFormat: plan.plate_format,
+    detectionMethod: plan.detection_method,
+    moat: true,
+    field: "compound.concentrations_um",
+    plateLabel: "cell plate",
+  });
+  const { plates, testWells, blocks } = layout;
+  const replicateBlocks = blocks.length;
+  const vehicleWells = layout.zeroEffectWells;
+  const killWells = layout.fullEffectWells;
+  const blankWells = layout.blankWells;
   const seeded = [...testWells.flat(), ...vehicleWells, ...killWells];
   const compoundUl = 10 * scale;
   const top = concentrations[0] ?? 0;
 
-  for (const plate of plates) {
-    list.add("LabelContainer", {
-      Label: plate,
-      Container: plateModel(readPlateRole(plan.plate_format, plan.detection_method)),
-    });
-  }
   list.add("LabelContainer", { Label: "dilution plate", Container: plateModel("deep-well-96") });
   list.add(
     "LabelSample",
