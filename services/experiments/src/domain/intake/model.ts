@@ -12,6 +12,8 @@
  *   custom_protocol or protocol.custom_protocol, title/version spellings);
  * - `materials_provided` (from materials_provided or protocol.materials);
  * - `hypothesis.rationale` (from rationale or why_interesting);
+ * - `acceptance_criteria.statistical_requirements.statistical_test` (from statistical_test or
+ *   test, the name another marketplace's schema uses; `test` also raises a warning);
  * - `protocol` keeps only {type, template_id, template_parameters, protocol_design_brief}.
  * Every default of intake-model.md is applied. The stored form is itself a valid request:
  * validating it again returns it unchanged.
@@ -63,7 +65,11 @@ export interface Replicates {
   technical: number;
   biological: number;
 }
-export type AcceptanceCriteria = z.output<typeof acceptanceCriteriaSchema>;
+type ParsedAcceptanceCriteria = z.output<typeof acceptanceCriteriaSchema>;
+/** `statistical_requirements.test` (another schema's name) is stored as statistical_test. */
+export type AcceptanceCriteria = Omit<ParsedAcceptanceCriteria, "statistical_requirements"> & {
+  statistical_requirements?: Omit<NonNullable<ParsedAcceptanceCriteria["statistical_requirements"]>, "test">;
+};
 export type CommunicationPreferences = z.output<typeof communicationPreferencesSchema>;
 export interface NormalizedProtocol {
   type: ProtocolType;

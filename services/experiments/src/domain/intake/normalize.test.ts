@@ -206,6 +206,60 @@ describe("custom protocol and materials spellings", () => {
   });
 });
 
+describe("statistical_requirements.test, another marketplace's name for statistical_test", () => {
+  const at = "acceptance_criteria.statistical_requirements";
+  const withStats = (stats: Record<string, unknown>) => {
+    const request = full("QPCR_EXPRESSION");
+    request.acceptance_criteria.statistical_requirements = stats;
+    return request;
+  };
+  const aliasWarnings = (result: ReturnType<typeof run>) =>
+    result.warnings.filter((w) => w.code === "request.alias_normalised");
+
+  it("is stored as statistical_test, with one warning naming both fields", () => {
+    const result = run(withStats({ significance_level: 0.01, test: "mann_whitney", power: 0.9 }));
+    expect(result.errors).toEqual([]);
+    expect(result.request?.acceptance_criteria.statistical_requirements).toEqual({
+      significance_level: 0.01,
+      statistical_test: "mann_whitney",
+      power: 0.9,
+    });
+    expect(aliasWarnings(result)).toEqual([
+      expect.objectContaining({
+        path: `${at}.test`,
+        message: expect.stringContaining(`${at}.statistical_test`),
+      }),
+    ]);
+    // The stored form names only statistical_test, and validates again without the warning.
+    const again = run(JSON.parse(JSON.stringify(result.request)));
+    expect(again.request).toEqual(result.request);
+    expect(aliasWarnings(again)).toEqual([]);
+  });
+
+  it("sent with statistical_test: equal values are accepted, different ones are invalid_value", () => {
+    const same = run(withStats({ statistical_test: "anova", test: "anova" }));
+    expect(same.errors).toEqual([]);
+    expect(same.request?.acceptance_criteria.statistical_requirements?.statistical_test).toBe("anova");
+    expect(aliasWarnings(same)).toHaveLength(1);
+
+    const different = run(withStats({ statistical_test: "anova", test: "t_test" }));
+    expect(different.valid).toBe(false);
+    expect(errorAt(different, `${at}.test`)).toEqual([
+      expect.objectContaining({
+        code: "invalid_value",
+        message: expect.stringContaining(`${at}.statistical_test`),
+      }),
+    ]);
+    expect(aliasWarnings(different)).toEqual([]);
+  });
+
+  it("takes the same values as statistical_test", () => {
+    expect(errorAt(run(withStats({ test: "z_test" })), `${at}.test`)).toEqual([
+      expect.objectContaining({ code: "invalid_value" }),
+    ]);
+  });
+});
+
 describe("other normalisations", () => {
   it("why_interesting is stored as rationale", () => {
     const request = minimal("MIC_MBC_ASSAY");

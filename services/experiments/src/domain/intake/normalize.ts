@@ -12,6 +12,7 @@ import type { RequestError } from "../contracts.js";
 import type { ExperimentType } from "../contracts.js";
 import { normalizeBsl, type SupportedBslLevel } from "./bsl.js";
 import type { CustomProtocol, NormalizedDraft, NormalizedProtocol } from "./model.js";
+import type { StatisticalTest } from "./schema/common.js";
 import type { REQUEST_SECTION_SCHEMAS, RequestSectionKey } from "./schema/request.js";
 import type { customProtocolSchema } from "./schema/protocol.js";
 
@@ -30,6 +31,11 @@ export interface SourcePaths {
   customProtocol?: string;
   /** Where the materials list was sent: "materials_provided" or "protocol.materials". */
   materials: string;
+  /**
+   * Fields sent under another marketplace's name for one of ours: accepted and stored under
+   * ours, and each reported as a warning so that the client can move to our name.
+   */
+  aliases: Array<{ sent: string; stored: string }>;
 }
 
 export interface NormalizeResult {
@@ -129,7 +135,7 @@ export function normalizeSections(
   experimentType?: ExperimentType,
 ): NormalizeResult {
   const errors: RequestError[] = [];
-  const paths: SourcePaths = { materials: "materials_provided" };
+  const paths: SourcePaths = { materials: "materials_provided", aliases: [] };
   const tb = sections.turnaround_budget;
   const constraints = sections.constraints;
   const protocol = sections.protocol;
@@ -243,6 +249,34 @@ export function normalizeSections(
     hypothesis = { ...head, ...(rationale !== undefined ? { rationale } : {}), prior_work };
   }
 
+  // Acceptance criteria ---------------------------------------------------------------------------
+  let acceptance: NormalizedDraft["acceptance_criteria"] = { success_conditions: [], failure_conditions: [] };
+  if (sections.acceptance_criteria) {
+    const { statistical_requirements: stats, ...conditions } = sections.acceptance_criteria;
+    acceptance = conditions;
+    if (stats) {
+      const at = "acceptance_criteria.statistical_requirements";
+      const before = errors.length;
+      const test = pick<StatisticalTest>(
+        [
+          [`${at}.statistical_test`, stats.statistical_test],
+          [`${at}.test`, stats.test],
+        ],
+        errors,
+      );
+      if (stats.test !== undefined && errors.length === before)
+        paths.aliases.push({ sent: `${at}.test`, stored: `${at}.statistical_test` });
+      acceptance = {
+        ...conditions,
+        statistical_requirements: {
+          significance_level: stats.significance_level,
+          ...(test.value !== undefined ? { statistical_test: test.value } : {}),
+          ...(stats.power !== undefined ? { power: stats.power } : {}),
+        },
+      };
+    }
+  }
+
   // Compliance ------------------------------------------------------------------------------------
   const compliance = sections.compliance;
   const bsl = (compliance?.bsl !== undefined ? normalizeBsl(compliance.bsl) : null) ?? "BSL-1";
@@ -299,7 +333,7 @@ export function normalizeSections(
     ...(normalizedProtocol !== undefined ? { protocol: normalizedProtocol } : {}),
     materials_provided: materials.value ?? [],
     replicates: { technical: technical.value ?? 3, biological: biological.value ?? 1 },
-    acceptance_criteria: sections.acceptance_criteria ?? { success_conditions: [], failure_conditions: [] },
+    acceptance_criteria: acceptance,
     communication_preferences: communication,
     ...(custom.value !== undefined ? { custom_protocol: custom.value } : {}),
   };

@@ -457,11 +457,29 @@ const CASES: Case[] = [
     fires: () => edit(full("MICROBIAL_GROWTH_MATRIX"), (r) => delete r.microbial_growth.aeration),
     quiet: () => full("MICROBIAL_GROWTH_MATRIX"),
   },
+  // Spellings of other marketplaces --------------------------------------------------------------
+  {
+    code: "request.alias_normalised",
+    fires: () =>
+      edit(full("QPCR_EXPRESSION"), (r) => {
+        const stats = r.acceptance_criteria.statistical_requirements;
+        stats.test = stats.statistical_test;
+        delete stats.statistical_test;
+      }),
+    path: "acceptance_criteria.statistical_requirements.test",
+    quiet: () => full("QPCR_EXPRESSION"),
+  },
   // Custom protocol ----------------------------------------------------------------------------
   {
     code: "custom.step_duration",
     fires: () => edit(full("CUSTOM"), (r) => delete r.protocol.custom_protocol.steps[2].duration),
     path: "protocol.custom_protocol.steps",
+    quiet: () => full("CUSTOM"),
+  },
+  {
+    code: "custom.step_critical_parameters",
+    fires: () => edit(full("CUSTOM"), (r) => delete r.protocol.custom_protocol.steps[3].critical_parameters),
+    path: "protocol.custom_protocol.steps[3].critical_parameters",
     quiet: () => full("CUSTOM"),
   },
   {

@@ -408,16 +408,42 @@ describe("custom protocol completeness", () => {
     );
   });
 
-  it("requires critical parameters and expected outcomes in every step, and says which", () => {
+  it("requires an expected outcome in every step, and says which", () => {
     const request = base();
-    request.custom_protocol.steps[1].critical_parameters = [];
     delete request.custom_protocol.steps[0].expected_outcome;
-    const result = run(request);
-    expect(errorAt(result, "custom_protocol.steps[1].critical_parameters")[0]?.message).toBe(
-      "Step 2 has no critical_parameters: list what must be controlled in this step",
-    );
-    expect(errorAt(result, "custom_protocol.steps[0].expected_outcome")[0]?.message).toBe(
+    expect(errorAt(run(request), "custom_protocol.steps[0].expected_outcome")[0]?.message).toBe(
       "Step 1 has no expected_outcome: say what the step should produce",
+    );
+  });
+
+  it("requires critical parameters of the protocol: a step without them is a warning, not an error", () => {
+    const request = base();
+    delete request.custom_protocol.steps[0].critical_parameters;
+    const result = run(request);
+    expect(result.errors).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(result.warnings.filter((w) => w.code === "custom.step_critical_parameters")).toEqual([
+      expect.objectContaining({ path: "custom_protocol.steps[0].critical_parameters" }),
+    ]);
+    expect(result.request?.custom_protocol?.steps[0]).not.toHaveProperty("critical_parameters");
+  });
+
+  it("refuses a custom protocol in which no step names a critical parameter (a warning in a draft)", () => {
+    const request = base();
+    delete request.custom_protocol.steps[0].critical_parameters;
+    request.custom_protocol.steps[1].critical_parameters = [];
+    const submitted = run(request);
+    expect(errorAt(submitted, "custom_protocol.steps")).toEqual([
+      expect.objectContaining({
+        code: "missing_required",
+        message: expect.stringContaining("critical parameters"),
+      }),
+    ]);
+    expect(submitted.warnings.filter((w) => w.code === "custom.step_critical_parameters")).toHaveLength(2);
+    const draft = run(request, "draft");
+    expect(draft.valid).toBe(true);
+    expect(draft.warnings).toContainEqual(
+      expect.objectContaining({ path: "custom_protocol.steps", code: "missing_required" }),
     );
   });
 

@@ -11,7 +11,8 @@
  * 4. Each section is parsed on its own (an error in one does not hide the others), zod issues
  *    become readable `invalid_value` errors, required fields are listed apart (./required.ts).
  * 5. Cross-field rules: the type's section, sections of other types, protocol choice, custom
- *    protocol completeness, processed outputs per type, contact by webhook, hard deadline.
+ *    protocol completeness (./custom-protocol.ts), processed outputs per type, contact by
+ *    webhook, hard deadline.
  * 6. Spellings are merged into the stored form (./normalize.ts); conflicts are invalid_value.
  * 7. Template parameters are checked through options.checkTemplate.
  * 8. Safety: BSL-3+ (bsl_level_exceeded) and controlled substances are rejecting
@@ -37,6 +38,7 @@ import {
   type SafetyFlag,
 } from "../contracts.js";
 import { normalizeBsl } from "./bsl.js";
+import { customProtocolProblems } from "./custom-protocol.js";
 import { fieldMessage, readableMessage, toRequestErrors } from "./issues.js";
 import {
   PROCESSED_OUTPUTS_ANY_TYPE,
@@ -408,18 +410,10 @@ export function validateExperimentRequest(input: unknown, options: ValidateOptio
   errors.push(...normalized.errors);
   const { draft, paths } = normalized;
 
-  // Custom steps numbered 1..n in order (first break only: later ones follow from it).
-  const steps = draft.custom_protocol?.steps ?? [];
-  const brokenAt = steps.findIndex(
-    (step, index) => step?.step_number !== undefined && step.step_number !== index + 1,
-  );
-  if (brokenAt >= 0) {
-    errors.push({
-      path: `${paths.customProtocol ?? "custom_protocol"}.steps[${brokenAt}].step_number`,
-      code: "invalid_value",
-      message: `Steps must be numbered 1..n in order: step ${brokenAt + 1} is numbered ${String(steps[brokenAt]?.step_number)}`,
-    });
-  }
+  // Custom protocol: step numbering and critical parameters.
+  const custom = customProtocolProblems(draft.custom_protocol, paths.customProtocol ?? "custom_protocol");
+  errors.push(...custom.errors);
+  missing.push(...custom.missing);
 
   // Processed outputs must belong to the type.
   if (experimentType && sections.deliverables) {

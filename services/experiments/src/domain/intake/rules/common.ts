@@ -133,3 +133,17 @@ export const agentIdentifier: Rule = ({ draft }) => {
     ),
   ];
 };
+
+/**
+ * A field sent under another marketplace's name (e.g. statistical_requirements.test): it was
+ * accepted and stored under ours; the warning tells the client which name to send.
+ */
+export const aliasSpellings: Rule = ({ paths }) =>
+  paths.aliases.map(({ sent, stored }) =>
+    warning(
+      sent,
+      "request.alias_normalised",
+      `${sent} is read as ${stored} and stored under that name.`,
+      `Send ${stored}; ${sent} is accepted for clients written against another marketplace's schema.`,
+    ),
+  );

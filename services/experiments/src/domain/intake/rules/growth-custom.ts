@@ -91,6 +91,18 @@ export const customProtocolRules: Rule = ({ draft, paths }) => {
       ),
     );
   }
+  // At least one step must carry them (../custom-protocol.ts); the others are only flagged.
+  steps.forEach((step, index) => {
+    if ((step?.critical_parameters ?? []).length > 0) return;
+    out.push(
+      warning(
+        `${at}.steps[${index}].critical_parameters`,
+        "custom.step_critical_parameters",
+        `Step ${index + 1} lists no critical parameters.`,
+        "List what must be controlled in this step (temperature, timing, volumes, order of addition), or leave it empty if nothing is critical.",
+      ),
+    );
+  });
   const hazardous =
     draft.compliance.hazardous_chemicals || draft.materials_provided.some((m) => m?.hazardous === true);
   if (hazardous && (custom.safety_notes ?? []).length === 0) {

@@ -5,6 +5,7 @@
 import type { RequestWarning } from "../../contracts.js";
 import {
   agentIdentifier,
+  aliasSpellings,
   acceptanceCriteria,
   budgetBand,
   deadlineVersusTurnaround,
@@ -20,6 +21,7 @@ import { qpcrRules, sangerRules } from "./molecular.js";
 export type { RuleContext } from "./context.js";
 
 const RULE_FUNCTIONS: readonly Rule[] = [
+  aliasSpellings,
   lowReplicates,
   budgetBand,
   acceptanceCriteria,
@@ -51,6 +53,11 @@ const NOTES = "engine-and-cloudlab-notes.md";
 
 /** Every warning code the validator can emit (besides missing_required in draft mode). */
 export const WARNING_RULES: readonly WarningRule[] = [
+  {
+    code: "request.alias_normalised",
+    source: "clients of other marketplaces (statistical_requirements.test)",
+    summary: "a field sent under another schema's name, stored under ours",
+  },
   {
     code: "low_replicates",
     source: "SPEC.md replicate guidance",
@@ -223,6 +230,11 @@ export const WARNING_RULES: readonly WarningRule[] = [
   },
   { code: "growth.aeration", source: `${NOTES} §7.4 GROWTH_MATRIX`, summary: "aeration not stated" },
   { code: "custom.step_duration", source: "SPEC.md custom step", summary: "steps without a duration" },
+  {
+    code: "custom.step_critical_parameters",
+    source: "SPEC.md custom protocol",
+    summary: "a step without critical parameters (at least one step must have them)",
+  },
   { code: "custom.safety_notes", source: "SPEC.md custom protocol", summary: "hazards without safety notes" },
   {
     code: "custom.description",

@@ -352,6 +352,11 @@ export const failureConditionSchema = z.strictObject({
 export const statisticalRequirementsSchema = z.strictObject({
   significance_level: z.number().gt(0).lt(1).default(0.05),
   statistical_test: z.enum(STATISTICAL_TESTS).optional(),
+  /**
+   * The name other marketplaces' intake schemas give statistical_test; their clients send it.
+   * Stored as statistical_test, with a warning (../normalize.ts).
+   */
+  test: z.enum(STATISTICAL_TESTS).optional(),
   power: z.number().gt(0).lt(1).optional(),
 });
 

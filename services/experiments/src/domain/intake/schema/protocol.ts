@@ -8,9 +8,11 @@
  *
  * Completeness (SPEC.md: "A custom protocol must contain numbered steps, critical parameters,
  * expected outcomes, a materials list and an equipment list"): steps, each step's step_number,
- * action, critical_parameters and expected_outcome, and equipment_required are required here
- * (with messages that say which); the numbering 1..n and the materials list are checked in
- * ../custom-protocol.ts.
+ * action and expected_outcome, and equipment_required are required here (with messages that
+ * say which). Critical parameters are required of the protocol, not of every step: clients
+ * leave them out of steps that have none worth naming (a plate read, a photograph), so at least
+ * one step must carry them and each step without is a warning (../custom-protocol.ts, with the
+ * numbering 1..n). The materials list is checked by the validator.
  */
 import { z } from "zod";
 
@@ -58,10 +60,7 @@ export const customStepSchema = z.strictObject({
   action: req(name(2000), { message: (p) => `${stepLabel(p)} has no action` }),
   duration: stepDurationSchema.optional(),
   temperature: stepTemperatureSchema.optional(),
-  critical_parameters: req(list(name(500), 50), {
-    nonEmpty: true,
-    message: (p) => `${stepLabel(p)} has no critical_parameters: list what must be controlled in this step`,
-  }),
+  critical_parameters: list(name(500), 50).optional(),
   expected_outcome: req(name(2000), {
     message: (p) => `${stepLabel(p)} has no expected_outcome: say what the step should produce`,
   }),
