@@ -19,7 +19,7 @@ import {
   staff,
   startExperiments,
 } from "./support/harness.js";
-import { CLAIM, claimedExperiment, openExperiment } from "./support/loop.js";
+import { CLAIM, approvedExperiment, claimedExperiment, openExperiment } from "./support/loop.js";
 import { verifiedOperator } from "./support/marketplace.js";
 
 describe.each(ENGINES)("claiming and working on experiments on %s", (engine) => {
@@ -215,6 +215,49 @@ describe.each(ENGINES)("claiming and working on experiments on %s", (engine) => 
     );
     expect(refused).toMatchObject({ code: Code.FailedPrecondition, reason: "invalid_state" });
     expect(refused.details).toEqual({ status: "cancelled", allowed_from: ["open"] });
+  });
+
+  it("tells an operator that may not claim why (403, failed filters), never the experiment's state", async () => {
+    const claimed = await claimedExperiment(exp);
+    const completed = await approvedExperiment(exp);
+    const { requester: me, experiment: cancelled } = await openExperiment(exp);
+    await exp.as(me).cancelExperiment({ experimentId: cancelled.id, reason: "no longer needed" });
+    const unverified = await verifiedOperator(exp, { status: "onboarding", experimentTypes: [] });
+    const unqualified = await verifiedOperator(exp, { experimentTypes: ["QPCR_EXPRESSION"] });
+    for (const [who, filters] of [
+      [unverified, ["operator_status", "competency"]],
+      [unqualified, ["competency"]],
+    ] as const) {
+      for (const experimentId of [claimed.experiment.id, completed.experiment.id, cancelled.id]) {
+        const refused = await failure(exp.as(who.principal).claimExperiment({ experimentId, ...CLAIM }));
+        expect(refused).toMatchObject({ code: Code.PermissionDenied, reason: "forbidden" });
+        expect(refused.details.failed_filters).toEqual(filters);
+        expect(refused.details).not.toHaveProperty("status");
+        expect(refused.details).not.toHaveProperty("allowed_from");
+        expect(refused.message).not.toMatch(/claimed|completed|cancelled/);
+      }
+    }
+  });
+
+  it("answers 404 for a private experiment the operator cannot see once it is no longer open", async () => {
+    for (const privacy of ["private", "delayed_12mo"]) {
+      const body = { ...bodies.open(), privacy };
+      const taken = await claimedExperiment(exp, { body });
+      const { requester: me, experiment: withdrawn } = await openExperiment(exp, body);
+      await exp.as(me).cancelExperiment({ experimentId: withdrawn.id, reason: "no longer needed" });
+      const eligible = await verifiedOperator(exp);
+      for (const experimentId of [taken.experiment.id, withdrawn.id]) {
+        const refused = await failure(exp.as(eligible.principal).claimExperiment({ experimentId, ...CLAIM }));
+        expect(refused.code).toBe(Code.NotFound);
+        expect(refused.details).not.toHaveProperty("status");
+      }
+      // Its operator sees it, so the state is no news to it.
+      const again = await failure(
+        exp.as(taken.operator.principal).claimExperiment({ experimentId: taken.experiment.id, ...CLAIM }),
+      );
+      expect(again).toMatchObject({ code: Code.AlreadyExists, reason: "experiment_already_claimed" });
+      expect(again.details).toEqual({ status: "claimed", allowed_from: ["open"] });
+    }
   });
 
   it("lets one operator at capacity 1 win only one of two concurrent claims", async () => {

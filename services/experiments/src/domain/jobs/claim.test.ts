@@ -2,7 +2,14 @@ import { ConflictError, InvalidStateError, NotFoundError, ValidationError } from
 import { describe, expect, it } from "vitest";
 import { EXPERIMENT_STATUSES } from "../lifecycle/transitions.js";
 import { isActiveJobStatus } from "./active-jobs.js";
-import { DEFAULT_DEADLINE_DAYS, assertClaimable, claimDeadline, claimTerms } from "./claim.js";
+import {
+  DEFAULT_DEADLINE_DAYS,
+  assertClaimable,
+  assertIsJob,
+  claimDeadline,
+  claimMayRevealState,
+  claimTerms,
+} from "./claim.js";
 
 const confirmed = {
   equipmentConfirmation: true,
@@ -78,14 +85,42 @@ describe("claimable experiments", () => {
     status,
     operator_id: operator,
   });
+  const seen = { revealState: true };
+  const unseen = { revealState: false };
 
   it("accepts open only", () => {
-    expect(() => assertClaimable(experiment("open"))).not.toThrow();
+    expect(() => assertClaimable(experiment("open"), seen)).not.toThrow();
+    expect(() => assertClaimable(experiment("open"), unseen)).not.toThrow();
   });
 
   it("hides drafts and requests in review (404, as an unknown id)", () => {
-    expect(() => assertClaimable(experiment("draft"))).toThrow(NotFoundError);
-    expect(() => assertClaimable(experiment("pending_review"))).toThrow(NotFoundError);
+    for (const status of ["draft", "pending_review"] as const) {
+      expect(() => assertIsJob(experiment(status))).toThrow(NotFoundError);
+      expect(() => assertClaimable(experiment(status), seen)).toThrow(NotFoundError);
+    }
+    expect(() => assertIsJob(experiment("claimed", "op_x"))).not.toThrow();
+  });
+
+  it("answers 404, not the state, to a caller that may not learn it", () => {
+    for (const status of EXPERIMENT_STATUSES.filter((s) => s !== "open")) {
+      for (const operator of [null, "op_x"])
+        expect(() => assertClaimable(experiment(status, operator), unseen)).toThrow(NotFoundError);
+    }
+  });
+
+  it("reveals a no-longer-open experiment's state when it is public or the caller can see it", () => {
+    const parties = { id: "exp_1", requester_account_id: "usr_req", operator_account_id: "usr_lab1" };
+    const operator = (accountId: string) => ({
+      accountId,
+      role: "operator" as const,
+      tier: "standard" as const,
+    });
+    expect(claimMayRevealState(operator("usr_lab2"), parties, "open")).toBe(true);
+    for (const privacy of ["private", "delayed_6mo", "delayed_12mo"]) {
+      expect(claimMayRevealState(operator("usr_lab2"), parties, privacy)).toBe(false);
+      expect(claimMayRevealState(operator("usr_lab1"), parties, privacy)).toBe(true);
+      expect(claimMayRevealState(operator("usr_req"), parties, privacy)).toBe(true);
+    }
   });
 
   it("answers experiment_already_claimed once an operator holds it, whatever came after", () => {
@@ -99,7 +134,7 @@ describe("claimable experiments", () => {
       "cancelled",
     ] as const) {
       try {
-        assertClaimable(experiment(status, "op_x"));
+        assertClaimable(experiment(status, "op_x"), seen);
         throw new Error("expected a refusal");
       } catch (error) {
         expect(error).toBeInstanceOf(ConflictError);
@@ -110,7 +145,7 @@ describe("claimable experiments", () => {
   });
 
   it("refuses an experiment cancelled before any claim as invalid_state", () => {
-    expect(() => assertClaimable(experiment("cancelled"))).toThrow(InvalidStateError);
+    expect(() => assertClaimable(experiment("cancelled"), seen)).toThrow(InvalidStateError);
   });
 
   it("counts claimed and in_progress as an operator's active jobs", () => {

@@ -2,7 +2,14 @@
  * The operator's claim: what it must confirm and state, the experiment's deadline, and why
  * an experiment cannot be claimed. Pure: no I/O, no clock.
  */
-import { ConflictError, type FieldError, NotFoundError, ValidationError } from "@petri/service-kit";
+import {
+  ConflictError,
+  type FieldError,
+  NotFoundError,
+  type Principal,
+  ValidationError,
+} from "@petri/service-kit";
+import { type ExperimentParties, canSee } from "../authorization.js";
 import { NOTE_MAX_LENGTH, optionalText } from "../text.js";
 import { assertCan, type ExperimentStatus } from "../lifecycle/transitions.js";
 import { JOB_HIDDEN_STATUSES } from "./active-jobs.js";
@@ -89,21 +96,41 @@ export function claimDeadline(input: {
   return new Date(input.claimedAt.getTime() + days * DAY_MS);
 }
 
-/**
- * Throws unless an operator may claim the experiment now: draft and pending_review are not
- * jobs (404, as for an unknown id); an experiment another claim already took (any status
- * after open, operator assigned) is 409 experiment_already_claimed, the same answer the loser
- * of a concurrent claim gets; any other status (cancelled before a claim) is 409 invalid_state.
- */
-export function assertClaimable(experiment: {
-  id: string;
-  status: ExperimentStatus;
-  operator_id: string | null;
-}): void {
+/** Drafts and requests in review are not jobs: to operators they do not exist (404, as an unknown id). */
+export function assertIsJob(experiment: { id: string; status: ExperimentStatus }): void {
   if ((JOB_HIDDEN_STATUSES as readonly ExperimentStatus[]).includes(experiment.status))
     throw new NotFoundError("experiment", experiment.id);
-  if (experiment.status !== "open" && experiment.operator_id !== null)
-    throw alreadyClaimed(experiment.status);
+}
+
+/**
+ * Whether a claim may answer with the state of an experiment that is no longer open: when the
+ * request is public (privacy open, as the job feed shows it) or the caller can see it anyway
+ * (its requester, its operator, staff). Anyone else gets the 404 of an unknown id.
+ */
+export function claimMayRevealState(
+  principal: Principal,
+  experiment: ExperimentParties,
+  privacy: string,
+): boolean {
+  return privacy === "open" || canSee(principal, experiment);
+}
+
+/**
+ * Throws unless the experiment can be claimed now. Only for a caller already found eligible
+ * to take it, so that the state is told only to those who may take the job: not a job (draft,
+ * pending_review) is 404; no longer open and `revealState` false is 404 too; an experiment
+ * another claim already took (any status after open, operator assigned) is 409
+ * experiment_already_claimed, the same answer the loser of a concurrent claim gets; any other
+ * status (cancelled before a claim) is 409 invalid_state.
+ */
+export function assertClaimable(
+  experiment: { id: string; status: ExperimentStatus; operator_id: string | null },
+  caller: { revealState: boolean },
+): void {
+  assertIsJob(experiment);
+  if (experiment.status === "open") return;
+  if (!caller.revealState) throw new NotFoundError("experiment", experiment.id);
+  if (experiment.operator_id !== null) throw alreadyClaimed(experiment.status);
   assertCan("claim", experiment.status);
 }
 

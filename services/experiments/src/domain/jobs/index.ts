@@ -12,7 +12,9 @@ export {
   type ClaimTerms,
   alreadyClaimed,
   assertClaimable,
+  assertIsJob,
   claimDeadline,
+  claimMayRevealState,
   claimTerms,
 } from "./claim.js";
 export { ACTIVE_JOB_STATUSES, JOB_HIDDEN_STATUSES, isActiveJobStatus } from "./active-jobs.js";
