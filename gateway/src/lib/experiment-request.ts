@@ -1,10 +1,10 @@
 /**
- * The experiment request (intake) model as the OpenAPI document describes it
- * (reference/intake-model.md and SPEC.md, Experiment request, Protocol, Acceptance criteria).
+ * The experiment request (intake) model as the OpenAPI document describes it: the request,
+ * its protocol, acceptance criteria and type sections, with every accepted second spelling.
  *
  * The experiments service is the single source of truth for this model: it validates every
  * field, normalises the equivalent spellings and reports errors with their request paths and
- * the SPEC.md codes (missing_required, invalid_value, invalid_experiment_type,
+ * the validation codes (missing_required, invalid_value, invalid_experiment_type,
  * safety_violation). So the gateway only checks that a body is a JSON object (and the body
  * size), passes it on exactly as sent, and publishes the model below for clients: the
  * runtime schema accepts any object, the document shows the model.
@@ -20,6 +20,8 @@ import {
 
 /** Every accepted spelling of the supported levels; BSL-3 and above is flagged bsl_level_exceeded. */
 export const REQUEST_BSL_LEVELS = ["BSL1", "BSL-1", "BSL2", "BSL-2"] as const;
+
+const STATISTICAL_TESTS = ["t_test", "anova", "mann_whitney", "chi_square", "fisher_exact"] as const;
 
 // The documentation schema below never parses anything; it is turned into JSON Schema once.
 const d = z;
@@ -186,19 +188,22 @@ const customStep = obj(
       { value: d.number(), unit: d.enum(["C", "F", "K"]), tolerance: d.number() },
       "Temperature",
     ),
-    critical_parameters: list(d.string(), "Critical parameters"),
+    critical_parameters: list(
+      d.string(),
+      "What must be controlled in this step. At least one step of a protocol must list some; a step without is the warning custom.step_critical_parameters",
+    ),
     expected_outcome: d.string(),
   },
   "A numbered step",
-  ["step_number", "action", "critical_parameters", "expected_outcome"],
+  ["step_number", "action", "expected_outcome"],
 );
 
 const customProtocol = obj(
   {
     protocol_title: text("At most 200 characters", 200),
-    title: text("SPEC.md spelling of protocol_title", 200),
+    title: text("Second spelling of protocol_title", 200),
     protocol_version: d.string(),
-    version: d.string().describe("SPEC.md spelling of protocol_version"),
+    version: d.string().describe("Second spelling of protocol_version"),
     protocol_attached: d.boolean().default(false),
     brief_description: text("At most 5000 characters", 5000),
     steps: list(customStep, "Numbered steps with critical parameters and expected outcomes"),
@@ -208,7 +213,7 @@ const customProtocol = obj(
     ),
     safety_notes: list(d.string(), "Safety notes"),
   },
-  "A custom protocol: numbered steps, critical parameters, expected outcomes, materials and equipment are all required",
+  "A custom protocol: numbered steps with expected outcomes, critical parameters (in at least one step), materials and equipment are all required",
   ["steps", "equipment_required"],
 );
 
@@ -227,10 +232,10 @@ const protocol = obj(
       .describe(
         "With protocol_design_requested: the goal; staff propose a protocol, usually within 48 hours",
       ),
-    materials: list(material, "SPEC.md place of the top-level materials_provided"),
-    replicates: replicates.describe("SPEC.md place of the top-level replicates"),
+    materials: list(material, "Second place of the top-level materials_provided"),
+    replicates: replicates.describe("Second place of the top-level replicates"),
   },
-  "How the experiment is run (SPEC.md, Protocol)",
+  "How the experiment is run",
 );
 
 const successCondition = obj(
@@ -256,7 +261,12 @@ const acceptanceCriteria = obj(
     statistical_requirements: obj(
       {
         significance_level: d.number().min(0).max(1).default(0.05),
-        statistical_test: d.enum(["t_test", "anova", "mann_whitney", "chi_square", "fisher_exact"]),
+        statistical_test: d.enum(STATISTICAL_TESTS),
+        test: d
+          .enum(STATISTICAL_TESTS)
+          .describe(
+            "Accepted alias of statistical_test (the name other marketplaces' intake schemas use): stored as statistical_test with the warning request.alias_normalised; sent with a different statistical_test it is 422 invalid_value",
+          ),
         power: d.number(),
       },
       "Statistics",
@@ -434,7 +444,7 @@ const TYPE_SECTIONS = {
         { min: 1 },
       ),
     },
-    "MIC_MBC_ASSAY, cloud-lab form (SPEC.md, Cloud labs): several organisms and compounds at once",
+    "MIC_MBC_ASSAY, cloud-lab form: several organisms and compounds at once",
     ["target_organisms", "test_compounds"],
   ),
   zone_of_inhibition: obj(
@@ -479,12 +489,12 @@ const ExperimentRequestDocumentation = obj(
         turnaround_days: d.int().min(1).max(180),
         turnaround_priority: d.enum(TURNAROUND_PRIORITIES),
       },
-      "SPEC.md spelling of the budget and turnaround (the same as turnaround_budget)",
+      "Second spelling of the budget and turnaround (the same as turnaround_budget)",
     ),
-    turnaround_days: d.int().describe("SPEC.md spelling of turnaround_budget.desired_turnaround_days"),
+    turnaround_days: d.int().describe("Second spelling of turnaround_budget.desired_turnaround_days"),
     turnaround_priority: d
       .enum(TURNAROUND_PRIORITIES)
-      .describe("SPEC.md spelling of turnaround_budget.priority"),
+      .describe("Second spelling of turnaround_budget.priority"),
     deliverables,
     protocol,
     materials_provided: list(material, "Materials the requester provides"),
@@ -493,7 +503,7 @@ const ExperimentRequestDocumentation = obj(
     communication_preferences: communicationPreferences,
     ...TYPE_SECTIONS,
   },
-  "An experiment request (reference/intake-model.md). The experiments service validates it and reports each problem with its path (POST /validate); this schema documents the model. The section of the request's experiment_type is required: sanger, qpcr, cell_viability, enzyme_inhibition, microbial_growth, mic_mbc, zone_of_inhibition or custom_protocol (CUSTOM, also as protocol.custom_protocol).",
+  "An experiment request. The experiments service validates it and reports each problem with its path (POST /validate); this schema documents the model. The section of the request's experiment_type is required: sanger, qpcr, cell_viability, enzyme_inhibition, microbial_growth, mic_mbc, zone_of_inhibition or custom_protocol (CUSTOM, also as protocol.custom_protocol).",
   ["experiment_type", "title", "hypothesis"],
 );
 
