@@ -1,0 +1,58 @@
+/**
+ * Requests written the way other marketplaces' clients write them (one per experiment type,
+ * src/domain/intake/client-fixtures.ts) through the contract: ValidateExperiment says valid and
+ * CreateExperiment stores them, in our spellings. Same scenarios on PostgreSQL and PGlite.
+ */
+import { ExperimentStatus } from "@petri/contracts/experiments";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EXPERIMENT_TYPES } from "../src/domain/contracts.js";
+import { clientIntakes } from "../src/testing/index.js";
+import { Backend, ENGINES, type Experiments, json, requester, startExperiments } from "./support/harness.js";
+
+describe.each(ENGINES)("other marketplaces' client requests on %s", (engine) => {
+  let backend: Backend;
+  let exp: Experiments;
+
+  beforeAll(async () => {
+    backend = await Backend.open(engine);
+    exp = await startExperiments(backend.database);
+  });
+  afterAll(async () => {
+    await exp?.stop();
+    await backend?.close();
+  });
+
+  for (const type of EXPERIMENT_TYPES) {
+    it(`validates and creates the ${type} request as sent`, async () => {
+      const me = requester();
+      const requestJson = json(clientIntakes[type]);
+      const validation = await exp.as(me).validateExperiment({ requestJson });
+      expect(validation.errors).toEqual([]);
+      expect(validation.valid).toBe(true);
+
+      const { experiment } = await exp.as(me).createExperiment({ requestJson });
+      expect(experiment!.experimentType).toBe(type);
+      expect([ExperimentStatus.OPEN, ExperimentStatus.PENDING_REVIEW]).toContain(experiment!.status);
+      const stored = JSON.parse(experiment!.requestJson) as Record<string, any>;
+      expect(stored.hypothesis).not.toHaveProperty("why_interesting");
+      expect(stored.replicates).toEqual({
+        technical: expect.any(Number),
+        biological: expect.any(Number),
+      });
+      expect(stored.acceptance_criteria.statistical_requirements ?? {}).not.toHaveProperty("test");
+    });
+  }
+
+  it("stores statistical_requirements.test as statistical_test, and tells the client", async () => {
+    const requestJson = json(clientIntakes.MICROBIAL_GROWTH_MATRIX);
+    const { experiment, warnings } = await exp.as(requester()).createExperiment({ requestJson });
+    const stored = JSON.parse(experiment!.requestJson) as Record<string, any>;
+    expect(stored.acceptance_criteria.statistical_requirements).toEqual({
+      significance_level: 0.05,
+      statistical_test: "anova",
+    });
+    expect(warnings.filter((w) => w.code === "request.alias_normalised").map((w) => w.path)).toEqual([
+      "acceptance_criteria.statistical_requirements.test",
+    ]);
+  });
+});
