@@ -2,10 +2,11 @@
  * Completeness of a custom protocol beyond the shape its schema checks (schema/protocol.ts):
  * the steps are numbered 1..n in order, and the protocol names its critical parameters.
  *
- * Critical parameters (SPEC.md) belong to the protocol: a step such as "read the plate" or
- * "photograph the plates" may have none, and clients of other marketplaces leave the field out
- * of such steps. So at least one step must carry them (missing_required otherwise: an error on
- * submission, a warning in a draft); each step without them is a warning (rules/growth-custom.ts).
+ * Critical parameters are required of the protocol as a whole, not of each step: a step such
+ * as "read the plate" or "photograph the plates" may have none, and clients of other
+ * marketplaces leave the field out of such steps. So at least one step must carry them
+ * (missing_required otherwise: an error on submission, a warning in a draft); each step without
+ * them is a warning (rules/growth-custom.ts).
  */
 import type { RequestError } from "../contracts.js";
 import type { NormalizedDraft } from "./model.js";

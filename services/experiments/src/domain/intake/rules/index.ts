@@ -232,7 +232,7 @@ export const WARNING_RULES: readonly WarningRule[] = [
   { code: "custom.step_duration", source: "SPEC.md custom step", summary: "steps without a duration" },
   {
     code: "custom.step_critical_parameters",
-    source: "SPEC.md custom protocol",
+    source: "custom protocol completeness",
     summary: "a step without critical parameters (at least one step must have them)",
   },
   { code: "custom.safety_notes", source: "SPEC.md custom protocol", summary: "hazards without safety notes" },
