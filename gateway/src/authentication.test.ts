@@ -324,6 +324,20 @@ describe("failed-authentication limiter", () => {
     await expectUnauthorized(await withKey(unknown, attacker));
   });
 
+  it("locks a token refused 20 times (a stale browser tab) at its address, not the other tokens there", async () => {
+    const office = "192.0.2.70";
+    const token = await identity.token(accountId);
+    // A signature byte changed (mid-signature, not in the last character's padding bits).
+    const at = token.length - 10;
+    const stale = token.slice(0, at) + (token[at] === "A" ? "B" : "A") + token.slice(at + 1);
+    for (let i = 0; i < 20; i += 1) await expectUnauthorized(await bearer(stale, office));
+    const blocked = await bearer(stale, office);
+    expect(blocked.status).toBe(429);
+    expect((await bodyOf(blocked)).error.details).toMatchObject({ limit: 20, window: "minute" });
+    expect((await bearer(await identity.token(accountId), office)).status).toBe(200);
+    expect((await withKey(apiKey, office)).status).toBe(200);
+  });
+
   it("locks an account at one address after 20 wrong passwords, even for the right one, and lets a colleague at the same address log in", async () => {
     const office = "192.0.2.77";
     const ada = identity.addAccount({ email: "ada@example.org", password: "ada's password" }).account;
