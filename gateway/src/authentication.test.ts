@@ -1,4 +1,4 @@
-import { Role, Tier } from "@petri/contracts/identity";
+import { QuotaPolicy, Role, Tier } from "@petri/contracts/identity";
 import { FakeClock } from "@petri/testkit";
 import { SignJWT, base64url, exportSPKI, generateKeyPair } from "jose";
 import { beforeEach, describe, expect, it } from "vitest";
@@ -278,7 +278,18 @@ describe("credentials", () => {
 });
 
 describe("failed-authentication limiter", () => {
-  it("after 20 failures a minute from one address, refuses requests with credentials without evaluating them", async () => {
+  const login = (email: string, password: string, address: string, gateway = app) =>
+    gateway.request(
+      "/auth/token",
+      {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ email, password }),
+      },
+      from(address),
+    );
+
+  it("after 20 failures of one key from one address, refuses that key there without evaluating it, and only that key", async () => {
     const attacker = "192.0.2.66";
     const { secret: unknown } = identity.addKey(accountId, "deleted");
     identity.keys.forEach((stored, id) => stored.secret === unknown && identity.keys.delete(id));
@@ -291,54 +302,113 @@ describe("failed-authentication limiter", () => {
     }
     expect(identity.count("AuthenticateApiKey")).toBe(20);
 
-    // The 21st with credentials, even valid ones: 429, no AuthenticateApiKey, no signature check.
-    const blocked = await withKey(apiKey, attacker);
+    // The 21st with the same key: 429 without asking identity.
+    const blocked = await withKey(unknown, attacker);
     expect(blocked.status).toBe(429);
     expect(blocked.headers.get("retry-after")).toBe("60");
     expect((await bodyOf(blocked)).error).toMatchObject({
       code: "rate_limit_exceeded",
+      message: "too many failed authentications with this credential from this address",
       details: { limit: 20 },
     });
-    const token = await identity.token(accountId);
-    expect((await bearer(token, attacker)).status).toBe(429);
-    expect(
-      (
-        await app.request(
-          "/auth/token",
-          { method: "POST", headers: { "content-type": "application/json" }, body: "{}" },
-          from(attacker),
-        )
-      ).status,
-    ).toBe(429);
     expect(identity.count("AuthenticateApiKey")).toBe(20);
-    expect(identity.count("ListSigningKeys")).toBe(0);
 
-    // Other addresses are unaffected; requests without credentials from the address still work.
-    expect((await withKey(apiKey, "192.0.2.67")).status).toBe(200);
-    expect((await app.request("/config", {}, from(attacker))).status).toBe(200);
+    // Other credentials from the same address (people behind the same NAT) are unaffected,
+    // and so is the same key from another address.
+    expect((await withKey(apiKey, attacker)).status).toBe(200);
+    expect((await bearer(await identity.token(accountId), attacker)).status).toBe(200);
+    await expectUnauthorized(await withKey(unknown, "192.0.2.67"));
 
     // The window resets.
     await clock.advance(60_000);
-    expect((await withKey(apiKey, attacker)).status).toBe(200);
+    await expectUnauthorized(await withKey(unknown, attacker));
   });
 
-  it("counts wrong passwords at POST /auth/token", async () => {
-    const attacker = "192.0.2.77";
-    const { account } = identity.addAccount({ email: "ada@example.org", password: "the right one" });
-    const attempt = (password: string) =>
-      app.request(
-        "/auth/token",
-        {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify({ email: account.email, password }),
-        },
-        from(attacker),
-      );
-    for (let i = 0; i < 20; i += 1) await expectUnauthorized(await attempt(`guess ${i}`));
-    const blocked = await attempt("the right one");
+  it("locks a token refused 20 times (a stale browser tab) at its address, not the other tokens there", async () => {
+    const office = "192.0.2.70";
+    const token = await identity.token(accountId);
+    // A signature byte changed (mid-signature, not in the last character's padding bits).
+    const at = token.length - 10;
+    const stale = token.slice(0, at) + (token[at] === "A" ? "B" : "A") + token.slice(at + 1);
+    for (let i = 0; i < 20; i += 1) await expectUnauthorized(await bearer(stale, office));
+    const blocked = await bearer(stale, office);
     expect(blocked.status).toBe(429);
+    expect((await bodyOf(blocked)).error.details).toMatchObject({ limit: 20, window: "minute" });
+    expect((await bearer(await identity.token(accountId), office)).status).toBe(200);
+    expect((await withKey(apiKey, office)).status).toBe(200);
+  });
+
+  it("locks an account at one address after 20 wrong passwords, even for the right one, and lets a colleague at the same address log in", async () => {
+    const office = "192.0.2.77";
+    const ada = identity.addAccount({ email: "ada@example.org", password: "ada's password" }).account;
+    const bob = identity.addAccount({ email: "bob@example.org", password: "bob's password" }).account;
+    for (let i = 0; i < 25; i += 1) {
+      const response = await login(ada.email, `guess ${i}`, office);
+      if (i < 20) await expectUnauthorized(response);
+      else expect(response.status).toBe(429);
+    }
     expect(identity.count("IssueToken")).toBe(20);
+
+    // Ada's account stays locked at this address for the rest of the minute, whatever the
+    // spelling of her e-mail: the password is not even checked.
+    for (const email of [ada.email, " ADA@example.org "]) {
+      const refused = await login(email, "ada's password", office);
+      expect(refused.status).toBe(429);
+      expect((await bodyOf(refused)).error).toMatchObject({
+        code: "rate_limit_exceeded",
+        details: { limit: 20, window: "minute" },
+      });
+    }
+    expect(identity.count("IssueToken")).toBe(20);
+
+    // Bob, behind the same address, logs in; so does Ada from home.
+    expect((await login(bob.email, "bob's password", office)).status).toBe(200);
+    expect((await login(ada.email, "ada's password", "198.51.100.99")).status).toBe(200);
+
+    await clock.advance(60_000);
+    expect((await login(ada.email, "ada's password", office)).status).toBe(200);
+  });
+
+  it("still refuses every credential from an address over the 1,000-failure ceiling", async () => {
+    const stuffer = "192.0.2.99";
+    // 980 failures counted by other gateway instances (the counter is identity's) ...
+    identity.acquire(QuotaPolicy.AUTH_FAILURES, stuffer, Tier.UNSPECIFIED, 980);
+    // ... then 20 here, each with another credential, so no pair reaches its own limit.
+    for (let i = 0; i < 20; i += 1) {
+      const response = await withKey(`not-a-key-${i}`, stuffer);
+      expect(response.status).toBe(401);
+    }
+    const over = await withKey("not-a-key-20", stuffer);
+    expect(over.status).toBe(429);
+    expect((await bodyOf(over)).error).toMatchObject({
+      code: "rate_limit_exceeded",
+      message: "too many failed authentications from this address",
+      details: { limit: 1_000, window: "minute" },
+    });
+    // Now no credential from that address is evaluated, a login neither.
+    expect((await withKey(apiKey, stuffer)).status).toBe(429);
+    const user = identity.addAccount({ email: "cy@example.org", password: "cy's password" }).account;
+    expect((await login(user.email, "cy's password", stuffer)).status).toBe(429);
+    expect(identity.count("IssueToken")).toBe(0);
+    // Requests without credentials and other addresses are unaffected.
+    expect((await app.request("/config", {}, from(stuffer))).status).toBe(200);
+    expect((await withKey(apiKey, "192.0.2.100")).status).toBe(200);
+  });
+
+  it("counts a pair's failures exactly across two gateway instances", async () => {
+    const gateways = [app, await gatewayFor(identity)];
+    const ada = identity.addAccount({ email: "ada@example.org", password: "ada's password" }).account;
+    const statuses: number[] = [];
+    for (let i = 0; i < 30; i += 1) {
+      statuses.push((await login(ada.email, `guess ${i}`, "192.0.2.78", gateways[i % 2])).status);
+    }
+    expect(statuses.slice(0, 20).every((status) => status === 401)).toBe(true);
+    expect(statuses.slice(20).every((status) => status === 429)).toBe(true);
+    // Each gateway learns of the block from its own draw: at most one more attempt is checked.
+    expect(identity.count("IssueToken")).toBe(21);
+    for (const gateway of gateways) {
+      expect((await login(ada.email, "ada's password", "192.0.2.78", gateway)).status).toBe(429);
+    }
   });
 
   it("ignores X-Forwarded-For unless the proxy is trusted", async () => {
@@ -350,10 +420,10 @@ describe("failed-authentication limiter", () => {
         from("192.0.2.88"),
       );
     }
-    // Spoofed headers did not spread the failures: the peer is blocked.
+    // Spoofed headers did not spread the failures: the key is blocked at the peer's address.
     const response = await app.request(
       ME,
-      { headers: { "x-api-key": apiKey, "x-forwarded-for": "10.9.9.99" } },
+      { headers: { "x-api-key": bad, "x-forwarded-for": "10.9.9.99" } },
       from("192.0.2.88"),
     );
     expect(response.status).toBe(429);
@@ -361,10 +431,10 @@ describe("failed-authentication limiter", () => {
     const behindProxy = await gatewayFor(identity, { trustProxy: true });
     const viaProxy = await behindProxy.request(
       ME,
-      { headers: { "x-api-key": apiKey, "x-forwarded-for": "1.2.3.4, 198.51.100.200" } },
+      { headers: { "x-api-key": bad, "x-forwarded-for": "1.2.3.4, 198.51.100.200" } },
       from("192.0.2.88"),
     );
-    expect(viaProxy.status).toBe(200);
+    await expectUnauthorized(viaProxy);
   });
 });
 

@@ -4,7 +4,11 @@
  *
  * The tier limits come from @petri/contracts, the same numbers identity enforces (AcquireQuota).
  */
-import { AUTH_FAILURES_PER_MINUTE, TIER_RATE_LIMITS } from "@petri/contracts";
+import {
+  ADDRESS_AUTH_FAILURES_PER_MINUTE,
+  CREDENTIAL_FAILURES_PER_MINUTE,
+  TIER_RATE_LIMITS,
+} from "@petri/contracts";
 import type { PrincipalTier } from "@petri/service-kit";
 
 export interface TierLimits {
@@ -23,8 +27,10 @@ export const TIER_LIMITS: Record<PrincipalTier, TierLimits> = {
   ai_agent: published("ai_agent"),
 };
 
-/** The documented failed-authentication limit per source address (identity's AUTH_FAILURES policy). */
-export const FAILED_AUTHENTICATIONS_PER_MINUTE = AUTH_FAILURES_PER_MINUTE;
+/** Failed authentications per credential and source address (identity's CREDENTIAL_FAILURES). */
+export const FAILED_AUTHENTICATIONS_PER_MINUTE = CREDENTIAL_FAILURES_PER_MINUTE;
+/** Failed authentications per source address, any credential (identity's AUTH_FAILURES). */
+export const FAILED_AUTHENTICATIONS_PER_ADDRESS_PER_MINUTE = ADDRESS_AUTH_FAILURES_PER_MINUTE;
 
 /** intake-model.md, Experiment types (all eight). */
 export { EXPERIMENT_TYPES } from "@petri/contracts";

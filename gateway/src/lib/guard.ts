@@ -5,12 +5,15 @@
  *   1. /healthz and /readyz pass untouched (exempt).
  *   2. The source address is the socket's peer (X-Forwarded-For only with PETRI_TRUST_PROXY).
  *   3. A request carrying credentials (Authorization, X-API-Key, or the body of
- *      POST /auth/token) from an address blocked for failed authentications: 429.
+ *      POST /auth/token) from an address over its failed-authentication ceiling, or with a
+ *      credential blocked at this address: 429 (POST /auth/token checks its e-mail's block
+ *      once the body is read, in its handler).
  *   4. Public operations, unknown routes (404/405 follow) and requests without credentials
  *      draw from the address's ANONYMOUS quota; then public operations run, a request
  *      without credentials is 401 and one with both headers is 400 conflicting_credentials.
  *   5. Otherwise the credential is verified (JWT locally, API key from cache or identity).
- *      A failure draws 1 from the address's AUTH_FAILURES quota and is 401 (429 once over).
+ *      A failure draws 1 from the credential's CREDENTIAL_FAILURES quota at this address
+ *      and 1 from the address's AUTH_FAILURES ceiling, and is 401 (429 once either is over).
  *   6. The account's quota (ACCOUNT policy, per account and tier, not per key) is drawn
  *      from the local lease; over the limit: 429.
  *   7. The handler runs with the principal in the request context, so its service calls
@@ -31,6 +34,7 @@ import {
 } from "@petri/service-kit";
 import { PUBLIC_OPERATIONS, RATE_LIMIT_EXEMPT_OPERATIONS, operationKey } from "./access.js";
 import type { GatewayEnv, GatewayRuntime } from "./create-app.js";
+import { type AuthAttempt, type FailureDecision, headerCredential } from "./auth-failures.js";
 import { CredentialRejectedError } from "./credential-errors.js";
 import { TIER_BY_NAME } from "./identity-json.js";
 import { errorBody } from "./problem.js";
@@ -120,23 +124,49 @@ async function admit(c: Ctx, key: QuotaKey): Promise<Response | undefined> {
   return undefined;
 }
 
+function tooManyFailures(c: Ctx, decision: FailureDecision): Response {
+  return rateLimited(
+    c,
+    decision,
+    decision.scope === "address"
+      ? "too many failed authentications from this address"
+      : "too many failed authentications with this credential from this address",
+  );
+}
+
 /**
- * Counts a failed authentication of this request's address and answers it: 401, or 429
- * when the address is over its AUTH_FAILURES limit. Used by the guard and POST /auth/token.
+ * The 429 for an attempt whose address, or whose credential at that address, is blocked for
+ * failed authentications; undefined when it may be evaluated. `credential` comes from
+ * `loginCredential` or `headerCredential`.
  */
-export async function failedAuthentication(c: Ctx, message: string, invalidToken = false): Promise<Response> {
+export function blockedAuthentication(c: Ctx, credential?: string): Response | undefined {
+  const attempt: AuthAttempt = { address: c.get("sourceAddress") };
+  if (credential !== undefined) attempt.credential = credential;
+  const block = c.get("runtime").authFailures.blocked(attempt);
+  return block ? tooManyFailures(c, block) : undefined;
+}
+
+/**
+ * Counts a failed authentication of `credential` from this request's address and answers
+ * it: 401, or 429 when the pair or the address is over its limit. Used by the guard and
+ * POST /auth/token.
+ */
+export async function failedAuthentication(
+  c: Ctx,
+  credential: string,
+  message: string,
+  invalidToken = false,
+): Promise<Response> {
   const runtime = c.get("runtime");
-  let decision: QuotaDecision;
+  let decision: FailureDecision;
   try {
-    decision = await runtime.authFailures.recordFailure(c.get("sourceAddress"));
+    decision = await runtime.authFailures.recordFailure({ address: c.get("sourceAddress"), credential });
   } catch (error) {
     // The credential was refused either way; the failure just could not be counted.
     runtime.logger.error({ err: error, request_id: c.get("requestId") }, "auth failure draw failed");
     return unauthorized(c, message, invalidToken);
   }
-  if (!decision.allowed) {
-    return rateLimited(c, decision, "too many failed authentications from this address");
-  }
+  if (!decision.allowed) return tooManyFailures(c, decision);
   setRateLimitHeaders(c, decision);
   return unauthorized(c, message, invalidToken);
 }
@@ -166,9 +196,10 @@ export function guard(): MiddlewareHandler<GatewayEnv> {
     const apiKey = c.req.header("x-api-key");
     const hasCredentialHeader = authorization !== undefined || apiKey !== undefined;
 
+    const credential = headerCredential(authorization, apiKey);
     if (hasCredentialHeader || operation === "POST /auth/token") {
-      const block = runtime.authFailures.blocked(address);
-      if (block) return rateLimited(c, block, "too many failed authentications from this address");
+      const blocked = blockedAuthentication(c, hasCredentialHeader ? credential : undefined);
+      if (blocked) return blocked;
     }
 
     const anonymous = operation === undefined || PUBLIC.has(operation) || !hasCredentialHeader;
@@ -195,7 +226,12 @@ export function guard(): MiddlewareHandler<GatewayEnv> {
     } catch (error) {
       if (!(error instanceof CredentialRejectedError)) throw error; // unavailable -> 503 by onError
       runtime.logger.debug({ reason: error.reason, request_id: c.get("requestId") }, "credential refused");
-      return failedAuthentication(c, "missing or invalid credentials", authorization !== undefined);
+      return failedAuthentication(
+        c,
+        credential,
+        "missing or invalid credentials",
+        authorization !== undefined,
+      );
     }
     c.set("principal", principal);
 

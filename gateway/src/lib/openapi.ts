@@ -140,7 +140,7 @@ export function errorResponses(options: ErrorResponseOptions) {
   }
   if (rate.rateLimited) {
     const accountLimit =
-      "Too many requests (rate_limit_exceeded, with details.limit and details.reset); also after too many failed authentications from one address";
+      "Too many requests (rate_limit_exceeded, with details.limit and details.reset); also after too many failed authentications with one credential, or from one address";
     responses[429] = error(ownLimit ? `${accountLimit}. ${ownLimit}` : accountLimit, ["Retry-After"], rate);
   }
   responses[500] = error(
@@ -185,7 +185,7 @@ export const DOCUMENT_CONFIG = {
       "",
       "**Authentication.** Send `Authorization: Bearer <access token>` (POST /auth/token) or `X-API-Key: <key>` (POST /auth/register, POST /auth/api-keys); both at once is 400 `conflicting_credentials`. Missing or invalid credentials are 401 `unauthorized` with `WWW-Authenticate: Bearer`; valid credentials without permission are 403 `forbidden`. Operations with `security: []` are public.",
       "",
-      "**Rate limits** are per account (every key and token of an account shares them), per minute and per day by tier; requests without credentials are limited per source address. Every response carries `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset` (Unix epoch seconds) for the binding window. Over the limit: 429 `rate_limit_exceeded` with `Retry-After`. After 20 failed authentications in a minute, an address gets 429 on every request that carries credentials until the window resets.",
+      "**Rate limits** are per account (every key and token of an account shares them), per minute and per day by tier; requests without credentials are limited per source address. Every response carries `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset` (Unix epoch seconds) for the binding window. Over the limit: 429 `rate_limit_exceeded` with `Retry-After`. After 20 failed authentications in a minute with one credential (an e-mail at `POST /auth/token`, an API key, a token) from one address, that credential gets 429 there, even when right, until the window resets; other credentials from the address are not affected. After 1,000 failed authentications in a minute from one address, every request from it that carries credentials gets 429 until the window resets.",
       "",
       "**Operators.** Labs use the `/operator/...` operations. The marketplace and experiments services decide whether the caller is a verified (active) operator, not the role in the credential: an access token issued before staff verified the lab still says `requester` until a new token is issued, and it works for the operator operations all the same.",
       "",

@@ -6,7 +6,7 @@ import { asGateway } from "./clients.js";
 
 export interface QuotaKey {
   policy: QuotaPolicy;
-  /** Account id (ACCOUNT) or source address (ANONYMOUS, AUTH_FAILURES). */
+  /** Account id (ACCOUNT), source address (ANONYMOUS, AUTH_FAILURES) or credential@address pair (CREDENTIAL_FAILURES). */
   subject: string;
   /** The account's tier (ACCOUNT only). */
   tier?: Tier;

@@ -1,5 +1,6 @@
 /**
- * The source address of a request: the subject of the ANONYMOUS and AUTH_FAILURES quotas.
+ * The source address of a request: the subject of the ANONYMOUS and AUTH_FAILURES quotas
+ * (and half of the CREDENTIAL_FAILURES one).
  *
  * It is the TCP peer's address (the socket @hono/node-server hands us). X-Forwarded-For is
  * read only when PETRI_TRUST_PROXY is set, and then only its LAST entry: the one the trusted

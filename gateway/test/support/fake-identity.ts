@@ -55,7 +55,8 @@ export const TIER_QUOTA: Record<Tier, { minute: number; day: number }> = {
   [Tier.AI_AGENT]: { minute: 500, day: 5_000 },
 };
 export const ANONYMOUS_PER_MINUTE = 30;
-export const AUTH_FAILURES_PER_MINUTE = 20;
+export const CREDENTIAL_FAILURES_PER_MINUTE = 20;
+export const ADDRESS_AUTH_FAILURES_PER_MINUTE = 1_000;
 
 interface StoredKey {
   key: ApiKey;
@@ -240,7 +241,9 @@ export class FakeIdentity {
           ]
         : policy === QuotaPolicy.ANONYMOUS
           ? [{ name: "minute", ms: MINUTE, limit: ANONYMOUS_PER_MINUTE }]
-          : [{ name: "minute", ms: MINUTE, limit: AUTH_FAILURES_PER_MINUTE }];
+          : policy === QuotaPolicy.CREDENTIAL_FAILURES
+            ? [{ name: "minute", ms: MINUTE, limit: CREDENTIAL_FAILURES_PER_MINUTE }]
+            : [{ name: "minute", ms: MINUTE, limit: ADDRESS_AUTH_FAILURES_PER_MINUTE }];
     const windows = definitions.map((definition) => {
       const start = Math.floor(now / definition.ms) * definition.ms;
       const key = `${policy}|${subject}|${definition.name}|${start}`;

@@ -18,5 +18,16 @@ export type RateLimitTier = keyof typeof TIER_RATE_LIMITS;
 /** Requests without credentials, per source address. */
 export const ANONYMOUS_RATE_LIMITS: WindowLimits = { perMinute: 60, perDay: 1_000 };
 
-/** Failed authentication attempts per source address and minute. */
-export const AUTH_FAILURES_PER_MINUTE = 20;
+/**
+ * Failed authentication attempts per credential (an account's e-mail, an API key, a token)
+ * and source address, per minute: one user mistyping, or an attacker guessing one account,
+ * is stopped without locking out the other people behind the same address (an office NAT).
+ */
+export const CREDENTIAL_FAILURES_PER_MINUTE = 20;
+
+/**
+ * Failed authentication attempts per source address and minute, whatever the credential: the
+ * ceiling for an address trying many accounts (credential stuffing). Far above what a busy
+ * office's mistakes add up to (50 people each locked out of their own account reach it).
+ */
+export const ADDRESS_AUTH_FAILURES_PER_MINUTE = 1_000;

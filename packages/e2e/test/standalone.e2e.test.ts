@@ -7,6 +7,7 @@ import {
   registrationEventReachesNotifications,
   staffChangesTier,
 } from "./scenarios.js";
+import { loginLockoutSparesTheOffice } from "./login-limits.scenarios.js";
 import { STAFF, startStandaloneHost } from "./support/hosts.js";
 
 describe("standalone mode (one process, PGlite, in-process bus)", () => {
@@ -37,6 +38,11 @@ describe("standalone mode (one process, PGlite, in-process bus)", () => {
   it("errors have the spec's shape", () => errorsHaveOneShape(target));
   it("register -> token -> me -> API key -> revoke -> 401", () => credentialsLifecycle(target));
   it("the bootstrapped staff account changes an account's tier", () => staffChangesTier(target, STAFF));
+  it(
+    "20 wrong passwords lock that account at that address, not a colleague behind it",
+    () => loginLockoutSparesTheOffice(target),
+    120_000, // up to three tries when a try ends past its rate-limit window
+  );
 
   it("keeps its data across a restart on the same data directory", async () => {
     const email = `restart-${Date.now()}@example.org`;

@@ -124,13 +124,29 @@ describe.each(ENGINES)("quotas on %s", (engine) => {
     const address = subject("203.0.113.7");
     expect((await draw(identity, QuotaPolicy.ANONYMOUS, address, 100, Tier.UNSPECIFIED)).granted).toBe(60);
     const failures = await draw(identity, QuotaPolicy.AUTH_FAILURES, address, 100, Tier.UNSPECIFIED);
-    expect(failures.granted).toBe(20);
-    expect(failures.windows.map((w) => w.name)).toEqual(["minute"]);
+    expect(failures.granted).toBe(100);
+    expect(failures.windows.map((w) => [w.name, w.limit])).toEqual([["minute", 1_000n]]);
+    for (let i = 1; i < 10; i += 1)
+      await draw(identity, QuotaPolicy.AUTH_FAILURES, address, 100, Tier.UNSPECIFIED);
     expect((await draw(identity, QuotaPolicy.AUTH_FAILURES, address, 1, Tier.UNSPECIFIED)).granted).toBe(0);
     // A new minute, a new window.
     await jump(identity, 60_000);
     expect((await draw(identity, QuotaPolicy.AUTH_FAILURES, address, 1, Tier.UNSPECIFIED)).granted).toBe(1);
     await jump(identity, -60_000);
+  });
+
+  it("limits failed authentications per credential and address pair, each pair on its own", async () => {
+    const pair = subject("digest-a@203.0.113.8");
+    const failures = await draw(identity, QuotaPolicy.CREDENTIAL_FAILURES, pair, 100, Tier.UNSPECIFIED);
+    expect(failures.granted).toBe(20);
+    expect(failures.windows.map((w) => [w.name, w.limit])).toEqual([["minute", 20n]]);
+    expect((await draw(identity, QuotaPolicy.CREDENTIAL_FAILURES, pair, 1, Tier.UNSPECIFIED)).granted).toBe(
+      0,
+    );
+    const other = subject("digest-b@203.0.113.8");
+    expect((await draw(identity, QuotaPolicy.CREDENTIAL_FAILURES, other, 1, Tier.UNSPECIFIED)).granted).toBe(
+      1,
+    );
   });
 
   it("grants exactly the limit in total to 20 concurrent draws of 10 from two replicas", async () => {

@@ -143,21 +143,27 @@ describe.each(ENGINES)("webhook deliveries (%s)", (engine) => {
   });
 
   it("records a refused URL as a failed delivery with a clear reason, and never connects", async () => {
-    const before = receiver.connections;
-    const fixture = experiment(requester().accountId, `https://127.0.0.2:${receiver.port}/petri`);
-    const plain = experiment(requester().accountId, "http://hooks.example.com/petri");
-    await notifications.deliver(experimentEvent(fixture, "claimed"), experimentEvent(plain, "claimed"));
-    await notifications.service.deliverDue();
-    for (const id of [fixture.id, plain.id]) {
-      const [row] = await deliveriesOf(id);
-      expect(row).toMatchObject({
-        status: "failed",
-        attempt_count: 0,
-        last_error: "url_not_allowed",
-        next_attempt_at: null,
-      });
+    // A receiver of its own, listening on the refused address itself: any connection it
+    // counts was made to that URL (the shared receiver also sees other tests' late sockets).
+    const refused = await TestReceiver.start("127.0.0.2");
+    try {
+      const fixture = experiment(requester().accountId, refused.url());
+      const plain = experiment(requester().accountId, "http://hooks.example.com/petri");
+      await notifications.deliver(experimentEvent(fixture, "claimed"), experimentEvent(plain, "claimed"));
+      await notifications.service.deliverDue();
+      for (const id of [fixture.id, plain.id]) {
+        const [row] = await deliveriesOf(id);
+        expect(row).toMatchObject({
+          status: "failed",
+          attempt_count: 0,
+          last_error: "url_not_allowed",
+          next_attempt_at: null,
+        });
+      }
+      expect(refused.connections).toBe(0);
+    } finally {
+      await refused.close();
     }
-    expect(receiver.connections).toBe(before);
   });
 
   it("S2: checks the addresses again at connect time (DNS changed since registration)", async () => {

@@ -3,7 +3,8 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import { asCaller } from "../../lib/clients.js";
 import { TIER_LIMITS } from "../../lib/catalog.js";
 import type { GatewayEnv } from "../../lib/create-app.js";
-import { failedAuthentication } from "../../lib/guard.js";
+import { loginCredential } from "../../lib/auth-failures.js";
+import { blockedAuthentication, failedAuthentication } from "../../lib/guard.js";
 import { accountJson, apiKeyJson } from "../../lib/identity-json.js";
 import { ApiError, RespondWith } from "../../lib/problem.js";
 import type { getMe, issueToken, register } from "./auth.routes.js";
@@ -31,12 +32,16 @@ export const registerHandler: RouteHandler<typeof register, GatewayEnv> = async 
 
 export const issueTokenHandler: RouteHandler<typeof issueToken, GatewayEnv> = async (c) => {
   const body = c.req.valid("json");
+  const credential = loginCredential(body.email);
+  // A locked (account, address) pair stays locked even for the right password.
+  const blocked = blockedAuthentication(c, credential);
+  if (blocked) throw new RespondWith(blocked);
   let issued;
   try {
     issued = await c.get("runtime").clients.identity.issueToken(body, asCaller());
   } catch (error) {
     if (error instanceof ConnectError && error.code === Code.Unauthenticated) {
-      throw new RespondWith(await failedAuthentication(c, "wrong e-mail or password"));
+      throw new RespondWith(await failedAuthentication(c, credential, "wrong e-mail or password"));
     }
     throw error;
   }

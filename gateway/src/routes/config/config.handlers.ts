@@ -6,6 +6,7 @@ import {
   BUDGET_FLEXIBILITY,
   DISPUTE_REASONS,
   EXPERIMENT_TYPES,
+  FAILED_AUTHENTICATIONS_PER_ADDRESS_PER_MINUTE,
   FAILED_AUTHENTICATIONS_PER_MINUTE,
   FLAGGED_BSL_LEVELS,
   PAGE_SIZE_DEFAULT,
@@ -41,6 +42,7 @@ export const getConfigHandler: RouteHandler<typeof getConfig, GatewayEnv> = (c) 
         page_size_default: PAGE_SIZE_DEFAULT,
         page_size_max: PAGE_SIZE_MAX,
         failed_authentications_per_minute: FAILED_AUTHENTICATIONS_PER_MINUTE,
+        failed_authentications_per_address_per_minute: FAILED_AUTHENTICATIONS_PER_ADDRESS_PER_MINUTE,
       },
       public_routes: [...PUBLIC_OPERATIONS],
       enums: {

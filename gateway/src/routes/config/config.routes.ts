@@ -35,7 +35,14 @@ export const ConfigSchema = z
       }),
       page_size_default: z.int(),
       page_size_max: z.int(),
-      failed_authentications_per_minute: z.int(),
+      failed_authentications_per_minute: z.int().openapi({
+        description:
+          "Failed authentications per credential (e-mail, API key or token) and source address; then 429 for that credential there",
+      }),
+      failed_authentications_per_address_per_minute: z.int().openapi({
+        description:
+          "Failed authentications per source address, whatever the credential; then 429 for every credential",
+      }),
     }),
     public_routes: z.array(z.string()),
     enums: z.object({

@@ -14,7 +14,7 @@ import {
 
 export interface AcquireQuotaInput {
   policy: QuotaPolicyName | undefined;
-  /** Account id (account) or source address (anonymous, auth_failures). */
+  /** Account id (account), source address (anonymous, auth_failures) or pair (credential_failures). */
   subject: string;
   tier: AccountTier | undefined;
   requested: number;

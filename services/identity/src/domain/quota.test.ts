@@ -6,6 +6,7 @@ import {
   ACCOUNT_QUOTAS,
   ANONYMOUS_QUOTA,
   AUTH_FAILURE_QUOTA,
+  CREDENTIAL_FAILURE_QUOTA,
   type WindowState,
   bindingWindow,
   grantFor,
@@ -23,7 +24,12 @@ describe("quota policies", () => {
     expect(limits(ACCOUNT_QUOTAS.pro)).toEqual({ minute: 1_000, day: 10_000 });
     expect(limits(ACCOUNT_QUOTAS.ai_agent)).toEqual({ minute: 500, day: 5_000 });
     expect(limits(ANONYMOUS_QUOTA)).toEqual({ minute: 60, day: 1_000 });
-    expect(limits(AUTH_FAILURE_QUOTA)).toEqual({ minute: 20 });
+    // Failed authentications: 20 per credential and address, and a per-address ceiling far
+    // above one office's mistakes, so one user (or one guessed account) locks out no one else.
+    expect(limits(CREDENTIAL_FAILURE_QUOTA)).toEqual({ minute: 20 });
+    expect(limits(AUTH_FAILURE_QUOTA)).toEqual({ minute: 1_000 });
+    expect(quotaRules("credential_failures", undefined)).toBe(CREDENTIAL_FAILURE_QUOTA);
+    expect(quotaRules("auth_failures", undefined)).toBe(AUTH_FAILURE_QUOTA);
     expect(quotaRules("account", "pro")).toBe(ACCOUNT_QUOTAS.pro);
     expect(quotaRules("anonymous", "pro")).toBe(ANONYMOUS_QUOTA);
     expect(() => quotaRules("account", undefined)).toThrow(ValidationError);

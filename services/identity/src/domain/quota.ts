@@ -6,15 +6,16 @@
  * can see up to twice the limit within 60 s (reliability-test-plan R4, documented choice).
  */
 import {
+  ADDRESS_AUTH_FAILURES_PER_MINUTE,
   ANONYMOUS_RATE_LIMITS,
-  AUTH_FAILURES_PER_MINUTE,
+  CREDENTIAL_FAILURES_PER_MINUTE,
   TIER_RATE_LIMITS,
   type WindowLimits,
 } from "@petri/contracts";
 import { type FieldError, ValidationError } from "@petri/service-kit";
 import type { AccountTier } from "./account-access.js";
 
-export type QuotaPolicyName = "account" | "anonymous" | "auth_failures";
+export type QuotaPolicyName = "account" | "anonymous" | "auth_failures" | "credential_failures";
 export type WindowName = "minute" | "day";
 
 export interface WindowRule {
@@ -35,9 +36,13 @@ export const ACCOUNT_QUOTAS: Readonly<Record<AccountTier, readonly WindowRule[]>
 };
 /** Requests without credentials, per source address. */
 export const ANONYMOUS_QUOTA: readonly WindowRule[] = windows(ANONYMOUS_RATE_LIMITS);
-/** Failed authentication attempts, per source address. */
+/** Failed authentication attempts, per source address whatever the credential (the ceiling). */
 export const AUTH_FAILURE_QUOTA: readonly WindowRule[] = [
-  { name: "minute", limit: AUTH_FAILURES_PER_MINUTE },
+  { name: "minute", limit: ADDRESS_AUTH_FAILURES_PER_MINUTE },
+];
+/** Failed authentication attempts, per credential and source address pair. */
+export const CREDENTIAL_FAILURE_QUOTA: readonly WindowRule[] = [
+  { name: "minute", limit: CREDENTIAL_FAILURES_PER_MINUTE },
 ];
 
 export const MAX_DRAW = 100;
@@ -57,6 +62,8 @@ export function quotaRules(policy: QuotaPolicyName, tier: AccountTier | undefine
       return ANONYMOUS_QUOTA;
     case "auth_failures":
       return AUTH_FAILURE_QUOTA;
+    case "credential_failures":
+      return CREDENTIAL_FAILURE_QUOTA;
   }
 }
 

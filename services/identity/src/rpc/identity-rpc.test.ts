@@ -190,6 +190,15 @@ describe("IdentityRpc mapping", () => {
     );
     expect(seen).toEqual({ policy: "auth_failures", subject: "10.0.0.1", tier: undefined, requested: 3 });
     expect(response.granted).toBe(3);
+    await rpc.acquireQuota(
+      create(AcquireQuotaRequestSchema, {
+        policy: QuotaPolicy.CREDENTIAL_FAILURES,
+        subject: "digest@10.0.0.1",
+        requested: 1,
+      }),
+      system,
+    );
+    expect(seen).toMatchObject({ policy: "credential_failures", subject: "digest@10.0.0.1" });
     expect(response.binding?.remaining).toBe(99n);
     await expect(
       rpc.acquireQuota(

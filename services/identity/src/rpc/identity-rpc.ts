@@ -93,6 +93,7 @@ const POLICIES: Partial<Record<QuotaPolicy, QuotaPolicyName>> = {
   [QuotaPolicy.ACCOUNT]: "account",
   [QuotaPolicy.ANONYMOUS]: "anonymous",
   [QuotaPolicy.AUTH_FAILURES]: "auth_failures",
+  [QuotaPolicy.CREDENTIAL_FAILURES]: "credential_failures",
 };
 
 /** An enum value that is neither UNSPECIFIED nor known: a validation error, never "leave as is". */

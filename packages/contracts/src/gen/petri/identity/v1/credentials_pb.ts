@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file petri/identity/v1/credentials.proto.
  */
 export const file_petri_identity_v1_credentials: GenFile = /*@__PURE__*/
-  fileDesc("CiNwZXRyaS9pZGVudGl0eS92MS9jcmVkZW50aWFscy5wcm90bxIRcGV0cmkuaWRlbnRpdHkudjEizAEKBkFwaUtleRIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEhYKDmRpc3BsYXlfcHJlZml4GAMgASgJEi4KCmNyZWF0ZWRfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnJldm9rZWRfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjAKDGxhc3RfdXNlZF9hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAixQEKClNpZ25pbmdLZXkSCwoDa2lkGAEgASgJEhcKD3B1YmxpY19qd2tfanNvbhgCIAEoCRIxCgVzdGF0ZRgDIAEoDjIiLnBldHJpLmlkZW50aXR5LnYxLlNpZ25pbmdLZXlTdGF0ZRIuCgpjcmVhdGVkX2F0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgpyZXRpcmVzX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKPAQoWQXV0aGVudGljYXRlZFByaW5jaXBhbBISCgphY2NvdW50X2lkGAEgASgJEiUKBHJvbGUYAiABKA4yFy5wZXRyaS5pZGVudGl0eS52MS5Sb2xlEiUKBHRpZXIYAyABKA4yFy5wZXRyaS5pZGVudGl0eS52MS5UaWVyEhMKC29wZXJhdG9yX2lkGAQgASgJImwKC1F1b3RhV2luZG93Eg0KBWxpbWl0GAEgASgDEhEKCXJlbWFpbmluZxgCIAEoAxItCglyZXNldHNfYXQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEgwKBG5hbWUYBCABKAkqcgoPU2lnbmluZ0tleVN0YXRlEiEKHVNJR05JTkdfS0VZX1NUQVRFX1VOU1BFQ0lGSUVEEAASHAoYU0lHTklOR19LRVlfU1RBVEVfQUNUSVZFEAESHgoaU0lHTklOR19LRVlfU1RBVEVfUkVUSVJJTkcQAiqBAQoLUXVvdGFQb2xpY3kSHAoYUVVPVEFfUE9MSUNZX1VOU1BFQ0lGSUVEEAASGAoUUVVPVEFfUE9MSUNZX0FDQ09VTlQQARIaChZRVU9UQV9QT0xJQ1lfQU5PTllNT1VTEAISHgoaUVVPVEFfUE9MSUNZX0FVVEhfRkFJTFVSRVMQA2IGcHJvdG8z", [file_google_protobuf_timestamp, file_petri_identity_v1_account]);
+  fileDesc("CiNwZXRyaS9pZGVudGl0eS92MS9jcmVkZW50aWFscy5wcm90bxIRcGV0cmkuaWRlbnRpdHkudjEizAEKBkFwaUtleRIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEhYKDmRpc3BsYXlfcHJlZml4GAMgASgJEi4KCmNyZWF0ZWRfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnJldm9rZWRfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjAKDGxhc3RfdXNlZF9hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAixQEKClNpZ25pbmdLZXkSCwoDa2lkGAEgASgJEhcKD3B1YmxpY19qd2tfanNvbhgCIAEoCRIxCgVzdGF0ZRgDIAEoDjIiLnBldHJpLmlkZW50aXR5LnYxLlNpZ25pbmdLZXlTdGF0ZRIuCgpjcmVhdGVkX2F0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgpyZXRpcmVzX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKPAQoWQXV0aGVudGljYXRlZFByaW5jaXBhbBISCgphY2NvdW50X2lkGAEgASgJEiUKBHJvbGUYAiABKA4yFy5wZXRyaS5pZGVudGl0eS52MS5Sb2xlEiUKBHRpZXIYAyABKA4yFy5wZXRyaS5pZGVudGl0eS52MS5UaWVyEhMKC29wZXJhdG9yX2lkGAQgASgJImwKC1F1b3RhV2luZG93Eg0KBWxpbWl0GAEgASgDEhEKCXJlbWFpbmluZxgCIAEoAxItCglyZXNldHNfYXQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEgwKBG5hbWUYBCABKAkqcgoPU2lnbmluZ0tleVN0YXRlEiEKHVNJR05JTkdfS0VZX1NUQVRFX1VOU1BFQ0lGSUVEEAASHAoYU0lHTklOR19LRVlfU1RBVEVfQUNUSVZFEAESHgoaU0lHTklOR19LRVlfU1RBVEVfUkVUSVJJTkcQAiqnAQoLUXVvdGFQb2xpY3kSHAoYUVVPVEFfUE9MSUNZX1VOU1BFQ0lGSUVEEAASGAoUUVVPVEFfUE9MSUNZX0FDQ09VTlQQARIaChZRVU9UQV9QT0xJQ1lfQU5PTllNT1VTEAISHgoaUVVPVEFfUE9MSUNZX0FVVEhfRkFJTFVSRVMQAxIkCiBRVU9UQV9QT0xJQ1lfQ1JFREVOVElBTF9GQUlMVVJFUxAEYgZwcm90bzM", [file_google_protobuf_timestamp, file_petri_identity_v1_account]);
 
 /**
  * ApiKey describes a key; its secret is only ever in CreateApiKeyResponse / RegisterAccountResponse.
@@ -379,11 +379,20 @@ export enum QuotaPolicy {
   ANONYMOUS = 2,
 
   /**
-   * Failed authentication attempts; subject is the source address.
+   * Failed authentication attempts from one source address, whatever the credential: the
+   * ceiling for an address that tries many credentials; subject is the source address.
    *
    * @generated from enum value: QUOTA_POLICY_AUTH_FAILURES = 3;
    */
   AUTH_FAILURES = 3,
+
+  /**
+   * Failed authentication attempts with one credential (an account's e-mail, an API key, a
+   * token) from one source address; subject names the pair, e.g. "<credential digest>@<address>".
+   *
+   * @generated from enum value: QUOTA_POLICY_CREDENTIAL_FAILURES = 4;
+   */
+  CREDENTIAL_FAILURES = 4,
 }
 
 /**
@@ -391,7 +400,7 @@ export enum QuotaPolicy {
  *
  * @generated from enum petri.identity.v1.QuotaPolicy
  */
-export type QuotaPolicyJson = "QUOTA_POLICY_UNSPECIFIED" | "QUOTA_POLICY_ACCOUNT" | "QUOTA_POLICY_ANONYMOUS" | "QUOTA_POLICY_AUTH_FAILURES";
+export type QuotaPolicyJson = "QUOTA_POLICY_UNSPECIFIED" | "QUOTA_POLICY_ACCOUNT" | "QUOTA_POLICY_ANONYMOUS" | "QUOTA_POLICY_AUTH_FAILURES" | "QUOTA_POLICY_CREDENTIAL_FAILURES";
 
 /**
  * Describes the enum petri.identity.v1.QuotaPolicy.

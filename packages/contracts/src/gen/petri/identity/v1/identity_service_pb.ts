@@ -752,7 +752,8 @@ export type AcquireQuotaRequest = Message<"petri.identity.v1.AcquireQuotaRequest
   policy: QuotaPolicy;
 
   /**
-   * Account id (ACCOUNT) or source address (ANONYMOUS, AUTH_FAILURES).
+   * Account id (ACCOUNT), source address (ANONYMOUS, AUTH_FAILURES) or credential and
+   * address pair (CREDENTIAL_FAILURES).
    *
    * @generated from field: string subject = 2;
    */
@@ -783,7 +784,8 @@ export type AcquireQuotaRequestJson = {
   policy?: QuotaPolicyJson;
 
   /**
-   * Account id (ACCOUNT) or source address (ANONYMOUS, AUTH_FAILURES).
+   * Account id (ACCOUNT), source address (ANONYMOUS, AUTH_FAILURES) or credential and
+   * address pair (CREDENTIAL_FAILURES).
    *
    * @generated from field: string subject = 2;
    */
