@@ -16,6 +16,8 @@ export * from "./server.js";
 export * from "./shutdown.js";
 export * from "./traceparent.js";
 export * from "./text-fields.js";
+export * from "./json-safety.js";
+export * from "./message-text.js";
 export * from "./account-audience.js";
 export * from "./canonical-json.js";
 export * from "./background-loop.js";
