@@ -12,6 +12,7 @@ import { bodyLimit, bodyLimitOf } from "./body-limit.js";
 import { connectErrorToHttp, isConnectError, retryAfterSeconds } from "./connect-errors.js";
 import { guard, matchedOperation } from "./guard.js";
 import { ApiError, RespondWith, errorBody } from "./problem.js";
+import { requestHygiene } from "./request-hygiene.js";
 import { type GatewayDeps, type GatewayEnv, createRuntime } from "./runtime.js";
 
 export {
@@ -152,6 +153,9 @@ export function createApp(deps: GatewayDeps) {
         ),
     ),
   );
+
+  // After the body limit: the body it reads is already bounded in size.
+  app.use("*", requestHygiene());
 
   app.notFound((c) => {
     const allowed = allowedMethods(app, c.req.path);

@@ -82,7 +82,7 @@ function randomBase62(length: number): string {
 }
 
 let sequence = 0;
-const nextId = (prefix: string) => `${prefix}_${(++sequence).toString().padStart(6, "0")}`;
+const nextId = (prefix: string) => `${prefix}_${(++sequence).toString().padStart(26, "0")}`;
 
 export class FakeIdentity {
   readonly accounts = new Map<string, { account: Account; password: string }>();
