@@ -3,6 +3,7 @@ import { createConnectTransport } from "@connectrpc/connect-node";
 import { z } from "zod";
 import {
   InternalTokenSigner,
+  answerClientErrors,
   clientInterceptors,
   createLogger,
   createShutdown,
@@ -89,6 +90,8 @@ const app = createGateway({
 const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) =>
   logger.info({ port: info.port }, "gateway listening"),
 );
+// Node's own answers to unparseable requests (431, 400) get the error envelope too.
+answerClientErrors(server, logger);
 installSignalHandlers(
   createShutdown({
     logger,

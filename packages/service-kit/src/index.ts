@@ -1,3 +1,4 @@
+export * from "./client-errors.js";
 export * from "./clock.js";
 export * from "./config.js";
 export * from "./context.js";

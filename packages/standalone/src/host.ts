@@ -16,6 +16,7 @@ import {
   InternalTokenSigner,
   InternalTokenVerifier,
   type Logger,
+  answerClientErrors,
   clientInterceptors,
   generateInternalKeyPair,
   healthRoutes,
@@ -152,6 +153,8 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
   });
   const port = options.port === 0 ? await freePort(options.host) : options.port;
   const server = serve({ fetch: gateway.fetch, port, hostname: options.host });
+  // Node's own answers to unparseable requests (431, 400) get the error envelope too.
+  answerClientErrors(server, logger);
   await new Promise<void>((resolve, reject) => {
     server.once("listening", () => resolve());
     server.once("error", reject);
