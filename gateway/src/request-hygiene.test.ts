@@ -92,6 +92,23 @@ describe("text PostgreSQL refuses is 422 naming the field", () => {
   });
 });
 
+describe("the audit's other operations, all through the one middleware", () => {
+  const EXP = "exp_01jd0c6r5v8q2m7x4k9w3t1b6n";
+  it.each([
+    ["POST", "/operator/profile", { lab_name: "L\u0000" }, "lab_name"],
+    ["POST", "/cloud-labs/engine/start", { query: "MIC\u0000" }, "query"],
+    ["POST", "/cloud-labs/validate", { intake: { title: "x\u0000" } }, "intake.title"],
+    ["POST", `/experiments/${EXP}/dispute`, { description: "\u0000" }, "description"],
+    ["GET", `/experiments/${EXP}/payment?x=%00`, undefined, "x"],
+    ["GET", "/webhooks/deliveries?experiment_id=exp%00", undefined, "experiment_id"],
+    ["GET", "/cloud-labs/submissions?status=a%00", undefined, "status"],
+    ["GET", `/experiments/${EXP}/matches?limit=1%00`, undefined, "limit"],
+  ] as const)("%s %s is 422 naming the field", async (method, path, body, field) => {
+    const init = body === undefined ? authed({ method }) : authed({ method, ...json(body) });
+    await expectInvalid(await app.request(path, init, from(SOURCE)), field);
+  });
+});
+
 describe("nesting is bounded before parsing", () => {
   it("a body nested 5,000 levels is 422 naming the limit, not 500", async () => {
     const deep = `{"title":${"[".repeat(5_000)}${"]".repeat(5_000)}}`;
