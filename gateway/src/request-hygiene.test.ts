@@ -104,7 +104,7 @@ describe("the audit's other operations, all through the one middleware", () => {
     ["GET", "/cloud-labs/submissions?status=a%00", undefined, "status"],
     ["GET", `/experiments/${EXP}/matches?limit=1%00`, undefined, "limit"],
   ] as const)("%s %s is 422 naming the field", async (method, path, body, field) => {
-    const init = body === undefined ? authed({ method }) : authed({ method, ...json(body) });
+    const init = body === undefined ? authed({ method }) : authed({ ...json(body), method });
     await expectInvalid(await app.request(path, init, from(SOURCE)), field);
   });
 });
