@@ -1,4 +1,4 @@
-import { type GatewayDeps, createApp } from "./lib/create-app.js";
+import { type GatewayAppDeps, createApp } from "./lib/create-app.js";
 import { DOCUMENT_CONFIG, registerSharedComponents } from "./lib/openapi.js";
 import { apiKeysRouter } from "./routes/api-keys/api-keys.index.js";
 import { authRouter } from "./routes/auth/auth.index.js";
@@ -33,7 +33,7 @@ export { API_VERSION } from "./lib/openapi.js";
  * documentation pages at /docs (Swagger UI) and /redoc. Authentication, rate limits and the
  * error shape are in lib/create-app.ts and lib/guard.ts; the public routes in lib/access.ts.
  */
-export function createGateway(deps: GatewayDeps) {
+export function createGateway(deps: GatewayAppDeps) {
   const app = createApp(deps);
   registerSharedComponents(app);
   app.route("/", healthRouter);

@@ -5,5 +5,6 @@ export {
   type ServiceClients,
   type TransportFactory,
 } from "./lib/clients.js";
-export type { GatewayDeps } from "./lib/create-app.js";
+export type { GatewayAppDeps, GatewayDeps } from "./lib/create-app.js";
+export { corsOriginsSchema, parseCorsOrigins } from "./lib/cors.js";
 export { PUBLIC_OPERATIONS, RATE_LIMIT_EXEMPT_OPERATIONS } from "./lib/access.js";

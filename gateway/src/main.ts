@@ -3,6 +3,7 @@ import { createConnectTransport } from "@connectrpc/connect-node";
 import { z } from "zod";
 import {
   InternalTokenSigner,
+  answerClientErrors,
   clientInterceptors,
   createLogger,
   createShutdown,
@@ -16,6 +17,7 @@ import {
 } from "@petri/service-kit";
 import { createGateway } from "./app.js";
 import { createServiceClients } from "./lib/clients.js";
+import { corsOriginsSchema } from "./lib/cors.js";
 
 const url = z.url({ protocol: /^https?$/ });
 const flag = (fallback: boolean) =>
@@ -51,6 +53,8 @@ const config = exitOnConfigError(() =>
       // Identity's variable of the same name (the access-token lifetime); published by GET /config.
       ACCESS_TOKEN_TTL_SECONDS: positiveInt.default(3_600),
       PETRI_REGISTRATION_OPEN: flag(true),
+      // Exact origins (comma-separated) browsers may call the API from; empty: no CORS.
+      PETRI_CORS_ORIGINS: corsOriginsSchema,
     }),
   ),
 );
@@ -84,11 +88,14 @@ const app = createGateway({
   apiKeyCacheTtlMs: config.PETRI_API_KEY_CACHE_TTL_MS,
   accessTokenTtlSeconds: config.ACCESS_TOKEN_TTL_SECONDS,
   registrationOpen: config.PETRI_REGISTRATION_OPEN,
+  corsOrigins: config.PETRI_CORS_ORIGINS,
   ready: () => !draining,
 });
 const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) =>
   logger.info({ port: info.port }, "gateway listening"),
 );
+// Node's own answers to unparseable requests (431, 400) get the error envelope too.
+answerClientErrors(server, logger);
 installSignalHandlers(
   createShutdown({
     logger,

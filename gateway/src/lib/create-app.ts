@@ -10,9 +10,12 @@ import type { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { bodyLimit, bodyLimitOf } from "./body-limit.js";
 import { connectErrorToHttp, isConnectError, retryAfterSeconds } from "./connect-errors.js";
+import { corsFor } from "./cors.js";
 import { guard, matchedOperation } from "./guard.js";
 import { ApiError, RespondWith, errorBody } from "./problem.js";
+import { requestHygiene } from "./request-hygiene.js";
 import { type GatewayDeps, type GatewayEnv, createRuntime } from "./runtime.js";
+import { securityHeaders } from "./security-headers.js";
 
 export {
   DEFAULT_ACCESS_TOKEN_TTL_SECONDS,
@@ -24,6 +27,12 @@ export {
 } from "./runtime.js";
 
 type FieldError = { field: string; code: string; message: string };
+
+/** The runtime's dependencies plus the app's own settings. */
+export interface GatewayAppDeps extends GatewayDeps {
+  /** Exact origins allowed cross-origin access (PETRI_CORS_ORIGINS); none: CORS off. */
+  corsOrigins?: readonly string[];
+}
 
 function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {
   let value = data;
@@ -107,14 +116,17 @@ function allowedMethods(app: Hono<any>, path: string): string[] {
 }
 
 /**
- * The gateway app: request ids and trace context, default Cache-Control, the guard (rate
- * limits and authentication), the body limit, and one error shape for everything (404,
- * 405 with Allow, 413, 415, 422, 500 with the request id and never a stack).
+ * The gateway app: security headers, request ids and trace context, default Cache-Control,
+ * CORS (when configured), the guard (rate limits and authentication), the body limit, input
+ * hygiene (request-hygiene.ts), and one error shape for everything (404, 405 with Allow,
+ * 413, 415, 422, 500 with the request id and never a stack).
  */
-export function createApp(deps: GatewayDeps) {
+export function createApp(deps: GatewayAppDeps) {
   const runtime = createRuntime(deps);
   const app = createRouter();
   const { maxBodyBytes } = runtime;
+
+  app.use("*", securityHeaders(runtime.trustProxy));
 
   app.use("*", async (c, next) => {
     const incoming = c.req.header("x-request-id");
@@ -129,13 +141,15 @@ export function createApp(deps: GatewayDeps) {
     await runWithRequestContext(context, () => next());
     // Nothing private is ever cacheable unless a route says otherwise (docs assets do).
     if (!c.res.headers.has("cache-control")) c.header("Cache-Control", "no-store");
-    c.header("X-Content-Type-Options", "nosniff");
     if (original.body && !original.bodyUsed && isHttp1(c.env)) {
       // Answered without reading the body (401, 413 by Content-Length, 429...): the rest of it
       // is still on the wire, so the connection must not carry another request.
       c.header("Connection", "close");
     }
   });
+
+  // Before the guard: a preflight carries no credentials and spends no quota.
+  if (deps.corsOrigins && deps.corsOrigins.length > 0) app.use("*", corsFor(deps.corsOrigins));
 
   app.use("*", guard());
 
@@ -152,6 +166,9 @@ export function createApp(deps: GatewayDeps) {
         ),
     ),
   );
+
+  // After the body limit: the body it reads is already bounded in size.
+  app.use("*", requestHygiene());
 
   app.notFound((c) => {
     const allowed = allowedMethods(app, c.req.path);

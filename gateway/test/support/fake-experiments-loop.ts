@@ -56,7 +56,7 @@ export class ResultsLoopState {
   private sequence = 0;
 
   nextId(prefix: string): string {
-    return `${prefix}_${String(++this.sequence).padStart(6, "0")}`;
+    return `${prefix}_${String(++this.sequence).padStart(26, "0")}`;
   }
 
   /** The signature the fake expects for a file URL. */

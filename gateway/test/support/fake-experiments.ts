@@ -158,7 +158,7 @@ export class FakeExperiments {
   add(accountId: string, status: ExperimentStatus, request: Record<string, unknown> = { title: "x" }) {
     const now = timestampFromDate(this.clock.now());
     const experiment = create(ExperimentSchema, {
-      id: `exp_${String(++this.sequence).padStart(6, "0")}`,
+      id: `exp_${String(++this.sequence).padStart(26, "0")}`,
       requesterAccountId: accountId,
       status,
       experimentType: String(request.experiment_type ?? "MIC_MBC_ASSAY"),

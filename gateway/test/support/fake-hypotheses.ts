@@ -86,7 +86,7 @@ export class FakeHypotheses {
             const { $typeName: _request, ...fields } = request;
             const hypothesis = create(HypothesisSchema, {
               ...fields,
-              id: `hyp_${String(++this.sequence).padStart(6, "0")}`,
+              id: `hyp_${String(++this.sequence).padStart(26, "0")}`,
               ownerAccountId: principal.accountId,
               status: "DRAFT",
               experimentsCount: 0,

@@ -39,7 +39,7 @@ import {
 import { type CryptoKey, type JWK, type JWTPayload, SignJWT, exportJWK, generateKeyPair } from "jose";
 import { BASE62_ALPHABET, formatApiKey } from "../../src/lib/api-key-format.js";
 import { createGateway } from "../../src/app.js";
-import { type GatewayDeps } from "../../src/lib/create-app.js";
+import { type GatewayAppDeps } from "../../src/lib/create-app.js";
 import { createServiceClients } from "../../src/lib/clients.js";
 
 export const ISSUER = "https://identity.petri.test";
@@ -83,7 +83,7 @@ function randomBase62(length: number): string {
 }
 
 let sequence = 0;
-const nextId = (prefix: string) => `${prefix}_${(++sequence).toString().padStart(6, "0")}`;
+const nextId = (prefix: string) => `${prefix}_${(++sequence).toString().padStart(26, "0")}`;
 
 export class FakeIdentity {
   readonly accounts = new Map<string, { account: Account; password: string }>();
@@ -429,7 +429,7 @@ export const internalKeys = generateInternalKeyPair().then(async (pair) => ({
 export const silentLogger = createLogger({ service: "gateway-test", level: "silent" });
 
 /** A gateway in front of `identity` (several gateways may share one identity). */
-export async function gatewayFor(identity: FakeIdentity, deps: Partial<GatewayDeps> = {}) {
+export async function gatewayFor(identity: FakeIdentity, deps: Partial<GatewayAppDeps> = {}) {
   const { signer, verifier } = await internalKeys;
   const clients = createServiceClients(
     (service, interceptors) => identity.transport(verifier, interceptors, service),

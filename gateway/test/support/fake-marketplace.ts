@@ -69,7 +69,7 @@ export class FakeMarketplace {
   addOperator(accountId: string, status = "active", labName = "Lab One"): Operator {
     const now = timestampFromDate(this.clock.now());
     const operator = create(OperatorSchema, {
-      id: `op_${String(++this.sequence).padStart(6, "0")}`,
+      id: `op_${String(++this.sequence).padStart(26, "0")}`,
       accountId,
       status,
       labName,

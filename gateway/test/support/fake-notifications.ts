@@ -124,7 +124,7 @@ export class FakeNotifications {
   }
 
   private nextId(prefix: string): string {
-    return `${prefix}_${String(++this.sequence).padStart(6, "0")}`;
+    return `${prefix}_${String(++this.sequence).padStart(26, "0")}`;
   }
 
   private account(accountId: string): Account {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { canonicalJson } from "./canonical-json.js";
+import { CANONICAL_JSON_MAX_DEPTH, canonicalJson } from "./canonical-json.js";
+import { ValidationError } from "./errors.js";
 
 describe("canonicalJson", () => {
   it("sorts keys at every depth, keeps array order and drops undefined members", () => {
@@ -12,5 +13,19 @@ describe("canonicalJson", () => {
 
   it("refuses a value JSON cannot represent", () => {
     expect(() => canonicalJson(undefined)).toThrow(TypeError);
+  });
+
+  it("refuses a value nested 5,000 levels deep with a ValidationError instead of overflowing the stack", () => {
+    let deep: unknown = 1;
+    for (let i = 0; i < 5_000; i += 1) deep = i % 2 === 0 ? [deep] : { a: deep };
+    expect(() => canonicalJson(deep)).toThrow(ValidationError);
+  });
+
+  it("still serialises a value exactly at the limit", () => {
+    let deep: unknown = 1;
+    for (let i = 0; i < CANONICAL_JSON_MAX_DEPTH; i += 1) deep = [deep];
+    expect(canonicalJson(deep)).toBe(
+      `${"[".repeat(CANONICAL_JSON_MAX_DEPTH)}1${"]".repeat(CANONICAL_JSON_MAX_DEPTH)}`,
+    );
   });
 });

@@ -1,3 +1,4 @@
+export * from "./client-errors.js";
 export * from "./clock.js";
 export * from "./config.js";
 export * from "./context.js";
@@ -16,6 +17,8 @@ export * from "./server.js";
 export * from "./shutdown.js";
 export * from "./traceparent.js";
 export * from "./text-fields.js";
+export * from "./json-safety.js";
+export * from "./message-text.js";
 export * from "./account-audience.js";
 export * from "./canonical-json.js";
 export * from "./background-loop.js";

@@ -447,3 +447,21 @@ describe("errorInterceptor", () => {
     expect(lines.some((l) => l.err?.message === "boom at row 3" && l.request_id)).toBe(true);
   });
 });
+
+describe("safeTextInterceptor (in serverInterceptors)", () => {
+  it("refuses a request carrying NUL with InvalidArgument naming the field, before the handler runs", async () => {
+    const { client, seen } = setup();
+    const error = await callError(asGateway(alice, () => client.check({ service: "a\u0000b" })).result);
+    expect(error.code).toBe(Code.InvalidArgument);
+    const detail = errorDetailOf(error)!;
+    expect(detail.reason).toBe("validation_failed");
+    expect(detail.fieldViolations.map((f) => f.field)).toEqual(["service"]);
+    expect(seen).toHaveLength(0);
+  });
+
+  it("lets ordinary text through", async () => {
+    const { client, seen } = setup();
+    await asGateway(alice, () => client.check({ service: "ordinary ü 😀" })).result;
+    expect(seen).toHaveLength(1);
+  });
+});

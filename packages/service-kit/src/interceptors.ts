@@ -3,7 +3,8 @@
  * (client side: the gateway, and the rare service-to-service call).
  *
  * Server order matters; use `serverInterceptors(...)` or list them as
- *   [traceInterceptor(), errorInterceptor(logger), principalInterceptor(verifier, ...)]
+ *   [traceInterceptor(), errorInterceptor(logger), principalInterceptor(verifier, ...),
+ *    safeTextInterceptor()]
  * The first entry is the outermost layer: the trace context exists before anything logs,
  * error mapping sees authentication failures, and the handler runs with the principal.
  */
@@ -28,6 +29,7 @@ import {
 } from "./context.js";
 import { DomainError, ValidationError, type DomainErrorKind } from "./errors.js";
 import type { Logger } from "./logger.js";
+import { safeTextInterceptor } from "./message-text.js";
 import {
   InvalidInternalTokenError,
   PRINCIPAL_HEADER,
@@ -405,6 +407,7 @@ export function serverInterceptors(options: ServerInterceptorOptions): Intercept
       logger: options.logger,
       publicProcedures: [...HEALTH_PROCEDURES, ...(options.publicProcedures ?? [])],
     }),
+    safeTextInterceptor(),
   ];
 }
 

@@ -225,6 +225,19 @@ function rawExchange(port: number, pieces: Array<string | Buffer>, minBytes?: nu
   });
 }
 
+describe("HTTP/1 parser errors", () => {
+  it("a request with headers over Node's limit is 431 with the JSON error envelope", async () => {
+    const { port } = await start();
+    const reply = (
+      await rawExchange(port, [`GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`])
+    ).toString("utf8");
+    expect(reply.startsWith("HTTP/1.1 431 ")).toBe(true);
+    expect(reply).toMatch(/\r\nconnection: close\r\n/i);
+    const body = JSON.parse(reply.slice(reply.indexOf("\r\n\r\n") + 4)) as { error: { code: string } };
+    expect(body.error.code).toBe("request_header_fields_too_large");
+  });
+});
+
 describe("close()", () => {
   it("finishes with a live HTTP/2 client session (G12), and refuses new connections after", async () => {
     const { server, baseUrl, lines } = await start();

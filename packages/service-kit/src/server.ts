@@ -17,6 +17,7 @@ import net from "node:net";
 import { Code, ConnectError, type ConnectRouter, type Interceptor } from "@connectrpc/connect";
 import { connectNodeAdapter, type ConnectNodeAdapterOptions } from "@connectrpc/connect-node";
 import { Health } from "@petri/contracts/health";
+import { answerClientErrors } from "./client-errors.js";
 import type { Clock } from "./clock.js";
 import { healthRoutes } from "./health.js";
 import type { ReadinessReport } from "./hosted-service.js";
@@ -171,11 +172,7 @@ export function buildServiceServer(options: ServiceServerOptions): ServiceServer
     // handler may write headers synchronously.)
     if (closing) res.setHeader("connection", "close");
   });
-  http1.on("clientError", (error, socket) => {
-    logger.debug({ err: error }, "http/1 client error");
-    if (socket.writable) socket.end("HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n");
-    else socket.destroy();
-  });
+  answerClientErrors(http1, logger);
 
   const http2Server = http2.createServer(handler);
   const sessions = new Set<http2.ServerHttp2Session>();

@@ -47,4 +47,16 @@ describe("text fields", () => {
     const huge = JSON.stringify({ a: "é".repeat(60) });
     expect(errorOf(() => parseJsonObjectField("profile_json", huge, 100))?.code).toBe("invalid_value");
   });
+
+  it("parseJsonObjectField refuses deep nesting and NUL inside the JSON, naming the member", () => {
+    const deep = `{"a":${"[".repeat(3_000)}${"]".repeat(3_000)}}`;
+    expect(errorOf(() => parseJsonObjectField("profile_json", deep, 100_000))).toMatchObject({
+      field: "profile_json",
+      code: "too_deep",
+    });
+    expect(errorOf(() => parseJsonObjectField("profile_json", '{"lab":"x\\u0000"}', 100))).toMatchObject({
+      field: "profile_json.lab",
+      code: "invalid_value",
+    });
+  });
 });

@@ -4,6 +4,7 @@
  * points), not UTF-16 units; JSON text is bounded in UTF-8 bytes before it is parsed.
  */
 import { ValidationError } from "./errors.js";
+import { JsonSyntaxError, parseSafeJson } from "./json-safety.js";
 
 function length(text: string): number {
   return [...text].length;
@@ -45,8 +46,10 @@ export function parseJsonObjectField(field: string, text: string, maxBytes: numb
     ]);
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
-  } catch {
+    parsed = parseSafeJson(field, text);
+  } catch (error) {
+    // Too deep, or text PostgreSQL refuses: say so; plain syntax errors read as "not an object".
+    if (!(error instanceof JsonSyntaxError)) throw error;
     parsed = undefined;
   }
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))

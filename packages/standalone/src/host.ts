@@ -16,6 +16,7 @@ import {
   InternalTokenSigner,
   InternalTokenVerifier,
   type Logger,
+  answerClientErrors,
   clientInterceptors,
   generateInternalKeyPair,
   healthRoutes,
@@ -73,6 +74,8 @@ export interface StandaloneOptions {
   engine?: EngineServiceOptions;
   /** Cloud labs' sandbox timing, polling and HTTP lab adapter (see @petri/cloud-labs cloudLabsOptionsFromEnv). */
   cloudlabs?: CloudLabsServiceOptions;
+  /** The gateway's settings: origins allowed cross-origin access (PETRI_CORS_ORIGINS). */
+  gateway?: { corsOrigins?: readonly string[] };
   port: number;
   host: string;
   logger: Logger;
@@ -149,9 +152,12 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
       ? {}
       : { accessTokenTtlSeconds: options.identity.accessTokenTtlSeconds }),
     ready: () => !stopping,
+    ...(options.gateway?.corsOrigins ? { corsOrigins: options.gateway.corsOrigins } : {}),
   });
   const port = options.port === 0 ? await freePort(options.host) : options.port;
   const server = serve({ fetch: gateway.fetch, port, hostname: options.host });
+  // Node's own answers to unparseable requests (431, 400) get the error envelope too.
+  answerClientErrors(server, logger);
   await new Promise<void>((resolve, reject) => {
     server.once("listening", () => resolve());
     server.once("error", reject);

@@ -18,6 +18,7 @@ import { cloudLabsOptionsFromEnv } from "@petri/cloud-labs";
 import { engineOptionsFromEnv } from "@petri/engine";
 import { standaloneIdentityConfigSchema, standaloneIdentityOptions } from "@petri/identity";
 import { notificationsOptionsFromConfig, standaloneNotificationsConfigSchema } from "@petri/notifications";
+import { corsOriginsSchema } from "@petri/gateway";
 import { startStandalone } from "./host.js";
 
 const config = exitOnConfigError(() =>
@@ -27,6 +28,7 @@ const config = exitOnConfigError(() =>
       HOST: z.string().default("127.0.0.1"),
       PETRI_DATA_DIR: z.string().default("./.petri"),
       LOG_LEVEL: logLevelSchema.default("info"),
+      PETRI_CORS_ORIGINS: corsOriginsSchema,
     }),
   ),
 );
@@ -68,6 +70,7 @@ const petri = await startStandalone({
   experiments,
   engine,
   cloudlabs,
+  gateway: { corsOrigins: config.PETRI_CORS_ORIGINS },
   port: config.PORT,
   host: config.HOST,
   logger,

@@ -71,6 +71,33 @@ describe.each(ENGINES)("hypotheses on %s", (engine) => {
     expect(JSON.parse(read!.engineResponseJson)).toEqual(engineResponse);
   });
 
+  it("refuses NUL in any field and in the intake draft's JSON, and a deeply nested draft, storing nothing", async () => {
+    const owner = requester();
+    // (A lone surrogate cannot cross binary protobuf: UTF-8 encoding replaces it with U+FFFD.)
+    expect(
+      await failure(h.as(owner).createHypothesis({ title: "a\u0000b", statement: "s\u0000" })),
+    ).toMatchObject({
+      code: Code.InvalidArgument,
+      reason: "validation_failed",
+      violations: [{ field: "title" }, { field: "statement" }],
+    });
+    expect(
+      await failure(
+        h.as(owner).createHypothesis({
+          ...MANUAL,
+          intakeDraftJson: `{"a":${"[".repeat(4_000)}${"]".repeat(4_000)}}`,
+        }),
+      ),
+    ).toMatchObject({
+      code: Code.InvalidArgument,
+      violations: [{ field: "intake_draft", code: "too_deep" }],
+    });
+    expect(
+      await failure(h.as(owner).createHypothesis({ ...MANUAL, intakeDraftJson: '{"t":"x\\u0000"}' })),
+    ).toMatchObject({ code: Code.InvalidArgument, violations: [{ field: "intake_draft.t" }] });
+    expect((await h.as(owner).listHypotheses({})).total).toBe(0n);
+  });
+
   it("names every invalid field, and stores nothing", async () => {
     const owner = requester();
     expect(

@@ -517,9 +517,9 @@ describe("one Connect hop per request, and errors are never flattened", () => {
 
   it("Unavailable is 503 and an unknown failure is 500 with the request id", async () => {
     experiments.failures.set("GetExperiment", () => new ConnectError("down", Code.Unavailable));
-    expect((await call("GET", "/experiments/exp_1")).status).toBe(503);
+    expect((await call("GET", "/experiments/exp_00000000000000000000000001")).status).toBe(503);
     experiments.failures.set("GetExperiment", () => new Error("SELECT * FROM experiments failed"));
-    const response = await call("GET", "/experiments/exp_1");
+    const response = await call("GET", "/experiments/exp_00000000000000000000000001");
     expect(response.status).toBe(500);
     expect(await response.text()).not.toContain("SELECT");
   });

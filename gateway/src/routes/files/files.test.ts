@@ -79,10 +79,10 @@ describe("GET /files/{file_id}", () => {
     const fresh = signedUrl(fileId);
     const altered = fresh.replace(/expires=(\d+)/, (_m, e: string) => `expires=${BigInt(e) + 3600n}`);
     expect((await download(altered)).status).toBe(403);
-    const otherFile = fresh.replace(fileId, "fil_999999");
+    const otherFile = fresh.replace(fileId, "fil_00000000000000000000999999");
     expect((await download(otherFile)).status).toBe(403);
 
-    const missing = "fil_404404";
+    const missing = "fil_00000000000000000000404404";
     const unknown = await download(signedUrl(missing));
     expect(unknown.status).toBe(404);
     expect((await bodyOf(unknown)).error.code).toBe("not_found");

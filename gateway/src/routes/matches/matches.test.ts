@@ -28,7 +28,7 @@ beforeEach(async () => {
     cost: 0.8,
     quality: 0.7,
   });
-  marketplace.rankings.set("exp_000001", {
+  marketplace.rankings.set("exp_00000000000000000000000001", {
     availability: "low",
     labs: [
       create(LabMatchSchema, {
@@ -52,7 +52,7 @@ beforeEach(async () => {
 
 describe("GET /experiments/{id}/matches", () => {
   it("ranks the labs; failed_filters only for an ineligible lab", async () => {
-    const response = await call("GET", "/experiments/exp_000001/matches");
+    const response = await call("GET", "/experiments/exp_00000000000000000000000001/matches");
     expect(response.status).toBe(200);
     expect(await bodyOf(response)).toEqual({
       labs: [
@@ -74,18 +74,26 @@ describe("GET /experiments/{id}/matches", () => {
       ],
       operator_availability: "low",
     });
-    expect(marketplace.last("RankLabs")).toMatchObject({ experimentId: "exp_000001", limit: 20 });
+    expect(marketplace.last("RankLabs")).toMatchObject({
+      experimentId: "exp_00000000000000000000000001",
+      limit: 20,
+    });
     expect(marketplace.calls[0]?.principal?.accountId).toBe(accountId);
   });
 
   it("passes ?limit on, bounded 1-100; an unknown experiment is 404", async () => {
-    const one = await bodyOf(await call("GET", "/experiments/exp_000001/matches?limit=1"));
+    const one = await bodyOf(
+      await call("GET", "/experiments/exp_00000000000000000000000001/matches?limit=1"),
+    );
     expect(one.labs).toHaveLength(1);
     expect(marketplace.last("RankLabs").limit).toBe(1);
     for (const query of ["limit=0", "limit=101", "limit=-1"]) {
-      expect((await call("GET", `/experiments/exp_000001/matches?${query}`)).status, query).toBe(422);
+      expect(
+        (await call("GET", `/experiments/exp_00000000000000000000000001/matches?${query}`)).status,
+        query,
+      ).toBe(422);
     }
-    const missing = await call("GET", "/experiments/exp_nope/matches");
+    const missing = await call("GET", "/experiments/exp_zzzzzzzzzzzzzzzzzzzzzzzzzz/matches");
     expect(missing.status).toBe(404);
     expect(marketplace.count("RankLabs")).toBe(2);
   });

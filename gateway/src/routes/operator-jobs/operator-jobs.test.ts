@@ -62,7 +62,7 @@ beforeEach(async () => {
 
 function job(overrides: Omit<MessageInitShape<typeof JobSchema>, "$typeName"> = {}) {
   return create(JobSchema, {
-    experimentId: "exp_000001",
+    experimentId: "exp_00000000000000000000000001",
     title: "MIC of compound X",
     category: "microbiology",
     budgetCents: 1999n,
@@ -92,7 +92,7 @@ describe("GET /operator/jobs", () => {
   it("lists the feed in USD with match scores, paged, for the caller the service sees", async () => {
     marketplace.jobs = [
       job(),
-      job({ experimentId: "exp_000002", budgetCents: 0n, deadline: "", private: true }),
+      job({ experimentId: "exp_00000000000000000000000002", budgetCents: 0n, deadline: "", private: true }),
     ];
     const response = await call("GET", "/operator/jobs?limit=1");
     expect(response.status).toBe(200);
@@ -100,7 +100,7 @@ describe("GET /operator/jobs", () => {
     expect(body).toEqual({
       jobs: [
         {
-          experiment_id: "exp_000001",
+          experiment_id: "exp_00000000000000000000000001",
           title: "MIC of compound X",
           category: "microbiology",
           budget_usd: 19.99,

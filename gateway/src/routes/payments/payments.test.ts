@@ -29,9 +29,9 @@ const entry = (account: string, amountCents: bigint) => create(PostingEntrySchem
 
 describe("GET /experiments/{id}/payment", () => {
   it("gives the escrow in USD to the cent, with the postings", async () => {
-    marketplace.payments.set("exp_000001", {
+    marketplace.payments.set("exp_00000000000000000000000001", {
       payment: create(ExperimentPaymentSchema, {
-        experimentId: "exp_000001",
+        experimentId: "exp_00000000000000000000000001",
         status: "partially_refunded",
         heldCents: 1999n,
         releasedCents: 0n,
@@ -46,20 +46,20 @@ describe("GET /experiments/{id}/payment", () => {
         create(PostingSchema, {
           kind: "hold",
           postedAt: timestampFromDate(new Date("2026-03-01T09:00:00Z")),
-          entries: [entry("requester_funds", -1999n), entry("escrow:exp_000001", 1999n)],
+          entries: [entry("requester_funds", -1999n), entry("escrow:exp_00000000000000000000000001", 1999n)],
         }),
         create(PostingSchema, {
           kind: "refund",
           postedAt: timestampFromDate(new Date("2026-03-02T09:00:00Z")),
-          entries: [entry("escrow:exp_000001", -1600n), entry("requester_refund", 1600n)],
+          entries: [entry("escrow:exp_00000000000000000000000001", -1600n), entry("requester_refund", 1600n)],
         }),
       ],
     });
-    const response = await call("GET", "/experiments/exp_000001/payment");
+    const response = await call("GET", "/experiments/exp_00000000000000000000000001/payment");
     expect(response.status).toBe(200);
     const body = await bodyOf(response);
     expect(body).toEqual({
-      experiment_id: "exp_000001",
+      experiment_id: "exp_00000000000000000000000001",
       status: "partially_refunded",
       held_usd: 19.99,
       released_usd: 0,
@@ -74,14 +74,14 @@ describe("GET /experiments/{id}/payment", () => {
           posted_at: "2026-03-01T09:00:00.000Z",
           entries: [
             { account: "requester_funds", amount_usd: -19.99 },
-            { account: "escrow:exp_000001", amount_usd: 19.99 },
+            { account: "escrow:exp_00000000000000000000000001", amount_usd: 19.99 },
           ],
         },
         {
           kind: "refund",
           posted_at: "2026-03-02T09:00:00.000Z",
           entries: [
-            { account: "escrow:exp_000001", amount_usd: -16 },
+            { account: "escrow:exp_00000000000000000000000001", amount_usd: -16 },
             { account: "requester_refund", amount_usd: 16 },
           ],
         },

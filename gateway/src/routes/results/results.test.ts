@@ -31,7 +31,10 @@ beforeEach(async () => {
   requesterKey = requester.secret;
   const lab = identity.addAccount({ role: Role.OPERATOR, tier: Tier.PRO });
   labKey = lab.secret;
-  experiments.loop.operators.set(lab.account.id, { operatorId: "op_000001", labName: "Lab One" });
+  experiments.loop.operators.set(lab.account.id, {
+    operatorId: "op_00000000000000000000000001",
+    labName: "Lab One",
+  });
   call = caller(app, SOURCE, () => requesterKey);
 });
 
@@ -232,7 +235,7 @@ describe("the experiment record through the marketplace loop", () => {
       status: "pending_approval",
       payment: { status: "held", held_usd: 412.5, released_usd: 0, refunded_usd: 0, still_held_usd: 412.5 },
       operator: {
-        operator_id: "op_000001",
+        operator_id: "op_00000000000000000000000001",
         lab_name: "Lab One",
         claimed_at: "2026-03-02T10:00:00.000Z",
         deadline: "2026-03-16T10:00:00.000Z",

@@ -31,7 +31,10 @@ beforeEach(async () => {
 /** A disputed experiment (held: 412.50 USD) with its results and open dispute. */
 function disputed(status = "open") {
   const experiment = experiments.add(requesterId, ExperimentStatus.DISPUTED);
-  experiment.operator = create(OperatorAssignmentSchema, { operatorId: "op_000001", labName: "Lab One" });
+  experiment.operator = create(OperatorAssignmentSchema, {
+    operatorId: "op_00000000000000000000000001",
+    labName: "Lab One",
+  });
   const dispute = create(DisputeSchema, {
     id: experiments.loop.nextId("dsp"),
     experimentId: experiment.id,
@@ -41,7 +44,7 @@ function disputed(status = "open") {
     raisedFrom: "pending_approval",
     createdAt: timestampFromDate(clock.now()),
     requesterAccountId: requesterId,
-    operatorId: "op_000001",
+    operatorId: "op_00000000000000000000000001",
   });
   experiments.loop.disputes.set(dispute.id, dispute);
   experiment.dispute = dispute;
@@ -84,7 +87,7 @@ describe("staff disputes", () => {
         created_at: "2026-03-02T10:00:00.000Z",
         resolved_at: null,
         requester_account_id: requesterId,
-        operator_id: "op_000001",
+        operator_id: "op_00000000000000000000000001",
         resolved_by: null,
       },
     ]);
@@ -99,7 +102,11 @@ describe("staff disputes", () => {
     expect(response.status).toBe(200);
     const body = await bodyOf(response);
     expect(Object.keys(body)).toEqual(["dispute", "experiment", "results", "evaluation"]);
-    expect(body.dispute).toMatchObject({ dispute_id: dispute.id, status: "open", operator_id: "op_000001" });
+    expect(body.dispute).toMatchObject({
+      dispute_id: dispute.id,
+      status: "open",
+      operator_id: "op_00000000000000000000000001",
+    });
     expect(body.experiment).toMatchObject({ experiment_id: experiment.id, status: "disputed" });
     expect(body.results).toEqual({ experiment_id: experiment.id, summary: "MIC 4 ug/mL" });
     expect(body.evaluation).toEqual({ verdict: "fail", reasons: ["MIC above 8 ug/mL"], flags: [] });

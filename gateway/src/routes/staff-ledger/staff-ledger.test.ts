@@ -32,7 +32,7 @@ it("GET /admin/ledger reports the conservation check in USD to the cent", async 
     disputeToRequesterCents: 10n,
     disputeToOperatorCents: 20n,
     stillHeldCents: 121_395n,
-    violations: ["exp_000002: held 100 != 99"],
+    violations: ["exp_00000000000000000000000002: held 100 != 99"],
   });
   const response = await call("GET", "/admin/ledger");
   expect(response.status).toBe(200);
@@ -46,7 +46,7 @@ it("GET /admin/ledger reports the conservation check in USD to the cent", async 
     dispute_to_requester_usd: 0.1,
     dispute_to_operator_usd: 0.2,
     still_held_usd: 1213.95,
-    violations: ["exp_000002: held 100 != 99"],
+    violations: ["exp_00000000000000000000000002: held 100 != 99"],
   });
 });
 

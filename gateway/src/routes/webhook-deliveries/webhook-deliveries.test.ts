@@ -28,7 +28,7 @@ beforeEach(async () => {
 });
 
 /** A delivery that failed twice (a 500, then no answer) and waits for its third attempt. */
-function retrying(experimentId = "exp_1") {
+function retrying(experimentId = "exp_00000000000000000000000001") {
   return notifications.addDelivery(accountId, experimentId, {
     event: "completed",
     attempts: [
@@ -42,8 +42,10 @@ describe("GET /webhooks/deliveries", () => {
   it("lists the caller's deliveries newest first, without attempts, with bounded pages", async () => {
     const first = retrying();
     await clock.advance(1000);
-    const second = notifications.addDelivery(accountId, "exp_2", { event: "claimed" });
-    notifications.addDelivery("usr_someone_else", "exp_3");
+    const second = notifications.addDelivery(accountId, "exp_00000000000000000000000002", {
+      event: "claimed",
+    });
+    notifications.addDelivery("usr_someone_else", "exp_00000000000000000000000003");
 
     const response = await call("GET", "/webhooks/deliveries?limit=1");
     expect(response.status).toBe(200);
@@ -53,7 +55,7 @@ describe("GET /webhooks/deliveries", () => {
         delivery_id: second.id,
         webhook_id: second.id,
         account_id: accountId,
-        experiment_id: "exp_2",
+        experiment_id: "exp_00000000000000000000000002",
         event: "claimed",
         experiment_version: 3,
         url: "https://receiver.example.org/hooks",
@@ -97,13 +99,15 @@ describe("GET /webhooks/deliveries", () => {
   });
 
   it("forwards the experiment and status filters", async () => {
-    retrying("exp_1");
-    notifications.addDelivery(accountId, "exp_1", { status: "succeeded" });
-    notifications.addDelivery(accountId, "exp_2");
-    const page = await bodyOf(await call("GET", "/webhooks/deliveries?experiment_id=exp_1&status=pending"));
+    retrying("exp_00000000000000000000000001");
+    notifications.addDelivery(accountId, "exp_00000000000000000000000001", { status: "succeeded" });
+    notifications.addDelivery(accountId, "exp_00000000000000000000000002");
+    const page = await bodyOf(
+      await call("GET", "/webhooks/deliveries?experiment_id=exp_00000000000000000000000001&status=pending"),
+    );
     expect(page.pagination.total).toBe(1);
     expect(notifications.last("ListWebhookDeliveries")).toMatchObject({
-      experimentId: "exp_1",
+      experimentId: "exp_00000000000000000000000001",
       status: "pending",
     });
   });
@@ -138,29 +142,35 @@ describe("GET /webhooks/deliveries", () => {
 
 describe("GET /experiments/{experiment_id}/webhook-deliveries", () => {
   it("lists the caller's deliveries of that experiment only; another account's experiment lists none", async () => {
-    const mine = retrying("exp_1");
-    notifications.addDelivery(accountId, "exp_2");
-    notifications.addDelivery("usr_someone_else", "exp_9");
+    const mine = retrying("exp_00000000000000000000000001");
+    notifications.addDelivery(accountId, "exp_00000000000000000000000002");
+    notifications.addDelivery("usr_someone_else", "exp_00000000000000000000000009");
 
     const page = await bodyOf(
-      await call("GET", "/experiments/exp_1/webhook-deliveries?status=pending&limit=5"),
+      await call(
+        "GET",
+        "/experiments/exp_00000000000000000000000001/webhook-deliveries?status=pending&limit=5",
+      ),
     );
     expect(page.deliveries.map((d: any) => d.delivery_id)).toEqual([mine.id]);
     expect(notifications.last("ListWebhookDeliveries")).toMatchObject({
-      experimentId: "exp_1",
+      experimentId: "exp_00000000000000000000000001",
       status: "pending",
       limit: 5,
       accountId: "",
     });
 
-    const foreign = await call("GET", "/experiments/exp_9/webhook-deliveries");
+    const foreign = await call("GET", "/experiments/exp_00000000000000000000000009/webhook-deliveries");
     expect(foreign.status).toBe(200);
     expect(await bodyOf(foreign)).toEqual({
       deliveries: [],
       pagination: { total: 0, cursor: null, has_more: false },
     });
     for (const query of ["limit=0", "limit=101", "status=lost"]) {
-      expect((await call("GET", `/experiments/exp_1/webhook-deliveries?${query}`)).status, query).toBe(422);
+      expect(
+        (await call("GET", `/experiments/exp_00000000000000000000000001/webhook-deliveries?${query}`)).status,
+        query,
+      ).toBe(422);
     }
   });
 });
@@ -174,7 +184,7 @@ describe("GET /webhooks/deliveries/{delivery_id}", () => {
       delivery_id: delivery.id,
       webhook_id: delivery.id,
       account_id: accountId,
-      experiment_id: "exp_1",
+      experiment_id: "exp_00000000000000000000000001",
       event: "completed",
       experiment_version: 3,
       url: "https://receiver.example.org/hooks",
@@ -212,7 +222,7 @@ describe("GET /webhooks/deliveries/{delivery_id}", () => {
   });
 
   it("shows a success as delivered, with no error and no next attempt", async () => {
-    const delivery = notifications.addDelivery(accountId, "exp_1", {
+    const delivery = notifications.addDelivery(accountId, "exp_00000000000000000000000001", {
       status: "succeeded",
       attempts: [{ outcome: "succeeded", responseCode: 204, latencyMs: 80 }],
     });
@@ -228,7 +238,7 @@ describe("GET /webhooks/deliveries/{delivery_id}", () => {
   });
 
   it("is 404 for another account's delivery and an unknown id; staff may read any", async () => {
-    const foreign = notifications.addDelivery("usr_someone_else", "exp_9");
+    const foreign = notifications.addDelivery("usr_someone_else", "exp_00000000000000000000000009");
     for (const id of [foreign.id, "msg_unknown"]) {
       const response = await call("GET", `/webhooks/deliveries/${id}`);
       expect(response.status, id).toBe(404);
@@ -237,13 +247,14 @@ describe("GET /webhooks/deliveries/{delivery_id}", () => {
     const asStaff = await call("GET", `/webhooks/deliveries/${foreign.id}`, undefined, staffKey);
     expect(asStaff.status).toBe(200);
     expect((await bodyOf(asStaff)).account_id).toBe("usr_someone_else");
-    expect((await call("GET", `/webhooks/deliveries/${"m".repeat(65)}`)).status).toBe(422);
+    // Not the shape of a delivery id at all: 404 before any call (lib/path-ids.ts).
+    expect((await call("GET", `/webhooks/deliveries/${"m".repeat(65)}`)).status).toBe(404);
   });
 });
 
 describe("POST /webhooks/deliveries/{delivery_id}/replay", () => {
   it("queues the delivery again: 202 with the delivery, pending", async () => {
-    const delivery = notifications.addDelivery(accountId, "exp_1", {
+    const delivery = notifications.addDelivery(accountId, "exp_00000000000000000000000001", {
       status: "succeeded",
       attempts: [{ outcome: "succeeded", responseCode: 200, latencyMs: 30 }],
     });
@@ -289,13 +300,13 @@ describe("POST /webhooks/deliveries/{delivery_id}/replay", () => {
   });
 
   it("is 404 for another account's delivery, 403 for staff acting on it, 422 for a refused URL", async () => {
-    const foreign = notifications.addDelivery("usr_someone_else", "exp_9");
+    const foreign = notifications.addDelivery("usr_someone_else", "exp_00000000000000000000000009");
     expect((await call("POST", `/webhooks/deliveries/${foreign.id}/replay`)).status).toBe(404);
     const asStaff = await call("POST", `/webhooks/deliveries/${foreign.id}/replay`, undefined, staffKey);
     expect(asStaff.status).toBe(403);
     expect((await bodyOf(asStaff)).error.code).toBe("forbidden");
 
-    const refused = notifications.addDelivery(accountId, "exp_1", {
+    const refused = notifications.addDelivery(accountId, "exp_00000000000000000000000001", {
       status: "failed",
       url: "https://192.168.1.10/hooks",
       lastError: "url_not_allowed",

@@ -35,7 +35,7 @@ describe("POST /webhooks/test", () => {
       success: true,
       response_code: 200,
       response_time_ms: 42,
-      webhook_id: "msg_000001",
+      webhook_id: "msg_00000000000000000000000001",
       error: null,
     });
     expect(notifications.last("TestWebhook")).toMatchObject({ url: RECEIVER, eventType: "completed" });
@@ -131,7 +131,7 @@ describe("the signing secret", () => {
     expect(created.headers.get("cache-control")).toBe("no-store");
     const secret = await bodyOf(created);
     expect(secret).toEqual({
-      secret_id: "whs_000001",
+      secret_id: "whs_00000000000000000000000001",
       secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]+=*$/),
       created_at: NOW,
       revealed: true,
@@ -145,7 +145,7 @@ describe("the signing secret", () => {
       error: {
         code: "webhook_secret_already_revealed",
         message: expect.any(String),
-        details: { secret_id: "whs_000001" },
+        details: { secret_id: "whs_00000000000000000000000001" },
       },
     });
   });
@@ -158,7 +158,7 @@ describe("the signing secret", () => {
     expect(rotated.headers.get("cache-control")).toBe("no-store");
     const body = await bodyOf(rotated);
     expect(body).toEqual({
-      secret_id: "whs_000002",
+      secret_id: "whs_00000000000000000000000002",
       secret: expect.stringMatching(/^whsec_/),
       created_at: "2026-03-02T10:01:15.000Z",
       revealed: true,
@@ -183,7 +183,7 @@ describe("the signing secret", () => {
     const text = await after.text();
     expect(text).not.toContain(secret);
     expect(JSON.parse(text).signing_secret).toEqual({
-      secret_id: "whs_000001",
+      secret_id: "whs_00000000000000000000000001",
       created_at: NOW,
       revealed: true,
       previous_valid_until: null,

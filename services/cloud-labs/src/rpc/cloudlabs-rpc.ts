@@ -24,7 +24,7 @@ import {
   ValidateIntakeResponseSchema,
 } from "@petri/contracts/cloudlabs";
 import { ExperimentStatus } from "@petri/contracts/experiments";
-import { type AccountAudience, ValidationError, authorizeAccount, kPrincipal } from "@petri/service-kit";
+import { type AccountAudience, authorizeAccount, kPrincipal, parseSafeJson } from "@petri/service-kit";
 import type { makeCancelSubmission } from "../app/cancel-submission.js";
 import type { catalogUseCases } from "../app/catalog.js";
 import type { makeGetSubmission } from "../app/get-submission.js";
@@ -73,13 +73,7 @@ function caller(ctx: HandlerContext, procedure: keyof typeof CLOUDLABS_AUDIENCES
 
 /** The intake as sent (JSON text), or a 422 naming it. */
 function intakeOf(json: string): unknown {
-  try {
-    return JSON.parse(json) as unknown;
-  } catch {
-    throw new ValidationError("the intake is not JSON", [
-      { field: "intake", code: "invalid_value", message: "intake must be a JSON object" },
-    ]);
-  }
+  return parseSafeJson("intake", json);
 }
 
 /** Proto <-> domain mapping and the audience of every procedure; the use cases hold the behaviour. */

@@ -6,7 +6,7 @@
  * findings), then any other error (422 validation_failed, one field violation per error,
  * including a webhook URL refused at registration).
  */
-import { SafetyRejectedError, ValidationError } from "@petri/service-kit";
+import { SafetyRejectedError, ValidationError, parseSafeJson } from "@petri/service-kit";
 import type { RequestWarning, ReviewReason, SafetyFlag } from "../domain/contracts.js";
 import {
   type ValidationMode,
@@ -20,7 +20,7 @@ import { WEBHOOK_URL_PATH, type WebhookRegistration } from "./webhook-registrati
 /** Request bodies above this are refused before parsing (the gateway's body limit is the first line). */
 export const MAX_REQUEST_JSON_BYTES = 256 * 1024;
 
-/** JSON text -> value; a ValidationError (field "") when it is too large or not JSON. */
+/** JSON text -> value; a ValidationError (field "") when it is too large, too deep or not JSON. */
 export function parseJsonText(text: string, what = "the request body"): unknown {
   if (Buffer.byteLength(text, "utf8") > MAX_REQUEST_JSON_BYTES)
     throw new ValidationError(`${what} is too large`, [
@@ -30,13 +30,8 @@ export function parseJsonText(text: string, what = "the request body"): unknown 
         message: `${what} must be at most ${MAX_REQUEST_JSON_BYTES} bytes`,
       },
     ]);
-  try {
-    return JSON.parse(text === "" ? "{}" : text) as unknown;
-  } catch {
-    throw new ValidationError(`${what} is not valid JSON`, [
-      { field: "", code: "invalid_value", message: `${what} is not valid JSON` },
-    ]);
-  }
+  // Nesting bounded and NUL / lone surrogates refused here: the request is stored as jsonb.
+  return parseSafeJson("", text === "" ? "{}" : text, { what });
 }
 
 export function validateRequest(body: unknown, mode: ValidationMode, now: Date): ValidationResult {

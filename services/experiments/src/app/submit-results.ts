@@ -5,6 +5,7 @@ import {
   type Principal,
   ValidationError,
   newId,
+  parseSafeJson,
 } from "@petri/service-kit";
 import type { JsonValue } from "@petri/db";
 import type { Kysely } from "kysely";
@@ -44,13 +45,7 @@ function parseBody(resultsJson: string): unknown {
       max_bytes: maxBytes,
       size_bytes: bytes,
     });
-  try {
-    return JSON.parse(resultsJson === "" ? "{}" : resultsJson) as unknown;
-  } catch {
-    throw new ValidationError("the submission is not valid JSON", [
-      { field: "", code: "invalid_value", message: "the submission body is not valid JSON" },
-    ]);
-  }
+  return parseSafeJson("", resultsJson === "" ? "{}" : resultsJson, { what: "the submission" });
 }
 
 function parsed(body: unknown): ParsedSubmission {

@@ -88,6 +88,16 @@ describe("newHypothesisContent", () => {
     ]);
   });
 
+  it("refuses an intake draft nested 4,000 levels deep (it would break to-experiment later) and NUL inside it", () => {
+    const deep = `{"a":${"[".repeat(4_000)}${"]".repeat(4_000)}}`;
+    expect(fieldErrors(() => newHypothesisContent(input({ intakeDraftJson: deep })))).toEqual([
+      "intake_draft:too_deep",
+    ]);
+    expect(
+      fieldErrors(() => newHypothesisContent(input({ intakeDraftJson: '{"title":"a\\u0000b"}' }))),
+    ).toEqual(["intake_draft.title:invalid_value"]);
+  });
+
   it("bounds the title at 200 characters (not UTF-16 units) and the draft in bytes", () => {
     expect(newHypothesisContent(input({ title: "🧪".repeat(200) })).title).toHaveLength(400);
     expect(fieldErrors(() => newHypothesisContent(input({ title: "a".repeat(201) })))).toEqual([

@@ -12,7 +12,13 @@
  *   counts once in experiments_count.
  */
 import { EXPERIMENT_TYPES, type ExperimentType } from "@petri/contracts";
-import { type FieldError, InvalidStateError, ValidationError } from "@petri/service-kit";
+import {
+  type FieldError,
+  InvalidStateError,
+  JsonSyntaxError,
+  ValidationError,
+  parseSafeJson,
+} from "@petri/service-kit";
 
 export const HYPOTHESIS_STATUSES = ["DRAFT", "USED", "ARCHIVED"] as const;
 export type HypothesisStatus = (typeof HYPOTHESIS_STATUSES)[number];
@@ -121,9 +127,14 @@ function jsonObject(
   }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
-  } catch {
-    parsed = undefined;
+    parsed = parseSafeJson(field, text);
+  } catch (error) {
+    // Too deep or carrying text PostgreSQL refuses: those reasons; a syntax error is "not an object".
+    if (!(error instanceof ValidationError)) throw error;
+    if (!(error instanceof JsonSyntaxError)) {
+      problems.push(...error.fieldErrors);
+      return null;
+    }
   }
   if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)) return parsed as JsonObject;
   problems.push({ field, code: "invalid_value", message: `${field} must be a JSON object` });

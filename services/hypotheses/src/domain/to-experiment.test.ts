@@ -1,3 +1,4 @@
+import { ValidationError } from "@petri/service-kit";
 import { describe, expect, it } from "vitest";
 import {
   assertConvertible,
@@ -69,6 +70,19 @@ describe("the experiment request built from a hypothesis", () => {
     expect(() => parseAdditionalFields("[1]")).toThrow(/additional_fields/);
     expect(() => parseAdditionalFields("nope")).toThrow(/additional_fields/);
     expect(parseAdditionalFields("")).toEqual({});
+  });
+
+  it("refuses additional fields nested too deeply, or carrying NUL, naming the field", () => {
+    const deep = `{"a":${"[".repeat(4_000)}${"]".repeat(4_000)}}`;
+    expect(() => parseAdditionalFields(deep)).toThrow(ValidationError);
+    try {
+      parseAdditionalFields('{"budget_note":"x\\u0000"}');
+      expect.unreachable();
+    } catch (error) {
+      expect((error as ValidationError).fieldErrors.map((e) => e.field)).toEqual([
+        "additional_fields.budget_note",
+      ]);
+    }
   });
 });
 

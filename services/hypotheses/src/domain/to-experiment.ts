@@ -14,7 +14,14 @@
  *   from the same hypothesis on purpose, send other additional fields or a new Idempotency-Key.
  */
 import { createHash } from "node:crypto";
-import { type FieldError, InvalidStateError, ValidationError, canonicalJson } from "@petri/service-kit";
+import {
+  type FieldError,
+  InvalidStateError,
+  JsonSyntaxError,
+  ValidationError,
+  canonicalJson,
+  parseSafeJson,
+} from "@petri/service-kit";
 import type { Hypothesis, HypothesisStatus, JsonObject } from "./hypothesis.js";
 
 export const CONVERTIBLE_FROM = ["DRAFT", "USED"] as const satisfies readonly HypothesisStatus[];
@@ -57,8 +64,10 @@ export function parseAdditionalFields(text: string): JsonObject {
     problem(`additional_fields must be at most ${ADDITIONAL_FIELDS_MAX_BYTES} bytes`);
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
-  } catch {
+    // Nesting bounded and NUL / lone surrogates refused: the fields go into a stored request.
+    parsed = parseSafeJson("additional_fields", text);
+  } catch (error) {
+    if (!(error instanceof JsonSyntaxError)) throw error;
     parsed = undefined;
   }
   if (!isObject(parsed)) return problem("additional_fields must be a JSON object");
