@@ -5,7 +5,13 @@ import { type ExperimentRecord, loadRecord } from "../db/experiment-records.js";
 import { claimOpenExperiment, countActiveJobs, findExperiment, jobOf } from "../db/experiments.js";
 import { eligibilitySnapshot, findEligibilityByAccount } from "../db/operator-eligibility.js";
 import type { ExperimentsDb } from "../db/schema.js";
-import { type ClaimInput, assertClaimable, claimDeadline, claimTerms } from "../domain/jobs/index.js";
+import {
+  type ClaimInput,
+  assertClaimable,
+  assertJob,
+  claimDeadline,
+  claimTerms,
+} from "../domain/jobs/index.js";
 import { recordClaimed } from "./experiment-events.js";
 
 /**
@@ -16,10 +22,11 @@ import { recordClaimed } from "./experiment-events.js";
  * 1. the caller's operator_eligibility row (the projection of the marketplace's snapshots),
  *    locked FOR UPDATE so that one operator's concurrent claims run one after the other and
  *    each sees the other's job when counting capacity; none: 403 not a verified operator;
- * 2. the experiment: unknown, draft or pending_review 404; the caller's own request 403; taken
- *    by another claim 409 experiment_already_claimed; otherwise not open 409 invalid_state;
+ * 2. the experiment: unknown, draft or pending_review 404; the caller's own request 403;
  * 3. the shared eligibility rule (@petri/contracts eligibilityFailures) on the snapshot, the
- *    job requirements and the operator's active jobs: 403 with details.failed_filters;
+ *    job requirements and the operator's active jobs: 403 with details.failed_filters; only
+ *    then the state: taken by another claim 409 experiment_already_claimed; otherwise not
+ *    open 409 invalid_state;
  * 4. UPDATE ... WHERE status = 'open': zero rows means a concurrent claim won (409
  *    experiment_already_claimed), so exactly one of N concurrent claims succeeds;
  * 5. ExperimentClaimed in the outbox, in the same transaction.
@@ -40,10 +47,11 @@ export function makeClaimExperiment(deps: { db: Kysely<ExperimentsDb>; clock: Cl
         throw new ForbiddenError("not a verified operator: only verified labs may claim experiments");
       const current = await findExperiment(trx, input.experimentId);
       if (!current) throw new NotFoundError("experiment", input.experimentId);
+      assertJob(current);
       if (current.requester_account_id === principal.accountId)
         throw new ForbiddenError("an operator may not claim its own experiment request");
-      assertClaimable(current);
-
+      // Eligibility before the job's state: a lab that may not take the job at all (not yet
+      // verified, suspended, unqualified) is 403 whether or not someone else took it.
       const job = jobOf(current);
       const activeJobs = await countActiveJobs(trx, operator.operator_id);
       const failed = eligibilityFailures(eligibilitySnapshot(operator), job, activeJobs, now);
@@ -55,6 +63,7 @@ export function makeClaimExperiment(deps: { db: Kysely<ExperimentsDb>; clock: Cl
             reasons: failed.map((f) => f.reason),
           },
         );
+      assertClaimable(current);
 
       const claimed = await claimOpenExperiment(trx, current.id, {
         operator_id: operator.operator_id,

@@ -95,13 +95,18 @@ export function claimDeadline(input: {
  * after open, operator assigned) is 409 experiment_already_claimed, the same answer the loser
  * of a concurrent claim gets; any other status (cancelled before a claim) is 409 invalid_state.
  */
+/** A draft or a request under review is no job: 404, as if it did not exist. */
+export function assertJob(experiment: { id: string; status: ExperimentStatus }): void {
+  if ((JOB_HIDDEN_STATUSES as readonly ExperimentStatus[]).includes(experiment.status))
+    throw new NotFoundError("experiment", experiment.id);
+}
+
 export function assertClaimable(experiment: {
   id: string;
   status: ExperimentStatus;
   operator_id: string | null;
 }): void {
-  if ((JOB_HIDDEN_STATUSES as readonly ExperimentStatus[]).includes(experiment.status))
-    throw new NotFoundError("experiment", experiment.id);
+  assertJob(experiment);
   if (experiment.status !== "open" && experiment.operator_id !== null)
     throw alreadyClaimed(experiment.status);
   assertCan("claim", experiment.status);

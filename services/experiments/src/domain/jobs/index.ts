@@ -12,6 +12,7 @@ export {
   type ClaimTerms,
   alreadyClaimed,
   assertClaimable,
+  assertJob,
   claimDeadline,
   claimTerms,
 } from "./claim.js";
