@@ -1,7 +1,8 @@
 import { Role, Tier } from "@petri/contracts/identity";
 import { FakeClock } from "@petri/testkit";
 import { beforeEach, describe, expect, it } from "vitest";
-import { gatewayWithServices } from "../../../test/support/fake-experiments.js";
+import { ExperimentStatus } from "@petri/contracts/experiments";
+import { FakeExperiments, gatewayWithServices } from "../../../test/support/fake-experiments.js";
 import { FakeIdentity, bodyOf } from "../../../test/support/fake-identity.js";
 import { FakeNotifications } from "../../../test/support/fake-notifications.js";
 import { caller } from "../../../test/support/requests.js";
@@ -12,6 +13,7 @@ const NOW = "2026-03-02T10:00:00.000Z";
 let clock: FakeClock;
 let identity: FakeIdentity;
 let notifications: FakeNotifications;
+let experiments: FakeExperiments;
 let accountId: string;
 let staffKey: string;
 let call: ReturnType<typeof caller>;
@@ -20,7 +22,8 @@ beforeEach(async () => {
   clock = new FakeClock(NOW);
   identity = await FakeIdentity.create(clock);
   notifications = new FakeNotifications(clock);
-  const app = await gatewayWithServices(identity, { notifications });
+  experiments = new FakeExperiments(clock);
+  const app = await gatewayWithServices(identity, { notifications, experiments });
   const account = identity.addAccount({ tier: Tier.PRO });
   accountId = account.account.id;
   staffKey = identity.addAccount({ role: Role.STAFF, tier: Tier.PRO }).secret;
@@ -137,31 +140,36 @@ describe("GET /webhooks/deliveries", () => {
 });
 
 describe("GET /experiments/{experiment_id}/webhook-deliveries", () => {
-  it("lists the caller's deliveries of that experiment only; another account's experiment lists none", async () => {
-    const mine = retrying("exp_1");
+  it("lists the caller's deliveries of that experiment only", async () => {
+    const experiment = experiments.add(accountId, ExperimentStatus.OPEN);
+    const mine = retrying(experiment.id);
     notifications.addDelivery(accountId, "exp_2");
-    notifications.addDelivery("usr_someone_else", "exp_9");
 
     const page = await bodyOf(
-      await call("GET", "/experiments/exp_1/webhook-deliveries?status=pending&limit=5"),
+      await call("GET", `/experiments/${experiment.id}/webhook-deliveries?status=pending&limit=5`),
     );
     expect(page.deliveries.map((d: any) => d.delivery_id)).toEqual([mine.id]);
     expect(notifications.last("ListWebhookDeliveries")).toMatchObject({
-      experimentId: "exp_1",
+      experimentId: experiment.id,
       status: "pending",
       limit: 5,
       accountId: "",
     });
-
-    const foreign = await call("GET", "/experiments/exp_9/webhook-deliveries");
-    expect(foreign.status).toBe(200);
-    expect(await bodyOf(foreign)).toEqual({
-      deliveries: [],
-      pagination: { total: 0, cursor: null, has_more: false },
-    });
     for (const query of ["limit=0", "limit=101", "status=lost"]) {
-      expect((await call("GET", `/experiments/exp_1/webhook-deliveries?${query}`)).status, query).toBe(422);
+      const invalid = await call("GET", `/experiments/${experiment.id}/webhook-deliveries?${query}`);
+      expect(invalid.status, query).toBe(422);
     }
+  });
+
+  it("is 404 for another account's experiment and for an unknown one, like the experiment itself", async () => {
+    const foreign = experiments.add("usr_someone_else", ExperimentStatus.OPEN);
+    notifications.addDelivery("usr_someone_else", foreign.id);
+    for (const id of [foreign.id, "exp_000999"]) {
+      const response = await call("GET", `/experiments/${id}/webhook-deliveries`);
+      expect(response.status, id).toBe(404);
+      expect((await bodyOf(response)).error.code).toBe("not_found");
+    }
+    expect(notifications.calls.filter((c) => c.method === "ListWebhookDeliveries")).toEqual([]);
   });
 });
 
