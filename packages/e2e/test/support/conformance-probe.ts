@@ -57,6 +57,7 @@ export class Probe {
   readonly totals = { requests: 0, validated2xx: 0, errorsChecked: 0, matrixCells: 0, observed: 0 };
   readonly operationsCovered = new Set<string>();
   readonly operations2xx = new Set<string>();
+  private readonly byCaller = new Map<string, number>();
   private readonly anonymous = ANONYMOUS_SOURCES.map((localAddress) => {
     // Agent's connect options drop localAddress; a connector that sets it on each socket keeps it.
     const connector = buildConnector({});
@@ -92,6 +93,7 @@ export class Probe {
       text = String((error as Error).cause ?? error);
     }
     this.totals.requests += 1;
+    this.byCaller.set(request.caller, (this.byCaller.get(request.caller) ?? 0) + 1);
     if (request.matrix) this.totals.matrixCells += 1;
     this.inspect(request.operation, request.case, request.caller, status, contentType, text, request.expect);
     return { status, text };
@@ -165,6 +167,7 @@ export class Probe {
       "OpenAPI conformance summary",
       `  operations in the document: ${operations.length}; exercised: ${this.operationsCovered.size}; with a validated 2xx: ${this.operations2xx.size}`,
       `  requests sent by the suite: ${this.totals.requests} (+ ${this.totals.observed} observed while building the world)`,
+      `  by caller: ${[...this.byCaller].map(([caller, n]) => `${caller} ${n}`).join(", ")}`,
       `  2xx bodies validated: ${this.totals.validated2xx}`,
       `  error responses checked: ${this.totals.errorsChecked}`,
       `  authorization matrix cells: ${this.totals.matrixCells}`,
