@@ -135,7 +135,10 @@ describe("OpenAPI conformance, standalone mode", { timeout: 600_000 }, () => {
     const everyone: CallerName[] = ["owner", "other", "operator", "otherOperator", "unverified", "staff"];
     const findings = await phase(async () => {
       for (const operation of contract.operations.filter((o) => o.authenticated)) {
-        const takesId = operation.parameters.some((p) => p.in === "path");
+        // An id in the path, or the experiment a hypothesis is saved from (in the body).
+        const takesId =
+          operation.parameters.some((p) => p.in === "path") ||
+          operation.operationId === "hypothesisFromExperiment";
         if (!takesId && !staffOnly(operation)) continue;
         const body = bodyOf(operation);
         const cell = (caller: CallerName, expected: readonly number[]) =>
