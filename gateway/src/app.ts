@@ -1,5 +1,5 @@
 import { type GatewayAppDeps, createApp } from "./lib/create-app.js";
-import { DOCUMENT_CONFIG, registerSharedComponents } from "./lib/openapi.js";
+import { buildDocument, registerSharedComponents } from "./lib/openapi.js";
 import { apiKeysRouter } from "./routes/api-keys/api-keys.index.js";
 import { authRouter } from "./routes/auth/auth.index.js";
 import { configRouter } from "./routes/config/config.index.js";
@@ -60,15 +60,15 @@ export function createGateway(deps: GatewayAppDeps) {
   app.route("/", hypothesesRouter);
   app.route("/", engineRouter);
   app.route("/", cloudLabsRouter);
-  let document: ReturnType<typeof app.getOpenAPI31Document> | undefined;
+  let document: ReturnType<typeof buildDocument> | undefined;
   app.route(
     "/",
-    createDocsRouter(() => (document ??= app.getOpenAPI31Document(DOCUMENT_CONFIG))),
+    createDocsRouter(() => (document ??= buildDocument(app))),
   );
   return app;
 }
 
 /** The OpenAPI document of a gateway (for scripts and tests; the routes do not depend on deps). */
 export function openApiDocument(app: ReturnType<typeof createGateway>) {
-  return app.getOpenAPI31Document(DOCUMENT_CONFIG);
+  return buildDocument(app);
 }

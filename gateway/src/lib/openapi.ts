@@ -246,3 +246,46 @@ export const DOCUMENT_CONFIG = {
     { name: "Docs", description: "This API's description and documentation pages" },
   ],
 };
+
+type Json = unknown;
+
+function isNullableReference(allOf: Json[]): boolean {
+  const [reference, nullable, ...rest] = allOf as Array<Record<string, Json>>;
+  return (
+    rest.length === 0 &&
+    typeof reference?.$ref === "string" &&
+    Object.keys(reference).length === 1 &&
+    Array.isArray(nullable?.type) &&
+    nullable.type.includes("null")
+  );
+}
+
+/**
+ * zod-to-openapi renders a nullable registered schema (`Ref.nullable()`) as
+ * `allOf: [{$ref}, {type: [object, null]}]`, which null can never satisfy (allOf needs the
+ * referenced object too). This rewrites every such node, wherever it is, as
+ * `anyOf: [{$ref}, {type: null}]`, keeping its description and other keywords.
+ */
+export function nullableReferences<T>(node: T): T {
+  if (Array.isArray(node)) return node.map(nullableReferences) as T;
+  if (node === null || typeof node !== "object") return node;
+  const object = node as Record<string, Json>;
+  if (Array.isArray(object.allOf) && isNullableReference(object.allOf)) {
+    const { allOf, ...outer } = object;
+    const [reference, nullable] = allOf as Array<Record<string, Json>>;
+    const { type: _type, ...keywords } = nullable!;
+    return nullableReferences({
+      ...outer,
+      ...keywords,
+      anyOf: [reference, { type: "null" }],
+    }) as T;
+  }
+  return Object.fromEntries(
+    Object.entries(object).map(([key, value]) => [key, nullableReferences(value)]),
+  ) as T;
+}
+
+/** The gateway's OpenAPI 3.1 document, as served at /openapi.json and committed. */
+export function buildDocument(app: OpenAPIHono<any>) {
+  return nullableReferences(app.getOpenAPI31Document(DOCUMENT_CONFIG));
+}

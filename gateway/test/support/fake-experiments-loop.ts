@@ -291,6 +291,9 @@ export function resultsLoopHandlers(fake: FakeExperiments): Partial<ServiceImpl<
         experiment: clone(ExperimentSchema, experiment),
         resultsJson: results ? JSON.stringify(results) : "",
         evaluationJson: results ? loop.evaluationJson : "",
+        ...(results && {
+          urlsExpireAt: timestampFromDate(new Date(clock.now().getTime() + URL_TTL_SECONDS * 1000)),
+        }),
       };
     },
 

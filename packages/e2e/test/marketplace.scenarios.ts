@@ -65,7 +65,7 @@ export function operatorProfile(labName: string) {
   };
 }
 
-function verificationRecord() {
+export function verificationRecord() {
   return {
     identity_verified: true,
     institution_verified: true,
@@ -118,7 +118,7 @@ export async function jobInFeed(operator: Client, experimentId: string) {
   });
 }
 
-const CLAIM = {
+export const CLAIM = {
   equipment_confirmation: true,
   authorization_confirmation: true,
   estimated_start_date: "2026-12-01",
@@ -130,7 +130,7 @@ const CLAIM = {
  * operator events is eventually consistent): retries only the 403 of an operator it does not
  * know yet.
  */
-async function claimWhenKnown(operator: Client, experimentId: string) {
+export async function claimWhenKnown(operator: Client, experimentId: string) {
   return eventually(`claim of ${experimentId}`, async () => {
     const claim = await operator.call("POST", `/operator/jobs/${experimentId}/claim`, CLAIM);
     if (claim.status === 403 && /not a verified operator/i.test(claim.text)) return undefined;
@@ -155,7 +155,7 @@ const PNG = Buffer.from(
   "base64",
 );
 
-function resultsBody() {
+export function resultsBody() {
   return {
     hypothesis_supported: true,
     confidence_level: "high",

@@ -91,10 +91,9 @@ export async function webhookDeliveriesScenario(target: ExperimentsTarget, recei
   const accountLog = await requester.call("GET", "/webhooks/deliveries?limit=100");
   expect(accountLog.status, accountLog.text).toBe(200);
   const stranger = await newRequester(target, "stranger");
-  // A list of the caller's own deliveries: for someone else's experiment it is empty.
+  // Someone else's experiment is 404, like the experiment itself.
   const theirs = await stranger.call("GET", `/experiments/${id}/webhook-deliveries`);
-  expect(theirs.status, theirs.text).toBe(200);
-  expect(theirs.body.deliveries).toEqual([]);
+  expect(theirs.status, theirs.text).toBe(404);
   const notTheirs = await stranger.call("GET", `/webhooks/deliveries/${claimedDelivery!.delivery_id}`);
   expect(notTheirs.status).toBe(404);
 

@@ -158,6 +158,25 @@ describe.each(ENGINES)("claiming and working on experiments on %s", (engine) => 
     expect(experiment!.status).toBe(ExperimentStatus.CLAIMED);
   });
 
+  it("refuses an operator that is not active with 403 even when the job is already taken", async () => {
+    const { experiment: opened } = await openExperiment(exp);
+    const winner = await verifiedOperator(exp);
+    await exp.as(winner.principal).claimExperiment({ experimentId: opened.id, ...CLAIM });
+    for (const status of ["pending_verification", "suspended"]) {
+      const lab = await verifiedOperator(exp, { status });
+      const refused = await failure(
+        exp.as(lab.principal).claimExperiment({ experimentId: opened.id, ...CLAIM }),
+      );
+      expect(refused.code, status).toBe(Code.PermissionDenied);
+      expect(refused.details.failed_filters).toEqual(["operator_status"]);
+    }
+    const other = await verifiedOperator(exp);
+    const taken = await failure(
+      exp.as(other.principal).claimExperiment({ experimentId: opened.id, ...CLAIM }),
+    );
+    expect(taken.reason).toBe("experiment_already_claimed");
+  });
+
   it("refuses a suspended operator and one on vacation", async () => {
     const { experiment: opened } = await openExperiment(exp);
     const suspended = await verifiedOperator(exp, { status: "suspended" });

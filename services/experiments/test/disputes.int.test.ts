@@ -104,6 +104,9 @@ describe.each(ENGINES)("disputes on %s", (engine) => {
     };
     expect(results.status).toBe("disputed");
     expect(results.raw_data_files[0]!.url).toMatch(/^\/files\/fil_[0-9a-z]{26}\?expires=\d+&signature=/);
+    // The signed URLs' expiry travels with them, as for GetResults: the URL's own expires.
+    const expires = new URL(results.raw_data_files[0]!.url, "http://x").searchParams.get("expires");
+    expect(view.urlsExpireAt?.seconds).toBe(BigInt(expires!));
     const evaluation = JSON.parse(view.evaluationJson) as Record<string, any>;
     expect(["criteria_met", "criteria_not_met", "indeterminate"]).toContain(evaluation.verdict);
     expect(evaluation.success_conditions).toHaveLength(1);

@@ -56,7 +56,8 @@ export const getResultFile = createRoute({
         },
         "Content-Security-Policy": text("default-src 'none'; sandbox: nothing in the file may run"),
       },
-      content: { "application/octet-stream": { schema: z.string().openapi({ format: "binary" }) } },
+      // Any stored media type (text/csv, image/png, ...): a range, so every one is documented.
+      content: { "*/*": { schema: z.string().openapi({ format: "binary" }) } },
     },
     ...errorResponses({
       authenticated: false,

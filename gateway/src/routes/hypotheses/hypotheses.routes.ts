@@ -25,7 +25,7 @@ export const HypothesisSchema = z
     experiment_type: z
       .string()
       .nullable()
-      .openapi({ enum: [...EXPERIMENT_TYPES] }),
+      .openapi({ enum: [...EXPERIMENT_TYPES, null], description: "null when none was given" }),
     status: z.string().openapi({
       enum: [...HYPOTHESIS_STATUSES],
       description:

@@ -45,14 +45,18 @@ export const ExperimentPaymentSchema = z
     released_usd: usd("Released to the lab on approval"),
     refunded_usd: usd("Refunded to the requester on cancellation"),
     compensated_usd: usd("Paid to the lab for a cancellation after its claim"),
-    returned_to_requester_usd: usd("Returned to the requester by a dispute resolution"),
-    paid_to_operator_usd: usd("Paid to the lab by a dispute resolution"),
+    returned_to_requester_usd: usd(
+      "Everything returned to the requester: refunds, a dispute resolution's requester share and any amount a dispute moved back from the lab (a total, not only the dispute's share)",
+    ),
+    paid_to_operator_usd: usd(
+      "Everything paid to the lab: the release, cancellation compensation and a dispute resolution's lab share, less any amount a dispute moved back to the requester (a total, not only the dispute's share)",
+    ),
     still_held_usd: usd("Still in escrow"),
     postings: z.array(PostingSchema).openapi({ description: "The ledger postings, oldest first" }),
   })
   .openapi("ExperimentPayment", {
     description:
-      "held = released + refunded + compensated + returned_to_requester + paid_to_operator + still_held, to the cent",
+      "Two views of the same money, each conserved to the cent: where the escrow went, held = released + refunded + compensated + the dispute shares + still_held (the dispute shares are in the postings); and whose it is now, held = returned_to_requester + paid_to_operator + still_held.",
   });
 
 export const getExperimentPayment = createRoute({

@@ -3,7 +3,7 @@ import { asCaller } from "../../lib/clients.js";
 import type { GatewayEnv } from "../../lib/create-app.js";
 import { detailsJson, parseObjectField } from "../../lib/experiments-json.js";
 import { paginationJson } from "../../lib/pagination.js";
-import { staffDisputeJson } from "../../lib/results-json.js";
+import { resultsAnswerJson, staffDisputeJson } from "../../lib/results-json.js";
 import { callService } from "../../lib/service-call.js";
 import type { getDispute, listDisputes, resolveDispute } from "./staff-disputes.routes.js";
 
@@ -26,7 +26,7 @@ export const getDisputeHandler: RouteHandler<typeof getDispute, GatewayEnv> = as
     {
       dispute: staffDisputeJson(answer.dispute),
       experiment: detailsJson(answer.experiment),
-      results: parseObjectField(answer.resultsJson, "a results record"),
+      results: answer.resultsJson ? resultsAnswerJson(answer.resultsJson, answer.urlsExpireAt) : null,
       evaluation: parseObjectField(answer.evaluationJson, "an acceptance evaluation"),
     },
     200,

@@ -108,7 +108,12 @@ describe("staff disputes", () => {
       operator_id: "op_00000000000000000000000001",
     });
     expect(body.experiment).toMatchObject({ experiment_id: experiment.id, status: "disputed" });
-    expect(body.results).toEqual({ experiment_id: experiment.id, summary: "MIC 4 ug/mL" });
+    // Like GET /experiments/{id}/results: the signed file URLs come with their expiry.
+    expect(body.results).toEqual({
+      experiment_id: experiment.id,
+      summary: "MIC 4 ug/mL",
+      urls_expire_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+    });
     expect(body.evaluation).toEqual({ verdict: "fail", reasons: ["MIC above 8 ug/mL"], flags: [] });
     expect((await call("GET", "/admin/disputes/dsp_nope")).status).toBe(404);
   });

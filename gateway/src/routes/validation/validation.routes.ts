@@ -85,7 +85,7 @@ export const estimateExperiment = createRoute({
   tags: ["Validation"],
   summary: "Price a (possibly partial) experiment request",
   description:
-    "Cost follows the work: type, replicates, samples, compounds and dose points, package level, template, priority (expedited about +20 %, urgent about +50 %) and privacy (delayed_6mo +10 %, delayed_12mo +15 %, private +25-50 %). operator_availability counts the verified operators who could take the request.",
+    "Cost follows the work: type, replicates, samples, compounds and dose points, package level, template, priority (expedited about +20 %, urgent about +50 %) and privacy (delayed_6mo +10 %, delayed_12mo +15 %, private +25-50 %). operator_availability counts the verified operators who could take the request. Being for partial requests, it prices what it can read: a field that is missing, of the wrong type or unknown is left out of the price (the request schema below is what POST /experiments accepts), never an error; POST /validate reports such fields.",
   ...authenticatedAccess,
   request: {
     body: { required: true, content: { "application/json": { schema: PartialExperimentRequestSchema } } },

@@ -35,13 +35,15 @@ export const listExperimentWebhookDeliveriesHandler: RouteHandler<
 > = async (c) => {
   const { experiment_id } = c.req.valid("param");
   const { status, limit, cursor } = c.req.valid("query");
+  const { clients } = c.get("runtime");
+  // Like every /experiments/{id}/... operation, an experiment the caller may not read is 404
+  // (the notifications service knows deliveries, not who owns an experiment).
+  await callService(() => clients.experiments.getExperiment({ experimentId: experiment_id }, asCaller()));
   const page = await callService(() =>
-    c
-      .get("runtime")
-      .clients.notifications.listWebhookDeliveries(
-        { experimentId: experiment_id, status: status ?? "", limit, cursor: cursor ?? "" },
-        asCaller(),
-      ),
+    clients.notifications.listWebhookDeliveries(
+      { experimentId: experiment_id, status: status ?? "", limit, cursor: cursor ?? "" },
+      asCaller(),
+    ),
   );
   return c.json(
     { deliveries: page.deliveries.map(webhookDeliveryJson), pagination: paginationJson(page) },

@@ -138,12 +138,16 @@ export const listExperimentWebhookDeliveries = createRoute({
   tags: ["Webhooks"],
   summary: "The webhook deliveries of one of your experiments, newest first",
   description:
-    "The same log as GET /webhooks/deliveries?experiment_id=…: only your own deliveries, so an experiment that is not yours (or has no webhook) lists none.",
+    "The same log as GET /webhooks/deliveries?experiment_id=…, only your own deliveries (an experiment without a webhook lists none). An experiment you may not read is 404, like every /experiments/{experiment_id} operation.",
   ...authenticatedAccess,
   request: { params: ExperimentIdParamsSchema, query: ListExperimentWebhookDeliveriesQuerySchema },
   responses: {
     200: jsonResponse("A page of deliveries", WebhookDeliveryListSchema),
-    ...errorResponses({ authenticated: true, parameters: true }),
+    ...errorResponses({
+      authenticated: true,
+      parameters: true,
+      notFound: "No such experiment of yours (not_found); another account's experiment is 404 too",
+    }),
   },
 });
 

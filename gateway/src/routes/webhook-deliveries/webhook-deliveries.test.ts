@@ -1,7 +1,8 @@
 import { Role, Tier } from "@petri/contracts/identity";
 import { FakeClock } from "@petri/testkit";
 import { beforeEach, describe, expect, it } from "vitest";
-import { gatewayWithServices } from "../../../test/support/fake-experiments.js";
+import { ExperimentStatus } from "@petri/contracts/experiments";
+import { FakeExperiments, gatewayWithServices } from "../../../test/support/fake-experiments.js";
 import { FakeIdentity, bodyOf } from "../../../test/support/fake-identity.js";
 import { FakeNotifications } from "../../../test/support/fake-notifications.js";
 import { caller } from "../../../test/support/requests.js";
@@ -12,6 +13,7 @@ const NOW = "2026-03-02T10:00:00.000Z";
 let clock: FakeClock;
 let identity: FakeIdentity;
 let notifications: FakeNotifications;
+let experiments: FakeExperiments;
 let accountId: string;
 let staffKey: string;
 let call: ReturnType<typeof caller>;
@@ -20,7 +22,8 @@ beforeEach(async () => {
   clock = new FakeClock(NOW);
   identity = await FakeIdentity.create(clock);
   notifications = new FakeNotifications(clock);
-  const app = await gatewayWithServices(identity, { notifications });
+  experiments = new FakeExperiments(clock);
+  const app = await gatewayWithServices(identity, { notifications, experiments });
   const account = identity.addAccount({ tier: Tier.PRO });
   accountId = account.account.id;
   staffKey = identity.addAccount({ role: Role.STAFF, tier: Tier.PRO }).secret;
@@ -28,7 +31,7 @@ beforeEach(async () => {
 });
 
 /** A delivery that failed twice (a 500, then no answer) and waits for its third attempt. */
-function retrying(experimentId = "exp_00000000000000000000000001") {
+function retrying(experimentId = "exp_1") {
   return notifications.addDelivery(accountId, experimentId, {
     event: "completed",
     attempts: [
@@ -42,10 +45,8 @@ describe("GET /webhooks/deliveries", () => {
   it("lists the caller's deliveries newest first, without attempts, with bounded pages", async () => {
     const first = retrying();
     await clock.advance(1000);
-    const second = notifications.addDelivery(accountId, "exp_00000000000000000000000002", {
-      event: "claimed",
-    });
-    notifications.addDelivery("usr_someone_else", "exp_00000000000000000000000003");
+    const second = notifications.addDelivery(accountId, "exp_2", { event: "claimed" });
+    notifications.addDelivery("usr_someone_else", "exp_3");
 
     const response = await call("GET", "/webhooks/deliveries?limit=1");
     expect(response.status).toBe(200);
@@ -55,7 +56,7 @@ describe("GET /webhooks/deliveries", () => {
         delivery_id: second.id,
         webhook_id: second.id,
         account_id: accountId,
-        experiment_id: "exp_00000000000000000000000002",
+        experiment_id: "exp_2",
         event: "claimed",
         experiment_version: 3,
         url: "https://receiver.example.org/hooks",
@@ -99,15 +100,13 @@ describe("GET /webhooks/deliveries", () => {
   });
 
   it("forwards the experiment and status filters", async () => {
-    retrying("exp_00000000000000000000000001");
-    notifications.addDelivery(accountId, "exp_00000000000000000000000001", { status: "succeeded" });
-    notifications.addDelivery(accountId, "exp_00000000000000000000000002");
-    const page = await bodyOf(
-      await call("GET", "/webhooks/deliveries?experiment_id=exp_00000000000000000000000001&status=pending"),
-    );
+    retrying("exp_1");
+    notifications.addDelivery(accountId, "exp_1", { status: "succeeded" });
+    notifications.addDelivery(accountId, "exp_2");
+    const page = await bodyOf(await call("GET", "/webhooks/deliveries?experiment_id=exp_1&status=pending"));
     expect(page.pagination.total).toBe(1);
     expect(notifications.last("ListWebhookDeliveries")).toMatchObject({
-      experimentId: "exp_00000000000000000000000001",
+      experimentId: "exp_1",
       status: "pending",
     });
   });
@@ -141,37 +140,36 @@ describe("GET /webhooks/deliveries", () => {
 });
 
 describe("GET /experiments/{experiment_id}/webhook-deliveries", () => {
-  it("lists the caller's deliveries of that experiment only; another account's experiment lists none", async () => {
-    const mine = retrying("exp_00000000000000000000000001");
-    notifications.addDelivery(accountId, "exp_00000000000000000000000002");
-    notifications.addDelivery("usr_someone_else", "exp_00000000000000000000000009");
+  it("lists the caller's deliveries of that experiment only", async () => {
+    const experiment = experiments.add(accountId, ExperimentStatus.OPEN);
+    const mine = retrying(experiment.id);
+    notifications.addDelivery(accountId, "exp_2");
 
     const page = await bodyOf(
-      await call(
-        "GET",
-        "/experiments/exp_00000000000000000000000001/webhook-deliveries?status=pending&limit=5",
-      ),
+      await call("GET", `/experiments/${experiment.id}/webhook-deliveries?status=pending&limit=5`),
     );
     expect(page.deliveries.map((d: any) => d.delivery_id)).toEqual([mine.id]);
     expect(notifications.last("ListWebhookDeliveries")).toMatchObject({
-      experimentId: "exp_00000000000000000000000001",
+      experimentId: experiment.id,
       status: "pending",
       limit: 5,
       accountId: "",
     });
-
-    const foreign = await call("GET", "/experiments/exp_00000000000000000000000009/webhook-deliveries");
-    expect(foreign.status).toBe(200);
-    expect(await bodyOf(foreign)).toEqual({
-      deliveries: [],
-      pagination: { total: 0, cursor: null, has_more: false },
-    });
     for (const query of ["limit=0", "limit=101", "status=lost"]) {
-      expect(
-        (await call("GET", `/experiments/exp_00000000000000000000000001/webhook-deliveries?${query}`)).status,
-        query,
-      ).toBe(422);
+      const invalid = await call("GET", `/experiments/${experiment.id}/webhook-deliveries?${query}`);
+      expect(invalid.status, query).toBe(422);
     }
+  });
+
+  it("is 404 for another account's experiment and for an unknown one, like the experiment itself", async () => {
+    const foreign = experiments.add("usr_someone_else", ExperimentStatus.OPEN);
+    notifications.addDelivery("usr_someone_else", foreign.id);
+    for (const id of [foreign.id, "exp_000999"]) {
+      const response = await call("GET", `/experiments/${id}/webhook-deliveries`);
+      expect(response.status, id).toBe(404);
+      expect((await bodyOf(response)).error.code).toBe("not_found");
+    }
+    expect(notifications.calls.filter((c) => c.method === "ListWebhookDeliveries")).toEqual([]);
   });
 });
 
@@ -184,7 +182,7 @@ describe("GET /webhooks/deliveries/{delivery_id}", () => {
       delivery_id: delivery.id,
       webhook_id: delivery.id,
       account_id: accountId,
-      experiment_id: "exp_00000000000000000000000001",
+      experiment_id: "exp_1",
       event: "completed",
       experiment_version: 3,
       url: "https://receiver.example.org/hooks",
@@ -222,7 +220,7 @@ describe("GET /webhooks/deliveries/{delivery_id}", () => {
   });
 
   it("shows a success as delivered, with no error and no next attempt", async () => {
-    const delivery = notifications.addDelivery(accountId, "exp_00000000000000000000000001", {
+    const delivery = notifications.addDelivery(accountId, "exp_1", {
       status: "succeeded",
       attempts: [{ outcome: "succeeded", responseCode: 204, latencyMs: 80 }],
     });
@@ -238,7 +236,7 @@ describe("GET /webhooks/deliveries/{delivery_id}", () => {
   });
 
   it("is 404 for another account's delivery and an unknown id; staff may read any", async () => {
-    const foreign = notifications.addDelivery("usr_someone_else", "exp_00000000000000000000000009");
+    const foreign = notifications.addDelivery("usr_someone_else", "exp_9");
     for (const id of [foreign.id, "msg_unknown"]) {
       const response = await call("GET", `/webhooks/deliveries/${id}`);
       expect(response.status, id).toBe(404);
@@ -247,14 +245,13 @@ describe("GET /webhooks/deliveries/{delivery_id}", () => {
     const asStaff = await call("GET", `/webhooks/deliveries/${foreign.id}`, undefined, staffKey);
     expect(asStaff.status).toBe(200);
     expect((await bodyOf(asStaff)).account_id).toBe("usr_someone_else");
-    // Not the shape of a delivery id at all: 404 before any call (lib/path-ids.ts).
     expect((await call("GET", `/webhooks/deliveries/${"m".repeat(65)}`)).status).toBe(404);
   });
 });
 
 describe("POST /webhooks/deliveries/{delivery_id}/replay", () => {
   it("queues the delivery again: 202 with the delivery, pending", async () => {
-    const delivery = notifications.addDelivery(accountId, "exp_00000000000000000000000001", {
+    const delivery = notifications.addDelivery(accountId, "exp_1", {
       status: "succeeded",
       attempts: [{ outcome: "succeeded", responseCode: 200, latencyMs: 30 }],
     });
@@ -300,13 +297,13 @@ describe("POST /webhooks/deliveries/{delivery_id}/replay", () => {
   });
 
   it("is 404 for another account's delivery, 403 for staff acting on it, 422 for a refused URL", async () => {
-    const foreign = notifications.addDelivery("usr_someone_else", "exp_00000000000000000000000009");
+    const foreign = notifications.addDelivery("usr_someone_else", "exp_9");
     expect((await call("POST", `/webhooks/deliveries/${foreign.id}/replay`)).status).toBe(404);
     const asStaff = await call("POST", `/webhooks/deliveries/${foreign.id}/replay`, undefined, staffKey);
     expect(asStaff.status).toBe(403);
     expect((await bodyOf(asStaff)).error.code).toBe("forbidden");
 
-    const refused = notifications.addDelivery(accountId, "exp_00000000000000000000000001", {
+    const refused = notifications.addDelivery(accountId, "exp_1", {
       status: "failed",
       url: "https://192.168.1.10/hooks",
       lastError: "url_not_allowed",

@@ -1,4 +1,5 @@
 import { create } from "@bufbuild/protobuf";
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
 import {
   type ExperimentsService,
@@ -67,6 +68,7 @@ export function disputesRpc(useCases: ExperimentsUseCases) {
         experiment: experimentMessage(view.experiment),
         resultsJson: JSON.stringify(view.results),
         evaluationJson: JSON.stringify(evaluationJson(view.evaluation)),
+        urlsExpireAt: timestampFromDate(view.urlsExpireAt),
       });
     },
 
