@@ -1,8 +1,9 @@
 /**
  * Input hygiene for every route, before any handler or service sees the request:
  *
- *   - an id in the path that does not have its format (PATH_ID_PREFIXES) is 404 not_found;
- *   - a path parameter, query parameter (name or value), or any string or object key of a
+ *   - a path parameter that cannot name anything (an id without its format, PATH_ID_PREFIXES;
+ *     a name with text PostgreSQL refuses or over MAX_PATH_NAME_LENGTH) is 404 not_found;
+ *   - a query parameter (name or value), or any string or object key of a
  *     JSON body that carries NUL or is not well-formed Unicode (text PostgreSQL refuses) is
  *     422 validation_failed naming the field;
  *   - a JSON body nesting arrays and objects deeper than MAX_JSON_DEPTH is 422, found by one
@@ -28,6 +29,9 @@ import {
 import { operationKey } from "./access.js";
 import { PATH_ID_PREFIXES } from "./path-ids.js";
 import { errorBody } from "./problem.js";
+
+/** The longest free-text path parameter (template and provider names, docs assets). */
+export const MAX_PATH_NAME_LENGTH = 100;
 
 /** Operations whose body this middleware leaves unread ("METHOD /path/{param}"). */
 export const RAW_BODY_OPERATIONS: readonly string[] = ["POST /operator/jobs/{experiment_id}/submit"];
@@ -100,6 +104,18 @@ export function pathParameters(routePath: string, requestPath: string): Record<s
   return params;
 }
 
+/**
+ * Whether a path parameter could name anything: an id has its format (PATH_ID_PREFIXES); a
+ * free-text name (template, provider, docs asset) is at most MAX_PATH_NAME_LENGTH characters
+ * of text PostgreSQL accepts. A path names a resource, so one that cannot exist is 404, like
+ * any other unknown resource, rather than a validation error.
+ */
+function canNameAResource(name: string, value: string): boolean {
+  const prefix = PATH_ID_PREFIXES[name];
+  if (prefix !== undefined) return isId(prefix, value);
+  return value.length <= MAX_PATH_NAME_LENGTH && unsafeTextReason(value) === undefined;
+}
+
 function invalid(c: Context, message: string, errors: FieldError[]): Response {
   return c.json(errorBody("validation_failed", message, { errors }), 422);
 }
@@ -111,17 +127,13 @@ export function requestHygiene(): MiddlewareHandler {
 
     const params = pathParameters(route.path, c.req.path);
     for (const [name, value] of Object.entries(params)) {
-      const prefix = PATH_ID_PREFIXES[name];
-      if (prefix !== undefined && !isId(prefix, value))
+      if (!canNameAResource(name, value))
         return c.json(
           errorBody("not_found", `no ${name.replace(/_id$/, "").replace(/_/g, " ")} has this id`),
           404,
         );
     }
-    const errors = [
-      ...unsafeParameters(Object.fromEntries(Object.entries(params).map(([k, v]) => [k, [v]]))),
-      ...unsafeParameters(c.req.queries()),
-    ];
+    const errors = unsafeParameters(c.req.queries());
     if (errors.length > 0) return invalid(c, "the request contains text that cannot be stored", errors);
 
     const mediaType = c.req.header("content-type")?.split(";", 1)[0]?.trim() ?? "";
