@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file petri/experiments/v1/experiments_service.proto.
  */
 export const file_petri_experiments_v1_experiments_service: GenFile = /*@__PURE__*/
-  fileDesc("Ci5wZXRyaS9leHBlcmltZW50cy92MS9leHBlcmltZW50c19zZXJ2aWNlLnByb3RvEhRwZXRyaS5leHBlcmltZW50cy52MSKgAQoWQ2xhaW1FeHBlcmltZW50UmVxdWVzdBIVCg1leHBlcmltZW50X2lkGAEgASgJEh4KFmVxdWlwbWVudF9jb25maXJtYXRpb24YAiABKAgSIgoaYXV0aG9yaXphdGlvbl9jb25maXJtYXRpb24YAyABKAgSHAoUZXN0aW1hdGVkX3N0YXJ0X2RhdGUYBCABKAkSDQoFbm90ZXMYBSABKAkiTwoXQ2xhaW1FeHBlcmltZW50UmVzcG9uc2USNAoKZXhwZXJpbWVudBgBIAEoCzIgLnBldHJpLmV4cGVyaW1lbnRzLnYxLkV4cGVyaW1lbnQiLwoWU3RhcnRFeHBlcmltZW50UmVxdWVzdBIVCg1leHBlcmltZW50X2lkGAEgASgJIk8KF1N0YXJ0RXhwZXJpbWVudFJlc3BvbnNlEjQKCmV4cGVyaW1lbnQYASABKAsyIC5wZXRyaS5leHBlcmltZW50cy52MS5FeHBlcmltZW50IlIKElJlcG9ydElzc3VlUmVxdWVzdBIVCg1leHBlcmltZW50X2lkGAEgASgJEhMKC2Rlc2NyaXB0aW9uGAIgASgJEhAKCHNldmVyaXR5GAMgASgJIn8KE1JlcG9ydElzc3VlUmVzcG9uc2USNAoKZXhwZXJpbWVudBgBIAEoCzIgLnBldHJpLmV4cGVyaW1lbnRzLnYxLkV4cGVyaW1lbnQSMgoFaXNzdWUYAiABKAsyIy5wZXRyaS5leHBlcmltZW50cy52MS5PcGVyYXRvcklzc3VlIkMKFFN1Ym1pdFJlc3VsdHNSZXF1ZXN0EhUKDWV4cGVyaW1lbnRfaWQYASABKAkSFAoMcmVzdWx0c19qc29uGAIgASgJIk0KFVN1Ym1pdFJlc3VsdHNSZXNwb25zZRI0CgpleHBlcmltZW50GAEgASgLMiAucGV0cmkuZXhwZXJpbWVudHMudjEuRXhwZXJpbWVudCIqChFHZXRSZXN1bHRzUmVxdWVzdBIVCg1leHBlcmltZW50X2lkGAEgASgJIl4KEkdldFJlc3VsdHNSZXNwb25zZRIUCgxyZXN1bHRzX2pzb24YASABKAkSMgoOdXJsc19leHBpcmVfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIksKFEdldFJlc3VsdEZpbGVSZXF1ZXN0Eg8KB2ZpbGVfaWQYASABKAkSDwoHZXhwaXJlcxgCIAEoAxIRCglzaWduYXR1cmUYAyABKAkiZQoVR2V0UmVzdWx0RmlsZVJlc3BvbnNlEg8KB2NvbnRlbnQYASABKAwSDAoEbmFtZRgCIAEoCRIUCgxjb250ZW50X3R5cGUYAyABKAkSFwoPY2hlY2tzdW1fc2hhMjU2GAQgASgJIlAKFUFwcHJvdmVSZXN1bHRzUmVxdWVzdBIVCg1leHBlcmltZW50X2lkGAEgASgJEg4KBnJhdGluZxgCIAEoBRIQCghmZWVkYmFjaxgDIAEoCSJoChZBcHByb3ZlUmVzdWx0c1Jlc3BvbnNlEjQKCmV4cGVyaW1lbnQYASABKAsyIC5wZXRyaS5leHBlcmltZW50cy52MS5FeHBlcmltZW50EhgKEHBheW1lbnRfcmVsZWFzZWQYAiABKAgiagoVRGlzcHV0ZVJlc3VsdHNSZXF1ZXN0EhUKDWV4cGVyaW1lbnRfaWQYASABKAkSDgoGcmVhc29uGAIgASgJEhMKC2Rlc2NyaXB0aW9uGAMgASgJEhUKDWV2aWRlbmNlX3VybHMYBCADKAkifgoWRGlzcHV0ZVJlc3VsdHNSZXNwb25zZRI0CgpleHBlcmltZW50GAEgASgLMiAucGV0cmkuZXhwZXJpbWVudHMudjEuRXhwZXJpbWVudBIuCgdkaXNwdXRlGAIgASgLMh0ucGV0cmkuZXhwZXJpbWVudHMudjEuRGlzcHV0ZSJEChNMaXN0RGlzcHV0ZXNSZXF1ZXN0Eg4KBnN0YXR1cxgBIAEoCRINCgVsaW1pdBgCIAEoBRIOCgZjdXJzb3IYAyABKAkifQoUTGlzdERpc3B1dGVzUmVzcG9uc2USLwoIZGlzcHV0ZXMYASADKAsyHS5wZXRyaS5leHBlcmltZW50cy52MS5EaXNwdXRlEg0KBXRvdGFsGAIgASgDEhMKC25leHRfY3Vyc29yGAMgASgJEhAKCGhhc19tb3JlGAQgASgIIicKEUdldERpc3B1dGVSZXF1ZXN0EhIKCmRpc3B1dGVfaWQYASABKAkiqQEKEkdldERpc3B1dGVSZXNwb25zZRIuCgdkaXNwdXRlGAEgASgLMh0ucGV0cmkuZXhwZXJpbWVudHMudjEuRGlzcHV0ZRI0CgpleHBlcmltZW50GAIgASgLMiAucGV0cmkuZXhwZXJpbWVudHMudjEuRXhwZXJpbWVudBIUCgxyZXN1bHRzX2pzb24YAyABKAkSFwoPZXZhbHVhdGlvbl9qc29uGAQgASgJIokBChVSZXNvbHZlRGlzcHV0ZVJlcXVlc3QSEgoKZGlzcHV0ZV9pZBgBIAEoCRIPCgdvdXRjb21lGAIgASgJEh4KFnJlcXVlc3Rlcl9hbW91bnRfY2VudHMYAyABKAMSHQoVb3BlcmF0b3JfYW1vdW50X2NlbnRzGAQgASgDEgwKBG5vdGUYBSABKAkifgoWUmVzb2x2ZURpc3B1dGVSZXNwb25zZRIuCgdkaXNwdXRlGAEgASgLMh0ucGV0cmkuZXhwZXJpbWVudHMudjEuRGlzcHV0ZRI0CgpleHBlcmltZW50GAIgASgLMiAucGV0cmkuZXhwZXJpbWVudHMudjEuRXhwZXJpbWVudCJ9ChdDcmVhdGVFeHBlcmltZW50UmVxdWVzdBIUCgxyZXF1ZXN0X2pzb24YASABKAkSFQoNc2F2ZV9hc19kcmFmdBgCIAEoCBIXCg9pZGVtcG90ZW5jeV9rZXkYAyABKAkSHAoUc291cmNlX2h5cG90aGVzaXNfaWQYBCABKAkimAEKGENyZWF0ZUV4cGVyaW1lbnRSZXNwb25zZRI0CgpleHBlcmltZW50GAEgASgLMiAucGV0cmkuZXhwZXJpbWVudHMudjEuRXhwZXJpbWVudBI0Cgh3YXJuaW5ncxgCIAMoCzIiLnBldHJpLmV4cGVyaW1lbnRzLnYxLlJlcXVlc3RJc3N1ZRIQCghyZXBsYXllZBgDIAEoCCIrChJTdWJtaXREcmFmdFJlcXVlc3QSFQoNZXhwZXJpbWVudF9pZBgBIAEoCSKBAQoTU3VibWl0RHJhZnRSZXNwb25zZRI0CgpleHBlcmltZW50GAEgASgLMiAucGV0cmkuZXhwZXJpbWVudHMudjEuRXhwZXJpbWVudBI0Cgh3YXJuaW5ncxgCIAMoCzIiLnBldHJpLmV4cGVyaW1lbnRzLnYxLlJlcXVlc3RJc3N1ZSItChRHZXRFeHBlcmltZW50UmVxdWVzdBIVCg1leHBlcmltZW50X2lkGAEgASgJIk0KFUdldEV4cGVyaW1lbnRSZXNwb25zZRI0CgpleHBlcmltZW50GAEgASgLMiAucGV0cmkuZXhwZXJpbWVudHMudjEuRXhwZXJpbWVudCLWAQoWTGlzdEV4cGVyaW1lbnRzUmVxdWVzdBI2CgZzdGF0dXMYASABKA4yJi5wZXRyaS5leHBlcmltZW50cy52MS5FeHBlcmltZW50U3RhdHVzEjEKDWNyZWF0ZWRfYWZ0ZXIYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjIKDmNyZWF0ZWRfYmVmb3JlGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBINCgVsaW1pdBgEIAEoBRIOCgZjdXJzb3IYBSABKAkihgEKF0xpc3RFeHBlcmltZW50c1Jlc3BvbnNlEjUKC2V4cGVyaW1lbnRzGAEgAygLMiAucGV0cmkuZXhwZXJpbWVudHMudjEuRXhwZXJpbWVudBINCgV0b3RhbBgCIAEoAxITCgtuZXh0X2N1cnNvchgDIAEoCRIQCghoYXNfbW9yZRgEIAEoCCJEChdVcGRhdGVFeHBlcmltZW50UmVxdWVzdBIVCg1leHBlcmltZW50X2lkGAEgASgJEhIKCnBhdGNoX2pzb24YAiABKAkiUAoYVXBkYXRlRXhwZXJpbWVudFJlc3BvbnNlEjQKCmV4cGVyaW1lbnQYASABKAsyIC5wZXRyaS5leHBlcmltZW50cy52MS5FeHBlcmltZW50IkAKF0NhbmNlbEV4cGVyaW1lbnRSZXF1ZXN0EhUKDWV4cGVyaW1lbnRfaWQYASABKAkSDgoGcmVhc29uGAIgASgJIlAKGENhbmNlbEV4cGVyaW1lbnRSZXNwb25zZRI0CgpleHBlcmltZW50GAEgASgLMiAucGV0cmkuZXhwZXJpbWVudHMudjEuRXhwZXJpbWVudCIxChlWYWxpZGF0ZUV4cGVyaW1lbnRSZXF1ZXN0EhQKDHJlcXVlc3RfanNvbhgBIAEoCSKrAQoaVmFsaWRhdGVFeHBlcmltZW50UmVzcG9uc2USDQoFdmFsaWQYASABKAgSMgoGZXJyb3JzGAIgAygLMiIucGV0cmkuZXhwZXJpbWVudHMudjEuUmVxdWVzdElzc3VlEjQKCHdhcm5pbmdzGAMgAygLMiIucGV0cmkuZXhwZXJpbWVudHMudjEuUmVxdWVzdElzc3VlEhQKDHNhZmV0eV9mbGFncxgEIAMoCSJaChlWYWxpZGF0ZUh5cG90aGVzaXNSZXF1ZXN0EhEKCXN0YXRlbWVudBgBIAEoCRIXCg9udWxsX2h5cG90aGVzaXMYAiABKAkSEQoJcmF0aW9uYWxlGAMgASgJInQKGlZhbGlkYXRlSHlwb3RoZXNpc1Jlc3BvbnNlEg0KBXZhbGlkGAEgASgIEjIKBmVycm9ycxgCIAMoCzIiLnBldHJpLmV4cGVyaW1lbnRzLnYxLlJlcXVlc3RJc3N1ZRITCgtzdWdnZXN0aW9ucxgDIAMoCSIxChlFc3RpbWF0ZUV4cGVyaW1lbnRSZXF1ZXN0EhQKDHJlcXVlc3RfanNvbhgBIAEoCSJOChpFc3RpbWF0ZUV4cGVyaW1lbnRSZXNwb25zZRIwCghlc3RpbWF0ZRgBIAEoCzIeLnBldHJpLmV4cGVyaW1lbnRzLnYxLkVzdGltYXRlIjsKFExpc3RUZW1wbGF0ZXNSZXF1ZXN0EhAKCGNhdGVnb3J5GAEgASgJEhEKCWJzbF9sZXZlbBgCIAEoCSIvChVMaXN0VGVtcGxhdGVzUmVzcG9uc2USFgoOdGVtcGxhdGVzX2pzb24YASADKAkiKQoSR2V0VGVtcGxhdGVSZXF1ZXN0EhMKC3RlbXBsYXRlX2lkGAEgASgJIiwKE0dldFRlbXBsYXRlUmVzcG9uc2USFQoNdGVtcGxhdGVfanNvbhgBIAEoCSI3ChZMaXN0UmV2aWV3UXVldWVSZXF1ZXN0Eg0KBWxpbWl0GAEgASgFEg4KBmN1cnNvchgCIAEoCSKGAQoXTGlzdFJldmlld1F1ZXVlUmVzcG9uc2USNQoLZXhwZXJpbWVudHMYASADKAsyIC5wZXRyaS5leHBlcmltZW50cy52MS5FeHBlcmltZW50Eg0KBXRvdGFsGAIgASgDEhMKC25leHRfY3Vyc29yGAMgASgJEhAKCGhhc19tb3JlGAQgASgIIjsKFEFwcHJvdmVSZXZpZXdSZXF1ZXN0EhUKDWV4cGVyaW1lbnRfaWQYASABKAkSDAoEbm90ZRgCIAEoCSJNChVBcHByb3ZlUmV2aWV3UmVzcG9uc2USNAoKZXhwZXJpbWVudBgBIAEoCzIgLnBldHJpLmV4cGVyaW1lbnRzLnYxLkV4cGVyaW1lbnQiPAoTUmVqZWN0UmV2aWV3UmVxdWVzdBIVCg1leHBlcmltZW50X2lkGAEgASgJEg4KBnJlYXNvbhgCIAEoCSJMChRSZWplY3RSZXZpZXdSZXNwb25zZRI0CgpleHBlcmltZW50GAEgASgLMiAucGV0cmkuZXhwZXJpbWVudHMudjEuRXhwZXJpbWVudCJUChZQcm9wb3NlUHJvdG9jb2xSZXF1ZXN0EhUKDWV4cGVyaW1lbnRfaWQYASABKAkSFQoNcHJvdG9jb2xfanNvbhgCIAEoCRIMCgRub3RlGAMgASgJIk8KF1Byb3Bvc2VQcm90b2NvbFJlc3BvbnNlEjQKCmV4cGVyaW1lbnQYASABKAsyIC5wZXRyaS5leHBlcmltZW50cy52MS5FeHBlcmltZW50IjYKHUFjY2VwdFByb3RvY29sUHJvcG9zYWxSZXF1ZXN0EhUKDWV4cGVyaW1lbnRfaWQYASABKAkiVgoeQWNjZXB0UHJvdG9jb2xQcm9wb3NhbFJlc3BvbnNlEjQKCmV4cGVyaW1lbnQYASABKAsyIC5wZXRyaS5leHBlcmltZW50cy52MS5FeHBlcmltZW50IkgKHVJlcXVlc3RQcm90b2NvbENoYW5nZXNSZXF1ZXN0EhUKDWV4cGVyaW1lbnRfaWQYASABKAkSEAoIY29tbWVudHMYAiABKAkiVgoeUmVxdWVzdFByb3RvY29sQ2hhbmdlc1Jlc3BvbnNlEjQKCmV4cGVyaW1lbnQYASABKAsyIC5wZXRyaS5leHBlcmltZW50cy52MS5FeHBlcmltZW50MqkYChJFeHBlcmltZW50c1NlcnZpY2UScQoQQ3JlYXRlRXhwZXJpbWVudBItLnBldHJpLmV4cGVyaW1lbnRzLnYxLkNyZWF0ZUV4cGVyaW1lbnRSZXF1ZXN0Gi4ucGV0cmkuZXhwZXJpbWVudHMudjEuQ3JlYXRlRXhwZXJpbWVudFJlc3BvbnNlEmIKC1N1Ym1pdERyYWZ0EigucGV0cmkuZXhwZXJpbWVudHMudjEuU3VibWl0RHJhZnRSZXF1ZXN0GikucGV0cmkuZXhwZXJpbWVudHMudjEuU3VibWl0RHJhZnRSZXNwb25zZRJoCg1HZXRFeHBlcmltZW50EioucGV0cmkuZXhwZXJpbWVudHMudjEuR2V0RXhwZXJpbWVudFJlcXVlc3QaKy5wZXRyaS5leHBlcmltZW50cy52MS5HZXRFeHBlcmltZW50UmVzcG9uc2USbgoPTGlzdEV4cGVyaW1lbnRzEiwucGV0cmkuZXhwZXJpbWVudHMudjEuTGlzdEV4cGVyaW1lbnRzUmVxdWVzdBotLnBldHJpLmV4cGVyaW1lbnRzLnYxLkxpc3RFeHBlcmltZW50c1Jlc3BvbnNlEnEKEFVwZGF0ZUV4cGVyaW1lbnQSLS5wZXRyaS5leHBlcmltZW50cy52MS5VcGRhdGVFeHBlcmltZW50UmVxdWVzdBouLnBldHJpLmV4cGVyaW1lbnRzLnYxLlVwZGF0ZUV4cGVyaW1lbnRSZXNwb25zZRJxChBDYW5jZWxFeHBlcmltZW50Ei0ucGV0cmkuZXhwZXJpbWVudHMudjEuQ2FuY2VsRXhwZXJpbWVudFJlcXVlc3QaLi5wZXRyaS5leHBlcmltZW50cy52MS5DYW5jZWxFeHBlcmltZW50UmVzcG9uc2USdwoSVmFsaWRhdGVFeHBlcmltZW50Ei8ucGV0cmkuZXhwZXJpbWVudHMudjEuVmFsaWRhdGVFeHBlcmltZW50UmVxdWVzdBowLnBldHJpLmV4cGVyaW1lbnRzLnYxLlZhbGlkYXRlRXhwZXJpbWVudFJlc3BvbnNlEncKElZhbGlkYXRlSHlwb3RoZXNpcxIvLnBldHJpLmV4cGVyaW1lbnRzLnYxLlZhbGlkYXRlSHlwb3RoZXNpc1JlcXVlc3QaMC5wZXRyaS5leHBlcmltZW50cy52MS5WYWxpZGF0ZUh5cG90aGVzaXNSZXNwb25zZRJ3ChJFc3RpbWF0ZUV4cGVyaW1lbnQSLy5wZXRyaS5leHBlcmltZW50cy52MS5Fc3RpbWF0ZUV4cGVyaW1lbnRSZXF1ZXN0GjAucGV0cmkuZXhwZXJpbWVudHMudjEuRXN0aW1hdGVFeHBlcmltZW50UmVzcG9uc2USaAoNTGlzdFRlbXBsYXRlcxIqLnBldHJpLmV4cGVyaW1lbnRzLnYxLkxpc3RUZW1wbGF0ZXNSZXF1ZXN0GisucGV0cmkuZXhwZXJpbWVudHMudjEuTGlzdFRlbXBsYXRlc1Jlc3BvbnNlEmIKC0dldFRlbXBsYXRlEigucGV0cmkuZXhwZXJpbWVudHMudjEuR2V0VGVtcGxhdGVSZXF1ZXN0GikucGV0cmkuZXhwZXJpbWVudHMudjEuR2V0VGVtcGxhdGVSZXNwb25zZRJuCg9MaXN0UmV2aWV3UXVldWUSLC5wZXRyaS5leHBlcmltZW50cy52MS5MaXN0UmV2aWV3UXVldWVSZXF1ZXN0Gi0ucGV0cmkuZXhwZXJpbWVudHMudjEuTGlzdFJldmlld1F1ZXVlUmVzcG9uc2USaAoNQXBwcm92ZVJldmlldxIqLnBldHJpLmV4cGVyaW1lbnRzLnYxLkFwcHJvdmVSZXZpZXdSZXF1ZXN0GisucGV0cmkuZXhwZXJpbWVudHMudjEuQXBwcm92ZVJldmlld1Jlc3BvbnNlEmUKDFJlamVjdFJldmlldxIpLnBldHJpLmV4cGVyaW1lbnRzLnYxLlJlamVjdFJldmlld1JlcXVlc3QaKi5wZXRyaS5leHBlcmltZW50cy52MS5SZWplY3RSZXZpZXdSZXNwb25zZRJuCg9Qcm9wb3NlUHJvdG9jb2wSLC5wZXRyaS5leHBlcmltZW50cy52MS5Qcm9wb3NlUHJvdG9jb2xSZXF1ZXN0Gi0ucGV0cmkuZXhwZXJpbWVudHMudjEuUHJvcG9zZVByb3RvY29sUmVzcG9uc2USgwEKFkFjY2VwdFByb3RvY29sUHJvcG9zYWwSMy5wZXRyaS5leHBlcmltZW50cy52MS5BY2NlcHRQcm90b2NvbFByb3Bvc2FsUmVxdWVzdBo0LnBldHJpLmV4cGVyaW1lbnRzLnYxLkFjY2VwdFByb3RvY29sUHJvcG9zYWxSZXNwb25zZRKDAQoWUmVxdWVzdFByb3RvY29sQ2hhbmdlcxIzLnBldHJpLmV4cGVyaW1lbnRzLnYxLlJlcXVlc3RQcm90b2NvbENoYW5nZXNSZXF1ZXN0GjQucGV0cmkuZXhwZXJpbWVudHMudjEuUmVxdWVzdFByb3RvY29sQ2hhbmdlc1Jlc3BvbnNlEm4KD0NsYWltRXhwZXJpbWVudBIsLnBldHJpLmV4cGVyaW1lbnRzLnYxLkNsYWltRXhwZXJpbWVudFJlcXVlc3QaLS5wZXRyaS5leHBlcmltZW50cy52MS5DbGFpbUV4cGVyaW1lbnRSZXNwb25zZRJuCg9TdGFydEV4cGVyaW1lbnQSLC5wZXRyaS5leHBlcmltZW50cy52MS5TdGFydEV4cGVyaW1lbnRSZXF1ZXN0Gi0ucGV0cmkuZXhwZXJpbWVudHMudjEuU3RhcnRFeHBlcmltZW50UmVzcG9uc2USYgoLUmVwb3J0SXNzdWUSKC5wZXRyaS5leHBlcmltZW50cy52MS5SZXBvcnRJc3N1ZVJlcXVlc3QaKS5wZXRyaS5leHBlcmltZW50cy52MS5SZXBvcnRJc3N1ZVJlc3BvbnNlEmgKDVN1Ym1pdFJlc3VsdHMSKi5wZXRyaS5leHBlcmltZW50cy52MS5TdWJtaXRSZXN1bHRzUmVxdWVzdBorLnBldHJpLmV4cGVyaW1lbnRzLnYxLlN1Ym1pdFJlc3VsdHNSZXNwb25zZRJfCgpHZXRSZXN1bHRzEicucGV0cmkuZXhwZXJpbWVudHMudjEuR2V0UmVzdWx0c1JlcXVlc3QaKC5wZXRyaS5leHBlcmltZW50cy52MS5HZXRSZXN1bHRzUmVzcG9uc2USaAoNR2V0UmVzdWx0RmlsZRIqLnBldHJpLmV4cGVyaW1lbnRzLnYxLkdldFJlc3VsdEZpbGVSZXF1ZXN0GisucGV0cmkuZXhwZXJpbWVudHMudjEuR2V0UmVzdWx0RmlsZVJlc3BvbnNlEmsKDkFwcHJvdmVSZXN1bHRzEisucGV0cmkuZXhwZXJpbWVudHMudjEuQXBwcm92ZVJlc3VsdHNSZXF1ZXN0GiwucGV0cmkuZXhwZXJpbWVudHMudjEuQXBwcm92ZVJlc3VsdHNSZXNwb25zZRJrCg5EaXNwdXRlUmVzdWx0cxIrLnBldHJpLmV4cGVyaW1lbnRzLnYxLkRpc3B1dGVSZXN1bHRzUmVxdWVzdBosLnBldHJpLmV4cGVyaW1lbnRzLnYxLkRpc3B1dGVSZXN1bHRzUmVzcG9uc2USZQoMTGlzdERpc3B1dGVzEikucGV0cmkuZXhwZXJpbWVudHMudjEuTGlzdERpc3B1dGVzUmVxdWVzdBoqLnBldHJpLmV4cGVyaW1lbnRzLnYxLkxpc3REaXNwdXRlc1Jlc3BvbnNlEl8KCkdldERpc3B1dGUSJy5wZXRyaS5leHBlcmltZW50cy52MS5HZXREaXNwdXRlUmVxdWVzdBooLnBldHJpLmV4cGVyaW1lbnRzLnYxLkdldERpc3B1dGVSZXNwb25zZRJrCg5SZXNvbHZlRGlzcHV0ZRIrLnBldHJpLmV4cGVyaW1lbnRzLnYxLlJlc29sdmVEaXNwdXRlUmVxdWVzdBosLnBldHJpLmV4cGVyaW1lbnRzLnYxLlJlc29sdmVEaXNwdXRlUmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_timestamp, file_petri_experiments_v1_experiment]);
+  fileDesc("Ci5wZXRyaS9leHBlcmltZW50cy92MS9leHBlcmltZW50c19zZXJ2aWNlLnByb3RvEhRwZXRyaS5leHBlcmltZW50cy52MSKgAQoWQ2xhaW1FeHBlcmltZW50UmVxdWVzdBIVCg1leHBlcmltZW50X2lkGAEgASgJEh4KFmVxdWlwbWVudF9jb25maXJtYXRpb24YAiABKAgSIgoaYXV0aG9yaXphdGlvbl9jb25maXJtYXRpb24YAyABKAgSHAoUZXN0aW1hdGVkX3N0YXJ0X2RhdGUYBCABKAkSDQoFbm90ZXMYBSABKAkiTwoXQ2xhaW1FeHBlcmltZW50UmVzcG9uc2USNAoKZXhwZXJpbWVudBgBIAEoCzIgLnBldHJpLmV4cGVyaW1lbnRzLnYxLkV4cGVyaW1lbnQiLwoWU3RhcnRFeHBlcmltZW50UmVxdWVzdBIVCg1leHBlcmltZW50X2lkGAEgASgJIk8KF1N0YXJ0RXhwZXJpbWVudFJlc3BvbnNlEjQKCmV4cGVyaW1lbnQYASABKAsyIC5wZXRyaS5leHBlcmltZW50cy52MS5FeHBlcmltZW50IlIKElJlcG9ydElzc3VlUmVxdWVzdBIVCg1leHBlcmltZW50X2lkGAEgASgJEhMKC2Rlc2NyaXB0aW9uGAIgASgJEhAKCHNldmVyaXR5GAMgASgJIn8KE1JlcG9ydElzc3VlUmVzcG9uc2USNAoKZXhwZXJpbWVudBgBIAEoCzIgLnBldHJpLmV4cGVyaW1lbnRzLnYxLkV4cGVyaW1lbnQSMgoFaXNzdWUYAiABKAsyIy5wZXRyaS5leHBlcmltZW50cy52MS5PcGVyYXRvcklzc3VlIkMKFFN1Ym1pdFJlc3VsdHNSZXF1ZXN0EhUKDWV4cGVyaW1lbnRfaWQYASABKAkSFAoMcmVzdWx0c19qc29uGAIgASgJIk0KFVN1Ym1pdFJlc3VsdHNSZXNwb25zZRI0CgpleHBlcmltZW50GAEgASgLMiAucGV0cmkuZXhwZXJpbWVudHMudjEuRXhwZXJpbWVudCJ7ChRVcGxvYWRSZXN1bHRzUmVxdWVzdBIXCg1leHBlcmltZW50X2lkGAEgASgJSAASFAoKZmlsZV9maWVsZBgCIAEoCUgAEhUKC2ZpbGVfYmFzZTY0GAMgASgJSAASFQoLZmllbGRzX2pzb24YBCABKAlIAEIGCgRwYXJ0Ik0KFVVwbG9hZFJlc3VsdHNSZXNwb25zZRI0CgpleHBlcmltZW50GAEgASgLMiAucGV0cmkuZXhwZXJpbWVudHMudjEuRXhwZXJpbWVudCIqChFHZXRSZXN1bHRzUmVxdWVzdBIVCg1leHBlcmltZW50X2lkGAEgASgJIl4KEkdldFJlc3VsdHNSZXNwb25zZRIUCgxyZXN1bHRzX2pzb24YASABKAkSMgoOdXJsc19leHBpcmVfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIksKFEdldFJlc3VsdEZpbGVSZXF1ZXN0Eg8KB2ZpbGVfaWQYASABKAkSDwoHZXhwaXJlcxgCIAEoAxIRCglzaWduYXR1cmUYAyABKAkiZQoVR2V0UmVzdWx0RmlsZVJlc3BvbnNlEg8KB2NvbnRlbnQYASABKAwSDAoEbmFtZRgCIAEoCRIUCgxjb250ZW50X3R5cGUYAyABKAkSFwoPY2hlY2tzdW1fc2hhMjU2GAQgASgJIlAKFUFwcHJvdmVSZXN1bHRzUmVxdWVzdBIVCg1leHBlcmltZW50X2lkGAEgASgJEg4KBnJhdGluZxgCIAEoBRIQCghmZWVkYmFjaxgDIAEoCSJoChZBcHByb3ZlUmVzdWx0c1Jlc3BvbnNlEjQKCmV4cGVyaW1lbnQYASABKAsyIC5wZXRyaS5leHBlcmltZW50cy52MS5FeHBlcmltZW50EhgKEHBheW1lbnRfcmVsZWFzZWQYAiABKAgiagoVRGlzcHV0ZVJlc3VsdHNSZXF1ZXN0EhUKDWV4cGVyaW1lbnRfaWQYASABKAkSDgoGcmVhc29uGAIgASgJEhMKC2Rlc2NyaXB0aW9uGAMgASgJEhUKDWV2aWRlbmNlX3VybHMYBCADKAkifgoWRGlzcHV0ZVJlc3VsdHNSZXNwb25zZRI0CgpleHBlcmltZW50GAEgASgLMiAucGV0cmkuZXhwZXJpbWVudHMudjEuRXhwZXJpbWVudBIuCgdkaXNwdXRlGAIgASgLMh0ucGV0cmkuZXhwZXJpbWVudHMudjEuRGlzcHV0ZSJEChNMaXN0RGlzcHV0ZXNSZXF1ZXN0Eg4KBnN0YXR1cxgBIAEoCRINCgVsaW1pdBgCIAEoBRIOCgZjdXJzb3IYAyABKAkifQoUTGlzdERpc3B1dGVzUmVzcG9uc2USLwoIZGlzcHV0ZXMYASADKAsyHS5wZXRyaS5leHBlcmltZW50cy52MS5EaXNwdXRlEg0KBXRvdGFsGAIgASgDEhMKC25leHRfY3Vyc29yGAMgASgJEhAKCGhhc19tb3JlGAQgASgIIicKEUdldERpc3B1dGVSZXF1ZXN0EhIKCmRpc3B1dGVfaWQYASABKAkiqQEKEkdldERpc3B1dGVSZXNwb25zZRIuCgdkaXNwdXRlGAEgASgLMh0ucGV0cmkuZXhwZXJpbWVudHMudjEuRGlzcHV0ZRI0CgpleHBlcmltZW50GAIgASgLMiAucGV0cmkuZXhwZXJpbWVudHMudjEuRXhwZXJpbWVudBIUCgxyZXN1bHRzX2pzb24YAyABKAkSFwoPZXZhbHVhdGlvbl9qc29uGAQgASgJIokBChVSZXNvbHZlRGlzcHV0ZVJlcXVlc3QSEgoKZGlzcHV0ZV9pZBgBIAEoCRIPCgdvdXRjb21lGAIgASgJEh4KFnJlcXVlc3Rlcl9hbW91bnRfY2VudHMYAyABKAMSHQoVb3BlcmF0b3JfYW1vdW50X2NlbnRzGAQgASgDEgwKBG5vdGUYBSABKAkifgoWUmVzb2x2ZURpc3B1dGVSZXNwb25zZRIuCgdkaXNwdXRlGAEgASgLMh0ucGV0cmkuZXhwZXJpbWVudHMudjEuRGlzcHV0ZRI0CgpleHBlcmltZW50GAIgASgLMiAucGV0cmkuZXhwZXJpbWVudHMudjEuRXhwZXJpbWVudCJ9ChdDcmVhdGVFeHBlcmltZW50UmVxdWVzdBIUCgxyZXF1ZXN0X2pzb24YASABKAkSFQoNc2F2ZV9hc19kcmFmdBgCIAEoCBIXCg9pZGVtcG90ZW5jeV9rZXkYAyABKAkSHAoUc291cmNlX2h5cG90aGVzaXNfaWQYBCABKAkimAEKGENyZWF0ZUV4cGVyaW1lbnRSZXNwb25zZRI0CgpleHBlcmltZW50GAEgASgLMiAucGV0cmkuZXhwZXJpbWVudHMudjEuRXhwZXJpbWVudBI0Cgh3YXJuaW5ncxgCIAMoCzIiLnBldHJpLmV4cGVyaW1lbnRzLnYxLlJlcXVlc3RJc3N1ZRIQCghyZXBsYXllZBgDIAEoCCIrChJTdWJtaXREcmFmdFJlcXVlc3QSFQoNZXhwZXJpbWVudF9pZBgBIAEoCSKBAQoTU3VibWl0RHJhZnRSZXNwb25zZRI0CgpleHBlcmltZW50GAEgASgLMiAucGV0cmkuZXhwZXJpbWVudHMudjEuRXhwZXJpbWVudBI0Cgh3YXJuaW5ncxgCIAMoCzIiLnBldHJpLmV4cGVyaW1lbnRzLnYxLlJlcXVlc3RJc3N1ZSItChRHZXRFeHBlcmltZW50UmVxdWVzdBIVCg1leHBlcmltZW50X2lkGAEgASgJIk0KFUdldEV4cGVyaW1lbnRSZXNwb25zZRI0CgpleHBlcmltZW50GAEgASgLMiAucGV0cmkuZXhwZXJpbWVudHMudjEuRXhwZXJpbWVudCLWAQoWTGlzdEV4cGVyaW1lbnRzUmVxdWVzdBI2CgZzdGF0dXMYASABKA4yJi5wZXRyaS5leHBlcmltZW50cy52MS5FeHBlcmltZW50U3RhdHVzEjEKDWNyZWF0ZWRfYWZ0ZXIYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjIKDmNyZWF0ZWRfYmVmb3JlGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBINCgVsaW1pdBgEIAEoBRIOCgZjdXJzb3IYBSABKAkihgEKF0xpc3RFeHBlcmltZW50c1Jlc3BvbnNlEjUKC2V4cGVyaW1lbnRzGAEgAygLMiAucGV0cmkuZXhwZXJpbWVudHMudjEuRXhwZXJpbWVudBINCgV0b3RhbBgCIAEoAxITCgtuZXh0X2N1cnNvchgDIAEoCRIQCghoYXNfbW9yZRgEIAEoCCJEChdVcGRhdGVFeHBlcmltZW50UmVxdWVzdBIVCg1leHBlcmltZW50X2lkGAEgASgJEhIKCnBhdGNoX2pzb24YAiABKAkiUAoYVXBkYXRlRXhwZXJpbWVudFJlc3BvbnNlEjQKCmV4cGVyaW1lbnQYASABKAsyIC5wZXRyaS5leHBlcmltZW50cy52MS5FeHBlcmltZW50IkAKF0NhbmNlbEV4cGVyaW1lbnRSZXF1ZXN0EhUKDWV4cGVyaW1lbnRfaWQYASABKAkSDgoGcmVhc29uGAIgASgJIlAKGENhbmNlbEV4cGVyaW1lbnRSZXNwb25zZRI0CgpleHBlcmltZW50GAEgASgLMiAucGV0cmkuZXhwZXJpbWVudHMudjEuRXhwZXJpbWVudCIxChlWYWxpZGF0ZUV4cGVyaW1lbnRSZXF1ZXN0EhQKDHJlcXVlc3RfanNvbhgBIAEoCSKrAQoaVmFsaWRhdGVFeHBlcmltZW50UmVzcG9uc2USDQoFdmFsaWQYASABKAgSMgoGZXJyb3JzGAIgAygLMiIucGV0cmkuZXhwZXJpbWVudHMudjEuUmVxdWVzdElzc3VlEjQKCHdhcm5pbmdzGAMgAygLMiIucGV0cmkuZXhwZXJpbWVudHMudjEuUmVxdWVzdElzc3VlEhQKDHNhZmV0eV9mbGFncxgEIAMoCSJaChlWYWxpZGF0ZUh5cG90aGVzaXNSZXF1ZXN0EhEKCXN0YXRlbWVudBgBIAEoCRIXCg9udWxsX2h5cG90aGVzaXMYAiABKAkSEQoJcmF0aW9uYWxlGAMgASgJInQKGlZhbGlkYXRlSHlwb3RoZXNpc1Jlc3BvbnNlEg0KBXZhbGlkGAEgASgIEjIKBmVycm9ycxgCIAMoCzIiLnBldHJpLmV4cGVyaW1lbnRzLnYxLlJlcXVlc3RJc3N1ZRITCgtzdWdnZXN0aW9ucxgDIAMoCSIxChlFc3RpbWF0ZUV4cGVyaW1lbnRSZXF1ZXN0EhQKDHJlcXVlc3RfanNvbhgBIAEoCSJOChpFc3RpbWF0ZUV4cGVyaW1lbnRSZXNwb25zZRIwCghlc3RpbWF0ZRgBIAEoCzIeLnBldHJpLmV4cGVyaW1lbnRzLnYxLkVzdGltYXRlIjsKFExpc3RUZW1wbGF0ZXNSZXF1ZXN0EhAKCGNhdGVnb3J5GAEgASgJEhEKCWJzbF9sZXZlbBgCIAEoCSIvChVMaXN0VGVtcGxhdGVzUmVzcG9uc2USFgoOdGVtcGxhdGVzX2pzb24YASADKAkiKQoSR2V0VGVtcGxhdGVSZXF1ZXN0EhMKC3RlbXBsYXRlX2lkGAEgASgJIiwKE0dldFRlbXBsYXRlUmVzcG9uc2USFQoNdGVtcGxhdGVfanNvbhgBIAEoCSI3ChZMaXN0UmV2aWV3UXVldWVSZXF1ZXN0Eg0KBWxpbWl0GAEgASgFEg4KBmN1cnNvchgCIAEoCSKGAQoXTGlzdFJldmlld1F1ZXVlUmVzcG9uc2USNQoLZXhwZXJpbWVudHMYASADKAsyIC5wZXRyaS5leHBlcmltZW50cy52MS5FeHBlcmltZW50Eg0KBXRvdGFsGAIgASgDEhMKC25leHRfY3Vyc29yGAMgASgJEhAKCGhhc19tb3JlGAQgASgIIjsKFEFwcHJvdmVSZXZpZXdSZXF1ZXN0EhUKDWV4cGVyaW1lbnRfaWQYASABKAkSDAoEbm90ZRgCIAEoCSJNChVBcHByb3ZlUmV2aWV3UmVzcG9uc2USNAoKZXhwZXJpbWVudBgBIAEoCzIgLnBldHJpLmV4cGVyaW1lbnRzLnYxLkV4cGVyaW1lbnQiPAoTUmVqZWN0UmV2aWV3UmVxdWVzdBIVCg1leHBlcmltZW50X2lkGAEgASgJEg4KBnJlYXNvbhgCIAEoCSJMChRSZWplY3RSZXZpZXdSZXNwb25zZRI0CgpleHBlcmltZW50GAEgASgLMiAucGV0cmkuZXhwZXJpbWVudHMudjEuRXhwZXJpbWVudCJUChZQcm9wb3NlUHJvdG9jb2xSZXF1ZXN0EhUKDWV4cGVyaW1lbnRfaWQYASABKAkSFQoNcHJvdG9jb2xfanNvbhgCIAEoCRIMCgRub3RlGAMgASgJIk8KF1Byb3Bvc2VQcm90b2NvbFJlc3BvbnNlEjQKCmV4cGVyaW1lbnQYASABKAsyIC5wZXRyaS5leHBlcmltZW50cy52MS5FeHBlcmltZW50IjYKHUFjY2VwdFByb3RvY29sUHJvcG9zYWxSZXF1ZXN0EhUKDWV4cGVyaW1lbnRfaWQYASABKAkiVgoeQWNjZXB0UHJvdG9jb2xQcm9wb3NhbFJlc3BvbnNlEjQKCmV4cGVyaW1lbnQYASABKAsyIC5wZXRyaS5leHBlcmltZW50cy52MS5FeHBlcmltZW50IkgKHVJlcXVlc3RQcm90b2NvbENoYW5nZXNSZXF1ZXN0EhUKDWV4cGVyaW1lbnRfaWQYASABKAkSEAoIY29tbWVudHMYAiABKAkiVgoeUmVxdWVzdFByb3RvY29sQ2hhbmdlc1Jlc3BvbnNlEjQKCmV4cGVyaW1lbnQYASABKAsyIC5wZXRyaS5leHBlcmltZW50cy52MS5FeHBlcmltZW50MpUZChJFeHBlcmltZW50c1NlcnZpY2UScQoQQ3JlYXRlRXhwZXJpbWVudBItLnBldHJpLmV4cGVyaW1lbnRzLnYxLkNyZWF0ZUV4cGVyaW1lbnRSZXF1ZXN0Gi4ucGV0cmkuZXhwZXJpbWVudHMudjEuQ3JlYXRlRXhwZXJpbWVudFJlc3BvbnNlEmIKC1N1Ym1pdERyYWZ0EigucGV0cmkuZXhwZXJpbWVudHMudjEuU3VibWl0RHJhZnRSZXF1ZXN0GikucGV0cmkuZXhwZXJpbWVudHMudjEuU3VibWl0RHJhZnRSZXNwb25zZRJoCg1HZXRFeHBlcmltZW50EioucGV0cmkuZXhwZXJpbWVudHMudjEuR2V0RXhwZXJpbWVudFJlcXVlc3QaKy5wZXRyaS5leHBlcmltZW50cy52MS5HZXRFeHBlcmltZW50UmVzcG9uc2USbgoPTGlzdEV4cGVyaW1lbnRzEiwucGV0cmkuZXhwZXJpbWVudHMudjEuTGlzdEV4cGVyaW1lbnRzUmVxdWVzdBotLnBldHJpLmV4cGVyaW1lbnRzLnYxLkxpc3RFeHBlcmltZW50c1Jlc3BvbnNlEnEKEFVwZGF0ZUV4cGVyaW1lbnQSLS5wZXRyaS5leHBlcmltZW50cy52MS5VcGRhdGVFeHBlcmltZW50UmVxdWVzdBouLnBldHJpLmV4cGVyaW1lbnRzLnYxLlVwZGF0ZUV4cGVyaW1lbnRSZXNwb25zZRJxChBDYW5jZWxFeHBlcmltZW50Ei0ucGV0cmkuZXhwZXJpbWVudHMudjEuQ2FuY2VsRXhwZXJpbWVudFJlcXVlc3QaLi5wZXRyaS5leHBlcmltZW50cy52MS5DYW5jZWxFeHBlcmltZW50UmVzcG9uc2USdwoSVmFsaWRhdGVFeHBlcmltZW50Ei8ucGV0cmkuZXhwZXJpbWVudHMudjEuVmFsaWRhdGVFeHBlcmltZW50UmVxdWVzdBowLnBldHJpLmV4cGVyaW1lbnRzLnYxLlZhbGlkYXRlRXhwZXJpbWVudFJlc3BvbnNlEncKElZhbGlkYXRlSHlwb3RoZXNpcxIvLnBldHJpLmV4cGVyaW1lbnRzLnYxLlZhbGlkYXRlSHlwb3RoZXNpc1JlcXVlc3QaMC5wZXRyaS5leHBlcmltZW50cy52MS5WYWxpZGF0ZUh5cG90aGVzaXNSZXNwb25zZRJ3ChJFc3RpbWF0ZUV4cGVyaW1lbnQSLy5wZXRyaS5leHBlcmltZW50cy52MS5Fc3RpbWF0ZUV4cGVyaW1lbnRSZXF1ZXN0GjAucGV0cmkuZXhwZXJpbWVudHMudjEuRXN0aW1hdGVFeHBlcmltZW50UmVzcG9uc2USaAoNTGlzdFRlbXBsYXRlcxIqLnBldHJpLmV4cGVyaW1lbnRzLnYxLkxpc3RUZW1wbGF0ZXNSZXF1ZXN0GisucGV0cmkuZXhwZXJpbWVudHMudjEuTGlzdFRlbXBsYXRlc1Jlc3BvbnNlEmIKC0dldFRlbXBsYXRlEigucGV0cmkuZXhwZXJpbWVudHMudjEuR2V0VGVtcGxhdGVSZXF1ZXN0GikucGV0cmkuZXhwZXJpbWVudHMudjEuR2V0VGVtcGxhdGVSZXNwb25zZRJuCg9MaXN0UmV2aWV3UXVldWUSLC5wZXRyaS5leHBlcmltZW50cy52MS5MaXN0UmV2aWV3UXVldWVSZXF1ZXN0Gi0ucGV0cmkuZXhwZXJpbWVudHMudjEuTGlzdFJldmlld1F1ZXVlUmVzcG9uc2USaAoNQXBwcm92ZVJldmlldxIqLnBldHJpLmV4cGVyaW1lbnRzLnYxLkFwcHJvdmVSZXZpZXdSZXF1ZXN0GisucGV0cmkuZXhwZXJpbWVudHMudjEuQXBwcm92ZVJldmlld1Jlc3BvbnNlEmUKDFJlamVjdFJldmlldxIpLnBldHJpLmV4cGVyaW1lbnRzLnYxLlJlamVjdFJldmlld1JlcXVlc3QaKi5wZXRyaS5leHBlcmltZW50cy52MS5SZWplY3RSZXZpZXdSZXNwb25zZRJuCg9Qcm9wb3NlUHJvdG9jb2wSLC5wZXRyaS5leHBlcmltZW50cy52MS5Qcm9wb3NlUHJvdG9jb2xSZXF1ZXN0Gi0ucGV0cmkuZXhwZXJpbWVudHMudjEuUHJvcG9zZVByb3RvY29sUmVzcG9uc2USgwEKFkFjY2VwdFByb3RvY29sUHJvcG9zYWwSMy5wZXRyaS5leHBlcmltZW50cy52MS5BY2NlcHRQcm90b2NvbFByb3Bvc2FsUmVxdWVzdBo0LnBldHJpLmV4cGVyaW1lbnRzLnYxLkFjY2VwdFByb3RvY29sUHJvcG9zYWxSZXNwb25zZRKDAQoWUmVxdWVzdFByb3RvY29sQ2hhbmdlcxIzLnBldHJpLmV4cGVyaW1lbnRzLnYxLlJlcXVlc3RQcm90b2NvbENoYW5nZXNSZXF1ZXN0GjQucGV0cmkuZXhwZXJpbWVudHMudjEuUmVxdWVzdFByb3RvY29sQ2hhbmdlc1Jlc3BvbnNlEm4KD0NsYWltRXhwZXJpbWVudBIsLnBldHJpLmV4cGVyaW1lbnRzLnYxLkNsYWltRXhwZXJpbWVudFJlcXVlc3QaLS5wZXRyaS5leHBlcmltZW50cy52MS5DbGFpbUV4cGVyaW1lbnRSZXNwb25zZRJuCg9TdGFydEV4cGVyaW1lbnQSLC5wZXRyaS5leHBlcmltZW50cy52MS5TdGFydEV4cGVyaW1lbnRSZXF1ZXN0Gi0ucGV0cmkuZXhwZXJpbWVudHMudjEuU3RhcnRFeHBlcmltZW50UmVzcG9uc2USYgoLUmVwb3J0SXNzdWUSKC5wZXRyaS5leHBlcmltZW50cy52MS5SZXBvcnRJc3N1ZVJlcXVlc3QaKS5wZXRyaS5leHBlcmltZW50cy52MS5SZXBvcnRJc3N1ZVJlc3BvbnNlEmgKDVN1Ym1pdFJlc3VsdHMSKi5wZXRyaS5leHBlcmltZW50cy52MS5TdWJtaXRSZXN1bHRzUmVxdWVzdBorLnBldHJpLmV4cGVyaW1lbnRzLnYxLlN1Ym1pdFJlc3VsdHNSZXNwb25zZRJqCg1VcGxvYWRSZXN1bHRzEioucGV0cmkuZXhwZXJpbWVudHMudjEuVXBsb2FkUmVzdWx0c1JlcXVlc3QaKy5wZXRyaS5leHBlcmltZW50cy52MS5VcGxvYWRSZXN1bHRzUmVzcG9uc2UoARJfCgpHZXRSZXN1bHRzEicucGV0cmkuZXhwZXJpbWVudHMudjEuR2V0UmVzdWx0c1JlcXVlc3QaKC5wZXRyaS5leHBlcmltZW50cy52MS5HZXRSZXN1bHRzUmVzcG9uc2USaAoNR2V0UmVzdWx0RmlsZRIqLnBldHJpLmV4cGVyaW1lbnRzLnYxLkdldFJlc3VsdEZpbGVSZXF1ZXN0GisucGV0cmkuZXhwZXJpbWVudHMudjEuR2V0UmVzdWx0RmlsZVJlc3BvbnNlEmsKDkFwcHJvdmVSZXN1bHRzEisucGV0cmkuZXhwZXJpbWVudHMudjEuQXBwcm92ZVJlc3VsdHNSZXF1ZXN0GiwucGV0cmkuZXhwZXJpbWVudHMudjEuQXBwcm92ZVJlc3VsdHNSZXNwb25zZRJrCg5EaXNwdXRlUmVzdWx0cxIrLnBldHJpLmV4cGVyaW1lbnRzLnYxLkRpc3B1dGVSZXN1bHRzUmVxdWVzdBosLnBldHJpLmV4cGVyaW1lbnRzLnYxLkRpc3B1dGVSZXN1bHRzUmVzcG9uc2USZQoMTGlzdERpc3B1dGVzEikucGV0cmkuZXhwZXJpbWVudHMudjEuTGlzdERpc3B1dGVzUmVxdWVzdBoqLnBldHJpLmV4cGVyaW1lbnRzLnYxLkxpc3REaXNwdXRlc1Jlc3BvbnNlEl8KCkdldERpc3B1dGUSJy5wZXRyaS5leHBlcmltZW50cy52MS5HZXREaXNwdXRlUmVxdWVzdBooLnBldHJpLmV4cGVyaW1lbnRzLnYxLkdldERpc3B1dGVSZXNwb25zZRJrCg5SZXNvbHZlRGlzcHV0ZRIrLnBldHJpLmV4cGVyaW1lbnRzLnYxLlJlc29sdmVEaXNwdXRlUmVxdWVzdBosLnBldHJpLmV4cGVyaW1lbnRzLnYxLlJlc29sdmVEaXNwdXRlUmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_timestamp, file_petri_experiments_v1_experiment]);
 
 /**
  * @generated from message petri.experiments.v1.ClaimExperimentRequest
@@ -325,6 +325,127 @@ export const SubmitResultsResponseSchema: GenMessage<SubmitResultsResponse, {jso
   messageDesc(file_petri_experiments_v1_experiments_service, 7);
 
 /**
+ * One message of an UploadResults stream, in this order: experiment_id; for each file content
+ * in the body, file_field then its base64 text in any number of file_base64 pieces; fields_json.
+ *
+ * @generated from message petri.experiments.v1.UploadResultsRequest
+ */
+export type UploadResultsRequest = Message<"petri.experiments.v1.UploadResultsRequest"> & {
+  /**
+   * @generated from oneof petri.experiments.v1.UploadResultsRequest.part
+   */
+  part: {
+    /**
+     * First message: the experiment the results are for.
+     *
+     * @generated from field: string experiment_id = 1;
+     */
+    value: string;
+    case: "experimentId";
+  } | {
+    /**
+     * Opens the next file: the path of its content in the body, e.g.
+     * raw_data_uploads[0].content_base64, documentation.photos[1].image_base64 or
+     * documentation.lab_notebook_base64.
+     *
+     * @generated from field: string file_field = 2;
+     */
+    value: string;
+    case: "fileField";
+  } | {
+    /**
+     * A piece of the open file's content as sent: base64 text (line breaks and a data: prefix
+     * included); the service decodes it strictly. At most 64 KiB per message.
+     *
+     * @generated from field: string file_base64 = 3;
+     */
+    value: string;
+    case: "fileBase64";
+  } | {
+    /**
+     * Last message: the submit body as JSON text with every file content replaced by "".
+     *
+     * @generated from field: string fields_json = 4;
+     */
+    value: string;
+    case: "fieldsJson";
+  } | { case: undefined; value?: undefined };
+};
+
+/**
+ * One message of an UploadResults stream, in this order: experiment_id; for each file content
+ * in the body, file_field then its base64 text in any number of file_base64 pieces; fields_json.
+ *
+ * @generated from message petri.experiments.v1.UploadResultsRequest
+ */
+export type UploadResultsRequestJson = {
+  /**
+   * First message: the experiment the results are for.
+   *
+   * @generated from field: string experiment_id = 1;
+   */
+  experimentId?: string;
+
+  /**
+   * Opens the next file: the path of its content in the body, e.g.
+   * raw_data_uploads[0].content_base64, documentation.photos[1].image_base64 or
+   * documentation.lab_notebook_base64.
+   *
+   * @generated from field: string file_field = 2;
+   */
+  fileField?: string;
+
+  /**
+   * A piece of the open file's content as sent: base64 text (line breaks and a data: prefix
+   * included); the service decodes it strictly. At most 64 KiB per message.
+   *
+   * @generated from field: string file_base64 = 3;
+   */
+  fileBase64?: string;
+
+  /**
+   * Last message: the submit body as JSON text with every file content replaced by "".
+   *
+   * @generated from field: string fields_json = 4;
+   */
+  fieldsJson?: string;
+};
+
+/**
+ * Describes the message petri.experiments.v1.UploadResultsRequest.
+ * Use `create(UploadResultsRequestSchema)` to create a new message.
+ */
+export const UploadResultsRequestSchema: GenMessage<UploadResultsRequest, {jsonType: UploadResultsRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_experiments_v1_experiments_service, 8);
+
+/**
+ * @generated from message petri.experiments.v1.UploadResultsResponse
+ */
+export type UploadResultsResponse = Message<"petri.experiments.v1.UploadResultsResponse"> & {
+  /**
+   * @generated from field: petri.experiments.v1.Experiment experiment = 1;
+   */
+  experiment?: Experiment | undefined;
+};
+
+/**
+ * @generated from message petri.experiments.v1.UploadResultsResponse
+ */
+export type UploadResultsResponseJson = {
+  /**
+   * @generated from field: petri.experiments.v1.Experiment experiment = 1;
+   */
+  experiment?: ExperimentJson;
+};
+
+/**
+ * Describes the message petri.experiments.v1.UploadResultsResponse.
+ * Use `create(UploadResultsResponseSchema)` to create a new message.
+ */
+export const UploadResultsResponseSchema: GenMessage<UploadResultsResponse, {jsonType: UploadResultsResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_experiments_v1_experiments_service, 9);
+
+/**
  * @generated from message petri.experiments.v1.GetResultsRequest
  */
 export type GetResultsRequest = Message<"petri.experiments.v1.GetResultsRequest"> & {
@@ -349,7 +470,7 @@ export type GetResultsRequestJson = {
  * Use `create(GetResultsRequestSchema)` to create a new message.
  */
 export const GetResultsRequestSchema: GenMessage<GetResultsRequest, {jsonType: GetResultsRequestJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 8);
+  messageDesc(file_petri_experiments_v1_experiments_service, 10);
 
 /**
  * @generated from message petri.experiments.v1.GetResultsResponse
@@ -390,7 +511,7 @@ export type GetResultsResponseJson = {
  * Use `create(GetResultsResponseSchema)` to create a new message.
  */
 export const GetResultsResponseSchema: GenMessage<GetResultsResponse, {jsonType: GetResultsResponseJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 9);
+  messageDesc(file_petri_experiments_v1_experiments_service, 11);
 
 /**
  * @generated from message petri.experiments.v1.GetResultFileRequest
@@ -445,7 +566,7 @@ export type GetResultFileRequestJson = {
  * Use `create(GetResultFileRequestSchema)` to create a new message.
  */
 export const GetResultFileRequestSchema: GenMessage<GetResultFileRequest, {jsonType: GetResultFileRequestJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 10);
+  messageDesc(file_petri_experiments_v1_experiments_service, 12);
 
 /**
  * @generated from message petri.experiments.v1.GetResultFileResponse
@@ -502,7 +623,7 @@ export type GetResultFileResponseJson = {
  * Use `create(GetResultFileResponseSchema)` to create a new message.
  */
 export const GetResultFileResponseSchema: GenMessage<GetResultFileResponse, {jsonType: GetResultFileResponseJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 11);
+  messageDesc(file_petri_experiments_v1_experiments_service, 13);
 
 /**
  * @generated from message petri.experiments.v1.ApproveResultsRequest
@@ -553,7 +674,7 @@ export type ApproveResultsRequestJson = {
  * Use `create(ApproveResultsRequestSchema)` to create a new message.
  */
 export const ApproveResultsRequestSchema: GenMessage<ApproveResultsRequest, {jsonType: ApproveResultsRequestJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 12);
+  messageDesc(file_petri_experiments_v1_experiments_service, 14);
 
 /**
  * @generated from message petri.experiments.v1.ApproveResultsResponse
@@ -594,7 +715,7 @@ export type ApproveResultsResponseJson = {
  * Use `create(ApproveResultsResponseSchema)` to create a new message.
  */
 export const ApproveResultsResponseSchema: GenMessage<ApproveResultsResponse, {jsonType: ApproveResultsResponseJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 13);
+  messageDesc(file_petri_experiments_v1_experiments_service, 15);
 
 /**
  * @generated from message petri.experiments.v1.DisputeResultsRequest
@@ -651,7 +772,7 @@ export type DisputeResultsRequestJson = {
  * Use `create(DisputeResultsRequestSchema)` to create a new message.
  */
 export const DisputeResultsRequestSchema: GenMessage<DisputeResultsRequest, {jsonType: DisputeResultsRequestJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 14);
+  messageDesc(file_petri_experiments_v1_experiments_service, 16);
 
 /**
  * @generated from message petri.experiments.v1.DisputeResultsResponse
@@ -688,7 +809,7 @@ export type DisputeResultsResponseJson = {
  * Use `create(DisputeResultsResponseSchema)` to create a new message.
  */
 export const DisputeResultsResponseSchema: GenMessage<DisputeResultsResponse, {jsonType: DisputeResultsResponseJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 15);
+  messageDesc(file_petri_experiments_v1_experiments_service, 17);
 
 /**
  * @generated from message petri.experiments.v1.ListDisputesRequest
@@ -739,7 +860,7 @@ export type ListDisputesRequestJson = {
  * Use `create(ListDisputesRequestSchema)` to create a new message.
  */
 export const ListDisputesRequestSchema: GenMessage<ListDisputesRequest, {jsonType: ListDisputesRequestJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 16);
+  messageDesc(file_petri_experiments_v1_experiments_service, 18);
 
 /**
  * @generated from message petri.experiments.v1.ListDisputesResponse
@@ -796,7 +917,7 @@ export type ListDisputesResponseJson = {
  * Use `create(ListDisputesResponseSchema)` to create a new message.
  */
 export const ListDisputesResponseSchema: GenMessage<ListDisputesResponse, {jsonType: ListDisputesResponseJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 17);
+  messageDesc(file_petri_experiments_v1_experiments_service, 19);
 
 /**
  * @generated from message petri.experiments.v1.GetDisputeRequest
@@ -823,7 +944,7 @@ export type GetDisputeRequestJson = {
  * Use `create(GetDisputeRequestSchema)` to create a new message.
  */
 export const GetDisputeRequestSchema: GenMessage<GetDisputeRequest, {jsonType: GetDisputeRequestJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 18);
+  messageDesc(file_petri_experiments_v1_experiments_service, 20);
 
 /**
  * @generated from message petri.experiments.v1.GetDisputeResponse
@@ -886,7 +1007,7 @@ export type GetDisputeResponseJson = {
  * Use `create(GetDisputeResponseSchema)` to create a new message.
  */
 export const GetDisputeResponseSchema: GenMessage<GetDisputeResponse, {jsonType: GetDisputeResponseJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 19);
+  messageDesc(file_petri_experiments_v1_experiments_service, 21);
 
 /**
  * @generated from message petri.experiments.v1.ResolveDisputeRequest
@@ -961,7 +1082,7 @@ export type ResolveDisputeRequestJson = {
  * Use `create(ResolveDisputeRequestSchema)` to create a new message.
  */
 export const ResolveDisputeRequestSchema: GenMessage<ResolveDisputeRequest, {jsonType: ResolveDisputeRequestJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 20);
+  messageDesc(file_petri_experiments_v1_experiments_service, 22);
 
 /**
  * @generated from message petri.experiments.v1.ResolveDisputeResponse
@@ -998,7 +1119,7 @@ export type ResolveDisputeResponseJson = {
  * Use `create(ResolveDisputeResponseSchema)` to create a new message.
  */
 export const ResolveDisputeResponseSchema: GenMessage<ResolveDisputeResponse, {jsonType: ResolveDisputeResponseJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 21);
+  messageDesc(file_petri_experiments_v1_experiments_service, 23);
 
 /**
  * @generated from message petri.experiments.v1.CreateExperimentRequest
@@ -1069,7 +1190,7 @@ export type CreateExperimentRequestJson = {
  * Use `create(CreateExperimentRequestSchema)` to create a new message.
  */
 export const CreateExperimentRequestSchema: GenMessage<CreateExperimentRequest, {jsonType: CreateExperimentRequestJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 22);
+  messageDesc(file_petri_experiments_v1_experiments_service, 24);
 
 /**
  * @generated from message petri.experiments.v1.CreateExperimentResponse
@@ -1124,7 +1245,7 @@ export type CreateExperimentResponseJson = {
  * Use `create(CreateExperimentResponseSchema)` to create a new message.
  */
 export const CreateExperimentResponseSchema: GenMessage<CreateExperimentResponse, {jsonType: CreateExperimentResponseJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 23);
+  messageDesc(file_petri_experiments_v1_experiments_service, 25);
 
 /**
  * @generated from message petri.experiments.v1.SubmitDraftRequest
@@ -1151,7 +1272,7 @@ export type SubmitDraftRequestJson = {
  * Use `create(SubmitDraftRequestSchema)` to create a new message.
  */
 export const SubmitDraftRequestSchema: GenMessage<SubmitDraftRequest, {jsonType: SubmitDraftRequestJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 24);
+  messageDesc(file_petri_experiments_v1_experiments_service, 26);
 
 /**
  * @generated from message petri.experiments.v1.SubmitDraftResponse
@@ -1188,7 +1309,7 @@ export type SubmitDraftResponseJson = {
  * Use `create(SubmitDraftResponseSchema)` to create a new message.
  */
 export const SubmitDraftResponseSchema: GenMessage<SubmitDraftResponse, {jsonType: SubmitDraftResponseJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 25);
+  messageDesc(file_petri_experiments_v1_experiments_service, 27);
 
 /**
  * @generated from message petri.experiments.v1.GetExperimentRequest
@@ -1215,7 +1336,7 @@ export type GetExperimentRequestJson = {
  * Use `create(GetExperimentRequestSchema)` to create a new message.
  */
 export const GetExperimentRequestSchema: GenMessage<GetExperimentRequest, {jsonType: GetExperimentRequestJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 26);
+  messageDesc(file_petri_experiments_v1_experiments_service, 28);
 
 /**
  * @generated from message petri.experiments.v1.GetExperimentResponse
@@ -1242,7 +1363,7 @@ export type GetExperimentResponseJson = {
  * Use `create(GetExperimentResponseSchema)` to create a new message.
  */
 export const GetExperimentResponseSchema: GenMessage<GetExperimentResponse, {jsonType: GetExperimentResponseJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 27);
+  messageDesc(file_petri_experiments_v1_experiments_service, 29);
 
 /**
  * @generated from message petri.experiments.v1.ListExperimentsRequest
@@ -1313,7 +1434,7 @@ export type ListExperimentsRequestJson = {
  * Use `create(ListExperimentsRequestSchema)` to create a new message.
  */
 export const ListExperimentsRequestSchema: GenMessage<ListExperimentsRequest, {jsonType: ListExperimentsRequestJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 28);
+  messageDesc(file_petri_experiments_v1_experiments_service, 30);
 
 /**
  * @generated from message petri.experiments.v1.ListExperimentsResponse
@@ -1370,7 +1491,7 @@ export type ListExperimentsResponseJson = {
  * Use `create(ListExperimentsResponseSchema)` to create a new message.
  */
 export const ListExperimentsResponseSchema: GenMessage<ListExperimentsResponse, {jsonType: ListExperimentsResponseJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 29);
+  messageDesc(file_petri_experiments_v1_experiments_service, 31);
 
 /**
  * @generated from message petri.experiments.v1.UpdateExperimentRequest
@@ -1413,7 +1534,7 @@ export type UpdateExperimentRequestJson = {
  * Use `create(UpdateExperimentRequestSchema)` to create a new message.
  */
 export const UpdateExperimentRequestSchema: GenMessage<UpdateExperimentRequest, {jsonType: UpdateExperimentRequestJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 30);
+  messageDesc(file_petri_experiments_v1_experiments_service, 32);
 
 /**
  * @generated from message petri.experiments.v1.UpdateExperimentResponse
@@ -1440,7 +1561,7 @@ export type UpdateExperimentResponseJson = {
  * Use `create(UpdateExperimentResponseSchema)` to create a new message.
  */
 export const UpdateExperimentResponseSchema: GenMessage<UpdateExperimentResponse, {jsonType: UpdateExperimentResponseJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 31);
+  messageDesc(file_petri_experiments_v1_experiments_service, 33);
 
 /**
  * @generated from message petri.experiments.v1.CancelExperimentRequest
@@ -1477,7 +1598,7 @@ export type CancelExperimentRequestJson = {
  * Use `create(CancelExperimentRequestSchema)` to create a new message.
  */
 export const CancelExperimentRequestSchema: GenMessage<CancelExperimentRequest, {jsonType: CancelExperimentRequestJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 32);
+  messageDesc(file_petri_experiments_v1_experiments_service, 34);
 
 /**
  * @generated from message petri.experiments.v1.CancelExperimentResponse
@@ -1504,7 +1625,7 @@ export type CancelExperimentResponseJson = {
  * Use `create(CancelExperimentResponseSchema)` to create a new message.
  */
 export const CancelExperimentResponseSchema: GenMessage<CancelExperimentResponse, {jsonType: CancelExperimentResponseJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 33);
+  messageDesc(file_petri_experiments_v1_experiments_service, 35);
 
 /**
  * @generated from message petri.experiments.v1.ValidateExperimentRequest
@@ -1531,7 +1652,7 @@ export type ValidateExperimentRequestJson = {
  * Use `create(ValidateExperimentRequestSchema)` to create a new message.
  */
 export const ValidateExperimentRequestSchema: GenMessage<ValidateExperimentRequest, {jsonType: ValidateExperimentRequestJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 34);
+  messageDesc(file_petri_experiments_v1_experiments_service, 36);
 
 /**
  * @generated from message petri.experiments.v1.ValidateExperimentResponse
@@ -1588,7 +1709,7 @@ export type ValidateExperimentResponseJson = {
  * Use `create(ValidateExperimentResponseSchema)` to create a new message.
  */
 export const ValidateExperimentResponseSchema: GenMessage<ValidateExperimentResponse, {jsonType: ValidateExperimentResponseJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 35);
+  messageDesc(file_petri_experiments_v1_experiments_service, 37);
 
 /**
  * @generated from message petri.experiments.v1.ValidateHypothesisRequest
@@ -1635,7 +1756,7 @@ export type ValidateHypothesisRequestJson = {
  * Use `create(ValidateHypothesisRequestSchema)` to create a new message.
  */
 export const ValidateHypothesisRequestSchema: GenMessage<ValidateHypothesisRequest, {jsonType: ValidateHypothesisRequestJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 36);
+  messageDesc(file_petri_experiments_v1_experiments_service, 38);
 
 /**
  * @generated from message petri.experiments.v1.ValidateHypothesisResponse
@@ -1682,7 +1803,7 @@ export type ValidateHypothesisResponseJson = {
  * Use `create(ValidateHypothesisResponseSchema)` to create a new message.
  */
 export const ValidateHypothesisResponseSchema: GenMessage<ValidateHypothesisResponse, {jsonType: ValidateHypothesisResponseJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 37);
+  messageDesc(file_petri_experiments_v1_experiments_service, 39);
 
 /**
  * @generated from message petri.experiments.v1.EstimateExperimentRequest
@@ -1713,7 +1834,7 @@ export type EstimateExperimentRequestJson = {
  * Use `create(EstimateExperimentRequestSchema)` to create a new message.
  */
 export const EstimateExperimentRequestSchema: GenMessage<EstimateExperimentRequest, {jsonType: EstimateExperimentRequestJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 38);
+  messageDesc(file_petri_experiments_v1_experiments_service, 40);
 
 /**
  * @generated from message petri.experiments.v1.EstimateExperimentResponse
@@ -1740,7 +1861,7 @@ export type EstimateExperimentResponseJson = {
  * Use `create(EstimateExperimentResponseSchema)` to create a new message.
  */
 export const EstimateExperimentResponseSchema: GenMessage<EstimateExperimentResponse, {jsonType: EstimateExperimentResponseJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 39);
+  messageDesc(file_petri_experiments_v1_experiments_service, 41);
 
 /**
  * @generated from message petri.experiments.v1.ListTemplatesRequest
@@ -1777,7 +1898,7 @@ export type ListTemplatesRequestJson = {
  * Use `create(ListTemplatesRequestSchema)` to create a new message.
  */
 export const ListTemplatesRequestSchema: GenMessage<ListTemplatesRequest, {jsonType: ListTemplatesRequestJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 40);
+  messageDesc(file_petri_experiments_v1_experiments_service, 42);
 
 /**
  * @generated from message petri.experiments.v1.ListTemplatesResponse
@@ -1808,7 +1929,7 @@ export type ListTemplatesResponseJson = {
  * Use `create(ListTemplatesResponseSchema)` to create a new message.
  */
 export const ListTemplatesResponseSchema: GenMessage<ListTemplatesResponse, {jsonType: ListTemplatesResponseJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 41);
+  messageDesc(file_petri_experiments_v1_experiments_service, 43);
 
 /**
  * @generated from message petri.experiments.v1.GetTemplateRequest
@@ -1835,7 +1956,7 @@ export type GetTemplateRequestJson = {
  * Use `create(GetTemplateRequestSchema)` to create a new message.
  */
 export const GetTemplateRequestSchema: GenMessage<GetTemplateRequest, {jsonType: GetTemplateRequestJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 42);
+  messageDesc(file_petri_experiments_v1_experiments_service, 44);
 
 /**
  * @generated from message petri.experiments.v1.GetTemplateResponse
@@ -1866,7 +1987,7 @@ export type GetTemplateResponseJson = {
  * Use `create(GetTemplateResponseSchema)` to create a new message.
  */
 export const GetTemplateResponseSchema: GenMessage<GetTemplateResponse, {jsonType: GetTemplateResponseJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 43);
+  messageDesc(file_petri_experiments_v1_experiments_service, 45);
 
 /**
  * @generated from message petri.experiments.v1.ListReviewQueueRequest
@@ -1903,7 +2024,7 @@ export type ListReviewQueueRequestJson = {
  * Use `create(ListReviewQueueRequestSchema)` to create a new message.
  */
 export const ListReviewQueueRequestSchema: GenMessage<ListReviewQueueRequest, {jsonType: ListReviewQueueRequestJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 44);
+  messageDesc(file_petri_experiments_v1_experiments_service, 46);
 
 /**
  * @generated from message petri.experiments.v1.ListReviewQueueResponse
@@ -1960,7 +2081,7 @@ export type ListReviewQueueResponseJson = {
  * Use `create(ListReviewQueueResponseSchema)` to create a new message.
  */
 export const ListReviewQueueResponseSchema: GenMessage<ListReviewQueueResponse, {jsonType: ListReviewQueueResponseJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 45);
+  messageDesc(file_petri_experiments_v1_experiments_service, 47);
 
 /**
  * @generated from message petri.experiments.v1.ApproveReviewRequest
@@ -1997,7 +2118,7 @@ export type ApproveReviewRequestJson = {
  * Use `create(ApproveReviewRequestSchema)` to create a new message.
  */
 export const ApproveReviewRequestSchema: GenMessage<ApproveReviewRequest, {jsonType: ApproveReviewRequestJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 46);
+  messageDesc(file_petri_experiments_v1_experiments_service, 48);
 
 /**
  * @generated from message petri.experiments.v1.ApproveReviewResponse
@@ -2024,7 +2145,7 @@ export type ApproveReviewResponseJson = {
  * Use `create(ApproveReviewResponseSchema)` to create a new message.
  */
 export const ApproveReviewResponseSchema: GenMessage<ApproveReviewResponse, {jsonType: ApproveReviewResponseJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 47);
+  messageDesc(file_petri_experiments_v1_experiments_service, 49);
 
 /**
  * @generated from message petri.experiments.v1.RejectReviewRequest
@@ -2061,7 +2182,7 @@ export type RejectReviewRequestJson = {
  * Use `create(RejectReviewRequestSchema)` to create a new message.
  */
 export const RejectReviewRequestSchema: GenMessage<RejectReviewRequest, {jsonType: RejectReviewRequestJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 48);
+  messageDesc(file_petri_experiments_v1_experiments_service, 50);
 
 /**
  * @generated from message petri.experiments.v1.RejectReviewResponse
@@ -2088,7 +2209,7 @@ export type RejectReviewResponseJson = {
  * Use `create(RejectReviewResponseSchema)` to create a new message.
  */
 export const RejectReviewResponseSchema: GenMessage<RejectReviewResponse, {jsonType: RejectReviewResponseJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 49);
+  messageDesc(file_petri_experiments_v1_experiments_service, 51);
 
 /**
  * @generated from message petri.experiments.v1.ProposeProtocolRequest
@@ -2139,7 +2260,7 @@ export type ProposeProtocolRequestJson = {
  * Use `create(ProposeProtocolRequestSchema)` to create a new message.
  */
 export const ProposeProtocolRequestSchema: GenMessage<ProposeProtocolRequest, {jsonType: ProposeProtocolRequestJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 50);
+  messageDesc(file_petri_experiments_v1_experiments_service, 52);
 
 /**
  * @generated from message petri.experiments.v1.ProposeProtocolResponse
@@ -2166,7 +2287,7 @@ export type ProposeProtocolResponseJson = {
  * Use `create(ProposeProtocolResponseSchema)` to create a new message.
  */
 export const ProposeProtocolResponseSchema: GenMessage<ProposeProtocolResponse, {jsonType: ProposeProtocolResponseJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 51);
+  messageDesc(file_petri_experiments_v1_experiments_service, 53);
 
 /**
  * @generated from message petri.experiments.v1.AcceptProtocolProposalRequest
@@ -2193,7 +2314,7 @@ export type AcceptProtocolProposalRequestJson = {
  * Use `create(AcceptProtocolProposalRequestSchema)` to create a new message.
  */
 export const AcceptProtocolProposalRequestSchema: GenMessage<AcceptProtocolProposalRequest, {jsonType: AcceptProtocolProposalRequestJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 52);
+  messageDesc(file_petri_experiments_v1_experiments_service, 54);
 
 /**
  * @generated from message petri.experiments.v1.AcceptProtocolProposalResponse
@@ -2220,7 +2341,7 @@ export type AcceptProtocolProposalResponseJson = {
  * Use `create(AcceptProtocolProposalResponseSchema)` to create a new message.
  */
 export const AcceptProtocolProposalResponseSchema: GenMessage<AcceptProtocolProposalResponse, {jsonType: AcceptProtocolProposalResponseJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 53);
+  messageDesc(file_petri_experiments_v1_experiments_service, 55);
 
 /**
  * @generated from message petri.experiments.v1.RequestProtocolChangesRequest
@@ -2257,7 +2378,7 @@ export type RequestProtocolChangesRequestJson = {
  * Use `create(RequestProtocolChangesRequestSchema)` to create a new message.
  */
 export const RequestProtocolChangesRequestSchema: GenMessage<RequestProtocolChangesRequest, {jsonType: RequestProtocolChangesRequestJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 54);
+  messageDesc(file_petri_experiments_v1_experiments_service, 56);
 
 /**
  * @generated from message petri.experiments.v1.RequestProtocolChangesResponse
@@ -2284,7 +2405,7 @@ export type RequestProtocolChangesResponseJson = {
  * Use `create(RequestProtocolChangesResponseSchema)` to create a new message.
  */
 export const RequestProtocolChangesResponseSchema: GenMessage<RequestProtocolChangesResponse, {jsonType: RequestProtocolChangesResponseJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 55);
+  messageDesc(file_petri_experiments_v1_experiments_service, 57);
 
 /**
  * ExperimentsService: the Experiment aggregate: requests, lifecycle, results, disputes,
@@ -2477,6 +2598,8 @@ export const ExperimentsService: GenService<{
   },
   /**
    * SubmitResults: in_progress (or claimed) -> pending_approval; files go to the blob store.
+   * Deprecated for the gateway, which uses UploadResults: this one holds the whole body (and a
+   * decoded copy of every file) in one message. Kept for callers that have the body as text.
    *
    * @generated from rpc petri.experiments.v1.ExperimentsService.SubmitResults
    */
@@ -2484,6 +2607,19 @@ export const ExperimentsService: GenService<{
     methodKind: "unary";
     input: typeof SubmitResultsRequestSchema;
     output: typeof SubmitResultsResponseSchema;
+  },
+  /**
+   * UploadResults: SubmitResults as a client stream, so that neither side holds a whole body.
+   * The caller and state are checked on the first message, before any file content is read;
+   * each file is decoded, hashed, sized (413 as soon as a limit is passed) and stored as it
+   * arrives; the submission is committed only after every file is stored.
+   *
+   * @generated from rpc petri.experiments.v1.ExperimentsService.UploadResults
+   */
+  uploadResults: {
+    methodKind: "client_streaming";
+    input: typeof UploadResultsRequestSchema;
+    output: typeof UploadResultsResponseSchema;
   },
   /**
    * GetResults: the results record with short-lived signed file URLs, from pending_approval on.
