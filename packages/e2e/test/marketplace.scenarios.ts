@@ -130,7 +130,7 @@ const CLAIM = {
  * operator events is eventually consistent): retries only the 403 of an operator it does not
  * know yet.
  */
-async function claimWhenKnown(operator: Client, experimentId: string) {
+export async function claimWhenKnown(operator: Client, experimentId: string) {
   return eventually(`claim of ${experimentId}`, async () => {
     const claim = await operator.call("POST", `/operator/jobs/${experimentId}/claim`, CLAIM);
     if (claim.status === 403 && /not a verified operator/i.test(claim.text)) return undefined;
@@ -138,7 +138,7 @@ async function claimWhenKnown(operator: Client, experimentId: string) {
   });
 }
 
-async function postOpenExperiment(requester: Client, title?: string) {
+export async function postOpenExperiment(requester: Client, title?: string) {
   const created = await requester.call("POST", "/experiments", micRequest(title));
   expect(created.status, created.text).toBe(201);
   expect(created.body.status).toBe("open");

@@ -164,6 +164,22 @@ describe.each(ENGINES)("UploadResults on %s", (engine) => {
     expect(await filesUnder(path.join(exp.blobDir, "results", id))).toEqual([]);
   });
 
+  it("accepts files of exactly 10 MiB each and 25 MiB together", async () => {
+    const started = await startedExperiment(exp);
+    const id = started.experiment.id;
+    const body = minimalBody();
+    const sizes = [RESULT_LIMITS.maxFileBytes, RESULT_LIMITS.maxFileBytes, 5 * 1024 * 1024];
+    expect(sizes.reduce((a, b) => a + b)).toBe(RESULT_LIMITS.maxSubmissionBytes);
+    body.raw_data_uploads = sizes.map((size, n) => ({
+      name: `f${n}.bin`,
+      format: "bin",
+      content_base64: b64(Buffer.alloc(size, n + 1)),
+    }));
+    const answer = await exp.as(started.operator.principal).uploadResults(stream(uploadOf(id, body)));
+    expect(answer.experiment!.status).toBe(ExperimentStatus.PENDING_APPROVAL);
+    expect(await filesUnder(path.join(exp.blobDir, "results", id))).toHaveLength(3);
+  });
+
   it("refuses files over 25 MiB together, storing nothing", async () => {
     const started = await startedExperiment(exp);
     const id = started.experiment.id;

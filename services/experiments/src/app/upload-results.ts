@@ -154,8 +154,9 @@ export function makeUploadResults(deps: SubmitResultsDeps) {
           checkSizes();
           continue;
         }
-        if (open) await close(open);
+        const ended = open;
         open = undefined;
+        if (ended) await close(ended);
         if (part.kind === "fields") {
           if (Buffer.byteLength(part.json, "utf8") > MAX_FIELDS_JSON_BYTES) {
             throw new PayloadTooLargeError(
