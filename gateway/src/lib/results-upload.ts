@@ -4,8 +4,9 @@
  * gateway holds no whole body and no whole file: only the non-file fields (small) and one piece
  * of base64 text at a time.
  *
- * The body goes through a streaming JSON tokenizer (stream-json) that hands string values over
- * in pieces. A string at one of the three places files go (raw_data_uploads[i].content_base64,
+ * The body goes through a streaming JSON tokenizer (stream-json's, called directly on each chunk
+ * of text: a Node object stream per token would cost more than the tokenizing) that hands
+ * string values over in pieces. A string at one of the three places files go (raw_data_uploads[i].content_base64,
  * documentation.photos[i].image_base64, documentation.lab_notebook_base64) is sent on as it
  * comes, in pieces of at most PIECE_CHARS, and replaced by "" in the rest of the body, which is
  * rebuilt as JSON text (numbers exactly as written) and sent last. The service decodes and
@@ -16,11 +17,10 @@
  * JSON, or not an object, is 422 validation_failed; one past the route's limit (the body
  * limit's counter fails the stream) is 413 payload_too_large.
  */
-import { Readable } from "node:stream";
-import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import { create } from "@bufbuild/protobuf";
 import { type UploadResultsRequest, UploadResultsRequestSchema } from "@petri/contracts/experiments";
-import parser from "stream-json/parser.js";
+import { getManyValues, isMany, none } from "stream-chain/defs.js";
+import { jsonParser } from "stream-json/core/parser.js";
 import { BodyTooLargeError } from "./body-limit.js";
 import { errorBody } from "./problem.js";
 
@@ -104,6 +104,13 @@ function textProblem(text: string): string | undefined {
   return undefined;
 }
 
+type Token = { name: string; value?: unknown };
+
+function valuesOf(out: unknown): Token[] {
+  if (out === none) return [];
+  return isMany(out) ? (getManyValues(out) as Token[]) : [out as Token];
+}
+
 const PARSER_OPTIONS = {
   packKeys: true,
   streamKeys: false,
@@ -125,10 +132,25 @@ export async function* uploadMessages(
   const message = (part: UploadResultsRequest["part"]) => create(UploadResultsRequestSchema, { part });
   yield message({ case: "experimentId", value: experimentId });
 
-  const source = Readable.fromWeb(body as NodeReadableStream<Uint8Array>);
-  const tokens = parser.asStream(PARSER_OPTIONS);
-  source.on("error", (error) => tokens.destroy(error));
-  source.pipe(tokens);
+  const tokenize = jsonParser(PARSER_OPTIONS);
+  const utf8 = new TextDecoder("utf-8");
+  const reader = body.getReader();
+  /** The tokens of the next chunk of the body (the last ones, then none, at its end). */
+  async function* tokensOf(): AsyncGenerator<Token[]> {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (!done) {
+        yield valuesOf(tokenize(utf8.decode(value, { stream: true })));
+        continue;
+      }
+      const tail = utf8.decode();
+      const last = tail === "" ? [] : valuesOf(tokenize(tail));
+      // The tokenizer's end of input (a flushable's `none`): what it held, or its error.
+      const end = (tokenize as unknown as (input: typeof none) => unknown)(none);
+      yield [...last, ...valuesOf(end)];
+      return;
+    }
+  }
 
   const stack: Frame[] = [];
   const path: Segment[] = [];
@@ -180,104 +202,108 @@ export async function* uploadMessages(
   };
 
   try {
-    for await (const token of tokens as AsyncIterable<{ name: string; value?: unknown }>) {
-      if (!started && token.name !== "startObject") {
-        throw invalid("", "the request body must be a JSON object", "the request is invalid");
-      }
-      switch (token.name) {
-        case "startObject":
-        case "startArray": {
-          beginValue();
-          if (stack.length >= MAX_JSON_DEPTH) {
-            throw invalid(formatField(path), `nests objects and arrays deeper than ${MAX_JSON_DEPTH} levels`);
-          }
-          stack.push({ kind: token.name === "startObject" ? "object" : "array", count: 0 });
-          write(token.name === "startObject" ? "{" : "[");
-          break;
+    for await (const batch of tokensOf())
+      for (const token of batch) {
+        if (!started && token.name !== "startObject") {
+          throw invalid("", "the request body must be a JSON object", "the request is invalid");
         }
-        case "endObject":
-        case "endArray": {
-          const frame = stack.pop()!;
-          write(frame.kind === "object" ? "}" : "]");
-          endValue();
-          break;
-        }
-        case "keyValue": {
-          const key = token.value as string;
-          const problem = textProblem(key);
-          if (problem) throw invalid(formatField([...path, key]), `the key ${problem}`);
-          const top = stack.at(-1)!;
-          if (top.count > 0) write(",");
-          top.key = key;
-          write(`${JSON.stringify(key)}:`);
-          break;
-        }
-        case "startString": {
-          beginValue();
-          const field = formatField(path);
-          const file = isFileContent(path);
-          text = { file, field, pending: "", parts: [] };
-          if (file) {
-            write('""');
-            yield message({ case: "fileField", value: field });
-          }
-          break;
-        }
-        case "stringChunk": {
-          const current = text!;
-          const piece = token.value as string;
-          if (!current.file) {
-            grow(piece.length);
-            current.parts.push(piece);
+        switch (token.name) {
+          case "startObject":
+          case "startArray": {
+            beginValue();
+            if (stack.length >= MAX_JSON_DEPTH) {
+              throw invalid(
+                formatField(path),
+                `nests objects and arrays deeper than ${MAX_JSON_DEPTH} levels`,
+              );
+            }
+            stack.push({ kind: token.name === "startObject" ? "object" : "array", count: 0 });
+            write(token.name === "startObject" ? "{" : "[");
             break;
           }
-          // A piece is as long as the tokenizer read at once (a socket read, 64 KiB), or more
-          // in a test's single chunk: sent on in pieces of at most PIECE_CHARS.
-          current.pending += piece;
-          while (current.pending.length >= PIECE_CHARS) {
-            const value = current.pending.slice(0, PIECE_CHARS);
-            current.pending = current.pending.slice(PIECE_CHARS);
-            const problem = textProblem(value);
-            if (problem) throw invalid(current.field, `${current.field} ${problem}`);
-            yield message({ case: "fileBase64", value });
+          case "endObject":
+          case "endArray": {
+            const frame = stack.pop()!;
+            write(frame.kind === "object" ? "}" : "]");
+            endValue();
+            break;
           }
-          break;
-        }
-        case "endString": {
-          const current = text!;
-          text = undefined;
-          if (current.file) {
-            if (current.pending !== "") {
-              const problem = textProblem(current.pending);
-              if (problem) throw invalid(current.field, `${current.field} ${problem}`);
-              yield message({ case: "fileBase64", value: current.pending });
+          case "keyValue": {
+            const key = token.value as string;
+            const problem = textProblem(key);
+            if (problem) throw invalid(formatField([...path, key]), `the key ${problem}`);
+            const top = stack.at(-1)!;
+            if (top.count > 0) write(",");
+            top.key = key;
+            write(`${JSON.stringify(key)}:`);
+            break;
+          }
+          case "startString": {
+            beginValue();
+            const field = formatField(path);
+            const file = isFileContent(path);
+            text = { file, field, pending: "", parts: [] };
+            if (file) {
+              write('""');
+              yield message({ case: "fileField", value: field });
             }
-          } else {
-            const value = current.parts.join("");
-            const problem = textProblem(value);
-            if (problem) throw invalid(current.field, `${current.field || "the value"} ${problem}`);
-            // Counted piece by piece already.
-            fields.push(JSON.stringify(value));
+            break;
           }
-          endValue();
-          break;
+          case "stringChunk": {
+            const current = text!;
+            const piece = token.value as string;
+            if (!current.file) {
+              grow(piece.length);
+              current.parts.push(piece);
+              break;
+            }
+            // A piece is as long as the tokenizer read at once (a socket read, 64 KiB), or more
+            // in a test's single chunk: sent on in pieces of at most PIECE_CHARS.
+            current.pending += piece;
+            while (current.pending.length >= PIECE_CHARS) {
+              const value = current.pending.slice(0, PIECE_CHARS);
+              current.pending = current.pending.slice(PIECE_CHARS);
+              const problem = textProblem(value);
+              if (problem) throw invalid(current.field, `${current.field} ${problem}`);
+              yield message({ case: "fileBase64", value });
+            }
+            break;
+          }
+          case "endString": {
+            const current = text!;
+            text = undefined;
+            if (current.file) {
+              if (current.pending !== "") {
+                const problem = textProblem(current.pending);
+                if (problem) throw invalid(current.field, `${current.field} ${problem}`);
+                yield message({ case: "fileBase64", value: current.pending });
+              }
+            } else {
+              const value = current.parts.join("");
+              const problem = textProblem(value);
+              if (problem) throw invalid(current.field, `${current.field || "the value"} ${problem}`);
+              // Counted piece by piece already.
+              fields.push(JSON.stringify(value));
+            }
+            endValue();
+            break;
+          }
+          case "numberValue":
+            beginValue();
+            write(token.value as string);
+            endValue();
+            break;
+          case "trueValue":
+          case "falseValue":
+          case "nullValue":
+            beginValue();
+            write(String(token.value));
+            endValue();
+            break;
+          default:
+            break;
         }
-        case "numberValue":
-          beginValue();
-          write(token.value as string);
-          endValue();
-          break;
-        case "trueValue":
-        case "falseValue":
-        case "nullValue":
-          beginValue();
-          write(String(token.value));
-          endValue();
-          break;
-        default:
-          break;
       }
-    }
   } catch (error) {
     if (error instanceof UploadRefused) throw error;
     if (error instanceof BodyTooLargeError) {
@@ -291,8 +317,8 @@ export async function* uploadMessages(
     if (error instanceof Error && error.message.startsWith("Parser ")) throw notJson();
     throw error;
   } finally {
-    source.destroy();
-    tokens.destroy();
+    // Stops reading a body the upload no longer needs (a no-op once it was read to the end).
+    void reader.cancel().catch(() => undefined);
   }
   if (!finished) throw notJson();
   yield message({ case: "fieldsJson", value: fields.join("") });
