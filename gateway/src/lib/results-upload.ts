@@ -317,9 +317,23 @@ export async function* uploadMessages(
     if (error instanceof Error && error.message.startsWith("Parser ")) throw notJson();
     throw error;
   } finally {
-    // Stops reading a body the upload no longer needs (a no-op once it was read to the end).
-    void reader.cancel().catch(() => undefined);
+    // The caller may still read (and discard) the rest: see discardBody.
+    reader.releaseLock();
   }
   if (!finished) throw notJson();
   yield message({ case: "fieldsJson", value: fields.join("") });
+}
+
+/**
+ * Reads what is left of a body and throws it away, holding nothing: answering before the client
+ * has sent it all makes many clients fail to read the answer. Ends at the body's end, or at once
+ * when it cannot be read (past the body limit, the client gone, still locked).
+ */
+export async function discardBody(body: ReadableStream<Uint8Array>): Promise<void> {
+  try {
+    const reader = body.getReader();
+    while (!(await reader.read()).done);
+  } catch {
+    // Nothing more to read.
+  }
 }

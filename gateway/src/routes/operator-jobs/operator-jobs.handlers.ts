@@ -11,7 +11,7 @@ import {
   submissionAnswerJson,
 } from "../../lib/results-json.js";
 import { RespondWith } from "../../lib/problem.js";
-import { UploadRefused, uploadMessages } from "../../lib/results-upload.js";
+import { UploadRefused, discardBody, uploadMessages } from "../../lib/results-upload.js";
 import { callService } from "../../lib/service-call.js";
 import type { claimJob, listJobs, reportIssue, startJob, submitResults } from "./operator-jobs.routes.js";
 
@@ -86,6 +86,9 @@ export const submitResultsHandler: RouteHandler<typeof submitResults, GatewayEnv
     );
     return c.json(submissionAnswerJson(experiment), 200);
   } catch (error) {
+    // The service may refuse early (a file too large, not the lab's job): the client is still
+    // sending, and gets the answer once the rest of its body (within the limit) is discarded.
+    await discardBody(body);
     if (refusal) throw new RespondWith(c.json(refusal.body, refusal.status));
     throw error;
   }
