@@ -13,7 +13,7 @@ import {
 import { FakeClock } from "@petri/testkit";
 import { beforeEach, describe, expect, it } from "vitest";
 import { FakeExperiments, gatewayWithServices } from "../../../test/support/fake-experiments.js";
-import { FakeIdentity, bodyOf } from "../../../test/support/fake-identity.js";
+import { FakeIdentity, bodyOf, from } from "../../../test/support/fake-identity.js";
 import { FakeMarketplace } from "../../../test/support/fake-marketplace.js";
 import { caller } from "../../../test/support/requests.js";
 import { OPERATION_BODY_LIMITS } from "../../lib/body-limit.js";
@@ -361,6 +361,41 @@ describe("POST /operator/jobs/{id}/submit", () => {
     const ok = `{"summary":"\\ud83d\\ude00","hypothesis_supported":true,"measurements":${"[".repeat(63)}${"]".repeat(63)}}`;
     expect((await call("POST", `/operator/jobs/${experiment.id}/submit`, ok)).status).toBe(200);
     expect(experiments.count("UploadResults")).toBe(1);
+  });
+
+  it("reads and discards the rest of a body the service refused early, then answers", async () => {
+    const experiment = await claimed(true);
+    // Another lab: the service refuses on the first message, before any file.
+    const other = identity.addAccount({ tier: Tier.PRO });
+    experiments.loop.operators.set(other.account.id, { operatorId: "op_other", labName: "Lab Two" });
+    const piece = new TextEncoder().encode("QUJD".repeat(16 * 1024));
+    const pieces = 64;
+    let pulled = 0;
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('{"raw_data_uploads":[{"content_base64":"'));
+      },
+      pull(controller) {
+        pulled += 1;
+        if (pulled <= pieces) controller.enqueue(piece);
+        else {
+          controller.enqueue(new TextEncoder().encode('"}]}'));
+          controller.close();
+        }
+      },
+    });
+    const response = await app.request(
+      `/operator/jobs/${experiment.id}/submit`,
+      {
+        method: "POST",
+        headers: { "x-api-key": other.secret, "content-type": "application/json" },
+        body,
+        duplex: "half",
+      } as RequestInit,
+      from(SOURCE),
+    );
+    expect(response.status).toBe(404);
+    expect(pulled).toBe(pieces + 1);
   });
 
   it("a service's payload_too_large is 413 whatever its Connect code", async () => {
