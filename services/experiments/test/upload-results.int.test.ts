@@ -9,7 +9,11 @@ import { createHash } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { create } from "@bufbuild/protobuf";
-import { Code } from "@connectrpc/connect";
+import { Code, createClient } from "@connectrpc/connect";
+import { createConnectTransport } from "@connectrpc/connect-node";
+import { ExperimentsService } from "@petri/contracts/experiments";
+import { PRINCIPAL_HEADER, buildServiceServer, serverInterceptors } from "@petri/service-kit";
+import { internalTestCredentials } from "@petri/service-testkit";
 import {
   ExperimentStatus,
   type UploadResultsRequest,
@@ -23,6 +27,7 @@ import {
   ENGINES,
   type Experiments,
   failure,
+  logger,
   outboxEvents,
   startExperiments,
 } from "./support/harness.js";
@@ -131,6 +136,38 @@ describe.each(ENGINES)("UploadResults on %s", (engine) => {
     // A repeated upload finds pending_approval.
     const again = await failure(exp.as(started.operator.principal).uploadResults(stream(uploadOf(id, body))));
     expect(again.code).toBe(Code.FailedPrecondition);
+  });
+
+  it("streams over HTTP/2 as in cluster mode (the service's own server, the gateway's transport)", async () => {
+    const started = await startedExperiment(exp);
+    const id = started.experiment.id;
+    const { verifier, signer } = await internalTestCredentials();
+    const server = buildServiceServer({
+      routes: (router) => exp.service.routes(router),
+      interceptors: serverInterceptors({ logger, verifier }),
+      readiness: async () => ({ ready: true, checks: [] }),
+      logger,
+    });
+    const { port } = await server.listen(0, "127.0.0.1");
+    try {
+      const token = await signer.sign(started.operator.principal);
+      const client = createClient(
+        ExperimentsService,
+        createConnectTransport({
+          baseUrl: `http://127.0.0.1:${port}`,
+          httpVersion: "2",
+          interceptors: [(next) => (req) => (req.header.set(PRINCIPAL_HEADER, token), next(req))],
+        }),
+      );
+      const big = b64(Buffer.alloc(2 * 1024 * 1024 + 1, 9));
+      const body = fullBody() as Record<string, any>;
+      body.raw_data_uploads[1].content_base64 = big;
+      const answer = await client.uploadResults(stream(uploadOf(id, body)));
+      expect(answer.experiment!.status).toBe(ExperimentStatus.PENDING_APPROVAL);
+      expect(await filesUnder(path.join(exp.blobDir, "results", id))).toHaveLength(5);
+    } finally {
+      await server.close();
+    }
   });
 
   it("checks the caller before storing anything: the requester is refused and no blob is written", async () => {
