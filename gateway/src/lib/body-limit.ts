@@ -4,7 +4,10 @@
  * With a Content-Length (and no Transfer-Encoding) the length is checked before anything is
  * read; Node's HTTP parser holds the client to it. Without one (chunked), the body is read
  * up to the limit and refused as soon as it passes it, whether or not the route reads
- * bodies; a body under the limit is handed on as a buffer.
+ * bodies; a body under the limit is handed on as the chunks read (never copied into one
+ * buffer). A route that reads its body as a stream (STREAMED_BODY_OPERATIONS) is handed a
+ * chunked body unread, through a counter that fails the stream with BodyTooLargeError as
+ * soon as it passes the limit: the route answers 413 then, so it holds no more than it reads.
  *
  * Hono's bodyLimit does the same but rebuilds the request with `new Request(c.req.raw, …)`,
  * which fails (500) for a chunked body under the limit when @hono/node-server runs with
@@ -14,6 +17,7 @@
  * OPERATION_BODY_LIMITS, whose limit is fixed by what they carry.
  */
 import type { Context, MiddlewareHandler } from "hono";
+import { matchedOperation } from "./guard.js";
 
 const KIB = 1024;
 const MIB = 1024 * KIB;
@@ -28,6 +32,22 @@ export const OPERATION_BODY_LIMITS: Readonly<Record<string, number>> = {
   // A lab profile is declarations only (intake-model.md); a few KiB even for a large core.
   "POST /operator/profile": 64 * KIB,
 };
+
+/**
+ * Operations whose handler reads the body as a stream, holding only what it is working on
+ * (the results submission: docs/decisions-pending/streamed-submit.md).
+ */
+export const STREAMED_BODY_OPERATIONS: ReadonlySet<string> = new Set([
+  "POST /operator/jobs/{experiment_id}/submit",
+]);
+
+/** A streamed body (STREAMED_BODY_OPERATIONS) passed its limit while the route read it: 413. */
+export class BodyTooLargeError extends Error {
+  constructor(readonly maxBytes: number) {
+    super(`the request body is larger than ${maxBytes} bytes`);
+    this.name = "BodyTooLargeError";
+  }
+}
 
 /** The body limit of an operation (undefined: an unknown route) given the default. */
 export function bodyLimitOf(operation: string | undefined, defaultBytes: number): number {
@@ -46,6 +66,20 @@ export function bodyLimit(
     if (declared !== null && !raw.headers.has("transfer-encoding")) {
       return Number(declared) > maxBytes ? tooLarge(c, maxBytes) : next();
     }
+    if (STREAMED_BODY_OPERATIONS.has(matchedOperation(c) ?? "")) {
+      let size = 0;
+      const counted = raw.body.pipeThrough(
+        new TransformStream<Uint8Array, Uint8Array>({
+          transform(chunk, controller) {
+            size += chunk.byteLength;
+            if (size > maxBytes) controller.error(new BodyTooLargeError(maxBytes));
+            else controller.enqueue(chunk);
+          },
+        }),
+      );
+      c.req.raw = rebuilt(raw, counted);
+      return next();
+    }
     const reader = raw.body.getReader();
     const chunks: Uint8Array[] = [];
     let size = 0;
@@ -56,13 +90,24 @@ export function bodyLimit(
       if (size > maxBytes) return tooLarge(c, maxBytes);
       chunks.push(value);
     }
-    const body = new Uint8Array(size);
-    let offset = 0;
-    for (const chunk of chunks) {
-      body.set(chunk, offset);
-      offset += chunk.byteLength;
-    }
-    c.req.raw = new Request(raw.url, { method: raw.method, headers: raw.headers, body, signal: raw.signal });
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (const chunk of chunks) controller.enqueue(chunk);
+        controller.close();
+      },
+    });
+    c.req.raw = rebuilt(raw, body);
     return next();
   };
+}
+
+function rebuilt(raw: Request, body: ReadableStream<Uint8Array>): Request {
+  return new Request(raw.url, {
+    method: raw.method,
+    headers: raw.headers,
+    body,
+    // Required by undici for a stream body; the request is read once, front to back.
+    duplex: "half",
+    signal: raw.signal,
+  } as RequestInit);
 }

@@ -11,7 +11,7 @@
  *     zod and every other recursive walk further on).
  *
  * The body is parsed here once; Hono's JSON validator and handlers get that value from
- * c.req.json(). Operations in RAW_BODY_OPERATIONS read their body themselves (streamed);
+ * c.req.json(). Operations in STREAMED_BODY_OPERATIONS read their body themselves (streamed);
  * they can reuse checkJsonText.
  */
 import type { Context, MiddlewareHandler } from "hono";
@@ -27,16 +27,13 @@ import {
   unsafeTextReason,
 } from "@petri/service-kit";
 import { operationKey } from "./access.js";
+import { STREAMED_BODY_OPERATIONS } from "./body-limit.js";
 import { PATH_ID_PREFIXES } from "./path-ids.js";
 import { errorBody } from "./problem.js";
 
 /** The longest free-text path parameter (template and provider names, docs assets). */
 export const MAX_PATH_NAME_LENGTH = 100;
 
-/** Operations whose body this middleware leaves unread ("METHOD /path/{param}"). */
-export const RAW_BODY_OPERATIONS: readonly string[] = ["POST /operator/jobs/{experiment_id}/submit"];
-
-const RAW_BODY = new Set(RAW_BODY_OPERATIONS);
 const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
 
 export type JsonTextCheck =
@@ -138,7 +135,7 @@ export function requestHygiene(): MiddlewareHandler {
 
     const mediaType = c.req.header("content-type")?.split(";", 1)[0]?.trim() ?? "";
     if (!c.req.raw.body || !JSON_MEDIA_TYPE.test(mediaType)) return next();
-    if (RAW_BODY.has(operationKey(route.method, route.path))) return next();
+    if (STREAMED_BODY_OPERATIONS.has(operationKey(route.method, route.path))) return next();
 
     const text = await c.req.text();
     // No body at all: the route's validator (if it has one) says so, as it always did.

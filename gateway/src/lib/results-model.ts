@@ -4,8 +4,8 @@
  *
  * The experiments service owns both: it validates the submission, decodes the base64 files
  * into its blob store and writes the record with signed, short-lived file URLs. The gateway
- * checks only that the body is a JSON object within the route's limit and passes the text
- * on exactly as sent; the runtime schemas accept any object, the document shows the model.
+ * streams the submission to it (./results-upload.ts) without validating it by these schemas:
+ * they only document the model.
  */
 import { z } from "@hono/zod-openapi";
 import { documentationOf } from "./experiment-request.js";

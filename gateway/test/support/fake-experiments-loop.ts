@@ -26,6 +26,7 @@ import {
   InvalidStateError,
   NotFoundError,
   type Principal,
+  kPrincipal,
   ValidationError,
   domainErrorToConnectError,
 } from "@petri/service-kit";
@@ -110,6 +111,26 @@ export function resultsLoopHandlers(fake: FakeExperiments): Partial<ServiceImpl<
     return found;
   };
 
+  /** Keeps a submission's results (raw data files as sent) and moves it to pending_approval. */
+  const storeResults = (experiment: Experiment, body: Record<string, any>) => {
+    const uploads = (body.raw_data_uploads ?? []) as Array<Record<string, string>>;
+    loop.results.set(experiment.id, {
+      experiment_id: experiment.id,
+      hypothesis_supported: body.hypothesis_supported,
+      confidence_level: body.confidence_level,
+      summary: body.summary,
+      structured_data: { measurements: body.measurements ?? [], statistics: body.statistics ?? null },
+      raw_data_files: uploads.map((upload) => ({
+        name: upload.name,
+        format: upload.format,
+        file_id: loop.addFile(upload.name!, "text/csv", Buffer.from(upload.content_base64!, "base64")),
+      })),
+      operator_notes: body.notes ?? "",
+    });
+    experiment.resultsSubmittedAt = now();
+    return fake.touch(experiment, ExperimentStatus.PENDING_APPROVAL);
+  };
+
   return {
     claimExperiment: async (request, context: HandlerContext) => {
       const principal = fake.record("ClaimExperiment", request, context);
@@ -172,23 +193,41 @@ export function resultsLoopHandlers(fake: FakeExperiments): Partial<ServiceImpl<
       const principal = fake.record("SubmitResults", request, context);
       const experiment = assigned(principal, request.experimentId);
       fake.requireStatus(experiment, ["claimed", "in_progress"]);
-      const body = JSON.parse(request.resultsJson) as Record<string, any>;
-      const uploads = (body.raw_data_uploads ?? []) as Array<Record<string, string>>;
-      loop.results.set(experiment.id, {
-        experiment_id: experiment.id,
-        hypothesis_supported: body.hypothesis_supported,
-        confidence_level: body.confidence_level,
-        summary: body.summary,
-        structured_data: { measurements: body.measurements ?? [], statistics: body.statistics ?? null },
-        raw_data_files: uploads.map((upload) => ({
-          name: upload.name,
-          format: upload.format,
-          file_id: loop.addFile(upload.name!, "text/csv", Buffer.from(upload.content_base64!, "base64")),
-        })),
-        operator_notes: body.notes ?? "",
-      });
-      experiment.resultsSubmittedAt = now();
-      return fake.touch(experiment, ExperimentStatus.PENDING_APPROVAL);
+      return storeResults(experiment, JSON.parse(request.resultsJson) as Record<string, any>);
+    },
+
+    uploadResults: async (requests, context) => {
+      // The caller and state first, as the service checks them before any file arrives.
+      const iterator = requests[Symbol.asyncIterator]();
+      const first = await iterator.next();
+      const experimentId =
+        first.done || first.value.part.case !== "experimentId" ? "" : first.value.part.value;
+      const files: Array<{ field: string; base64: string }> = [];
+      let fieldsJson = "";
+      let messages = 1;
+      let largestPiece = 0;
+      const principal = context.values.get(kPrincipal);
+      if (principal) assigned(principal, experimentId);
+      for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
+        messages += 1;
+        const { part } = next.value;
+        if (part.case === "fileField") files.push({ field: part.value, base64: "" });
+        else if (part.case === "fileBase64") {
+          files.at(-1)!.base64 += part.value;
+          largestPiece = Math.max(largestPiece, part.value.length);
+        } else if (part.case === "fieldsJson") fieldsJson = part.value;
+      }
+      fake.record("UploadResults", { experimentId, files, fieldsJson, messages, largestPiece }, context);
+      const experiment = assigned(principal!, experimentId);
+      fake.requireStatus(experiment, ["claimed", "in_progress"]);
+      const body = JSON.parse(fieldsJson) as Record<string, any>;
+      for (const file of files) {
+        const path = file.field.split(/[.[\]]+/).filter(Boolean);
+        let holder: any = body;
+        for (const segment of path.slice(0, -1)) holder = holder[segment];
+        holder[path.at(-1)!] = file.base64;
+      }
+      return storeResults(experiment, body);
     },
 
     getResults: async (request, context) => {

@@ -138,7 +138,7 @@ export async function claimWhenKnown(operator: Client, experimentId: string) {
   });
 }
 
-async function postOpenExperiment(requester: Client, title?: string) {
+export async function postOpenExperiment(requester: Client, title?: string) {
   const created = await requester.call("POST", "/experiments", micRequest(title));
   expect(created.status, created.text).toBe(201);
   expect(created.body.status).toBe("open");

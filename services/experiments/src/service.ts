@@ -28,6 +28,7 @@ import { fileUrlKeySource } from "./app/result-links.js";
 import { makeStartExperiment } from "./app/start-experiment.js";
 import { makeSubmitDraft } from "./app/submit-draft.js";
 import { makeSubmitResults } from "./app/submit-results.js";
+import { makeUploadResults } from "./app/upload-results.js";
 import { makeUpdateExperiment } from "./app/update-experiment.js";
 import { makeValidateExperiment } from "./app/validate-experiment.js";
 import { makeValidateHypothesis } from "./app/validate-hypothesis.js";
@@ -115,6 +116,7 @@ export function createExperimentsService(
     startExperiment: makeStartExperiment(changing),
     reportIssue: makeReportIssue(changing),
     submitResults: makeSubmitResults({ ...changing, blobs, logger }),
+    uploadResults: makeUploadResults({ ...changing, blobs, logger }),
     getResults: makeGetResults({ db, clock, signingKey }),
     getResultFile: makeGetResultFile({ db, clock, blobs, logger, signingKey }),
     approveResults: makeApproveResults(changing),

@@ -1,4 +1,5 @@
 import type { RouteHandler } from "@hono/zod-openapi";
+import { HTTPException } from "hono/http-exception";
 import { BULK_CALL_TIMEOUT_MS, asCaller } from "../../lib/clients.js";
 import type { GatewayEnv } from "../../lib/create-app.js";
 import { jobJson } from "../../lib/marketplace-json.js";
@@ -9,6 +10,8 @@ import {
   startAnswerJson,
   submissionAnswerJson,
 } from "../../lib/results-json.js";
+import { RespondWith } from "../../lib/problem.js";
+import { UploadRefused, discardBody, uploadMessages } from "../../lib/results-upload.js";
 import { callService } from "../../lib/service-call.js";
 import type { claimJob, listJobs, reportIssue, startJob, submitResults } from "./operator-jobs.routes.js";
 
@@ -57,19 +60,36 @@ export const reportIssueHandler: RouteHandler<typeof reportIssue, GatewayEnv> = 
   return c.json(issueAnswerJson(experiment?.id ?? experiment_id, issue), 201);
 };
 
+/** Content types the submit route reads as JSON (as Hono's JSON validator accepts them). */
+const JSON_CONTENT_TYPE = /^application\/([a-z-.]+\+)?json(\s*;.*)?$/i;
+
 export const submitResultsHandler: RouteHandler<typeof submitResults, GatewayEnv> = async (c) => {
   const { experiment_id } = c.req.valid("param");
-  // The validator parsed the body only to check it is a JSON object; the service gets the
-  // text exactly as sent (Hono keeps it: json() parses the cached text), so no number or
-  // key is re-serialised on the way.
-  const resultsJson = await c.req.text();
-  const { experiment } = await callService(() =>
-    c
-      .get("runtime")
-      .clients.experiments.submitResults(
-        { experimentId: experiment_id, resultsJson },
-        asCaller(BULK_CALL_TIMEOUT_MS),
-      ),
-  );
-  return c.json(submissionAnswerJson(experiment), 200);
+  if (!JSON_CONTENT_TYPE.test(c.req.header("content-type") ?? "")) throw new HTTPException(415);
+  // The body is read as a stream and sent on in pieces (lib/results-upload.ts): neither the
+  // gateway nor the service holds it whole. A refusal of the body's own (422, 413) ends the
+  // stream, which the service sees as a cancelled upload; that refusal is the answer.
+  let refusal: UploadRefused | undefined;
+  const body =
+    c.req.raw.body ?? new ReadableStream<Uint8Array>({ start: (controller) => controller.close() });
+  async function* messages() {
+    try {
+      yield* uploadMessages(experiment_id, body);
+    } catch (error) {
+      if (error instanceof UploadRefused) refusal = error;
+      throw error;
+    }
+  }
+  try {
+    const { experiment } = await callService(() =>
+      c.get("runtime").clients.experiments.uploadResults(messages(), asCaller(BULK_CALL_TIMEOUT_MS)),
+    );
+    return c.json(submissionAnswerJson(experiment), 200);
+  } catch (error) {
+    // The service may refuse early (a file too large, not the lab's job): the client is still
+    // sending, and gets the answer once the rest of its body (within the limit) is discarded.
+    await discardBody(body);
+    if (refusal) throw new RespondWith(c.json(refusal.body, refusal.status));
+    throw error;
+  }
 };

@@ -1,4 +1,5 @@
 import { createRouter } from "../../lib/create-app.js";
+import { ResultsSubmissionSchema } from "../../lib/results-model.js";
 import {
   claimJobHandler,
   listJobsHandler,
@@ -8,7 +9,11 @@ import {
 } from "./operator-jobs.handlers.js";
 import { claimJob, listJobs, reportIssue, startJob, submitResults } from "./operator-jobs.routes.js";
 
-export const operatorJobsRouter = createRouter({ errorPaths: true })
+const router = createRouter({ errorPaths: true });
+// The submit route refers to it without validating by it (it streams its body).
+router.openAPIRegistry.register("ResultsSubmission", ResultsSubmissionSchema);
+
+export const operatorJobsRouter = router
   .openapi(listJobs, listJobsHandler)
   .openapi(claimJob, claimJobHandler)
   .openapi(startJob, startJobHandler)

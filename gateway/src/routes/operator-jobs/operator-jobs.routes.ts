@@ -4,7 +4,6 @@ import { OPERATION_BODY_LIMITS } from "../../lib/body-limit.js";
 import { ISSUE_SEVERITIES, TURNAROUND_PRIORITIES } from "../../lib/catalog.js";
 import { errorResponses, jsonResponse } from "../../lib/openapi.js";
 import { cursorPageQuery } from "../../lib/pagination.js";
-import { ResultsSubmissionSchema } from "../../lib/results-model.js";
 import {
   ExperimentIdParamsSchema,
   ExperimentStatusSchema,
@@ -238,11 +237,16 @@ export const submitResults = createRoute({
   operationId: "submitResults",
   tags: ["Operators"],
   summary: "Submit the results: in_progress (or claimed) -> pending_approval",
-  description: `The body (SPEC.md) carries the files base64-encoded and may be up to ${RESULTS_LIMIT_MIB} MiB; it is passed to the experiments service exactly as sent, which validates it and stores the files. The requester is notified (completed) and can read the results with signed file URLs. ${OPERATOR_ROLE_NOTE}`,
+  description: `The body (SPEC.md) carries the files base64-encoded and may be up to ${RESULTS_LIMIT_MIB} MiB. It is read as a stream: each file is passed to the experiments service in pieces as it arrives, which decodes, checks and stores it, and validates the other fields. The requester is notified (completed) and can read the results with signed file URLs. ${OPERATOR_ROLE_NOTE}`,
   ...authenticatedAccess,
   request: {
     params: ExperimentIdParamsSchema,
-    body: { required: true, content: { "application/json": { schema: ResultsSubmissionSchema } } },
+    // A reference, not the schema: with a schema the router would parse the whole body before
+    // the handler, which reads it as a stream instead (the component is registered by the router).
+    body: {
+      required: true,
+      content: { "application/json": { schema: { $ref: "#/components/schemas/ResultsSubmission" } } },
+    },
   },
   responses: {
     200: jsonResponse("The submission", SubmittedResultsSchema),
@@ -255,7 +259,7 @@ export const submitResults = createRoute({
         403: FORBIDDEN,
         409: INVALID_STATE,
         413: `The body is larger than ${RESULTS_LIMIT_MIB} MiB, or a file in it is larger than the service accepts (payload_too_large)`,
-        422: "The results are invalid, e.g. a file is not valid base64 (validation_failed, details.errors [{path, field, code, message}])",
+        422: "The results are invalid, e.g. a file is not valid base64, the body is not JSON, nests deeper than 64 levels or holds a NUL or a lone surrogate in a string (validation_failed, details.errors [{path, field, code, message}])",
       },
     }),
   },

@@ -1,21 +1,9 @@
-import {
-  type Clock,
-  type Logger,
-  NotFoundError,
-  type Principal,
-  ValidationError,
-  newId,
-  parseSafeJson,
-} from "@petri/service-kit";
-import type { JsonValue } from "@petri/db";
-import type { Kysely } from "kysely";
-import { type BlobStore, blobKeyFor } from "../blobs/index.js";
-import { type ExperimentRecord, loadRecord } from "../db/experiment-records.js";
-import { findExperiment, updateExperiment } from "../db/experiments.js";
-import { insertResultFiles, insertResults } from "../db/results.js";
-import type { ExperimentsDb } from "../db/schema.js";
+import { NotFoundError, type Principal, ValidationError, newId, parseSafeJson } from "@petri/service-kit";
+import { blobKeyFor } from "../blobs/index.js";
+import type { ExperimentRecord } from "../db/experiment-records.js";
+import { findExperiment } from "../db/experiments.js";
 import { assertAssignedOperator } from "../domain/authorization.js";
-import { assertCan, transition } from "../domain/lifecycle/transitions.js";
+import { assertCan } from "../domain/lifecycle/transitions.js";
 import { PayloadTooLargeError } from "../domain/payload-too-large.js";
 import {
   type DecodedFile,
@@ -25,15 +13,9 @@ import {
   parseSubmission,
   toStoredResults,
 } from "../domain/results/index.js";
-import { recordResultsSubmitted } from "./experiment-events.js";
+import { type SubmitResultsDeps, commitResults, removeBlobs } from "./commit-results.js";
 
-export interface SubmitResultsDeps {
-  db: Kysely<ExperimentsDb>;
-  clock: Clock;
-  blobs: BlobStore;
-  logger: Logger;
-  afterCommit(): void;
-}
+export type { SubmitResultsDeps } from "./commit-results.js";
 
 /** The submit body as JSON text: too large 413 payload_too_large, not JSON 422. */
 function parseBody(resultsJson: string): unknown {
@@ -63,9 +45,10 @@ function parsed(body: unknown): ParsedSubmission {
  * 2. The body: too large 413 payload_too_large, invalid 422 (domain/results parseSubmission).
  * 3. Every file goes to the blob store under results/<experiment>/<file id> BEFORE the
  *    transaction, so the transaction holds no lock during file I/O.
- * 4. One transaction: the status is checked again on the locked row, results and file rows
- *    are inserted, the experiment moves to pending_approval with results_submitted_at, and
- *    ResultsSubmitted is recorded. A repeated submit finds pending_approval: 409.
+ * 4. One transaction (./commit-results.ts): the status is checked again on the locked row, results
+ *    and file rows are inserted, the experiment moves to pending_approval with
+ *    results_submitted_at, and ResultsSubmitted is recorded. A repeated submit finds
+ *    pending_approval: 409.
  * If storing or the transaction fails, the blobs already put are deleted (best effort; a
  * failed delete is logged with its key), so no file is left without its record silently.
  */
@@ -96,45 +79,7 @@ export function makeSubmitResults(deps: SubmitResultsDeps) {
       const failedPut = puts.find((put) => put.status === "rejected");
       if (failedPut) throw failedPut.reason;
       const results = toStoredResults(submission, { fileIds, submittedAt: now });
-      const record = await deps.db.transaction().execute(async (trx) => {
-        const current = await findExperiment(trx, before.id, { lock: true });
-        if (!current) throw new NotFoundError("experiment", before.id);
-        assertAssignedOperator(principal, current);
-        const status = transition("submit_results", current.status);
-        await insertResults(trx, {
-          experimentId: current.id,
-          results: results as unknown as { [key: string]: JsonValue },
-          submittedBy: principal.accountId,
-          submittedAt: now,
-        });
-        await insertResultFiles(
-          trx,
-          results.files.map((file, position) => ({
-            file_id: file.fileId,
-            experiment_id: current.id,
-            kind: file.kind,
-            name: file.name,
-            format: file.format,
-            content_type: file.contentType,
-            size_bytes: file.sizeBytes,
-            sha256: file.sha256,
-            blob_key: keys[position]!,
-            step: file.step ?? null,
-            caption: file.caption ?? null,
-            position,
-            created_at: now,
-          })),
-        );
-        const updated = await updateExperiment(trx, current, {
-          status,
-          started_at: current.started_at ?? now,
-          results_submitted_at: now,
-          updated_at: now,
-        });
-        const submitted = await loadRecord(trx, updated);
-        await recordResultsSubmitted(trx, submitted, results.files.length, now);
-        return submitted;
-      });
+      const record = await commitResults(deps, principal, before.id, { results, keys, now });
       deps.afterCommit();
       return record;
     } catch (error) {
@@ -142,17 +87,4 @@ export function makeSubmitResults(deps: SubmitResultsDeps) {
       throw error;
     }
   };
-}
-
-async function removeBlobs(deps: SubmitResultsDeps, keys: readonly string[], experimentId: string) {
-  for (const key of keys) {
-    try {
-      await deps.blobs.delete(key);
-    } catch (error) {
-      deps.logger.error(
-        { err: error, key, experimentId },
-        "could not delete a result file of a failed submission; the blob is orphaned",
-      );
-    }
-  }
 }

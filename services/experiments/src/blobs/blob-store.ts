@@ -9,8 +9,12 @@
 import { isId } from "@petri/service-kit";
 
 export interface BlobStore {
-  /** Stores the bytes under `key`, replacing what was there; readers never see a partial object. */
-  put(key: string, bytes: Uint8Array, contentType: string): Promise<void>;
+  /**
+   * Stores the bytes under `key`, replacing what was there; readers never see a partial object.
+   * The bytes may come in parts (a streamed upload), stored one after the other, so that the
+   * caller need not copy them into one buffer.
+   */
+  put(key: string, bytes: Uint8Array | readonly Uint8Array[], contentType: string): Promise<void>;
   /** The bytes under `key`, or null when there is none. */
   get(key: string): Promise<Uint8Array | null>;
   /** Removes `key`; removing a missing key is not an error. */

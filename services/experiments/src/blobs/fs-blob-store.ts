@@ -58,7 +58,7 @@ export class FsBlobStore implements BlobStore {
     return full;
   }
 
-  async put(key: string, bytes: Uint8Array, _contentType: string): Promise<void> {
+  async put(key: string, bytes: Uint8Array | readonly Uint8Array[], _contentType: string): Promise<void> {
     const target = this.#pathOf(key);
     const tempDir = path.join(this.#root, TEMP_DIR);
     const temp = path.join(tempDir, `${randomUUID()}.part`);
@@ -67,7 +67,8 @@ export class FsBlobStore implements BlobStore {
       await mkdir(path.dirname(target), { recursive: true });
       await mkdir(tempDir, { recursive: true });
       handle = await open(temp, "wx", 0o600);
-      await handle.writeFile(bytes);
+      // writeFile on a handle writes at its current position, so the parts follow one another.
+      for (const part of bytes instanceof Uint8Array ? [bytes] : bytes) await handle.writeFile(part);
       await handle.sync();
       await handle.close();
       handle = undefined;

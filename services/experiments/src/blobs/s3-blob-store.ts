@@ -81,8 +81,10 @@ export class S3BlobStore implements BlobStore {
     return this.#bucket;
   }
 
-  async put(key: string, bytes: Uint8Array, contentType: string): Promise<void> {
+  async put(key: string, parts: Uint8Array | readonly Uint8Array[], contentType: string): Promise<void> {
     assertBlobKey(key);
+    // One buffer: the SDK retries a put (maxAttempts), which needs a body it can send again.
+    const bytes = parts instanceof Uint8Array ? parts : Buffer.concat(parts);
     try {
       await this.#client.send(
         new PutObjectCommand({

@@ -31,6 +31,7 @@ export const EXPERIMENTS_AUDIENCES = {
   startExperiment: "account",
   reportIssue: "account",
   submitResults: "account",
+  uploadResults: "account",
   getResults: "account",
   // The signed URL is the credential: the gateway calls with its system principal.
   getResultFile: "signed_link",

@@ -10,7 +10,11 @@ import {
   StartExperimentResponseSchema,
   type SubmitResultsRequest,
   SubmitResultsResponseSchema,
+  type UploadResultsRequest,
+  UploadResultsResponseSchema,
 } from "@petri/contracts/experiments";
+import { ValidationError } from "@petri/service-kit";
+import type { UploadPart } from "../app/upload-results.js";
 import { caller } from "./audiences.js";
 import { experimentMessage, operatorIssueMessage } from "./experiment-message.js";
 import type { ExperimentsUseCases } from "./use-cases.js";
@@ -57,5 +61,34 @@ export function operatorRpc(useCases: ExperimentsUseCases) {
       });
       return create(SubmitResultsResponseSchema, { experiment: experimentMessage(record) });
     },
+
+    async uploadResults(requests: AsyncIterable<UploadResultsRequest>, ctx: HandlerContext) {
+      const principal = caller(ctx, "uploadResults");
+      const record = await useCases.uploadResults(principal, uploadParts(requests));
+      return create(UploadResultsResponseSchema, { experiment: experimentMessage(record) });
+    },
   } satisfies Partial<ServiceImpl<typeof ExperimentsService>>;
+}
+
+async function* uploadParts(requests: AsyncIterable<UploadResultsRequest>): AsyncGenerator<UploadPart> {
+  for await (const { part } of requests) {
+    switch (part.case) {
+      case "experimentId":
+        yield { kind: "experiment", experimentId: part.value };
+        break;
+      case "fileField":
+        yield { kind: "file", field: part.value };
+        break;
+      case "fileBase64":
+        yield { kind: "base64", text: part.value };
+        break;
+      case "fieldsJson":
+        yield { kind: "fields", json: part.value };
+        break;
+      default:
+        throw new ValidationError("the upload is malformed", [
+          { field: "", code: "invalid_value", message: "an upload message carries nothing" },
+        ]);
+    }
+  }
 }

@@ -23,6 +23,7 @@ import type { makeResolveDispute } from "../app/resolve-dispute.js";
 import type { makeStartExperiment } from "../app/start-experiment.js";
 import type { makeSubmitDraft } from "../app/submit-draft.js";
 import type { makeSubmitResults } from "../app/submit-results.js";
+import type { makeUploadResults } from "../app/upload-results.js";
 import type { makeUpdateExperiment } from "../app/update-experiment.js";
 import type { makeValidateExperiment } from "../app/validate-experiment.js";
 import type { makeValidateHypothesis } from "../app/validate-hypothesis.js";
@@ -50,6 +51,7 @@ export interface ExperimentsUseCases {
   startExperiment: ReturnType<typeof makeStartExperiment>;
   reportIssue: ReturnType<typeof makeReportIssue>;
   submitResults: ReturnType<typeof makeSubmitResults>;
+  uploadResults: ReturnType<typeof makeUploadResults>;
   getResults: ReturnType<typeof makeGetResults>;
   getResultFile: ReturnType<typeof makeGetResultFile>;
   approveResults: ReturnType<typeof makeApproveResults>;

@@ -12,8 +12,8 @@
  * upload is refused before it is decoded.
  */
 
-const MAX_PREFIX_CHARS = 256;
-const DATA_URL_PREFIX =
+export const MAX_PREFIX_CHARS = 256;
+export const DATA_URL_PREFIX =
   /^data:[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+(?:;[a-z0-9!#$&^_.+-]+=[a-z0-9!#$&^_.+-]*)*;base64,/i;
 
 const CR = 13;
@@ -21,7 +21,7 @@ const LF = 10;
 const PAD = 61; // "="
 
 /** Value of a standard-alphabet character, -1 otherwise. */
-function sextet(code: number): number {
+export function sextet(code: number): number {
   if (code >= 65 && code <= 90) return code - 65; // A-Z
   if (code >= 97 && code <= 122) return code - 71; // a-z
   if (code >= 48 && code <= 57) return code + 4; // 0-9
@@ -43,7 +43,7 @@ export interface Base64Measure {
   readonly problem?: string;
 }
 
-function describeCharacter(code: number): string {
+export function describeCharacter(code: number): string {
   if (code < 32 || (code >= 127 && code < 160))
     return `control character U+${code.toString(16).padStart(4, "0")}`;
   if (code === 32) return "a space";

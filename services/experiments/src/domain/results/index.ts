@@ -8,6 +8,7 @@ export { CONFIDENCE_LEVELS, type ConfidenceLevel } from "./schema.js";
 export {
   parseSubmission,
   type DecodedFile,
+  type SubmittedFile,
   type FileKind,
   type Measurement,
   type ParsedSubmission,
@@ -16,6 +17,13 @@ export {
   type SubmissionParse,
   type TooLargeDetails,
 } from "./parse-submission.js";
+export {
+  checkStreamedSubmission,
+  type StreamedContent,
+  type StreamedSubmissionParse,
+} from "./streamed-submission.js";
+export { Base64StreamDecoder } from "./base64-stream.js";
+export { SNIFF_BYTES } from "./file-types.js";
 export {
   readStoredResults,
   STORED_RESULTS_VERSION,

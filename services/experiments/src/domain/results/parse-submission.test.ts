@@ -75,7 +75,9 @@ describe("parseSubmission: valid bodies", () => {
       notes: "Incubator door was opened once at 10 h.",
     });
     expect(submission.measurements[2]).toEqual({ metric: "MIC", value: 8 });
-    expect(submission.files.map(({ bytes: _bytes, sha256: _sha, ...rest }) => rest)).toEqual([
+    expect(
+      submission.files.map(({ bytes: _bytes, sha256: _sha, sizeBytes: _size, ...rest }) => rest),
+    ).toEqual([
       { kind: "raw_data", name: "plate-reader export.csv", format: "csv", contentType: "text/csv" },
       { kind: "raw_data", name: "cytometry.fcs", format: "fcs", contentType: "application/vnd.isac.fcs" },
       {
@@ -94,6 +96,7 @@ describe("parseSubmission: valid bodies", () => {
     expect(Buffer.from(png!.bytes).equals(PNG_1X1)).toBe(true);
     expect(Buffer.from(jpeg!.bytes).equals(JPEG_HEAD)).toBe(true);
     expect(Buffer.from(pdf!.bytes).equals(PDF_HEAD)).toBe(true);
+    for (const file of submission.files) expect(file.sizeBytes).toBe(file.bytes.byteLength);
   });
 
   it("gives each file the SHA-256 that sha256sum prints for its bytes", () => {

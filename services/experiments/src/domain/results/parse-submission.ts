@@ -45,21 +45,26 @@ export interface ResultStatistics {
   readonly pValue?: number;
 }
 
-export interface DecodedFile {
+/** A file of a valid submission, as stored and listed (its bytes go to the blob store apart). */
+export interface SubmittedFile {
   readonly kind: FileKind;
   /** As sent for raw data; `photo-<n>.<ext>` (n from 1, in order) and `lab-notebook.<ext>` otherwise. */
   readonly name: string;
   /** Lower case: the declared format of raw data, the recognised type of photos and the notebook. */
   readonly format: string;
   readonly contentType: string;
-  readonly bytes: Uint8Array;
-  /** Lower-case hex SHA-256 of `bytes`. */
+  readonly sizeBytes: number;
+  /** Lower-case hex SHA-256 of the bytes. */
   readonly sha256: string;
   readonly step?: PhotoStep;
   readonly caption?: string;
 }
 
-export interface ParsedSubmission {
+export interface DecodedFile extends SubmittedFile {
+  readonly bytes: Uint8Array;
+}
+
+export interface ParsedSubmission<F extends SubmittedFile = DecodedFile> {
   readonly hypothesisSupported: boolean;
   readonly confidenceLevel: ConfidenceLevel;
   readonly summary: string;
@@ -67,7 +72,7 @@ export interface ParsedSubmission {
   readonly statistics?: ResultStatistics;
   readonly notes?: string;
   /** Raw data files in order, then photos in order, then the lab notebook. */
-  readonly files: readonly DecodedFile[];
+  readonly files: readonly F[];
 }
 
 export interface TooLargeDetails {
@@ -94,16 +99,26 @@ export type SubmissionParse =
 
 // ---------------------------------------------------------------------------------------------
 
-interface FileContent {
+/** What the checks need to know of one file content, however it arrived. */
+export interface ContentFacts {
   readonly kind: FileKind;
-  readonly path: PathSegment[];
   readonly field: string;
+  /** Decoded size: exact when there is no problem, otherwise an estimate (see Base64Measure). */
+  readonly decodedBytes: number;
+  /** Why the content is not valid base64, as a predicate. */
+  readonly problem?: string;
+  /** The first decoded bytes (at least SNIFF_BYTES when the file is that long). */
+  head(): Uint8Array;
+}
+
+interface FileContent extends ContentFacts {
+  readonly path: PathSegment[];
   readonly text: string;
   readonly measure: Base64Measure;
 }
 
 /** Drops properties whose value is null; array items are kept (the body is at most 4 levels deep). */
-function withoutNullProperties(value: unknown, depth = 0): unknown {
+export function withoutNullProperties(value: unknown, depth = 0): unknown {
   if (depth > 4) return value;
   if (Array.isArray(value)) return value.map((item) => withoutNullProperties(item, depth + 1));
   if (!isPlainObject(value)) return value;
@@ -127,9 +142,30 @@ function child(value: unknown, key: string): unknown {
 /** Every file content string in the body, wherever the shape around it is right enough to find it. */
 function findContents(body: Record<string, unknown>): FileContent[] {
   const found: FileContent[] = [];
-  const add = (kind: FileKind, path: PathSegment[], text: unknown) => {
+  forEachContent(body, (kind, path, text) => {
     if (typeof text !== "string") return;
-    found.push({ kind, path, field: formatPath(path), text, measure: measureBase64(text) });
+    const measure = measureBase64(text);
+    found.push({
+      kind,
+      path,
+      field: formatPath(path),
+      text,
+      measure,
+      decodedBytes: measure.decodedBytes,
+      ...(measure.problem !== undefined ? { problem: measure.problem } : {}),
+      head: () => decodeBase64Head(text, measure, SNIFF_BYTES),
+    });
+  });
+  return found;
+}
+
+/** Calls `visit` for every file content string in the body (SPEC.md: the three places files go). */
+export function forEachContent(
+  body: Record<string, unknown>,
+  visit: (kind: FileKind, path: PathSegment[], text: string) => void,
+): void {
+  const add = (kind: FileKind, path: PathSegment[], text: unknown) => {
+    if (typeof text === "string") visit(kind, path, text);
   };
   const uploads = ownValue(body, "raw_data_uploads");
   if (Array.isArray(uploads)) {
@@ -145,29 +181,28 @@ function findContents(body: Record<string, unknown>): FileContent[] {
     );
   }
   add("lab_notebook", ["documentation", "lab_notebook_base64"], child(documentation, "lab_notebook_base64"));
-  return found;
 }
 
-function sizeProblem(
-  contents: readonly FileContent[],
+export function sizeProblem(
+  contents: readonly ContentFacts[],
   limits: ResultLimits,
 ): Extract<SubmissionParse, { kind: "too_large" }> | undefined {
   for (const content of contents) {
-    if (content.measure.decodedBytes > limits.maxFileBytes) {
+    if (content.decodedBytes > limits.maxFileBytes) {
       return {
         ok: false,
         kind: "too_large",
-        message: `${content.field} is ${content.measure.decodedBytes} bytes once decoded; a file may have at most ${limits.maxFileBytes} bytes`,
+        message: `${content.field} is ${content.decodedBytes} bytes once decoded; a file may have at most ${limits.maxFileBytes} bytes`,
         details: {
           limit: "file",
           max_bytes: limits.maxFileBytes,
-          size_bytes: content.measure.decodedBytes,
+          size_bytes: content.decodedBytes,
           field: content.field,
         },
       };
     }
   }
-  const total = contents.reduce((sum, content) => sum + content.measure.decodedBytes, 0);
+  const total = contents.reduce((sum, content) => sum + content.decodedBytes, 0);
   if (total > limits.maxSubmissionBytes) {
     return {
       ok: false,
@@ -179,7 +214,7 @@ function sizeProblem(
   return undefined;
 }
 
-function shapeErrors(error: z.ZodError): FieldError[] {
+export function shapeErrors(error: z.ZodError): FieldError[] {
   const out: FieldError[] = [];
   for (const issue of error.issues) {
     const path = issue.path as PathSegment[];
@@ -202,23 +237,24 @@ function shapeErrors(error: z.ZodError): FieldError[] {
   return out;
 }
 
-function contentErrors(contents: readonly FileContent[]): FieldError[] {
+export function contentErrors(contents: readonly ContentFacts[]): FieldError[] {
   const out: FieldError[] = [];
-  for (const { kind, field, text, measure } of contents) {
+  for (const content of contents) {
+    const { kind, field, problem } = content;
     const fail = (predicate: string) =>
       out.push({ field, code: "invalid_value", message: `${field} ${predicate}` });
-    if (measure.problem !== undefined) fail(measure.problem);
-    else if (measure.decodedBytes === 0) fail("must not be empty: the file has no content");
-    else if (kind === "photo" && sniffImage(decodeBase64Head(text, measure, SNIFF_BYTES)) === null)
+    if (problem !== undefined) fail(problem);
+    else if (content.decodedBytes === 0) fail("must not be empty: the file has no content");
+    else if (kind === "photo" && sniffImage(content.head()) === null)
       fail("must be a PNG, JPEG, GIF or WebP image");
-    else if (kind === "lab_notebook" && sniffNotebook(decodeBase64Head(text, measure, SNIFF_BYTES)) === null)
+    else if (kind === "lab_notebook" && sniffNotebook(content.head()) === null)
       fail("must be a PDF or a PNG, JPEG, GIF or WebP image");
   }
   return out;
 }
 
 /** Two raw data files with the same name (ignoring case) would be indistinguishable downloads. */
-function duplicateNameErrors(body: Record<string, unknown>): FieldError[] {
+export function duplicateNameErrors(body: Record<string, unknown>): FieldError[] {
   const uploads = ownValue(body, "raw_data_uploads");
   if (!Array.isArray(uploads)) return [];
   const out: FieldError[] = [];
@@ -246,58 +282,77 @@ function sha256Hex(bytes: Uint8Array): string {
   return createHash("sha256").update(bytes).digest("hex");
 }
 
-function decodeFiles(data: SubmissionBody, contents: readonly FileContent[]): DecodedFile[] {
-  const byField = new Map(contents.map((content) => [content.field, content]));
-  const decode = (path: PathSegment[]) => {
-    const content = byField.get(formatPath(path));
-    if (!content) throw new Error(`no measured content at ${formatPath(path)}`);
-    const bytes = decodeBase64(content.text, content.measure);
-    return { bytes, head: bytes.subarray(0, SNIFF_BYTES), sha256: sha256Hex(bytes) };
-  };
-  const files: DecodedFile[] = [];
+/** A file's content once known: what its description needs, plus whatever the caller keeps. */
+export interface KnownContent {
+  readonly sizeBytes: number;
+  readonly sha256: string;
+  readonly head: Uint8Array;
+}
+
+/** The files of a valid submission in order, each described from its content at its path. */
+export function describeFiles<C extends KnownContent>(
+  data: SubmissionBody,
+  contentAt: (path: PathSegment[]) => C,
+): Array<{ file: SubmittedFile; content: C }> {
+  const files: Array<{ file: SubmittedFile; content: C }> = [];
+  const described = (content: C, file: Omit<SubmittedFile, "sizeBytes" | "sha256">) =>
+    files.push({ file: { ...file, sizeBytes: content.sizeBytes, sha256: content.sha256 }, content });
   (data.raw_data_uploads ?? []).forEach((upload, i) => {
-    const { bytes, sha256 } = decode(["raw_data_uploads", i, "content_base64"]);
-    files.push({
+    described(contentAt(["raw_data_uploads", i, "content_base64"]), {
       kind: "raw_data",
       name: upload.name,
       format: upload.format,
       contentType: contentTypeForFormat(upload.format),
-      bytes,
-      sha256,
     });
   });
   (data.documentation?.photos ?? []).forEach((photo, i) => {
-    const { bytes, head, sha256 } = decode(["documentation", "photos", i, "image_base64"]);
-    const type = sniffImage(head);
+    const content = contentAt(["documentation", "photos", i, "image_base64"]);
+    const type = sniffImage(content.head);
     if (!type) throw new Error("a photo that passed validation is not an image");
-    files.push({
+    described(content, {
       kind: "photo",
       name: `photo-${i + 1}.${type.extension}`,
       format: type.format,
       contentType: type.contentType,
-      bytes,
-      sha256,
       ...(photo.step !== undefined ? { step: photo.step } : {}),
       ...(photo.caption !== undefined ? { caption: photo.caption } : {}),
     });
   });
   if (data.documentation?.lab_notebook_base64 !== undefined) {
-    const { bytes, head, sha256 } = decode(["documentation", "lab_notebook_base64"]);
-    const type = sniffNotebook(head);
+    const content = contentAt(["documentation", "lab_notebook_base64"]);
+    const type = sniffNotebook(content.head);
     if (!type) throw new Error("a lab notebook that passed validation is not a PDF or an image");
-    files.push({
+    described(content, {
       kind: "lab_notebook",
       name: `lab-notebook.${type.extension}`,
       format: type.format,
       contentType: type.contentType,
-      bytes,
-      sha256,
     });
   }
   return files;
 }
 
+function decodeFiles(data: SubmissionBody, contents: readonly FileContent[]): DecodedFile[] {
+  const byField = new Map(contents.map((content) => [content.field, content]));
+  return describeFiles(data, (path) => {
+    const content = byField.get(formatPath(path));
+    if (!content) throw new Error(`no measured content at ${formatPath(path)}`);
+    const bytes = decodeBase64(content.text, content.measure);
+    return {
+      bytes,
+      head: bytes.subarray(0, SNIFF_BYTES),
+      sha256: sha256Hex(bytes),
+      sizeBytes: bytes.byteLength,
+    };
+  }).map(({ file, content }) => ({ ...file, bytes: content.bytes }));
+}
+
 const defaultSchema = submissionSchema(RESULT_LIMITS);
+
+/** The submission schema for `limits` (built once for the default limits). */
+export function schemaFor(limits: ResultLimits) {
+  return limits === RESULT_LIMITS ? defaultSchema : submissionSchema(limits);
+}
 
 export function parseSubmission(body: unknown, limits: ResultLimits = RESULT_LIMITS): SubmissionParse {
   if (!isPlainObject(body)) {
@@ -315,8 +370,7 @@ export function parseSubmission(body: unknown, limits: ResultLimits = RESULT_LIM
   const tooLarge = sizeProblem(contents, limits);
   if (tooLarge) return tooLarge;
 
-  const schema = limits === RESULT_LIMITS ? defaultSchema : submissionSchema(limits);
-  const parsed = schema.safeParse(cleaned, { error: readableMessage, reportInput: true });
+  const parsed = schemaFor(limits).safeParse(cleaned, { error: readableMessage, reportInput: true });
   const fieldErrors = [
     ...(parsed.success ? [] : shapeErrors(parsed.error)),
     ...contentErrors(contents),
@@ -324,8 +378,15 @@ export function parseSubmission(body: unknown, limits: ResultLimits = RESULT_LIM
   ];
   if (!parsed.success || fieldErrors.length > 0) return { ok: false, kind: "invalid", fieldErrors };
 
-  const data = parsed.data;
-  const submission: ParsedSubmission = {
+  return {
+    ok: true,
+    submission: { ...submissionFields(parsed.data), files: decodeFiles(parsed.data, contents) },
+  };
+}
+
+/** The typed fields of a valid submission, files apart. */
+export function submissionFields(data: SubmissionBody): Omit<ParsedSubmission, "files"> {
+  return {
     hypothesisSupported: data.hypothesis_supported,
     confidenceLevel: data.confidence_level,
     summary: data.summary,
@@ -344,7 +405,5 @@ export function parseSubmission(body: unknown, limits: ResultLimits = RESULT_LIM
         }
       : {}),
     ...(data.notes !== undefined ? { notes: data.notes } : {}),
-    files: decodeFiles(data, contents),
   };
-  return { ok: true, submission };
 }

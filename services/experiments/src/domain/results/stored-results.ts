@@ -11,7 +11,7 @@ import { z } from "zod";
 
 import type { ResultsInput } from "../acceptance/index.js";
 import type {
-  DecodedFile,
+  SubmittedFile,
   FileKind,
   Measurement,
   ParsedSubmission,
@@ -60,7 +60,7 @@ export interface FilePlacement {
   readonly submittedAt: Date;
 }
 
-function storedFile(file: DecodedFile, fileId: string, createdAt: string): StoredFile {
+function storedFile(file: SubmittedFile, fileId: string, createdAt: string): StoredFile {
   return {
     fileId,
     kind: file.kind,
@@ -68,7 +68,7 @@ function storedFile(file: DecodedFile, fileId: string, createdAt: string): Store
     format: file.format,
     contentType: file.contentType,
     sha256: file.sha256,
-    sizeBytes: file.bytes.byteLength,
+    sizeBytes: file.sizeBytes,
     ...(file.step !== undefined ? { step: file.step } : {}),
     ...(file.caption !== undefined ? { caption: file.caption } : {}),
     createdAt,
@@ -76,7 +76,10 @@ function storedFile(file: DecodedFile, fileId: string, createdAt: string): Store
 }
 
 /** The JSON to store for a parsed submission whose files were stored under `placement.fileIds`. */
-export function toStoredResults(submission: ParsedSubmission, placement: FilePlacement): StoredResults {
+export function toStoredResults(
+  submission: ParsedSubmission<SubmittedFile>,
+  placement: FilePlacement,
+): StoredResults {
   if (placement.fileIds.length !== submission.files.length) {
     throw new Error(
       `toStoredResults needs one file id per file: got ${placement.fileIds.length} for ${submission.files.length} files`,

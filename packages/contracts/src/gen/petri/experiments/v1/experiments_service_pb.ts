@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file petri/experiments/v1/experiments_service.proto.
  */
 export const file_petri_experiments_v1_experiments_service: GenFile = /*@__PURE__*/
-  fileDesc("Ci5wZXRyaS9leHBlcmltZW50cy92MS9leHBlcmltZW50c19zZXJ2aWNlLnByb3RvEhRwZXRyaS5leHBlcmltZW50cy52MSKgAQoWQ2xhaW1FeHBlcmltZW50UmVxdWVzdBIVCg1leHBlcmltZW50X2lkGAEgASgJEh4KFmVxdWlwbWVudF9jb25maXJtYXRpb24YAiABKAgSIgoaYXV0aG9yaXphdGlvbl9jb25maXJtYXRpb24YAyABKAgSHAoUZXN0aW1hdGVkX3N0YXJ0X2RhdGUYBCABKAkSDQoFbm90ZXMYBSABKAkiTwoXQ2xhaW1FeHBlcmltZW50UmVzcG9uc2USNAoKZXhwZXJpbWVudBgBIAEoCzIgLnBldHJpLmV4cGVyaW1lbnRzLnYxLkV4cGVyaW1lbnQiLwoWU3RhcnRFeHBlcmltZW50UmVxdWVzdBIVCg1leHBlcmltZW50X2lkGAEgASgJIk8KF1N0YXJ0RXhwZXJpbWVudFJlc3BvbnNlEjQKCmV4cGVyaW1lbnQYASABKAsyIC5wZXRyaS5leHBlcmltZW50cy52MS5FeHBlcmltZW50IlIKElJlcG9ydElzc3VlUmVxdWVzdBIVCg1leHBlcmltZW50X2lkGAEgASgJEhMKC2Rlc2NyaXB0aW9uGAIgASgJEhAKCHNldmVyaXR5GAMgASgJIn8KE1JlcG9ydElzc3VlUmVzcG9uc2USNAoKZXhwZXJpbWVudBgBIAEoCzIgLnBldHJpLmV4cGVyaW1lbnRzLnYxLkV4cGVyaW1lbnQSMgoFaXNzdWUYAiABKAsyIy5wZXRyaS5leHBlcmltZW50cy52MS5PcGVyYXRvcklzc3VlIkMKFFN1Ym1pdFJlc3VsdHNSZXF1ZXN0EhUKDWV4cGVyaW1lbnRfaWQYASABKAkSFAoMcmVzdWx0c19qc29uGAIgASgJIk0KFVN1Ym1pdFJlc3VsdHNSZXNwb25zZRI0CgpleHBlcmltZW50GAEgASgLMiAucGV0cmkuZXhwZXJpbWVudHMudjEuRXhwZXJpbWVudCIqChFHZXRSZXN1bHRzUmVxdWVzdBIVCg1leHBlcmltZW50X2lkGAEgASgJIl4KEkdldFJlc3VsdHNSZXNwb25zZRIUCgxyZXN1bHRzX2pzb24YASABKAkSMgoOdXJsc19leHBpcmVfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIksKFEdldFJlc3VsdEZpbGVSZXF1ZXN0Eg8KB2ZpbGVfaWQYASABKAkSDwoHZXhwaXJlcxgCIAEoAxIRCglzaWduYXR1cmUYAyABKAkiZQoVR2V0UmVzdWx0RmlsZVJlc3BvbnNlEg8KB2NvbnRlbnQYASABKAwSDAoEbmFtZRgCIAEoCRIUCgxjb250ZW50X3R5cGUYAyABKAkSFwoPY2hlY2tzdW1fc2hhMjU2GAQgASgJIlAKFUFwcHJvdmVSZXN1bHRzUmVxdWVzdBIVCg1leHBlcmltZW50X2lkGAEgASgJEg4KBnJhdGluZxgCIAEoBRIQCghmZWVkYmFjaxgDIAEoCSJoChZBcHByb3ZlUmVzdWx0c1Jlc3BvbnNlEjQKCmV4cGVyaW1lbnQYASABKAsyIC5wZXRyaS5leHBlcmltZW50cy52MS5FeHBlcmltZW50EhgKEHBheW1lbnRfcmVsZWFzZWQYAiABKAgiagoVRGlzcHV0ZVJlc3VsdHNSZXF1ZXN0EhUKDWV4cGVyaW1lbnRfaWQYASABKAkSDgoGcmVhc29uGAIgASgJEhMKC2Rlc2NyaXB0aW9uGAMgASgJEhUKDWV2aWRlbmNlX3VybHMYBCADKAkifgoWRGlzcHV0ZVJlc3VsdHNSZXNwb25zZRI0CgpleHBlcmltZW50GAEgASgLMiAucGV0cmkuZXhwZXJpbWVudHMudjEuRXhwZXJpbWVudBIuCgdkaXNwdXRlGAIgASgLMh0ucGV0cmkuZXhwZXJpbWVudHMudjEuRGlzcHV0ZSJEChNMaXN0RGlzcHV0ZXNSZXF1ZXN0Eg4KBnN0YXR1cxgBIAEoCRINCgVsaW1pdBgCIAEoBRIOCgZjdXJzb3IYAyABKAkifQoUTGlzdERpc3B1dGVzUmVzcG9uc2USLwoIZGlzcHV0ZXMYASADKAsyHS5wZXRyaS5leHBlcmltZW50cy52MS5EaXNwdXRlEg0KBXRvdGFsGAIgASgDEhMKC25leHRfY3Vyc29yGAMgASgJEhAKCGhhc19tb3JlGAQgASgIIicKEUdldERpc3B1dGVSZXF1ZXN0EhIKCmRpc3B1dGVfaWQYASABKAki3QEKEkdldERpc3B1dGVSZXNwb25zZRIuCgdkaXNwdXRlGAEgASgLMh0ucGV0cmkuZXhwZXJpbWVudHMudjEuRGlzcHV0ZRI0CgpleHBlcmltZW50GAIgASgLMiAucGV0cmkuZXhwZXJpbWVudHMudjEuRXhwZXJpbWVudBIUCgxyZXN1bHRzX2pzb24YAyABKAkSFwoPZXZhbHVhdGlvbl9qc29uGAQgASgJEjIKDnVybHNfZXhwaXJlX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKJAQoVUmVzb2x2ZURpc3B1dGVSZXF1ZXN0EhIKCmRpc3B1dGVfaWQYASABKAkSDwoHb3V0Y29tZRgCIAEoCRIeChZyZXF1ZXN0ZXJfYW1vdW50X2NlbnRzGAMgASgDEh0KFW9wZXJhdG9yX2Ftb3VudF9jZW50cxgEIAEoAxIMCgRub3RlGAUgASgJIn4KFlJlc29sdmVEaXNwdXRlUmVzcG9uc2USLgoHZGlzcHV0ZRgBIAEoCzIdLnBldHJpLmV4cGVyaW1lbnRzLnYxLkRpc3B1dGUSNAoKZXhwZXJpbWVudBgCIAEoCzIgLnBldHJpLmV4cGVyaW1lbnRzLnYxLkV4cGVyaW1lbnQifQoXQ3JlYXRlRXhwZXJpbWVudFJlcXVlc3QSFAoMcmVxdWVzdF9qc29uGAEgASgJEhUKDXNhdmVfYXNfZHJhZnQYAiABKAgSFwoPaWRlbXBvdGVuY3lfa2V5GAMgASgJEhwKFHNvdXJjZV9oeXBvdGhlc2lzX2lkGAQgASgJIpgBChhDcmVhdGVFeHBlcmltZW50UmVzcG9uc2USNAoKZXhwZXJpbWVudBgBIAEoCzIgLnBldHJpLmV4cGVyaW1lbnRzLnYxLkV4cGVyaW1lbnQSNAoId2FybmluZ3MYAiADKAsyIi5wZXRyaS5leHBlcmltZW50cy52MS5SZXF1ZXN0SXNzdWUSEAoIcmVwbGF5ZWQYAyABKAgiKwoSU3VibWl0RHJhZnRSZXF1ZXN0EhUKDWV4cGVyaW1lbnRfaWQYASABKAkigQEKE1N1Ym1pdERyYWZ0UmVzcG9uc2USNAoKZXhwZXJpbWVudBgBIAEoCzIgLnBldHJpLmV4cGVyaW1lbnRzLnYxLkV4cGVyaW1lbnQSNAoId2FybmluZ3MYAiADKAsyIi5wZXRyaS5leHBlcmltZW50cy52MS5SZXF1ZXN0SXNzdWUiLQoUR2V0RXhwZXJpbWVudFJlcXVlc3QSFQoNZXhwZXJpbWVudF9pZBgBIAEoCSJNChVHZXRFeHBlcmltZW50UmVzcG9uc2USNAoKZXhwZXJpbWVudBgBIAEoCzIgLnBldHJpLmV4cGVyaW1lbnRzLnYxLkV4cGVyaW1lbnQi1gEKFkxpc3RFeHBlcmltZW50c1JlcXVlc3QSNgoGc3RhdHVzGAEgASgOMiYucGV0cmkuZXhwZXJpbWVudHMudjEuRXhwZXJpbWVudFN0YXR1cxIxCg1jcmVhdGVkX2FmdGVyGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIyCg5jcmVhdGVkX2JlZm9yZRgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDQoFbGltaXQYBCABKAUSDgoGY3Vyc29yGAUgASgJIoYBChdMaXN0RXhwZXJpbWVudHNSZXNwb25zZRI1CgtleHBlcmltZW50cxgBIAMoCzIgLnBldHJpLmV4cGVyaW1lbnRzLnYxLkV4cGVyaW1lbnQSDQoFdG90YWwYAiABKAMSEwoLbmV4dF9jdXJzb3IYAyABKAkSEAoIaGFzX21vcmUYBCABKAgiRAoXVXBkYXRlRXhwZXJpbWVudFJlcXVlc3QSFQoNZXhwZXJpbWVudF9pZBgBIAEoCRISCgpwYXRjaF9qc29uGAIgASgJIlAKGFVwZGF0ZUV4cGVyaW1lbnRSZXNwb25zZRI0CgpleHBlcmltZW50GAEgASgLMiAucGV0cmkuZXhwZXJpbWVudHMudjEuRXhwZXJpbWVudCJAChdDYW5jZWxFeHBlcmltZW50UmVxdWVzdBIVCg1leHBlcmltZW50X2lkGAEgASgJEg4KBnJlYXNvbhgCIAEoCSJQChhDYW5jZWxFeHBlcmltZW50UmVzcG9uc2USNAoKZXhwZXJpbWVudBgBIAEoCzIgLnBldHJpLmV4cGVyaW1lbnRzLnYxLkV4cGVyaW1lbnQiMQoZVmFsaWRhdGVFeHBlcmltZW50UmVxdWVzdBIUCgxyZXF1ZXN0X2pzb24YASABKAkiqwEKGlZhbGlkYXRlRXhwZXJpbWVudFJlc3BvbnNlEg0KBXZhbGlkGAEgASgIEjIKBmVycm9ycxgCIAMoCzIiLnBldHJpLmV4cGVyaW1lbnRzLnYxLlJlcXVlc3RJc3N1ZRI0Cgh3YXJuaW5ncxgDIAMoCzIiLnBldHJpLmV4cGVyaW1lbnRzLnYxLlJlcXVlc3RJc3N1ZRIUCgxzYWZldHlfZmxhZ3MYBCADKAkiWgoZVmFsaWRhdGVIeXBvdGhlc2lzUmVxdWVzdBIRCglzdGF0ZW1lbnQYASABKAkSFwoPbnVsbF9oeXBvdGhlc2lzGAIgASgJEhEKCXJhdGlvbmFsZRgDIAEoCSJ0ChpWYWxpZGF0ZUh5cG90aGVzaXNSZXNwb25zZRINCgV2YWxpZBgBIAEoCBIyCgZlcnJvcnMYAiADKAsyIi5wZXRyaS5leHBlcmltZW50cy52MS5SZXF1ZXN0SXNzdWUSEwoLc3VnZ2VzdGlvbnMYAyADKAkiMQoZRXN0aW1hdGVFeHBlcmltZW50UmVxdWVzdBIUCgxyZXF1ZXN0X2pzb24YASABKAkiTgoaRXN0aW1hdGVFeHBlcmltZW50UmVzcG9uc2USMAoIZXN0aW1hdGUYASABKAsyHi5wZXRyaS5leHBlcmltZW50cy52MS5Fc3RpbWF0ZSI7ChRMaXN0VGVtcGxhdGVzUmVxdWVzdBIQCghjYXRlZ29yeRgBIAEoCRIRCglic2xfbGV2ZWwYAiABKAkiLwoVTGlzdFRlbXBsYXRlc1Jlc3BvbnNlEhYKDnRlbXBsYXRlc19qc29uGAEgAygJIikKEkdldFRlbXBsYXRlUmVxdWVzdBITCgt0ZW1wbGF0ZV9pZBgBIAEoCSIsChNHZXRUZW1wbGF0ZVJlc3BvbnNlEhUKDXRlbXBsYXRlX2pzb24YASABKAkiNwoWTGlzdFJldmlld1F1ZXVlUmVxdWVzdBINCgVsaW1pdBgBIAEoBRIOCgZjdXJzb3IYAiABKAkihgEKF0xpc3RSZXZpZXdRdWV1ZVJlc3BvbnNlEjUKC2V4cGVyaW1lbnRzGAEgAygLMiAucGV0cmkuZXhwZXJpbWVudHMudjEuRXhwZXJpbWVudBINCgV0b3RhbBgCIAEoAxITCgtuZXh0X2N1cnNvchgDIAEoCRIQCghoYXNfbW9yZRgEIAEoCCI7ChRBcHByb3ZlUmV2aWV3UmVxdWVzdBIVCg1leHBlcmltZW50X2lkGAEgASgJEgwKBG5vdGUYAiABKAkiTQoVQXBwcm92ZVJldmlld1Jlc3BvbnNlEjQKCmV4cGVyaW1lbnQYASABKAsyIC5wZXRyaS5leHBlcmltZW50cy52MS5FeHBlcmltZW50IjwKE1JlamVjdFJldmlld1JlcXVlc3QSFQoNZXhwZXJpbWVudF9pZBgBIAEoCRIOCgZyZWFzb24YAiABKAkiTAoUUmVqZWN0UmV2aWV3UmVzcG9uc2USNAoKZXhwZXJpbWVudBgBIAEoCzIgLnBldHJpLmV4cGVyaW1lbnRzLnYxLkV4cGVyaW1lbnQiVAoWUHJvcG9zZVByb3RvY29sUmVxdWVzdBIVCg1leHBlcmltZW50X2lkGAEgASgJEhUKDXByb3RvY29sX2pzb24YAiABKAkSDAoEbm90ZRgDIAEoCSJPChdQcm9wb3NlUHJvdG9jb2xSZXNwb25zZRI0CgpleHBlcmltZW50GAEgASgLMiAucGV0cmkuZXhwZXJpbWVudHMudjEuRXhwZXJpbWVudCI2Ch1BY2NlcHRQcm90b2NvbFByb3Bvc2FsUmVxdWVzdBIVCg1leHBlcmltZW50X2lkGAEgASgJIlYKHkFjY2VwdFByb3RvY29sUHJvcG9zYWxSZXNwb25zZRI0CgpleHBlcmltZW50GAEgASgLMiAucGV0cmkuZXhwZXJpbWVudHMudjEuRXhwZXJpbWVudCJICh1SZXF1ZXN0UHJvdG9jb2xDaGFuZ2VzUmVxdWVzdBIVCg1leHBlcmltZW50X2lkGAEgASgJEhAKCGNvbW1lbnRzGAIgASgJIlYKHlJlcXVlc3RQcm90b2NvbENoYW5nZXNSZXNwb25zZRI0CgpleHBlcmltZW50GAEgASgLMiAucGV0cmkuZXhwZXJpbWVudHMudjEuRXhwZXJpbWVudDKpGAoSRXhwZXJpbWVudHNTZXJ2aWNlEnEKEENyZWF0ZUV4cGVyaW1lbnQSLS5wZXRyaS5leHBlcmltZW50cy52MS5DcmVhdGVFeHBlcmltZW50UmVxdWVzdBouLnBldHJpLmV4cGVyaW1lbnRzLnYxLkNyZWF0ZUV4cGVyaW1lbnRSZXNwb25zZRJiCgtTdWJtaXREcmFmdBIoLnBldHJpLmV4cGVyaW1lbnRzLnYxLlN1Ym1pdERyYWZ0UmVxdWVzdBopLnBldHJpLmV4cGVyaW1lbnRzLnYxLlN1Ym1pdERyYWZ0UmVzcG9uc2USaAoNR2V0RXhwZXJpbWVudBIqLnBldHJpLmV4cGVyaW1lbnRzLnYxLkdldEV4cGVyaW1lbnRSZXF1ZXN0GisucGV0cmkuZXhwZXJpbWVudHMudjEuR2V0RXhwZXJpbWVudFJlc3BvbnNlEm4KD0xpc3RFeHBlcmltZW50cxIsLnBldHJpLmV4cGVyaW1lbnRzLnYxLkxpc3RFeHBlcmltZW50c1JlcXVlc3QaLS5wZXRyaS5leHBlcmltZW50cy52MS5MaXN0RXhwZXJpbWVudHNSZXNwb25zZRJxChBVcGRhdGVFeHBlcmltZW50Ei0ucGV0cmkuZXhwZXJpbWVudHMudjEuVXBkYXRlRXhwZXJpbWVudFJlcXVlc3QaLi5wZXRyaS5leHBlcmltZW50cy52MS5VcGRhdGVFeHBlcmltZW50UmVzcG9uc2UScQoQQ2FuY2VsRXhwZXJpbWVudBItLnBldHJpLmV4cGVyaW1lbnRzLnYxLkNhbmNlbEV4cGVyaW1lbnRSZXF1ZXN0Gi4ucGV0cmkuZXhwZXJpbWVudHMudjEuQ2FuY2VsRXhwZXJpbWVudFJlc3BvbnNlEncKElZhbGlkYXRlRXhwZXJpbWVudBIvLnBldHJpLmV4cGVyaW1lbnRzLnYxLlZhbGlkYXRlRXhwZXJpbWVudFJlcXVlc3QaMC5wZXRyaS5leHBlcmltZW50cy52MS5WYWxpZGF0ZUV4cGVyaW1lbnRSZXNwb25zZRJ3ChJWYWxpZGF0ZUh5cG90aGVzaXMSLy5wZXRyaS5leHBlcmltZW50cy52MS5WYWxpZGF0ZUh5cG90aGVzaXNSZXF1ZXN0GjAucGV0cmkuZXhwZXJpbWVudHMudjEuVmFsaWRhdGVIeXBvdGhlc2lzUmVzcG9uc2USdwoSRXN0aW1hdGVFeHBlcmltZW50Ei8ucGV0cmkuZXhwZXJpbWVudHMudjEuRXN0aW1hdGVFeHBlcmltZW50UmVxdWVzdBowLnBldHJpLmV4cGVyaW1lbnRzLnYxLkVzdGltYXRlRXhwZXJpbWVudFJlc3BvbnNlEmgKDUxpc3RUZW1wbGF0ZXMSKi5wZXRyaS5leHBlcmltZW50cy52MS5MaXN0VGVtcGxhdGVzUmVxdWVzdBorLnBldHJpLmV4cGVyaW1lbnRzLnYxLkxpc3RUZW1wbGF0ZXNSZXNwb25zZRJiCgtHZXRUZW1wbGF0ZRIoLnBldHJpLmV4cGVyaW1lbnRzLnYxLkdldFRlbXBsYXRlUmVxdWVzdBopLnBldHJpLmV4cGVyaW1lbnRzLnYxLkdldFRlbXBsYXRlUmVzcG9uc2USbgoPTGlzdFJldmlld1F1ZXVlEiwucGV0cmkuZXhwZXJpbWVudHMudjEuTGlzdFJldmlld1F1ZXVlUmVxdWVzdBotLnBldHJpLmV4cGVyaW1lbnRzLnYxLkxpc3RSZXZpZXdRdWV1ZVJlc3BvbnNlEmgKDUFwcHJvdmVSZXZpZXcSKi5wZXRyaS5leHBlcmltZW50cy52MS5BcHByb3ZlUmV2aWV3UmVxdWVzdBorLnBldHJpLmV4cGVyaW1lbnRzLnYxLkFwcHJvdmVSZXZpZXdSZXNwb25zZRJlCgxSZWplY3RSZXZpZXcSKS5wZXRyaS5leHBlcmltZW50cy52MS5SZWplY3RSZXZpZXdSZXF1ZXN0GioucGV0cmkuZXhwZXJpbWVudHMudjEuUmVqZWN0UmV2aWV3UmVzcG9uc2USbgoPUHJvcG9zZVByb3RvY29sEiwucGV0cmkuZXhwZXJpbWVudHMudjEuUHJvcG9zZVByb3RvY29sUmVxdWVzdBotLnBldHJpLmV4cGVyaW1lbnRzLnYxLlByb3Bvc2VQcm90b2NvbFJlc3BvbnNlEoMBChZBY2NlcHRQcm90b2NvbFByb3Bvc2FsEjMucGV0cmkuZXhwZXJpbWVudHMudjEuQWNjZXB0UHJvdG9jb2xQcm9wb3NhbFJlcXVlc3QaNC5wZXRyaS5leHBlcmltZW50cy52MS5BY2NlcHRQcm90b2NvbFByb3Bvc2FsUmVzcG9uc2USgwEKFlJlcXVlc3RQcm90b2NvbENoYW5nZXMSMy5wZXRyaS5leHBlcmltZW50cy52MS5SZXF1ZXN0UHJvdG9jb2xDaGFuZ2VzUmVxdWVzdBo0LnBldHJpLmV4cGVyaW1lbnRzLnYxLlJlcXVlc3RQcm90b2NvbENoYW5nZXNSZXNwb25zZRJuCg9DbGFpbUV4cGVyaW1lbnQSLC5wZXRyaS5leHBlcmltZW50cy52MS5DbGFpbUV4cGVyaW1lbnRSZXF1ZXN0Gi0ucGV0cmkuZXhwZXJpbWVudHMudjEuQ2xhaW1FeHBlcmltZW50UmVzcG9uc2USbgoPU3RhcnRFeHBlcmltZW50EiwucGV0cmkuZXhwZXJpbWVudHMudjEuU3RhcnRFeHBlcmltZW50UmVxdWVzdBotLnBldHJpLmV4cGVyaW1lbnRzLnYxLlN0YXJ0RXhwZXJpbWVudFJlc3BvbnNlEmIKC1JlcG9ydElzc3VlEigucGV0cmkuZXhwZXJpbWVudHMudjEuUmVwb3J0SXNzdWVSZXF1ZXN0GikucGV0cmkuZXhwZXJpbWVudHMudjEuUmVwb3J0SXNzdWVSZXNwb25zZRJoCg1TdWJtaXRSZXN1bHRzEioucGV0cmkuZXhwZXJpbWVudHMudjEuU3VibWl0UmVzdWx0c1JlcXVlc3QaKy5wZXRyaS5leHBlcmltZW50cy52MS5TdWJtaXRSZXN1bHRzUmVzcG9uc2USXwoKR2V0UmVzdWx0cxInLnBldHJpLmV4cGVyaW1lbnRzLnYxLkdldFJlc3VsdHNSZXF1ZXN0GigucGV0cmkuZXhwZXJpbWVudHMudjEuR2V0UmVzdWx0c1Jlc3BvbnNlEmgKDUdldFJlc3VsdEZpbGUSKi5wZXRyaS5leHBlcmltZW50cy52MS5HZXRSZXN1bHRGaWxlUmVxdWVzdBorLnBldHJpLmV4cGVyaW1lbnRzLnYxLkdldFJlc3VsdEZpbGVSZXNwb25zZRJrCg5BcHByb3ZlUmVzdWx0cxIrLnBldHJpLmV4cGVyaW1lbnRzLnYxLkFwcHJvdmVSZXN1bHRzUmVxdWVzdBosLnBldHJpLmV4cGVyaW1lbnRzLnYxLkFwcHJvdmVSZXN1bHRzUmVzcG9uc2USawoORGlzcHV0ZVJlc3VsdHMSKy5wZXRyaS5leHBlcmltZW50cy52MS5EaXNwdXRlUmVzdWx0c1JlcXVlc3QaLC5wZXRyaS5leHBlcmltZW50cy52MS5EaXNwdXRlUmVzdWx0c1Jlc3BvbnNlEmUKDExpc3REaXNwdXRlcxIpLnBldHJpLmV4cGVyaW1lbnRzLnYxLkxpc3REaXNwdXRlc1JlcXVlc3QaKi5wZXRyaS5leHBlcmltZW50cy52MS5MaXN0RGlzcHV0ZXNSZXNwb25zZRJfCgpHZXREaXNwdXRlEicucGV0cmkuZXhwZXJpbWVudHMudjEuR2V0RGlzcHV0ZVJlcXVlc3QaKC5wZXRyaS5leHBlcmltZW50cy52MS5HZXREaXNwdXRlUmVzcG9uc2USawoOUmVzb2x2ZURpc3B1dGUSKy5wZXRyaS5leHBlcmltZW50cy52MS5SZXNvbHZlRGlzcHV0ZVJlcXVlc3QaLC5wZXRyaS5leHBlcmltZW50cy52MS5SZXNvbHZlRGlzcHV0ZVJlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp, file_petri_experiments_v1_experiment]);
+  fileDesc("Ci5wZXRyaS9leHBlcmltZW50cy92MS9leHBlcmltZW50c19zZXJ2aWNlLnByb3RvEhRwZXRyaS5leHBlcmltZW50cy52MSKgAQoWQ2xhaW1FeHBlcmltZW50UmVxdWVzdBIVCg1leHBlcmltZW50X2lkGAEgASgJEh4KFmVxdWlwbWVudF9jb25maXJtYXRpb24YAiABKAgSIgoaYXV0aG9yaXphdGlvbl9jb25maXJtYXRpb24YAyABKAgSHAoUZXN0aW1hdGVkX3N0YXJ0X2RhdGUYBCABKAkSDQoFbm90ZXMYBSABKAkiTwoXQ2xhaW1FeHBlcmltZW50UmVzcG9uc2USNAoKZXhwZXJpbWVudBgBIAEoCzIgLnBldHJpLmV4cGVyaW1lbnRzLnYxLkV4cGVyaW1lbnQiLwoWU3RhcnRFeHBlcmltZW50UmVxdWVzdBIVCg1leHBlcmltZW50X2lkGAEgASgJIk8KF1N0YXJ0RXhwZXJpbWVudFJlc3BvbnNlEjQKCmV4cGVyaW1lbnQYASABKAsyIC5wZXRyaS5leHBlcmltZW50cy52MS5FeHBlcmltZW50IlIKElJlcG9ydElzc3VlUmVxdWVzdBIVCg1leHBlcmltZW50X2lkGAEgASgJEhMKC2Rlc2NyaXB0aW9uGAIgASgJEhAKCHNldmVyaXR5GAMgASgJIn8KE1JlcG9ydElzc3VlUmVzcG9uc2USNAoKZXhwZXJpbWVudBgBIAEoCzIgLnBldHJpLmV4cGVyaW1lbnRzLnYxLkV4cGVyaW1lbnQSMgoFaXNzdWUYAiABKAsyIy5wZXRyaS5leHBlcmltZW50cy52MS5PcGVyYXRvcklzc3VlIkMKFFN1Ym1pdFJlc3VsdHNSZXF1ZXN0EhUKDWV4cGVyaW1lbnRfaWQYASABKAkSFAoMcmVzdWx0c19qc29uGAIgASgJIk0KFVN1Ym1pdFJlc3VsdHNSZXNwb25zZRI0CgpleHBlcmltZW50GAEgASgLMiAucGV0cmkuZXhwZXJpbWVudHMudjEuRXhwZXJpbWVudCJ7ChRVcGxvYWRSZXN1bHRzUmVxdWVzdBIXCg1leHBlcmltZW50X2lkGAEgASgJSAASFAoKZmlsZV9maWVsZBgCIAEoCUgAEhUKC2ZpbGVfYmFzZTY0GAMgASgJSAASFQoLZmllbGRzX2pzb24YBCABKAlIAEIGCgRwYXJ0Ik0KFVVwbG9hZFJlc3VsdHNSZXNwb25zZRI0CgpleHBlcmltZW50GAEgASgLMiAucGV0cmkuZXhwZXJpbWVudHMudjEuRXhwZXJpbWVudCIqChFHZXRSZXN1bHRzUmVxdWVzdBIVCg1leHBlcmltZW50X2lkGAEgASgJIl4KEkdldFJlc3VsdHNSZXNwb25zZRIUCgxyZXN1bHRzX2pzb24YASABKAkSMgoOdXJsc19leHBpcmVfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIksKFEdldFJlc3VsdEZpbGVSZXF1ZXN0Eg8KB2ZpbGVfaWQYASABKAkSDwoHZXhwaXJlcxgCIAEoAxIRCglzaWduYXR1cmUYAyABKAkiZQoVR2V0UmVzdWx0RmlsZVJlc3BvbnNlEg8KB2NvbnRlbnQYASABKAwSDAoEbmFtZRgCIAEoCRIUCgxjb250ZW50X3R5cGUYAyABKAkSFwoPY2hlY2tzdW1fc2hhMjU2GAQgASgJIlAKFUFwcHJvdmVSZXN1bHRzUmVxdWVzdBIVCg1leHBlcmltZW50X2lkGAEgASgJEg4KBnJhdGluZxgCIAEoBRIQCghmZWVkYmFjaxgDIAEoCSJoChZBcHByb3ZlUmVzdWx0c1Jlc3BvbnNlEjQKCmV4cGVyaW1lbnQYASABKAsyIC5wZXRyaS5leHBlcmltZW50cy52MS5FeHBlcmltZW50EhgKEHBheW1lbnRfcmVsZWFzZWQYAiABKAgiagoVRGlzcHV0ZVJlc3VsdHNSZXF1ZXN0EhUKDWV4cGVyaW1lbnRfaWQYASABKAkSDgoGcmVhc29uGAIgASgJEhMKC2Rlc2NyaXB0aW9uGAMgASgJEhUKDWV2aWRlbmNlX3VybHMYBCADKAkifgoWRGlzcHV0ZVJlc3VsdHNSZXNwb25zZRI0CgpleHBlcmltZW50GAEgASgLMiAucGV0cmkuZXhwZXJpbWVudHMudjEuRXhwZXJpbWVudBIuCgdkaXNwdXRlGAIgASgLMh0ucGV0cmkuZXhwZXJpbWVudHMudjEuRGlzcHV0ZSJEChNMaXN0RGlzcHV0ZXNSZXF1ZXN0Eg4KBnN0YXR1cxgBIAEoCRINCgVsaW1pdBgCIAEoBRIOCgZjdXJzb3IYAyABKAkifQoUTGlzdERpc3B1dGVzUmVzcG9uc2USLwoIZGlzcHV0ZXMYASADKAsyHS5wZXRyaS5leHBlcmltZW50cy52MS5EaXNwdXRlEg0KBXRvdGFsGAIgASgDEhMKC25leHRfY3Vyc29yGAMgASgJEhAKCGhhc19tb3JlGAQgASgIIicKEUdldERpc3B1dGVSZXF1ZXN0EhIKCmRpc3B1dGVfaWQYASABKAki3QEKEkdldERpc3B1dGVSZXNwb25zZRIuCgdkaXNwdXRlGAEgASgLMh0ucGV0cmkuZXhwZXJpbWVudHMudjEuRGlzcHV0ZRI0CgpleHBlcmltZW50GAIgASgLMiAucGV0cmkuZXhwZXJpbWVudHMudjEuRXhwZXJpbWVudBIUCgxyZXN1bHRzX2pzb24YAyABKAkSFwoPZXZhbHVhdGlvbl9qc29uGAQgASgJEjIKDnVybHNfZXhwaXJlX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKJAQoVUmVzb2x2ZURpc3B1dGVSZXF1ZXN0EhIKCmRpc3B1dGVfaWQYASABKAkSDwoHb3V0Y29tZRgCIAEoCRIeChZyZXF1ZXN0ZXJfYW1vdW50X2NlbnRzGAMgASgDEh0KFW9wZXJhdG9yX2Ftb3VudF9jZW50cxgEIAEoAxIMCgRub3RlGAUgASgJIn4KFlJlc29sdmVEaXNwdXRlUmVzcG9uc2USLgoHZGlzcHV0ZRgBIAEoCzIdLnBldHJpLmV4cGVyaW1lbnRzLnYxLkRpc3B1dGUSNAoKZXhwZXJpbWVudBgCIAEoCzIgLnBldHJpLmV4cGVyaW1lbnRzLnYxLkV4cGVyaW1lbnQifQoXQ3JlYXRlRXhwZXJpbWVudFJlcXVlc3QSFAoMcmVxdWVzdF9qc29uGAEgASgJEhUKDXNhdmVfYXNfZHJhZnQYAiABKAgSFwoPaWRlbXBvdGVuY3lfa2V5GAMgASgJEhwKFHNvdXJjZV9oeXBvdGhlc2lzX2lkGAQgASgJIpgBChhDcmVhdGVFeHBlcmltZW50UmVzcG9uc2USNAoKZXhwZXJpbWVudBgBIAEoCzIgLnBldHJpLmV4cGVyaW1lbnRzLnYxLkV4cGVyaW1lbnQSNAoId2FybmluZ3MYAiADKAsyIi5wZXRyaS5leHBlcmltZW50cy52MS5SZXF1ZXN0SXNzdWUSEAoIcmVwbGF5ZWQYAyABKAgiKwoSU3VibWl0RHJhZnRSZXF1ZXN0EhUKDWV4cGVyaW1lbnRfaWQYASABKAkigQEKE1N1Ym1pdERyYWZ0UmVzcG9uc2USNAoKZXhwZXJpbWVudBgBIAEoCzIgLnBldHJpLmV4cGVyaW1lbnRzLnYxLkV4cGVyaW1lbnQSNAoId2FybmluZ3MYAiADKAsyIi5wZXRyaS5leHBlcmltZW50cy52MS5SZXF1ZXN0SXNzdWUiLQoUR2V0RXhwZXJpbWVudFJlcXVlc3QSFQoNZXhwZXJpbWVudF9pZBgBIAEoCSJNChVHZXRFeHBlcmltZW50UmVzcG9uc2USNAoKZXhwZXJpbWVudBgBIAEoCzIgLnBldHJpLmV4cGVyaW1lbnRzLnYxLkV4cGVyaW1lbnQi1gEKFkxpc3RFeHBlcmltZW50c1JlcXVlc3QSNgoGc3RhdHVzGAEgASgOMiYucGV0cmkuZXhwZXJpbWVudHMudjEuRXhwZXJpbWVudFN0YXR1cxIxCg1jcmVhdGVkX2FmdGVyGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIyCg5jcmVhdGVkX2JlZm9yZRgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDQoFbGltaXQYBCABKAUSDgoGY3Vyc29yGAUgASgJIoYBChdMaXN0RXhwZXJpbWVudHNSZXNwb25zZRI1CgtleHBlcmltZW50cxgBIAMoCzIgLnBldHJpLmV4cGVyaW1lbnRzLnYxLkV4cGVyaW1lbnQSDQoFdG90YWwYAiABKAMSEwoLbmV4dF9jdXJzb3IYAyABKAkSEAoIaGFzX21vcmUYBCABKAgiRAoXVXBkYXRlRXhwZXJpbWVudFJlcXVlc3QSFQoNZXhwZXJpbWVudF9pZBgBIAEoCRISCgpwYXRjaF9qc29uGAIgASgJIlAKGFVwZGF0ZUV4cGVyaW1lbnRSZXNwb25zZRI0CgpleHBlcmltZW50GAEgASgLMiAucGV0cmkuZXhwZXJpbWVudHMudjEuRXhwZXJpbWVudCJAChdDYW5jZWxFeHBlcmltZW50UmVxdWVzdBIVCg1leHBlcmltZW50X2lkGAEgASgJEg4KBnJlYXNvbhgCIAEoCSJQChhDYW5jZWxFeHBlcmltZW50UmVzcG9uc2USNAoKZXhwZXJpbWVudBgBIAEoCzIgLnBldHJpLmV4cGVyaW1lbnRzLnYxLkV4cGVyaW1lbnQiMQoZVmFsaWRhdGVFeHBlcmltZW50UmVxdWVzdBIUCgxyZXF1ZXN0X2pzb24YASABKAkiqwEKGlZhbGlkYXRlRXhwZXJpbWVudFJlc3BvbnNlEg0KBXZhbGlkGAEgASgIEjIKBmVycm9ycxgCIAMoCzIiLnBldHJpLmV4cGVyaW1lbnRzLnYxLlJlcXVlc3RJc3N1ZRI0Cgh3YXJuaW5ncxgDIAMoCzIiLnBldHJpLmV4cGVyaW1lbnRzLnYxLlJlcXVlc3RJc3N1ZRIUCgxzYWZldHlfZmxhZ3MYBCADKAkiWgoZVmFsaWRhdGVIeXBvdGhlc2lzUmVxdWVzdBIRCglzdGF0ZW1lbnQYASABKAkSFwoPbnVsbF9oeXBvdGhlc2lzGAIgASgJEhEKCXJhdGlvbmFsZRgDIAEoCSJ0ChpWYWxpZGF0ZUh5cG90aGVzaXNSZXNwb25zZRINCgV2YWxpZBgBIAEoCBIyCgZlcnJvcnMYAiADKAsyIi5wZXRyaS5leHBlcmltZW50cy52MS5SZXF1ZXN0SXNzdWUSEwoLc3VnZ2VzdGlvbnMYAyADKAkiMQoZRXN0aW1hdGVFeHBlcmltZW50UmVxdWVzdBIUCgxyZXF1ZXN0X2pzb24YASABKAkiTgoaRXN0aW1hdGVFeHBlcmltZW50UmVzcG9uc2USMAoIZXN0aW1hdGUYASABKAsyHi5wZXRyaS5leHBlcmltZW50cy52MS5Fc3RpbWF0ZSI7ChRMaXN0VGVtcGxhdGVzUmVxdWVzdBIQCghjYXRlZ29yeRgBIAEoCRIRCglic2xfbGV2ZWwYAiABKAkiLwoVTGlzdFRlbXBsYXRlc1Jlc3BvbnNlEhYKDnRlbXBsYXRlc19qc29uGAEgAygJIikKEkdldFRlbXBsYXRlUmVxdWVzdBITCgt0ZW1wbGF0ZV9pZBgBIAEoCSIsChNHZXRUZW1wbGF0ZVJlc3BvbnNlEhUKDXRlbXBsYXRlX2pzb24YASABKAkiNwoWTGlzdFJldmlld1F1ZXVlUmVxdWVzdBINCgVsaW1pdBgBIAEoBRIOCgZjdXJzb3IYAiABKAkihgEKF0xpc3RSZXZpZXdRdWV1ZVJlc3BvbnNlEjUKC2V4cGVyaW1lbnRzGAEgAygLMiAucGV0cmkuZXhwZXJpbWVudHMudjEuRXhwZXJpbWVudBINCgV0b3RhbBgCIAEoAxITCgtuZXh0X2N1cnNvchgDIAEoCRIQCghoYXNfbW9yZRgEIAEoCCI7ChRBcHByb3ZlUmV2aWV3UmVxdWVzdBIVCg1leHBlcmltZW50X2lkGAEgASgJEgwKBG5vdGUYAiABKAkiTQoVQXBwcm92ZVJldmlld1Jlc3BvbnNlEjQKCmV4cGVyaW1lbnQYASABKAsyIC5wZXRyaS5leHBlcmltZW50cy52MS5FeHBlcmltZW50IjwKE1JlamVjdFJldmlld1JlcXVlc3QSFQoNZXhwZXJpbWVudF9pZBgBIAEoCRIOCgZyZWFzb24YAiABKAkiTAoUUmVqZWN0UmV2aWV3UmVzcG9uc2USNAoKZXhwZXJpbWVudBgBIAEoCzIgLnBldHJpLmV4cGVyaW1lbnRzLnYxLkV4cGVyaW1lbnQiVAoWUHJvcG9zZVByb3RvY29sUmVxdWVzdBIVCg1leHBlcmltZW50X2lkGAEgASgJEhUKDXByb3RvY29sX2pzb24YAiABKAkSDAoEbm90ZRgDIAEoCSJPChdQcm9wb3NlUHJvdG9jb2xSZXNwb25zZRI0CgpleHBlcmltZW50GAEgASgLMiAucGV0cmkuZXhwZXJpbWVudHMudjEuRXhwZXJpbWVudCI2Ch1BY2NlcHRQcm90b2NvbFByb3Bvc2FsUmVxdWVzdBIVCg1leHBlcmltZW50X2lkGAEgASgJIlYKHkFjY2VwdFByb3RvY29sUHJvcG9zYWxSZXNwb25zZRI0CgpleHBlcmltZW50GAEgASgLMiAucGV0cmkuZXhwZXJpbWVudHMudjEuRXhwZXJpbWVudCJICh1SZXF1ZXN0UHJvdG9jb2xDaGFuZ2VzUmVxdWVzdBIVCg1leHBlcmltZW50X2lkGAEgASgJEhAKCGNvbW1lbnRzGAIgASgJIlYKHlJlcXVlc3RQcm90b2NvbENoYW5nZXNSZXNwb25zZRI0CgpleHBlcmltZW50GAEgASgLMiAucGV0cmkuZXhwZXJpbWVudHMudjEuRXhwZXJpbWVudDKVGQoSRXhwZXJpbWVudHNTZXJ2aWNlEnEKEENyZWF0ZUV4cGVyaW1lbnQSLS5wZXRyaS5leHBlcmltZW50cy52MS5DcmVhdGVFeHBlcmltZW50UmVxdWVzdBouLnBldHJpLmV4cGVyaW1lbnRzLnYxLkNyZWF0ZUV4cGVyaW1lbnRSZXNwb25zZRJiCgtTdWJtaXREcmFmdBIoLnBldHJpLmV4cGVyaW1lbnRzLnYxLlN1Ym1pdERyYWZ0UmVxdWVzdBopLnBldHJpLmV4cGVyaW1lbnRzLnYxLlN1Ym1pdERyYWZ0UmVzcG9uc2USaAoNR2V0RXhwZXJpbWVudBIqLnBldHJpLmV4cGVyaW1lbnRzLnYxLkdldEV4cGVyaW1lbnRSZXF1ZXN0GisucGV0cmkuZXhwZXJpbWVudHMudjEuR2V0RXhwZXJpbWVudFJlc3BvbnNlEm4KD0xpc3RFeHBlcmltZW50cxIsLnBldHJpLmV4cGVyaW1lbnRzLnYxLkxpc3RFeHBlcmltZW50c1JlcXVlc3QaLS5wZXRyaS5leHBlcmltZW50cy52MS5MaXN0RXhwZXJpbWVudHNSZXNwb25zZRJxChBVcGRhdGVFeHBlcmltZW50Ei0ucGV0cmkuZXhwZXJpbWVudHMudjEuVXBkYXRlRXhwZXJpbWVudFJlcXVlc3QaLi5wZXRyaS5leHBlcmltZW50cy52MS5VcGRhdGVFeHBlcmltZW50UmVzcG9uc2UScQoQQ2FuY2VsRXhwZXJpbWVudBItLnBldHJpLmV4cGVyaW1lbnRzLnYxLkNhbmNlbEV4cGVyaW1lbnRSZXF1ZXN0Gi4ucGV0cmkuZXhwZXJpbWVudHMudjEuQ2FuY2VsRXhwZXJpbWVudFJlc3BvbnNlEncKElZhbGlkYXRlRXhwZXJpbWVudBIvLnBldHJpLmV4cGVyaW1lbnRzLnYxLlZhbGlkYXRlRXhwZXJpbWVudFJlcXVlc3QaMC5wZXRyaS5leHBlcmltZW50cy52MS5WYWxpZGF0ZUV4cGVyaW1lbnRSZXNwb25zZRJ3ChJWYWxpZGF0ZUh5cG90aGVzaXMSLy5wZXRyaS5leHBlcmltZW50cy52MS5WYWxpZGF0ZUh5cG90aGVzaXNSZXF1ZXN0GjAucGV0cmkuZXhwZXJpbWVudHMudjEuVmFsaWRhdGVIeXBvdGhlc2lzUmVzcG9uc2USdwoSRXN0aW1hdGVFeHBlcmltZW50Ei8ucGV0cmkuZXhwZXJpbWVudHMudjEuRXN0aW1hdGVFeHBlcmltZW50UmVxdWVzdBowLnBldHJpLmV4cGVyaW1lbnRzLnYxLkVzdGltYXRlRXhwZXJpbWVudFJlc3BvbnNlEmgKDUxpc3RUZW1wbGF0ZXMSKi5wZXRyaS5leHBlcmltZW50cy52MS5MaXN0VGVtcGxhdGVzUmVxdWVzdBorLnBldHJpLmV4cGVyaW1lbnRzLnYxLkxpc3RUZW1wbGF0ZXNSZXNwb25zZRJiCgtHZXRUZW1wbGF0ZRIoLnBldHJpLmV4cGVyaW1lbnRzLnYxLkdldFRlbXBsYXRlUmVxdWVzdBopLnBldHJpLmV4cGVyaW1lbnRzLnYxLkdldFRlbXBsYXRlUmVzcG9uc2USbgoPTGlzdFJldmlld1F1ZXVlEiwucGV0cmkuZXhwZXJpbWVudHMudjEuTGlzdFJldmlld1F1ZXVlUmVxdWVzdBotLnBldHJpLmV4cGVyaW1lbnRzLnYxLkxpc3RSZXZpZXdRdWV1ZVJlc3BvbnNlEmgKDUFwcHJvdmVSZXZpZXcSKi5wZXRyaS5leHBlcmltZW50cy52MS5BcHByb3ZlUmV2aWV3UmVxdWVzdBorLnBldHJpLmV4cGVyaW1lbnRzLnYxLkFwcHJvdmVSZXZpZXdSZXNwb25zZRJlCgxSZWplY3RSZXZpZXcSKS5wZXRyaS5leHBlcmltZW50cy52MS5SZWplY3RSZXZpZXdSZXF1ZXN0GioucGV0cmkuZXhwZXJpbWVudHMudjEuUmVqZWN0UmV2aWV3UmVzcG9uc2USbgoPUHJvcG9zZVByb3RvY29sEiwucGV0cmkuZXhwZXJpbWVudHMudjEuUHJvcG9zZVByb3RvY29sUmVxdWVzdBotLnBldHJpLmV4cGVyaW1lbnRzLnYxLlByb3Bvc2VQcm90b2NvbFJlc3BvbnNlEoMBChZBY2NlcHRQcm90b2NvbFByb3Bvc2FsEjMucGV0cmkuZXhwZXJpbWVudHMudjEuQWNjZXB0UHJvdG9jb2xQcm9wb3NhbFJlcXVlc3QaNC5wZXRyaS5leHBlcmltZW50cy52MS5BY2NlcHRQcm90b2NvbFByb3Bvc2FsUmVzcG9uc2USgwEKFlJlcXVlc3RQcm90b2NvbENoYW5nZXMSMy5wZXRyaS5leHBlcmltZW50cy52MS5SZXF1ZXN0UHJvdG9jb2xDaGFuZ2VzUmVxdWVzdBo0LnBldHJpLmV4cGVyaW1lbnRzLnYxLlJlcXVlc3RQcm90b2NvbENoYW5nZXNSZXNwb25zZRJuCg9DbGFpbUV4cGVyaW1lbnQSLC5wZXRyaS5leHBlcmltZW50cy52MS5DbGFpbUV4cGVyaW1lbnRSZXF1ZXN0Gi0ucGV0cmkuZXhwZXJpbWVudHMudjEuQ2xhaW1FeHBlcmltZW50UmVzcG9uc2USbgoPU3RhcnRFeHBlcmltZW50EiwucGV0cmkuZXhwZXJpbWVudHMudjEuU3RhcnRFeHBlcmltZW50UmVxdWVzdBotLnBldHJpLmV4cGVyaW1lbnRzLnYxLlN0YXJ0RXhwZXJpbWVudFJlc3BvbnNlEmIKC1JlcG9ydElzc3VlEigucGV0cmkuZXhwZXJpbWVudHMudjEuUmVwb3J0SXNzdWVSZXF1ZXN0GikucGV0cmkuZXhwZXJpbWVudHMudjEuUmVwb3J0SXNzdWVSZXNwb25zZRJoCg1TdWJtaXRSZXN1bHRzEioucGV0cmkuZXhwZXJpbWVudHMudjEuU3VibWl0UmVzdWx0c1JlcXVlc3QaKy5wZXRyaS5leHBlcmltZW50cy52MS5TdWJtaXRSZXN1bHRzUmVzcG9uc2USagoNVXBsb2FkUmVzdWx0cxIqLnBldHJpLmV4cGVyaW1lbnRzLnYxLlVwbG9hZFJlc3VsdHNSZXF1ZXN0GisucGV0cmkuZXhwZXJpbWVudHMudjEuVXBsb2FkUmVzdWx0c1Jlc3BvbnNlKAESXwoKR2V0UmVzdWx0cxInLnBldHJpLmV4cGVyaW1lbnRzLnYxLkdldFJlc3VsdHNSZXF1ZXN0GigucGV0cmkuZXhwZXJpbWVudHMudjEuR2V0UmVzdWx0c1Jlc3BvbnNlEmgKDUdldFJlc3VsdEZpbGUSKi5wZXRyaS5leHBlcmltZW50cy52MS5HZXRSZXN1bHRGaWxlUmVxdWVzdBorLnBldHJpLmV4cGVyaW1lbnRzLnYxLkdldFJlc3VsdEZpbGVSZXNwb25zZRJrCg5BcHByb3ZlUmVzdWx0cxIrLnBldHJpLmV4cGVyaW1lbnRzLnYxLkFwcHJvdmVSZXN1bHRzUmVxdWVzdBosLnBldHJpLmV4cGVyaW1lbnRzLnYxLkFwcHJvdmVSZXN1bHRzUmVzcG9uc2USawoORGlzcHV0ZVJlc3VsdHMSKy5wZXRyaS5leHBlcmltZW50cy52MS5EaXNwdXRlUmVzdWx0c1JlcXVlc3QaLC5wZXRyaS5leHBlcmltZW50cy52MS5EaXNwdXRlUmVzdWx0c1Jlc3BvbnNlEmUKDExpc3REaXNwdXRlcxIpLnBldHJpLmV4cGVyaW1lbnRzLnYxLkxpc3REaXNwdXRlc1JlcXVlc3QaKi5wZXRyaS5leHBlcmltZW50cy52MS5MaXN0RGlzcHV0ZXNSZXNwb25zZRJfCgpHZXREaXNwdXRlEicucGV0cmkuZXhwZXJpbWVudHMudjEuR2V0RGlzcHV0ZVJlcXVlc3QaKC5wZXRyaS5leHBlcmltZW50cy52MS5HZXREaXNwdXRlUmVzcG9uc2USawoOUmVzb2x2ZURpc3B1dGUSKy5wZXRyaS5leHBlcmltZW50cy52MS5SZXNvbHZlRGlzcHV0ZVJlcXVlc3QaLC5wZXRyaS5leHBlcmltZW50cy52MS5SZXNvbHZlRGlzcHV0ZVJlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp, file_petri_experiments_v1_experiment]);
 
 /**
  * @generated from message petri.experiments.v1.ClaimExperimentRequest
@@ -325,6 +325,127 @@ export const SubmitResultsResponseSchema: GenMessage<SubmitResultsResponse, {jso
   messageDesc(file_petri_experiments_v1_experiments_service, 7);
 
 /**
+ * One message of an UploadResults stream, in this order: experiment_id; for each file content
+ * in the body, file_field then its base64 text in any number of file_base64 pieces; fields_json.
+ *
+ * @generated from message petri.experiments.v1.UploadResultsRequest
+ */
+export type UploadResultsRequest = Message<"petri.experiments.v1.UploadResultsRequest"> & {
+  /**
+   * @generated from oneof petri.experiments.v1.UploadResultsRequest.part
+   */
+  part: {
+    /**
+     * First message: the experiment the results are for.
+     *
+     * @generated from field: string experiment_id = 1;
+     */
+    value: string;
+    case: "experimentId";
+  } | {
+    /**
+     * Opens the next file: the path of its content in the body, e.g.
+     * raw_data_uploads[0].content_base64, documentation.photos[1].image_base64 or
+     * documentation.lab_notebook_base64.
+     *
+     * @generated from field: string file_field = 2;
+     */
+    value: string;
+    case: "fileField";
+  } | {
+    /**
+     * A piece of the open file's content as sent: base64 text (line breaks and a data: prefix
+     * included); the service decodes it strictly. At most 64 KiB per message.
+     *
+     * @generated from field: string file_base64 = 3;
+     */
+    value: string;
+    case: "fileBase64";
+  } | {
+    /**
+     * Last message: the submit body as JSON text with every file content replaced by "".
+     *
+     * @generated from field: string fields_json = 4;
+     */
+    value: string;
+    case: "fieldsJson";
+  } | { case: undefined; value?: undefined };
+};
+
+/**
+ * One message of an UploadResults stream, in this order: experiment_id; for each file content
+ * in the body, file_field then its base64 text in any number of file_base64 pieces; fields_json.
+ *
+ * @generated from message petri.experiments.v1.UploadResultsRequest
+ */
+export type UploadResultsRequestJson = {
+  /**
+   * First message: the experiment the results are for.
+   *
+   * @generated from field: string experiment_id = 1;
+   */
+  experimentId?: string;
+
+  /**
+   * Opens the next file: the path of its content in the body, e.g.
+   * raw_data_uploads[0].content_base64, documentation.photos[1].image_base64 or
+   * documentation.lab_notebook_base64.
+   *
+   * @generated from field: string file_field = 2;
+   */
+  fileField?: string;
+
+  /**
+   * A piece of the open file's content as sent: base64 text (line breaks and a data: prefix
+   * included); the service decodes it strictly. At most 64 KiB per message.
+   *
+   * @generated from field: string file_base64 = 3;
+   */
+  fileBase64?: string;
+
+  /**
+   * Last message: the submit body as JSON text with every file content replaced by "".
+   *
+   * @generated from field: string fields_json = 4;
+   */
+  fieldsJson?: string;
+};
+
+/**
+ * Describes the message petri.experiments.v1.UploadResultsRequest.
+ * Use `create(UploadResultsRequestSchema)` to create a new message.
+ */
+export const UploadResultsRequestSchema: GenMessage<UploadResultsRequest, {jsonType: UploadResultsRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_experiments_v1_experiments_service, 8);
+
+/**
+ * @generated from message petri.experiments.v1.UploadResultsResponse
+ */
+export type UploadResultsResponse = Message<"petri.experiments.v1.UploadResultsResponse"> & {
+  /**
+   * @generated from field: petri.experiments.v1.Experiment experiment = 1;
+   */
+  experiment?: Experiment | undefined;
+};
+
+/**
+ * @generated from message petri.experiments.v1.UploadResultsResponse
+ */
+export type UploadResultsResponseJson = {
+  /**
+   * @generated from field: petri.experiments.v1.Experiment experiment = 1;
+   */
+  experiment?: ExperimentJson;
+};
+
+/**
+ * Describes the message petri.experiments.v1.UploadResultsResponse.
+ * Use `create(UploadResultsResponseSchema)` to create a new message.
+ */
+export const UploadResultsResponseSchema: GenMessage<UploadResultsResponse, {jsonType: UploadResultsResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_experiments_v1_experiments_service, 9);
+
+/**
  * @generated from message petri.experiments.v1.GetResultsRequest
  */
 export type GetResultsRequest = Message<"petri.experiments.v1.GetResultsRequest"> & {
@@ -349,7 +470,7 @@ export type GetResultsRequestJson = {
  * Use `create(GetResultsRequestSchema)` to create a new message.
  */
 export const GetResultsRequestSchema: GenMessage<GetResultsRequest, {jsonType: GetResultsRequestJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 8);
+  messageDesc(file_petri_experiments_v1_experiments_service, 10);
 
 /**
  * @generated from message petri.experiments.v1.GetResultsResponse
@@ -390,7 +511,7 @@ export type GetResultsResponseJson = {
  * Use `create(GetResultsResponseSchema)` to create a new message.
  */
 export const GetResultsResponseSchema: GenMessage<GetResultsResponse, {jsonType: GetResultsResponseJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 9);
+  messageDesc(file_petri_experiments_v1_experiments_service, 11);
 
 /**
  * @generated from message petri.experiments.v1.GetResultFileRequest
@@ -445,7 +566,7 @@ export type GetResultFileRequestJson = {
  * Use `create(GetResultFileRequestSchema)` to create a new message.
  */
 export const GetResultFileRequestSchema: GenMessage<GetResultFileRequest, {jsonType: GetResultFileRequestJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 10);
+  messageDesc(file_petri_experiments_v1_experiments_service, 12);
 
 /**
  * @generated from message petri.experiments.v1.GetResultFileResponse
@@ -502,7 +623,7 @@ export type GetResultFileResponseJson = {
  * Use `create(GetResultFileResponseSchema)` to create a new message.
  */
 export const GetResultFileResponseSchema: GenMessage<GetResultFileResponse, {jsonType: GetResultFileResponseJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 11);
+  messageDesc(file_petri_experiments_v1_experiments_service, 13);
 
 /**
  * @generated from message petri.experiments.v1.ApproveResultsRequest
@@ -553,7 +674,7 @@ export type ApproveResultsRequestJson = {
  * Use `create(ApproveResultsRequestSchema)` to create a new message.
  */
 export const ApproveResultsRequestSchema: GenMessage<ApproveResultsRequest, {jsonType: ApproveResultsRequestJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 12);
+  messageDesc(file_petri_experiments_v1_experiments_service, 14);
 
 /**
  * @generated from message petri.experiments.v1.ApproveResultsResponse
@@ -594,7 +715,7 @@ export type ApproveResultsResponseJson = {
  * Use `create(ApproveResultsResponseSchema)` to create a new message.
  */
 export const ApproveResultsResponseSchema: GenMessage<ApproveResultsResponse, {jsonType: ApproveResultsResponseJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 13);
+  messageDesc(file_petri_experiments_v1_experiments_service, 15);
 
 /**
  * @generated from message petri.experiments.v1.DisputeResultsRequest
@@ -651,7 +772,7 @@ export type DisputeResultsRequestJson = {
  * Use `create(DisputeResultsRequestSchema)` to create a new message.
  */
 export const DisputeResultsRequestSchema: GenMessage<DisputeResultsRequest, {jsonType: DisputeResultsRequestJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 14);
+  messageDesc(file_petri_experiments_v1_experiments_service, 16);
 
 /**
  * @generated from message petri.experiments.v1.DisputeResultsResponse
@@ -688,7 +809,7 @@ export type DisputeResultsResponseJson = {
  * Use `create(DisputeResultsResponseSchema)` to create a new message.
  */
 export const DisputeResultsResponseSchema: GenMessage<DisputeResultsResponse, {jsonType: DisputeResultsResponseJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 15);
+  messageDesc(file_petri_experiments_v1_experiments_service, 17);
 
 /**
  * @generated from message petri.experiments.v1.ListDisputesRequest
@@ -739,7 +860,7 @@ export type ListDisputesRequestJson = {
  * Use `create(ListDisputesRequestSchema)` to create a new message.
  */
 export const ListDisputesRequestSchema: GenMessage<ListDisputesRequest, {jsonType: ListDisputesRequestJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 16);
+  messageDesc(file_petri_experiments_v1_experiments_service, 18);
 
 /**
  * @generated from message petri.experiments.v1.ListDisputesResponse
@@ -796,7 +917,7 @@ export type ListDisputesResponseJson = {
  * Use `create(ListDisputesResponseSchema)` to create a new message.
  */
 export const ListDisputesResponseSchema: GenMessage<ListDisputesResponse, {jsonType: ListDisputesResponseJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 17);
+  messageDesc(file_petri_experiments_v1_experiments_service, 19);
 
 /**
  * @generated from message petri.experiments.v1.GetDisputeRequest
@@ -823,7 +944,7 @@ export type GetDisputeRequestJson = {
  * Use `create(GetDisputeRequestSchema)` to create a new message.
  */
 export const GetDisputeRequestSchema: GenMessage<GetDisputeRequest, {jsonType: GetDisputeRequestJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 18);
+  messageDesc(file_petri_experiments_v1_experiments_service, 20);
 
 /**
  * @generated from message petri.experiments.v1.GetDisputeResponse
@@ -900,7 +1021,7 @@ export type GetDisputeResponseJson = {
  * Use `create(GetDisputeResponseSchema)` to create a new message.
  */
 export const GetDisputeResponseSchema: GenMessage<GetDisputeResponse, {jsonType: GetDisputeResponseJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 19);
+  messageDesc(file_petri_experiments_v1_experiments_service, 21);
 
 /**
  * @generated from message petri.experiments.v1.ResolveDisputeRequest
@@ -975,7 +1096,7 @@ export type ResolveDisputeRequestJson = {
  * Use `create(ResolveDisputeRequestSchema)` to create a new message.
  */
 export const ResolveDisputeRequestSchema: GenMessage<ResolveDisputeRequest, {jsonType: ResolveDisputeRequestJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 20);
+  messageDesc(file_petri_experiments_v1_experiments_service, 22);
 
 /**
  * @generated from message petri.experiments.v1.ResolveDisputeResponse
@@ -1012,7 +1133,7 @@ export type ResolveDisputeResponseJson = {
  * Use `create(ResolveDisputeResponseSchema)` to create a new message.
  */
 export const ResolveDisputeResponseSchema: GenMessage<ResolveDisputeResponse, {jsonType: ResolveDisputeResponseJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 21);
+  messageDesc(file_petri_experiments_v1_experiments_service, 23);
 
 /**
  * @generated from message petri.experiments.v1.CreateExperimentRequest
@@ -1083,7 +1204,7 @@ export type CreateExperimentRequestJson = {
  * Use `create(CreateExperimentRequestSchema)` to create a new message.
  */
 export const CreateExperimentRequestSchema: GenMessage<CreateExperimentRequest, {jsonType: CreateExperimentRequestJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 22);
+  messageDesc(file_petri_experiments_v1_experiments_service, 24);
 
 /**
  * @generated from message petri.experiments.v1.CreateExperimentResponse
@@ -1138,7 +1259,7 @@ export type CreateExperimentResponseJson = {
  * Use `create(CreateExperimentResponseSchema)` to create a new message.
  */
 export const CreateExperimentResponseSchema: GenMessage<CreateExperimentResponse, {jsonType: CreateExperimentResponseJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 23);
+  messageDesc(file_petri_experiments_v1_experiments_service, 25);
 
 /**
  * @generated from message petri.experiments.v1.SubmitDraftRequest
@@ -1165,7 +1286,7 @@ export type SubmitDraftRequestJson = {
  * Use `create(SubmitDraftRequestSchema)` to create a new message.
  */
 export const SubmitDraftRequestSchema: GenMessage<SubmitDraftRequest, {jsonType: SubmitDraftRequestJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 24);
+  messageDesc(file_petri_experiments_v1_experiments_service, 26);
 
 /**
  * @generated from message petri.experiments.v1.SubmitDraftResponse
@@ -1202,7 +1323,7 @@ export type SubmitDraftResponseJson = {
  * Use `create(SubmitDraftResponseSchema)` to create a new message.
  */
 export const SubmitDraftResponseSchema: GenMessage<SubmitDraftResponse, {jsonType: SubmitDraftResponseJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 25);
+  messageDesc(file_petri_experiments_v1_experiments_service, 27);
 
 /**
  * @generated from message petri.experiments.v1.GetExperimentRequest
@@ -1229,7 +1350,7 @@ export type GetExperimentRequestJson = {
  * Use `create(GetExperimentRequestSchema)` to create a new message.
  */
 export const GetExperimentRequestSchema: GenMessage<GetExperimentRequest, {jsonType: GetExperimentRequestJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 26);
+  messageDesc(file_petri_experiments_v1_experiments_service, 28);
 
 /**
  * @generated from message petri.experiments.v1.GetExperimentResponse
@@ -1256,7 +1377,7 @@ export type GetExperimentResponseJson = {
  * Use `create(GetExperimentResponseSchema)` to create a new message.
  */
 export const GetExperimentResponseSchema: GenMessage<GetExperimentResponse, {jsonType: GetExperimentResponseJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 27);
+  messageDesc(file_petri_experiments_v1_experiments_service, 29);
 
 /**
  * @generated from message petri.experiments.v1.ListExperimentsRequest
@@ -1327,7 +1448,7 @@ export type ListExperimentsRequestJson = {
  * Use `create(ListExperimentsRequestSchema)` to create a new message.
  */
 export const ListExperimentsRequestSchema: GenMessage<ListExperimentsRequest, {jsonType: ListExperimentsRequestJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 28);
+  messageDesc(file_petri_experiments_v1_experiments_service, 30);
 
 /**
  * @generated from message petri.experiments.v1.ListExperimentsResponse
@@ -1384,7 +1505,7 @@ export type ListExperimentsResponseJson = {
  * Use `create(ListExperimentsResponseSchema)` to create a new message.
  */
 export const ListExperimentsResponseSchema: GenMessage<ListExperimentsResponse, {jsonType: ListExperimentsResponseJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 29);
+  messageDesc(file_petri_experiments_v1_experiments_service, 31);
 
 /**
  * @generated from message petri.experiments.v1.UpdateExperimentRequest
@@ -1427,7 +1548,7 @@ export type UpdateExperimentRequestJson = {
  * Use `create(UpdateExperimentRequestSchema)` to create a new message.
  */
 export const UpdateExperimentRequestSchema: GenMessage<UpdateExperimentRequest, {jsonType: UpdateExperimentRequestJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 30);
+  messageDesc(file_petri_experiments_v1_experiments_service, 32);
 
 /**
  * @generated from message petri.experiments.v1.UpdateExperimentResponse
@@ -1454,7 +1575,7 @@ export type UpdateExperimentResponseJson = {
  * Use `create(UpdateExperimentResponseSchema)` to create a new message.
  */
 export const UpdateExperimentResponseSchema: GenMessage<UpdateExperimentResponse, {jsonType: UpdateExperimentResponseJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 31);
+  messageDesc(file_petri_experiments_v1_experiments_service, 33);
 
 /**
  * @generated from message petri.experiments.v1.CancelExperimentRequest
@@ -1491,7 +1612,7 @@ export type CancelExperimentRequestJson = {
  * Use `create(CancelExperimentRequestSchema)` to create a new message.
  */
 export const CancelExperimentRequestSchema: GenMessage<CancelExperimentRequest, {jsonType: CancelExperimentRequestJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 32);
+  messageDesc(file_petri_experiments_v1_experiments_service, 34);
 
 /**
  * @generated from message petri.experiments.v1.CancelExperimentResponse
@@ -1518,7 +1639,7 @@ export type CancelExperimentResponseJson = {
  * Use `create(CancelExperimentResponseSchema)` to create a new message.
  */
 export const CancelExperimentResponseSchema: GenMessage<CancelExperimentResponse, {jsonType: CancelExperimentResponseJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 33);
+  messageDesc(file_petri_experiments_v1_experiments_service, 35);
 
 /**
  * @generated from message petri.experiments.v1.ValidateExperimentRequest
@@ -1545,7 +1666,7 @@ export type ValidateExperimentRequestJson = {
  * Use `create(ValidateExperimentRequestSchema)` to create a new message.
  */
 export const ValidateExperimentRequestSchema: GenMessage<ValidateExperimentRequest, {jsonType: ValidateExperimentRequestJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 34);
+  messageDesc(file_petri_experiments_v1_experiments_service, 36);
 
 /**
  * @generated from message petri.experiments.v1.ValidateExperimentResponse
@@ -1602,7 +1723,7 @@ export type ValidateExperimentResponseJson = {
  * Use `create(ValidateExperimentResponseSchema)` to create a new message.
  */
 export const ValidateExperimentResponseSchema: GenMessage<ValidateExperimentResponse, {jsonType: ValidateExperimentResponseJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 35);
+  messageDesc(file_petri_experiments_v1_experiments_service, 37);
 
 /**
  * @generated from message petri.experiments.v1.ValidateHypothesisRequest
@@ -1649,7 +1770,7 @@ export type ValidateHypothesisRequestJson = {
  * Use `create(ValidateHypothesisRequestSchema)` to create a new message.
  */
 export const ValidateHypothesisRequestSchema: GenMessage<ValidateHypothesisRequest, {jsonType: ValidateHypothesisRequestJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 36);
+  messageDesc(file_petri_experiments_v1_experiments_service, 38);
 
 /**
  * @generated from message petri.experiments.v1.ValidateHypothesisResponse
@@ -1696,7 +1817,7 @@ export type ValidateHypothesisResponseJson = {
  * Use `create(ValidateHypothesisResponseSchema)` to create a new message.
  */
 export const ValidateHypothesisResponseSchema: GenMessage<ValidateHypothesisResponse, {jsonType: ValidateHypothesisResponseJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 37);
+  messageDesc(file_petri_experiments_v1_experiments_service, 39);
 
 /**
  * @generated from message petri.experiments.v1.EstimateExperimentRequest
@@ -1727,7 +1848,7 @@ export type EstimateExperimentRequestJson = {
  * Use `create(EstimateExperimentRequestSchema)` to create a new message.
  */
 export const EstimateExperimentRequestSchema: GenMessage<EstimateExperimentRequest, {jsonType: EstimateExperimentRequestJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 38);
+  messageDesc(file_petri_experiments_v1_experiments_service, 40);
 
 /**
  * @generated from message petri.experiments.v1.EstimateExperimentResponse
@@ -1754,7 +1875,7 @@ export type EstimateExperimentResponseJson = {
  * Use `create(EstimateExperimentResponseSchema)` to create a new message.
  */
 export const EstimateExperimentResponseSchema: GenMessage<EstimateExperimentResponse, {jsonType: EstimateExperimentResponseJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 39);
+  messageDesc(file_petri_experiments_v1_experiments_service, 41);
 
 /**
  * @generated from message petri.experiments.v1.ListTemplatesRequest
@@ -1791,7 +1912,7 @@ export type ListTemplatesRequestJson = {
  * Use `create(ListTemplatesRequestSchema)` to create a new message.
  */
 export const ListTemplatesRequestSchema: GenMessage<ListTemplatesRequest, {jsonType: ListTemplatesRequestJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 40);
+  messageDesc(file_petri_experiments_v1_experiments_service, 42);
 
 /**
  * @generated from message petri.experiments.v1.ListTemplatesResponse
@@ -1822,7 +1943,7 @@ export type ListTemplatesResponseJson = {
  * Use `create(ListTemplatesResponseSchema)` to create a new message.
  */
 export const ListTemplatesResponseSchema: GenMessage<ListTemplatesResponse, {jsonType: ListTemplatesResponseJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 41);
+  messageDesc(file_petri_experiments_v1_experiments_service, 43);
 
 /**
  * @generated from message petri.experiments.v1.GetTemplateRequest
@@ -1849,7 +1970,7 @@ export type GetTemplateRequestJson = {
  * Use `create(GetTemplateRequestSchema)` to create a new message.
  */
 export const GetTemplateRequestSchema: GenMessage<GetTemplateRequest, {jsonType: GetTemplateRequestJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 42);
+  messageDesc(file_petri_experiments_v1_experiments_service, 44);
 
 /**
  * @generated from message petri.experiments.v1.GetTemplateResponse
@@ -1880,7 +2001,7 @@ export type GetTemplateResponseJson = {
  * Use `create(GetTemplateResponseSchema)` to create a new message.
  */
 export const GetTemplateResponseSchema: GenMessage<GetTemplateResponse, {jsonType: GetTemplateResponseJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 43);
+  messageDesc(file_petri_experiments_v1_experiments_service, 45);
 
 /**
  * @generated from message petri.experiments.v1.ListReviewQueueRequest
@@ -1917,7 +2038,7 @@ export type ListReviewQueueRequestJson = {
  * Use `create(ListReviewQueueRequestSchema)` to create a new message.
  */
 export const ListReviewQueueRequestSchema: GenMessage<ListReviewQueueRequest, {jsonType: ListReviewQueueRequestJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 44);
+  messageDesc(file_petri_experiments_v1_experiments_service, 46);
 
 /**
  * @generated from message petri.experiments.v1.ListReviewQueueResponse
@@ -1974,7 +2095,7 @@ export type ListReviewQueueResponseJson = {
  * Use `create(ListReviewQueueResponseSchema)` to create a new message.
  */
 export const ListReviewQueueResponseSchema: GenMessage<ListReviewQueueResponse, {jsonType: ListReviewQueueResponseJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 45);
+  messageDesc(file_petri_experiments_v1_experiments_service, 47);
 
 /**
  * @generated from message petri.experiments.v1.ApproveReviewRequest
@@ -2011,7 +2132,7 @@ export type ApproveReviewRequestJson = {
  * Use `create(ApproveReviewRequestSchema)` to create a new message.
  */
 export const ApproveReviewRequestSchema: GenMessage<ApproveReviewRequest, {jsonType: ApproveReviewRequestJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 46);
+  messageDesc(file_petri_experiments_v1_experiments_service, 48);
 
 /**
  * @generated from message petri.experiments.v1.ApproveReviewResponse
@@ -2038,7 +2159,7 @@ export type ApproveReviewResponseJson = {
  * Use `create(ApproveReviewResponseSchema)` to create a new message.
  */
 export const ApproveReviewResponseSchema: GenMessage<ApproveReviewResponse, {jsonType: ApproveReviewResponseJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 47);
+  messageDesc(file_petri_experiments_v1_experiments_service, 49);
 
 /**
  * @generated from message petri.experiments.v1.RejectReviewRequest
@@ -2075,7 +2196,7 @@ export type RejectReviewRequestJson = {
  * Use `create(RejectReviewRequestSchema)` to create a new message.
  */
 export const RejectReviewRequestSchema: GenMessage<RejectReviewRequest, {jsonType: RejectReviewRequestJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 48);
+  messageDesc(file_petri_experiments_v1_experiments_service, 50);
 
 /**
  * @generated from message petri.experiments.v1.RejectReviewResponse
@@ -2102,7 +2223,7 @@ export type RejectReviewResponseJson = {
  * Use `create(RejectReviewResponseSchema)` to create a new message.
  */
 export const RejectReviewResponseSchema: GenMessage<RejectReviewResponse, {jsonType: RejectReviewResponseJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 49);
+  messageDesc(file_petri_experiments_v1_experiments_service, 51);
 
 /**
  * @generated from message petri.experiments.v1.ProposeProtocolRequest
@@ -2153,7 +2274,7 @@ export type ProposeProtocolRequestJson = {
  * Use `create(ProposeProtocolRequestSchema)` to create a new message.
  */
 export const ProposeProtocolRequestSchema: GenMessage<ProposeProtocolRequest, {jsonType: ProposeProtocolRequestJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 50);
+  messageDesc(file_petri_experiments_v1_experiments_service, 52);
 
 /**
  * @generated from message petri.experiments.v1.ProposeProtocolResponse
@@ -2180,7 +2301,7 @@ export type ProposeProtocolResponseJson = {
  * Use `create(ProposeProtocolResponseSchema)` to create a new message.
  */
 export const ProposeProtocolResponseSchema: GenMessage<ProposeProtocolResponse, {jsonType: ProposeProtocolResponseJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 51);
+  messageDesc(file_petri_experiments_v1_experiments_service, 53);
 
 /**
  * @generated from message petri.experiments.v1.AcceptProtocolProposalRequest
@@ -2207,7 +2328,7 @@ export type AcceptProtocolProposalRequestJson = {
  * Use `create(AcceptProtocolProposalRequestSchema)` to create a new message.
  */
 export const AcceptProtocolProposalRequestSchema: GenMessage<AcceptProtocolProposalRequest, {jsonType: AcceptProtocolProposalRequestJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 52);
+  messageDesc(file_petri_experiments_v1_experiments_service, 54);
 
 /**
  * @generated from message petri.experiments.v1.AcceptProtocolProposalResponse
@@ -2234,7 +2355,7 @@ export type AcceptProtocolProposalResponseJson = {
  * Use `create(AcceptProtocolProposalResponseSchema)` to create a new message.
  */
 export const AcceptProtocolProposalResponseSchema: GenMessage<AcceptProtocolProposalResponse, {jsonType: AcceptProtocolProposalResponseJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 53);
+  messageDesc(file_petri_experiments_v1_experiments_service, 55);
 
 /**
  * @generated from message petri.experiments.v1.RequestProtocolChangesRequest
@@ -2271,7 +2392,7 @@ export type RequestProtocolChangesRequestJson = {
  * Use `create(RequestProtocolChangesRequestSchema)` to create a new message.
  */
 export const RequestProtocolChangesRequestSchema: GenMessage<RequestProtocolChangesRequest, {jsonType: RequestProtocolChangesRequestJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 54);
+  messageDesc(file_petri_experiments_v1_experiments_service, 56);
 
 /**
  * @generated from message petri.experiments.v1.RequestProtocolChangesResponse
@@ -2298,7 +2419,7 @@ export type RequestProtocolChangesResponseJson = {
  * Use `create(RequestProtocolChangesResponseSchema)` to create a new message.
  */
 export const RequestProtocolChangesResponseSchema: GenMessage<RequestProtocolChangesResponse, {jsonType: RequestProtocolChangesResponseJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiments_service, 55);
+  messageDesc(file_petri_experiments_v1_experiments_service, 57);
 
 /**
  * ExperimentsService: the Experiment aggregate: requests, lifecycle, results, disputes,
@@ -2491,6 +2612,8 @@ export const ExperimentsService: GenService<{
   },
   /**
    * SubmitResults: in_progress (or claimed) -> pending_approval; files go to the blob store.
+   * Deprecated for the gateway, which uses UploadResults: this one holds the whole body (and a
+   * decoded copy of every file) in one message. Kept for callers that have the body as text.
    *
    * @generated from rpc petri.experiments.v1.ExperimentsService.SubmitResults
    */
@@ -2498,6 +2621,19 @@ export const ExperimentsService: GenService<{
     methodKind: "unary";
     input: typeof SubmitResultsRequestSchema;
     output: typeof SubmitResultsResponseSchema;
+  },
+  /**
+   * UploadResults: SubmitResults as a client stream, so that neither side holds a whole body.
+   * The caller and state are checked on the first message, before any file content is read;
+   * each file is decoded, hashed, sized (413 as soon as a limit is passed) and stored as it
+   * arrives; the submission is committed only after every file is stored.
+   *
+   * @generated from rpc petri.experiments.v1.ExperimentsService.UploadResults
+   */
+  uploadResults: {
+    methodKind: "client_streaming";
+    input: typeof UploadResultsRequestSchema;
+    output: typeof UploadResultsResponseSchema;
   },
   /**
    * GetResults: the results record with short-lived signed file URLs, from pending_approval on.

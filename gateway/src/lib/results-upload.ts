@@ -1,0 +1,339 @@
+/**
+ * The results submission body (SPEC.md, POST /operator/jobs/{experiment_id}/submit) read as a
+ * stream and turned into the messages of the experiments service's UploadResults, so that the
+ * gateway holds no whole body and no whole file: only the non-file fields (small) and one piece
+ * of base64 text at a time.
+ *
+ * The body goes through a streaming JSON tokenizer (stream-json's, called directly on each chunk
+ * of text: a Node object stream per token would cost more than the tokenizing) that hands
+ * string values over in pieces. A string at one of the three places files go (raw_data_uploads[i].content_base64,
+ * documentation.photos[i].image_base64, documentation.lab_notebook_base64) is sent on as it
+ * comes, in pieces of at most PIECE_CHARS, and replaced by "" in the rest of the body, which is
+ * rebuilt as JSON text (numbers exactly as written) and sent last. The service decodes and
+ * checks the files strictly and validates the rest as for SubmitResults.
+ *
+ * The checks every JSON body gets apply here too: nesting at most MAX_JSON_DEPTH levels, and
+ * no NUL and no lone surrogate in any key or string (422 naming the field). A body that is not
+ * JSON, or not an object, is 422 validation_failed; one past the route's limit (the body
+ * limit's counter fails the stream) is 413 payload_too_large.
+ */
+import { create } from "@bufbuild/protobuf";
+import { type UploadResultsRequest, UploadResultsRequestSchema } from "@petri/contracts/experiments";
+import { getManyValues, isMany, none } from "stream-chain/defs.js";
+import { jsonParser } from "stream-json/core/parser.js";
+import { BodyTooLargeError } from "./body-limit.js";
+import { errorBody } from "./problem.js";
+
+/** Deepest nesting of objects and arrays accepted in a JSON body. */
+export const MAX_JSON_DEPTH = 64;
+/** Largest piece of a file's base64 text in one message (characters, all ASCII when valid). */
+export const PIECE_CHARS = 64 * 1024;
+/** Largest JSON text of the non-file fields the gateway holds (the service accepts 4 MiB). */
+export const MAX_FIELDS_CHARS = 8 * 1024 * 1024;
+
+/** Why the body was refused, with the public answer to give (the handler throws it as is). */
+export class UploadRefused extends Error {
+  constructor(
+    readonly status: 413 | 422,
+    readonly body: ReturnType<typeof errorBody>,
+  ) {
+    super(body.error.message);
+    this.name = "UploadRefused";
+  }
+}
+
+function invalid(field: string, message: string, summary = "the results are invalid"): UploadRefused {
+  return new UploadRefused(
+    422,
+    errorBody("validation_failed", summary, {
+      errors: [{ field, path: field, code: "invalid_value", message }],
+    }),
+  );
+}
+
+function notJson(): UploadRefused {
+  return new UploadRefused(
+    422,
+    errorBody("validation_failed", "the request body is not valid JSON", {
+      errors: [{ field: "", path: "", code: "invalid_value", message: "malformed JSON" }],
+    }),
+  );
+}
+
+type Segment = string | number;
+
+interface Frame {
+  readonly kind: "object" | "array";
+  /** Members written so far (for the commas of the rebuilt text). */
+  count: number;
+  /** The key of the member being read (objects). */
+  key?: string;
+}
+
+/** `raw_data_uploads[0].content_base64`: the path form the service's field errors use. */
+export function formatField(path: readonly Segment[]): string {
+  let out = "";
+  for (const segment of path) {
+    if (typeof segment === "number") out += `[${segment}]`;
+    else if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(segment)) out += out === "" ? segment : `.${segment}`;
+    else out += `[${JSON.stringify(segment)}]`;
+  }
+  return out;
+}
+
+/** Whether a string at `path` is a file's content (SPEC.md: where the submit body puts files). */
+function isFileContent(path: readonly Segment[]): boolean {
+  const [a, b, c, d] = path;
+  if (path.length === 3) return a === "raw_data_uploads" && typeof b === "number" && c === "content_base64";
+  if (path.length === 2) return a === "documentation" && b === "lab_notebook_base64";
+  return (
+    path.length === 4 &&
+    a === "documentation" &&
+    b === "photos" &&
+    typeof c === "number" &&
+    d === "image_base64"
+  );
+}
+
+/** A high surrogate not followed by a low one, or a low one not preceded by a high one. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+function textProblem(text: string): string | undefined {
+  if (text.includes("\u0000")) return "must not contain the NUL character (U+0000)";
+  if (LONE_SURROGATE.test(text)) return "must be well-formed Unicode (it contains a lone surrogate)";
+  return undefined;
+}
+
+type Token = { name: string; value?: unknown };
+
+function valuesOf(out: unknown): Token[] {
+  if (out === none) return [];
+  return isMany(out) ? (getManyValues(out) as Token[]) : [out as Token];
+}
+
+const PARSER_OPTIONS = {
+  packKeys: true,
+  streamKeys: false,
+  packStrings: false,
+  streamStrings: true,
+  packNumbers: true,
+  streamNumbers: false,
+} as const;
+
+/**
+ * The UploadResults messages for `body`: the experiment id first (so the service checks the
+ * caller and state before any file arrives), then the files in pieces, then the other fields.
+ * Throws UploadRefused for a body the gateway refuses itself.
+ */
+export async function* uploadMessages(
+  experimentId: string,
+  body: ReadableStream<Uint8Array>,
+): AsyncGenerator<UploadResultsRequest> {
+  const message = (part: UploadResultsRequest["part"]) => create(UploadResultsRequestSchema, { part });
+  yield message({ case: "experimentId", value: experimentId });
+
+  const tokenize = jsonParser(PARSER_OPTIONS);
+  const utf8 = new TextDecoder("utf-8");
+  const reader = body.getReader();
+  /** The tokens of the next chunk of the body (the last ones, then none, at its end). */
+  async function* tokensOf(): AsyncGenerator<Token[]> {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (!done) {
+        yield valuesOf(tokenize(utf8.decode(value, { stream: true })));
+        continue;
+      }
+      const tail = utf8.decode();
+      const last = tail === "" ? [] : valuesOf(tokenize(tail));
+      // The tokenizer's end of input (a flushable's `none`): what it held, or its error.
+      const end = (tokenize as unknown as (input: typeof none) => unknown)(none);
+      yield [...last, ...valuesOf(end)];
+      return;
+    }
+  }
+
+  const stack: Frame[] = [];
+  const path: Segment[] = [];
+  const fields: string[] = [];
+  let fieldsChars = 0;
+  let started = false;
+  let finished = false;
+  /** The string being read: a file's (sent in pieces) or another (kept whole, it is small). */
+  let text: { file: boolean; field: string; pending: string; parts: string[] } | undefined;
+
+  /** Counts what the gateway holds of the non-file fields: past MAX_FIELDS_CHARS, 413. */
+  const grow = (chars: number) => {
+    fieldsChars += chars;
+    if (fieldsChars > MAX_FIELDS_CHARS) {
+      throw new UploadRefused(
+        413,
+        errorBody(
+          "payload_too_large",
+          `the fields other than files are larger than ${MAX_FIELDS_CHARS} characters`,
+          { max_bytes: MAX_FIELDS_CHARS },
+        ),
+      );
+    }
+  };
+  const write = (chunk: string) => {
+    grow(chunk.length);
+    fields.push(chunk);
+  };
+  /** Before a value: the comma, and where the value sits. */
+  const beginValue = () => {
+    if (finished)
+      throw invalid("", "the body holds more than one JSON value", "the request body is not valid JSON");
+    const top = stack.at(-1);
+    if (!top) {
+      started = true;
+      return;
+    }
+    if (top.kind === "array") {
+      if (top.count > 0) write(",");
+      path.push(top.count);
+    } else {
+      path.push(top.key!);
+    }
+    top.count += 1;
+  };
+  const endValue = () => {
+    if (stack.length === 0) finished = true;
+    else path.pop();
+  };
+
+  try {
+    for await (const batch of tokensOf())
+      for (const token of batch) {
+        if (!started && token.name !== "startObject") {
+          throw invalid("", "the request body must be a JSON object", "the request is invalid");
+        }
+        switch (token.name) {
+          case "startObject":
+          case "startArray": {
+            beginValue();
+            if (stack.length >= MAX_JSON_DEPTH) {
+              throw invalid(
+                formatField(path),
+                `nests objects and arrays deeper than ${MAX_JSON_DEPTH} levels`,
+              );
+            }
+            stack.push({ kind: token.name === "startObject" ? "object" : "array", count: 0 });
+            write(token.name === "startObject" ? "{" : "[");
+            break;
+          }
+          case "endObject":
+          case "endArray": {
+            const frame = stack.pop()!;
+            write(frame.kind === "object" ? "}" : "]");
+            endValue();
+            break;
+          }
+          case "keyValue": {
+            const key = token.value as string;
+            const problem = textProblem(key);
+            if (problem) throw invalid(formatField([...path, key]), `the key ${problem}`);
+            const top = stack.at(-1)!;
+            if (top.count > 0) write(",");
+            top.key = key;
+            write(`${JSON.stringify(key)}:`);
+            break;
+          }
+          case "startString": {
+            beginValue();
+            const field = formatField(path);
+            const file = isFileContent(path);
+            text = { file, field, pending: "", parts: [] };
+            if (file) {
+              write('""');
+              yield message({ case: "fileField", value: field });
+            }
+            break;
+          }
+          case "stringChunk": {
+            const current = text!;
+            const piece = token.value as string;
+            if (!current.file) {
+              grow(piece.length);
+              current.parts.push(piece);
+              break;
+            }
+            // A piece is as long as the tokenizer read at once (a socket read, 64 KiB), or more
+            // in a test's single chunk: sent on in pieces of at most PIECE_CHARS.
+            current.pending += piece;
+            while (current.pending.length >= PIECE_CHARS) {
+              const value = current.pending.slice(0, PIECE_CHARS);
+              current.pending = current.pending.slice(PIECE_CHARS);
+              const problem = textProblem(value);
+              if (problem) throw invalid(current.field, `${current.field} ${problem}`);
+              yield message({ case: "fileBase64", value });
+            }
+            break;
+          }
+          case "endString": {
+            const current = text!;
+            text = undefined;
+            if (current.file) {
+              if (current.pending !== "") {
+                const problem = textProblem(current.pending);
+                if (problem) throw invalid(current.field, `${current.field} ${problem}`);
+                yield message({ case: "fileBase64", value: current.pending });
+              }
+            } else {
+              const value = current.parts.join("");
+              const problem = textProblem(value);
+              if (problem) throw invalid(current.field, `${current.field || "the value"} ${problem}`);
+              // Counted piece by piece already.
+              fields.push(JSON.stringify(value));
+            }
+            endValue();
+            break;
+          }
+          case "numberValue":
+            beginValue();
+            write(token.value as string);
+            endValue();
+            break;
+          case "trueValue":
+          case "falseValue":
+          case "nullValue":
+            beginValue();
+            write(String(token.value));
+            endValue();
+            break;
+          default:
+            break;
+        }
+      }
+  } catch (error) {
+    if (error instanceof UploadRefused) throw error;
+    if (error instanceof BodyTooLargeError) {
+      throw new UploadRefused(
+        413,
+        errorBody("payload_too_large", error.message, { max_bytes: error.maxBytes }),
+      );
+    }
+    // The tokenizer's own errors: the text is not JSON. Anything else (the client went away)
+    // is not the body's fault.
+    if (error instanceof Error && error.message.startsWith("Parser ")) throw notJson();
+    throw error;
+  } finally {
+    // The caller may still read (and discard) the rest: see discardBody.
+    reader.releaseLock();
+  }
+  if (!finished) throw notJson();
+  yield message({ case: "fieldsJson", value: fields.join("") });
+}
+
+/**
+ * Reads what is left of a body and throws it away, holding nothing: answering before the client
+ * has sent it all makes many clients fail to read the answer. Ends at the body's end, or at once
+ * when it cannot be read (past the body limit, the client gone, still locked).
+ */
+export async function discardBody(body: ReadableStream<Uint8Array>): Promise<void> {
+  try {
+    const reader = body.getReader();
+    while (!(await reader.read()).done);
+  } catch {
+    // Nothing more to read.
+  }
+}

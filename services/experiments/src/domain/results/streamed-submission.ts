@@ -1,0 +1,106 @@
+/**
+ * checkStreamedSubmission: the rules of parseSubmission for a submission whose files arrived apart
+ * (UploadResults): the body without its file contents (each replaced by "") and, per content path,
+ * what decoding the streamed content found. Pure: the caller decoded, hashed and stored the bytes.
+ *
+ * The outcome is the one parseSubmission gives for the same body: 413 for a file or the total
+ * over its limit, else every shape, content and name error at once, else the typed submission
+ * with its files in the stored order, each with the path its bytes came from.
+ */
+import type { FieldError } from "@petri/service-kit";
+
+import { readableMessage } from "../intake/issues.js";
+import { formatPath, isPlainObject } from "../intake/paths.js";
+import { RESULT_LIMITS, type ResultLimits } from "./limits.js";
+import {
+  type ContentFacts,
+  type ParsedSubmission,
+  type SubmissionParse,
+  type SubmittedFile,
+  contentErrors,
+  describeFiles,
+  duplicateNameErrors,
+  forEachContent,
+  schemaFor,
+  shapeErrors,
+  sizeProblem,
+  submissionFields,
+  withoutNullProperties,
+} from "./parse-submission.js";
+
+/** What decoding one streamed file content found. */
+export interface StreamedContent {
+  /** Exact for valid base64, an estimate otherwise (Base64StreamDecoder.decodedBytes). */
+  readonly decodedBytes: number;
+  readonly problem?: string;
+  /** Lower-case hex SHA-256 of the decoded bytes. */
+  readonly sha256: string;
+  /** The first decoded bytes, for recognising photos and notebooks. */
+  readonly head: Uint8Array;
+}
+
+export type StreamedSubmissionParse =
+  | {
+      readonly ok: true;
+      readonly submission: ParsedSubmission<SubmittedFile>;
+      /** The content path of each of `submission.files`, in the same order. */
+      readonly fields: readonly string[];
+    }
+  | Exclude<SubmissionParse, { ok: true }>;
+
+const NOT_STREAMED = "was not received as a file (its content must arrive in file pieces)";
+
+export function checkStreamedSubmission(
+  body: unknown,
+  streamed: ReadonlyMap<string, StreamedContent>,
+  limits: ResultLimits = RESULT_LIMITS,
+): StreamedSubmissionParse {
+  if (!isPlainObject(body)) {
+    return {
+      ok: false,
+      kind: "invalid",
+      fieldErrors: [
+        { field: "", code: "invalid_value", message: "The submission body must be a JSON object" },
+      ],
+    };
+  }
+  const cleaned = withoutNullProperties(body) as Record<string, unknown>;
+  const contents: ContentFacts[] = [];
+  forEachContent(cleaned, (kind, path, text) => {
+    const field = formatPath(path);
+    const content = streamed.get(field);
+    if (content === undefined || text !== "") {
+      contents.push({ kind, field, decodedBytes: 0, problem: NOT_STREAMED, head: () => new Uint8Array(0) });
+      return;
+    }
+    contents.push({
+      kind,
+      field,
+      decodedBytes: content.decodedBytes,
+      ...(content.problem !== undefined ? { problem: content.problem } : {}),
+      head: () => content.head,
+    });
+  });
+  const tooLarge = sizeProblem(contents, limits);
+  if (tooLarge) return tooLarge;
+
+  const parsed = schemaFor(limits).safeParse(cleaned, { error: readableMessage, reportInput: true });
+  const fieldErrors: FieldError[] = [
+    ...(parsed.success ? [] : shapeErrors(parsed.error)),
+    ...contentErrors(contents),
+    ...duplicateNameErrors(cleaned),
+  ];
+  if (!parsed.success || fieldErrors.length > 0) return { ok: false, kind: "invalid", fieldErrors };
+
+  const files = describeFiles(parsed.data, (path) => {
+    const field = formatPath(path);
+    const content = streamed.get(field);
+    if (!content) throw new Error(`no streamed content at ${field}`);
+    return { field, sizeBytes: content.decodedBytes, sha256: content.sha256, head: content.head };
+  });
+  return {
+    ok: true,
+    submission: { ...submissionFields(parsed.data), files: files.map(({ file }) => file) },
+    fields: files.map(({ content }) => content.field),
+  };
+}
