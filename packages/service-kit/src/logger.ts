@@ -4,36 +4,9 @@
  */
 import { pino, type DestinationStream, type Logger, type LevelWithSilent } from "pino";
 import { currentRequestContext } from "./context.js";
+import { sanitizeLogError, sanitizeLogLine, sanitizeLogValue } from "./log-redaction.js";
 
 export type { Logger } from "pino";
-
-/** Field names whose values never reach a log line, wherever they appear (up to 3 levels deep). */
-export const REDACTED_LOG_FIELDS = [
-  "authorization",
-  "x-api-key",
-  "x-petri-principal",
-  "cookie",
-  "set-cookie",
-  "password",
-  "secret",
-  "token",
-  "api_key",
-  "apiKey",
-  "access_token",
-  "refresh_token",
-] as const;
-
-function redactPaths(fields: readonly string[], depth: number): string[] {
-  const paths: string[] = [];
-  for (const field of fields) {
-    // fast-redact wants bracket notation for names that are not identifiers (x-api-key).
-    const segment = /^[A-Za-z_$][\w$]*$/.test(field) ? field : `["${field}"]`;
-    const join = segment.startsWith("[") ? "" : ".";
-    paths.push(segment);
-    for (let level = 1; level <= depth; level += 1) paths.push(`${"*.".repeat(level - 1)}*${join}${segment}`);
-  }
-  return paths;
-}
 
 export interface CreateLoggerOptions {
   /** Service name, on every line as "service". */
@@ -50,8 +23,16 @@ export function createLogger(options: CreateLoggerOptions): Logger {
       base: { service: options.service },
       timestamp: pino.stdTimeFunctions.isoTime,
       // Level names ("info") read better than numbers in every log tool we use.
-      formatters: { level: (label) => ({ level: label }) },
-      redact: { paths: redactPaths(REDACTED_LOG_FIELDS, 3), censor: "[redacted]" },
+      formatters: {
+        level: (label) => ({ level: label }),
+        bindings: (bindings) => sanitizeLogValue(bindings) as Record<string, unknown>,
+      },
+      // Secrets are removed before pino sees the arguments (log-redaction.ts), at any depth and
+      // by shape as well as by field name; pino's `redact` paths only match fixed depths.
+      hooks: { logMethod: sanitizeLogArguments, streamWrite: sanitizeLogLine },
+      // Arguments arrive with `err` already serialised; an Error reaching a serializer another
+      // way (a child's bindings) gets the same treatment.
+      serializers: { err: (value: unknown) => (value instanceof Error ? sanitizeLogError(value) : value) },
       mixin() {
         const context = currentRequestContext();
         if (!context) return {};
@@ -60,4 +41,19 @@ export function createLogger(options: CreateLoggerOptions): Logger {
     },
     options.destination,
   );
+}
+
+/**
+ * pino's logMethod hook: every argument of a log call, sanitised. An Error passed first is
+ * logged as pino would log it (under `err`, its message as the line's message), from the
+ * sanitised copy so the message cannot carry what the copy dropped.
+ */
+function sanitizeLogArguments(this: Logger, args: unknown[], method: (...args: unknown[]) => void): void {
+  const [first, ...rest] = args;
+  if (first instanceof Error) {
+    const err = sanitizeLogError(first);
+    method.apply(this, [{ err }, ...(rest.length > 0 ? rest.map(sanitizeLogValue) : [err.message])]);
+    return;
+  }
+  method.apply(this, args.map(sanitizeLogValue));
 }
