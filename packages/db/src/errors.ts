@@ -32,7 +32,8 @@ export function isRetryableTransactionError(error: unknown): boolean {
 export function withoutBoundValues<E>(error: E): E {
   if (typeof error === "object" && error !== null) {
     for (const field of ["params", "queryOptions"]) {
-      if (Object.prototype.hasOwnProperty.call(error, field)) delete (error as Record<string, unknown>)[field];
+      if (Object.prototype.hasOwnProperty.call(error, field))
+        delete (error as Record<string, unknown>)[field];
     }
   }
   return error;

@@ -95,7 +95,10 @@ function errorLoggingSuite(open: () => Promise<Database>, schema: string) {
     expect(error).not.toHaveProperty("params");
 
     const lines: string[] = [];
-    const logger = createLogger({ service: "db-test", destination: { write: (line) => void lines.push(line) } });
+    const logger = createLogger({
+      service: "db-test",
+      destination: { write: (line) => void lines.push(line) },
+    });
     logger.error({ err: error, procedure: "/test/Register" }, "unhandled error in rpc handler");
     logger.error(error);
     logger.warn({ err: new Error("the registration failed", { cause: error }) }, "wrapped");

@@ -49,9 +49,9 @@ describe("redactSecretsInText", () => {
 
   it("leaves ordinary text alone, including ids, e-mails and SQL", () => {
     for (const text of [
-      "duplicate key value violates unique constraint \"accounts_email_key\"",
+      'duplicate key value violates unique constraint "accounts_email_key"',
       "usr_01J9ZK3Q4V5W6X7Y8Z9A0B1C2D claimed exp_01J9ZK3Q4V5W6X7Y8Z9A0B1C2D",
-      "insert into \"accounts\" (\"email\", \"password_hash\") values ($1, $2)",
+      'insert into "accounts" ("email", "password_hash") values ($1, $2)',
       "a.b.c and eyJ alone is not a token",
       "price $12.50",
     ]) {
@@ -201,12 +201,15 @@ describe("sanitizeLogError", () => {
   });
 
   it("keeps the message of a database error outside the data-exception class", () => {
-    const error = Object.assign(new Error('duplicate key value violates unique constraint "accounts_email_key"'), {
-      severity: "ERROR",
-      code: "23505",
-      constraint: "accounts_email_key",
-      params: ["victim@example.org"],
-    });
+    const error = Object.assign(
+      new Error('duplicate key value violates unique constraint "accounts_email_key"'),
+      {
+        severity: "ERROR",
+        code: "23505",
+        constraint: "accounts_email_key",
+        params: ["victim@example.org"],
+      },
+    );
     const out = sanitizeLogError(error) as any;
     expect(out.message).toBe('duplicate key value violates unique constraint "accounts_email_key"');
     expect(out.constraint).toBe("accounts_email_key");
@@ -217,7 +220,7 @@ describe("sanitizeLogError", () => {
 describe("createLogger redaction", () => {
   it("an Error logged first, or under err, never shows its secrets, in the line or its message", () => {
     const { logger, lines } = captureLogs();
-    const dbError = Object.assign(new Error("invalid byte sequence for encoding \"UTF8\": 0x00"), {
+    const dbError = Object.assign(new Error('invalid byte sequence for encoding "UTF8": 0x00'), {
       severity: "ERROR",
       code: "22021",
       params: ["victim@example.org", ARGON2, "a\u0000b"],
@@ -226,11 +229,16 @@ describe("createLogger redaction", () => {
     logger.error({ err: dbError, procedure: "/petri.identity.v1.IdentityService/Register" }, "unhandled");
     logger.warn({ err: new Error(`refused ${JWT}`, { cause: dbError }) });
     logger.info(`interpolated %s`, API_KEY);
-    logger.child({ token: JWT, note: WEBHOOK_SECRET }).info({ headers: { authorization: `Bearer ${BEARER_VALUE}` } });
+    logger
+      .child({ token: JWT, note: WEBHOOK_SECRET })
+      .info({ headers: { authorization: `Bearer ${BEARER_VALUE}` } });
     expect(lines).toHaveLength(5);
     expectClean(lines);
     expect(JSON.stringify(lines)).not.toContain("victim@example.org");
-    expect(lines[0]).toMatchObject({ err: { type: "Error", code: "22021" }, msg: expect.stringContaining("invalid byte sequence") });
+    expect(lines[0]).toMatchObject({
+      err: { type: "Error", code: "22021" },
+      msg: expect.stringContaining("invalid byte sequence"),
+    });
     expect(lines[1]).toMatchObject({ err: { code: "22021" }, msg: "unhandled" });
     expect(lines[2]!.msg).toBe(`refused ${REDACTED}`);
     expect(lines[2]!.err.cause).toMatchObject({ code: "22021" });

@@ -211,6 +211,7 @@ function serializeError(error: Error, depth: number, ancestors: Set<object>): Re
   }
   // `cause` and AggregateError's `errors` are own but not enumerable.
   if (error.cause !== undefined && !("cause" in out)) out.cause = walk(error.cause, depth + 1, ancestors);
-  if (error instanceof AggregateError && !("errors" in out)) out.errors = walk(error.errors, depth + 1, ancestors);
+  if (error instanceof AggregateError && !("errors" in out))
+    out.errors = walk(error.errors, depth + 1, ancestors);
   return out;
 }

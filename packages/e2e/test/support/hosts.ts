@@ -10,6 +10,7 @@ import { loadOrCreateIdentitySecrets } from "@petri/identity";
 import { notificationsOptionsFromConfig, standaloneNotificationsConfigSchema } from "@petri/notifications";
 import {
   Failpoints,
+  type Logger,
   createLogger,
   loadConfig,
   systemClock,
@@ -57,8 +58,15 @@ async function testServiceEnv() {
   };
 }
 
-/** Standalone mode on a data directory of its own (kept across restart()). */
-export async function startStandaloneHost(prefix: string, extraEnv: Record<string, string> = {}) {
+/**
+ * Standalone mode on a data directory of its own (kept across restart()). `logger` replaces
+ * the default (warnings and errors to stdout), e.g. to read the lines back.
+ */
+export async function startStandaloneHost(
+  prefix: string,
+  extraEnv: Record<string, string> = {},
+  options: { logger?: Logger } = {},
+) {
   const dataDir = mkdtempSync(path.join(tmpdir(), `${prefix}-`));
   // Parsed like `npm start` parses its environment, with the test-only webhook settings:
   // notifications' deliveries and experiments' registration check both allow the loopback
@@ -85,7 +93,7 @@ export async function startStandaloneHost(prefix: string, extraEnv: Record<strin
       cloudlabs: cloudLabsOptionsFromEnv(env),
       port: 0,
       host: "127.0.0.1",
-      logger: createLogger({ service: "e2e", level: "warn" }),
+      logger: options.logger ?? createLogger({ service: "e2e", level: "warn" }),
       clock: systemClock,
       failpoints: new Failpoints(),
     });
