@@ -245,4 +245,20 @@ describe("createLogger redaction", () => {
     expect(lines[3]!.msg).toBe(`interpolated ${REDACTED}`);
     expect(lines[4]).toMatchObject({ token: REDACTED, headers: { authorization: REDACTED } });
   });
+
+  it("writes a placeholder instead of throwing when an argument cannot be read", () => {
+    const { logger, lines } = captureLogs();
+    const hostile = {
+      get password(): string {
+        throw new Error("no");
+      },
+      get boom(): string {
+        throw new Error(`leaks ${API_KEY}`);
+      },
+    };
+    expect(() => logger.info(hostile, "hostile")).not.toThrow();
+    expect(lines).toHaveLength(1);
+    expectClean(lines);
+    expect(lines[0]).toMatchObject({ log_arguments: "[unreadable]" });
+  });
 });

@@ -49,11 +49,18 @@ export function createLogger(options: CreateLoggerOptions): Logger {
  * sanitised copy so the message cannot carry what the copy dropped.
  */
 function sanitizeLogArguments(this: Logger, args: unknown[], method: (...args: unknown[]) => void): void {
-  const [first, ...rest] = args;
-  if (first instanceof Error) {
-    const err = sanitizeLogError(first);
-    method.apply(this, [{ err }, ...(rest.length > 0 ? rest.map(sanitizeLogValue) : [err.message])]);
-    return;
+  let safe: unknown[];
+  try {
+    const [first, ...rest] = args;
+    if (first instanceof Error) {
+      const err = sanitizeLogError(first);
+      safe = [{ err }, ...(rest.length > 0 ? rest.map(sanitizeLogValue) : [err.message])];
+    } else {
+      safe = args.map(sanitizeLogValue);
+    }
+  } catch {
+    // A getter that throws, say: logging must not throw, and must not write what it could not check.
+    safe = [{ log_arguments: "[unreadable]" }, "a log line's arguments could not be checked"];
   }
-  method.apply(this, args.map(sanitizeLogValue));
+  method.apply(this, safe);
 }
