@@ -6,7 +6,7 @@
  * carrying a password hash) and then reads every line back looking for each credential.
  */
 import { createServer } from "node:net";
-import { createLogger } from "@petri/service-kit";
+import { type Clock, createLogger, systemClock } from "@petri/service-kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startStandaloneHost } from "./support/hosts.js";
 
@@ -28,6 +28,9 @@ describe("standalone mode: secrets never reach the log", () => {
   const lines: string[] = [];
   let host: Awaited<ReturnType<typeof startStandaloneHost>>;
   let base: string;
+  // The host's clock runs with the system's, moved ahead at the end to expire a real token.
+  let aheadMs = 0;
+  const clock: Clock = { now: () => new Date(Date.now() + aheadMs), sleep: systemClock.sleep };
 
   beforeAll(async () => {
     const logger = createLogger({
@@ -35,7 +38,7 @@ describe("standalone mode: secrets never reach the log", () => {
       level: "debug",
       destination: { write: (line: string) => void lines.push(line) },
     });
-    host = await startStandaloneHost("petri-log-secrets", {}, { logger });
+    host = await startStandaloneHost("petri-log-secrets", {}, { logger, clock });
     base = host.petri.url;
   });
   afterAll(() => host?.stop());
@@ -191,6 +194,13 @@ describe("standalone mode: secrets never reach the log", () => {
       const failed = await call("GET", "/auth/me", undefined, { "x-api-key": unusedKey });
       expect(failed.status, failed.text).toBeGreaterThanOrEqual(500);
     });
+
+    // A genuine access token, expired: the host's clock moves past its lifetime.
+    const stillValid = await call("GET", "/auth/me", undefined, bearer);
+    expect(stillValid.status, stillValid.text).toBe(200);
+    aheadMs = 2 * 60 * 60_000;
+    const expiredForReal = await call("GET", "/auth/me", undefined, bearer);
+    expect(expiredForReal.status, expiredForReal.text).toBe(401);
 
     // Every line is JSON; the database failures were logged (so the check below saw them).
     const parsed = lines.map((line) => JSON.parse(line) as Record<string, any>);

@@ -9,6 +9,7 @@ import { engineOptionsFromEnv } from "@petri/engine";
 import { loadOrCreateIdentitySecrets } from "@petri/identity";
 import { notificationsOptionsFromConfig, standaloneNotificationsConfigSchema } from "@petri/notifications";
 import {
+  type Clock,
   Failpoints,
   type Logger,
   createLogger,
@@ -60,12 +61,13 @@ async function testServiceEnv() {
 
 /**
  * Standalone mode on a data directory of its own (kept across restart()). `logger` replaces
- * the default (warnings and errors to stdout), e.g. to read the lines back.
+ * the default (warnings and errors to stdout), e.g. to read the lines back; `clock` the
+ * system clock.
  */
 export async function startStandaloneHost(
   prefix: string,
   extraEnv: Record<string, string> = {},
-  options: { logger?: Logger } = {},
+  options: { logger?: Logger; clock?: Clock } = {},
 ) {
   const dataDir = mkdtempSync(path.join(tmpdir(), `${prefix}-`));
   // Parsed like `npm start` parses its environment, with the test-only webhook settings:
@@ -94,7 +96,7 @@ export async function startStandaloneHost(
       port: 0,
       host: "127.0.0.1",
       logger: options.logger ?? createLogger({ service: "e2e", level: "warn" }),
-      clock: systemClock,
+      clock: options.clock ?? systemClock,
       failpoints: new Failpoints(),
     });
   const host = {
