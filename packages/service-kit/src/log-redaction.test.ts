@@ -6,6 +6,7 @@ import {
   isSensitiveLogField,
   redactSecretsInText,
   sanitizeLogError,
+  sanitizeLogLine,
   sanitizeLogValue,
 } from "./log-redaction.js";
 
@@ -217,6 +218,31 @@ describe("sanitizeLogError", () => {
   });
 });
 
+describe("sanitizeLogLine", () => {
+  it("passes a line without markers through as it is", () => {
+    const line = '{"level":"info","msg":"claimed","experiment_id":"exp_1"}\n';
+    expect(sanitizeLogLine(line)).toBe(line);
+  });
+
+  it("rewrites a line holding a secret shape as valid JSON without it, names redacted too", () => {
+    const line = `${JSON.stringify({ level: "info", trace: `x ${JWT}`, nested: { password: "p", key: API_KEY } })}\n`;
+    const out = sanitizeLogLine(line);
+    expect(out.endsWith("\n")).toBe(true);
+    expectClean(out);
+    expect(JSON.parse(out)).toEqual({
+      level: "info",
+      trace: `x ${REDACTED}`,
+      nested: { password: REDACTED, key: REDACTED },
+    });
+  });
+
+  it("replaces a line it cannot parse rather than write it unchecked", () => {
+    const out = sanitizeLogLine(`not json ${WEBHOOK_SECRET}\n`);
+    expectClean(out);
+    expect(JSON.parse(out)).toMatchObject({ level: "error" });
+  });
+});
+
 describe("createLogger redaction", () => {
   it("an Error logged first, or under err, never shows its secrets, in the line or its message", () => {
     const { logger, lines } = captureLogs();
@@ -244,6 +270,21 @@ describe("createLogger redaction", () => {
     expect(lines[2]!.err.cause).toMatchObject({ code: "22021" });
     expect(lines[3]!.msg).toBe(`interpolated ${REDACTED}`);
     expect(lines[4]).toMatchObject({ token: REDACTED, headers: { authorization: REDACTED } });
+  });
+
+  it("redacts a child's and a grandchild's bindings by name, and keeps each level's bindings", () => {
+    const { logger, lines } = captureLogs();
+    const child = logger.child({ service: "identity", password: "plain-child-password" });
+    child.child({ request: { cookie: "session=plain-cookie" }, step: 2 }).info("grandchild");
+    child.info("child");
+    expect(JSON.stringify(lines)).not.toMatch(/plain-child-password|plain-cookie/);
+    expect(lines[0]).toMatchObject({
+      service: "identity",
+      password: REDACTED,
+      request: { cookie: REDACTED },
+      step: 2,
+    });
+    expect(lines[1]).not.toHaveProperty("step");
   });
 
   it("writes a placeholder instead of throwing when an argument cannot be read", () => {

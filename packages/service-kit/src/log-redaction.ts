@@ -135,10 +135,10 @@ function databaseErrorMessage(error: Error): string {
 export type LogValue = unknown;
 
 /**
- * The last check on a finished JSON log line, for what reaches pino without passing the
- * logMethod hook (a child logger's bindings, which pino renders once at `child()`): a line
- * that holds a marker is parsed, sanitised and written again. After the hook has run this is
- * rare, so the common line costs one regex test.
+ * The last check on a finished JSON log line, for anything that reaches the line without
+ * passing the logMethod hook (what pino or a mixin adds itself): a line that holds a marker is
+ * parsed, sanitised and written again; a line that cannot be parsed is replaced. After the
+ * hook has run this is rare, so the common line costs one regex test.
  */
 export function sanitizeLogLine(line: string): string {
   if (!MARKER.test(line)) return line;

@@ -2,7 +2,14 @@
  * JSON logs (pino) that carry the request's ids, so one grep of a trace id finds every line
  * a request produced across the gateway and services.
  */
-import { pino, type DestinationStream, type Logger, type LevelWithSilent } from "pino";
+import {
+  pino,
+  type Bindings,
+  type ChildLoggerOptions,
+  type DestinationStream,
+  type Logger,
+  type LevelWithSilent,
+} from "pino";
 import { currentRequestContext } from "./context.js";
 import { sanitizeLogError, sanitizeLogLine, sanitizeLogValue } from "./log-redaction.js";
 
@@ -17,7 +24,7 @@ export interface CreateLoggerOptions {
 }
 
 export function createLogger(options: CreateLoggerOptions): Logger {
-  return pino(
+  const logger = pino(
     {
       level: options.level ?? "info",
       base: { service: options.service },
@@ -28,10 +35,11 @@ export function createLogger(options: CreateLoggerOptions): Logger {
         bindings: (bindings) => sanitizeLogValue(bindings) as Record<string, unknown>,
       },
       // Secrets are removed before pino sees the arguments (log-redaction.ts), at any depth and
-      // by shape as well as by field name; pino's `redact` paths only match fixed depths.
+      // by shape as well as by field name; pino's `redact` paths only match fixed depths. The
+      // finished line is checked for secret shapes once more, for anything pino adds itself.
       hooks: { logMethod: sanitizeLogArguments, streamWrite: sanitizeLogLine },
-      // Arguments arrive with `err` already serialised; an Error reaching a serializer another
-      // way (a child's bindings) gets the same treatment.
+      // Arguments arrive with `err` already serialised, which pino's default serializer would
+      // retype as "Object"; an Error that reaches it some other way is sanitised the same way.
       serializers: { err: (value: unknown) => (value instanceof Error ? sanitizeLogError(value) : value) },
       mixin() {
         const context = currentRequestContext();
@@ -41,6 +49,16 @@ export function createLogger(options: CreateLoggerOptions): Logger {
     },
     options.destination,
   );
+  // pino renders a child's bindings once, without the logMethod hook. Children are created
+  // with Object.create(parent), so this override serves grandchildren too; it is not bound, as
+  // `this` is whichever logger child() is called on.
+  type ChildFn = (this: unknown, bindings: Bindings, options?: ChildLoggerOptions) => unknown;
+  const child = logger.child as unknown as ChildFn;
+  const sanitizingChild: ChildFn = function (this: unknown, bindings, childOptions) {
+    return child.call(this, sanitizeLogValue(bindings) as Bindings, childOptions);
+  };
+  logger.child = sanitizingChild as unknown as Logger["child"];
+  return logger;
 }
 
 /**
