@@ -52,6 +52,11 @@ describe("standalone mode: secrets never reach the log", () => {
     const text = await response.text();
     return { status: response.status, text, body: text ? JSON.parse(text) : undefined };
   };
+  /** The status of a call, checked with the body in the failure message. */
+  const expectStatus = async (expected: number, ...args: Parameters<typeof call>) => {
+    const response = await call(...args);
+    expect(response.status, `${args[0]} ${args[1]}: ${response.text}`).toBe(expected);
+  };
   const register = (email: string, password: string, name = "Log Test") =>
     call("POST", "/auth/register", { email, password, name });
 
@@ -116,10 +121,8 @@ describe("standalone mode: secrets never reach the log", () => {
     if (nulPassword.status === 201) remember("NUL password's API key", nulPassword.body.api_key_secret);
 
     // Wrong and unknown credentials on login.
-    expect((await call("POST", "/auth/token", { email, password: `${password}-wrong` })).status).toBe(401);
-    expect((await call("POST", "/auth/token", { email: `nobody-${run}@example.org`, password })).status).toBe(
-      401,
-    );
+    await expectStatus(401, "POST", "/auth/token", { email, password: `${password}-wrong` });
+    await expectStatus(401, "POST", "/auth/token", { email: `nobody-${run}@example.org`, password });
 
     // Bearer tokens: garbage, a forged signature, a forged expired token, a JWT in the API key header.
     const [header, payload, signature] = accessToken.split(".");
@@ -136,19 +139,19 @@ describe("standalone mode: secrets never reach the log", () => {
       `Basic ${garbage}`,
     ]) {
       const response = await call("GET", "/auth/me", undefined, { authorization });
-      expect(response.status, authorization).toBe(401);
+      expect(response.status, `${authorization.split(" ")[0]}: ${response.text}`).toBe(401);
     }
-    expect((await call("GET", "/auth/me", undefined, { "x-api-key": accessToken })).status).toBe(401);
+    await expectStatus(401, "GET", "/auth/me", undefined, { "x-api-key": accessToken });
 
     // API keys: malformed, well-formed but unknown, revoked.
     const malformed = remember("malformed API key", `petri_sk_${run}malformed`);
     const unknown = remember("unknown API key", `${firstKey.slice(0, -10)}${"0".repeat(10)}`);
     for (const key of [malformed, unknown]) {
-      expect((await call("GET", "/auth/me", undefined, { "x-api-key": key })).status, key).toBe(401);
+      await expectStatus(401, "GET", "/auth/me", undefined, { "x-api-key": key });
     }
     const revoked = await call("DELETE", `/auth/api-keys/${created.body.api_key.id}`, undefined, bearer);
     expect(revoked.status, revoked.text).toBeLessThan(300);
-    expect((await call("GET", "/auth/me", undefined, { "x-api-key": secondKey })).status).toBe(401);
+    await expectStatus(401, "GET", "/auth/me", undefined, { "x-api-key": secondKey });
 
     // Webhook signing secrets: fetched, rotated, then errors on the webhook routes.
     const withKey = { "x-api-key": firstKey };
@@ -158,11 +161,9 @@ describe("standalone mode: secrets never reach the log", () => {
     const rotated = await call("POST", "/webhooks/secret/rotate", undefined, withKey);
     expect(rotated.status, rotated.text).toBe(200);
     remember("rotated webhook secret", rotated.body.secret);
-    expect((await call("POST", "/webhooks/secret", undefined, withKey)).status).toBe(409);
-    expect((await call("POST", "/webhooks/test", { url: "https://10.0.0.1/hook" }, withKey)).status).toBe(
-      422,
-    );
-    expect((await call("POST", "/webhooks/test", { nonsense: true }, withKey)).status).toBe(422);
+    await expectStatus(409, "POST", "/webhooks/secret", undefined, withKey);
+    await expectStatus(422, "POST", "/webhooks/test", { url: "https://10.0.0.1/hook" }, withKey);
+    await expectStatus(422, "POST", "/webhooks/test", { nonsense: true }, withKey);
     const refused = await call(
       "POST",
       "/webhooks/test",
@@ -170,10 +171,8 @@ describe("standalone mode: secrets never reach the log", () => {
       withKey,
     );
     expect(refused.status, refused.text).toBeLessThan(500);
-    expect((await call("GET", "/webhooks/deliveries/whd_nonexistent", undefined, withKey)).status).toBe(404);
-    expect(
-      (await call("POST", "/webhooks/deliveries/whd_nonexistent/replay", undefined, withKey)).status,
-    ).toBe(404);
+    await expectStatus(404, "GET", "/webhooks/deliveries/whd_nonexistent", undefined, withKey);
+    await expectStatus(404, "POST", "/webhooks/deliveries/whd_nonexistent/replay", undefined, withKey);
 
     // Statements that fail in the database: a registration (its parameters hold the new
     // account's password hash) and an API key lookup.
