@@ -107,7 +107,7 @@ function errorLoggingSuite(open: () => Promise<Database>, schema: string) {
     const text = lines.join("");
     for (const value of BOUND_VALUES) expect(text).not.toContain(value);
     const first = JSON.parse(lines[0]!) as { err: Record<string, unknown> };
-    expect(first.err).toMatchObject({ code, severity: "ERROR" });
+    expect(first.err).toMatchObject({ type: "DatabaseError", code, severity: "ERROR" });
     expect(first.err).not.toHaveProperty("detail");
   });
 }

@@ -262,7 +262,7 @@ describe("createLogger redaction", () => {
     expectClean(lines);
     expect(JSON.stringify(lines)).not.toContain("victim@example.org");
     expect(lines[0]).toMatchObject({
-      err: { type: "Error", code: "22021" },
+      err: { type: "DatabaseError", code: "22021" },
       msg: expect.stringContaining("invalid byte sequence"),
     });
     expect(lines[1]).toMatchObject({ err: { code: "22021" }, msg: "unhandled" });

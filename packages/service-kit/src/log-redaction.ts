@@ -195,7 +195,12 @@ function serializeError(error: Error, depth: number, ancestors: Set<object>): Re
   const database = isDatabaseServerError(error);
   const message = database ? databaseErrorMessage(error) : String(error.message);
   const out: Record<string, LogValue> = {
-    type: typeof error.constructor === "function" ? error.constructor.name : error.name,
+    // PGlite's error class has a minified name ("O"); one name for both engines greps better.
+    type: database
+      ? "DatabaseError"
+      : typeof error.constructor === "function"
+        ? error.constructor.name
+        : error.name,
     message: redactSecretsInText(message),
   };
   if (typeof error.stack === "string") {
