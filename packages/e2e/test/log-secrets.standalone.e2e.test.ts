@@ -43,14 +43,24 @@ describe("standalone mode: secrets never reach the log", () => {
   });
   afterAll(() => host?.stop());
 
+  /**
+   * One request, repeated (at most 4 times, backing off) while the answer is 503 "unavailable":
+   * on a loaded machine an internal call can miss its deadline, and 503 means "try again".
+   * No step of this test expects a 503.
+   */
   const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
-    const response = await fetch(`${base}${path}`, {
-      method,
-      headers: { ...(body !== undefined && JSON_HEADERS), ...headers },
-      ...(body !== undefined && { body: JSON.stringify(body) }),
-    });
-    const text = await response.text();
-    return { status: response.status, text, body: text ? JSON.parse(text) : undefined };
+    for (let attempt = 1; ; attempt += 1) {
+      const response = await fetch(`${base}${path}`, {
+        method,
+        headers: { ...(body !== undefined && JSON_HEADERS), ...headers },
+        ...(body !== undefined && { body: JSON.stringify(body) }),
+      });
+      const text = await response.text();
+      if (response.status !== 503 || attempt === 4) {
+        return { status: response.status, text, body: text ? JSON.parse(text) : undefined };
+      }
+      await new Promise((resolve) => setTimeout(resolve, 250 * attempt));
+    }
   };
   /** The status of a call, checked with the body in the failure message. */
   const expectStatus = async (expected: number, ...args: Parameters<typeof call>) => {
