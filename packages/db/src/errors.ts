@@ -24,3 +24,17 @@ export function isRetryableTransactionError(error: unknown): boolean {
   const state = sqlState(error);
   return state === "40001" || state === "40P01";
 }
+
+/**
+ * `error` without the statement's bound values that PGlite attaches to it (`params`, and
+ * `queryOptions` which may repeat them). The same object, so its class, stack and SQLSTATE stay.
+ */
+export function withoutBoundValues<E>(error: E): E {
+  if (typeof error === "object" && error !== null) {
+    for (const field of ["params", "queryOptions"]) {
+      if (Object.prototype.hasOwnProperty.call(error, field))
+        delete (error as Record<string, unknown>)[field];
+    }
+  }
+  return error;
+}

@@ -2,6 +2,7 @@ import type { PGlite } from "@electric-sql/pglite";
 import {
   CompiledQuery,
   type DatabaseConnection,
+  type QueryResult,
   type DatabaseIntrospector,
   type Dialect,
   type DialectAdapter,
@@ -11,6 +12,7 @@ import {
   type TransactionSettings,
 } from "kysely";
 import { PGliteDialect } from "kysely-pglite-dialect";
+import { withoutBoundValues } from "./errors.js";
 
 /**
  * kysely-pglite-dialect with the parts of Kysely's PostgresDriver it lacks (savepoints and
@@ -58,8 +60,8 @@ class SavepointDriver implements Driver {
     return this.inner.init();
   }
 
-  acquireConnection(): Promise<DatabaseConnection> {
-    return this.inner.acquireConnection();
+  async acquireConnection(): Promise<DatabaseConnection> {
+    return new BoundValueFreeConnection(await this.inner.acquireConnection());
   }
 
   async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
@@ -93,10 +95,40 @@ class SavepointDriver implements Driver {
   }
 
   releaseConnection(connection: DatabaseConnection): Promise<void> {
-    return this.inner.releaseConnection(connection);
+    // The inner driver checks that it gets its own connection object back.
+    const inner = connection instanceof BoundValueFreeConnection ? connection.inner : connection;
+    return this.inner.releaseConnection(inner);
   }
 
   destroy(): Promise<void> {
     return this.inner.destroy();
+  }
+}
+
+/**
+ * PGlite attaches the statement's bound parameters to its errors (`params`), which would carry
+ * e-mails and password hashes to whatever logs or stores the error; node-postgres does not.
+ * This connection removes them, so an error leaves the database package alike on both engines.
+ */
+class BoundValueFreeConnection implements DatabaseConnection {
+  constructor(readonly inner: DatabaseConnection) {}
+
+  async executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
+    try {
+      return await this.inner.executeQuery<R>(compiledQuery);
+    } catch (error) {
+      throw withoutBoundValues(error);
+    }
+  }
+
+  async *streamQuery<R>(
+    compiledQuery: CompiledQuery,
+    chunkSize?: number,
+  ): AsyncIterableIterator<QueryResult<R>> {
+    try {
+      yield* this.inner.streamQuery<R>(compiledQuery, chunkSize);
+    } catch (error) {
+      throw withoutBoundValues(error);
+    }
   }
 }

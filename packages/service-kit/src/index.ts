@@ -9,6 +9,7 @@ export * from "./ids.js";
 export * from "./hosted-service.js";
 export * from "./interceptors.js";
 export * from "./key-encryption.js";
+export * from "./log-redaction.js";
 export * from "./logger.js";
 export * from "./outbound-url/index.js";
 export * from "./pagination.js";

@@ -43,7 +43,7 @@ describe("createLogger", () => {
     expect(lines[1]).not.toHaveProperty("trace_id");
   });
 
-  it("redacts credentials wherever they sit (up to three levels deep)", () => {
+  it("redacts credentials wherever they sit", () => {
     const { logger, lines } = captureLogs();
     logger.info(
       {

@@ -2,38 +2,18 @@
  * JSON logs (pino) that carry the request's ids, so one grep of a trace id finds every line
  * a request produced across the gateway and services.
  */
-import { pino, type DestinationStream, type Logger, type LevelWithSilent } from "pino";
+import {
+  pino,
+  type Bindings,
+  type ChildLoggerOptions,
+  type DestinationStream,
+  type Logger,
+  type LevelWithSilent,
+} from "pino";
 import { currentRequestContext } from "./context.js";
+import { sanitizeLogError, sanitizeLogLine, sanitizeLogValue } from "./log-redaction.js";
 
 export type { Logger } from "pino";
-
-/** Field names whose values never reach a log line, wherever they appear (up to 3 levels deep). */
-export const REDACTED_LOG_FIELDS = [
-  "authorization",
-  "x-api-key",
-  "x-petri-principal",
-  "cookie",
-  "set-cookie",
-  "password",
-  "secret",
-  "token",
-  "api_key",
-  "apiKey",
-  "access_token",
-  "refresh_token",
-] as const;
-
-function redactPaths(fields: readonly string[], depth: number): string[] {
-  const paths: string[] = [];
-  for (const field of fields) {
-    // fast-redact wants bracket notation for names that are not identifiers (x-api-key).
-    const segment = /^[A-Za-z_$][\w$]*$/.test(field) ? field : `["${field}"]`;
-    const join = segment.startsWith("[") ? "" : ".";
-    paths.push(segment);
-    for (let level = 1; level <= depth; level += 1) paths.push(`${"*.".repeat(level - 1)}*${join}${segment}`);
-  }
-  return paths;
-}
 
 export interface CreateLoggerOptions {
   /** Service name, on every line as "service". */
@@ -44,14 +24,23 @@ export interface CreateLoggerOptions {
 }
 
 export function createLogger(options: CreateLoggerOptions): Logger {
-  return pino(
+  const logger = pino(
     {
       level: options.level ?? "info",
       base: { service: options.service },
       timestamp: pino.stdTimeFunctions.isoTime,
       // Level names ("info") read better than numbers in every log tool we use.
-      formatters: { level: (label) => ({ level: label }) },
-      redact: { paths: redactPaths(REDACTED_LOG_FIELDS, 3), censor: "[redacted]" },
+      formatters: {
+        level: (label) => ({ level: label }),
+        bindings: (bindings) => sanitizeLogValue(bindings) as Record<string, unknown>,
+      },
+      // Secrets are removed before pino sees the arguments (log-redaction.ts), at any depth and
+      // by shape as well as by field name; pino's `redact` paths only match fixed depths. The
+      // finished line is checked for secret shapes once more, for anything pino adds itself.
+      hooks: { logMethod: sanitizeLogArguments, streamWrite: sanitizeLogLine },
+      // Arguments arrive with `err` already serialised, which pino's default serializer would
+      // retype as "Object"; an Error that reaches it some other way is sanitised the same way.
+      serializers: { err: (value: unknown) => (value instanceof Error ? sanitizeLogError(value) : value) },
       mixin() {
         const context = currentRequestContext();
         if (!context) return {};
@@ -60,4 +49,36 @@ export function createLogger(options: CreateLoggerOptions): Logger {
     },
     options.destination,
   );
+  // pino renders a child's bindings once, without the logMethod hook. Children are created
+  // with Object.create(parent), so this override serves grandchildren too; it is not bound, as
+  // `this` is whichever logger child() is called on.
+  type ChildFn = (this: unknown, bindings: Bindings, options?: ChildLoggerOptions) => unknown;
+  const child = logger.child as unknown as ChildFn;
+  const sanitizingChild: ChildFn = function (this: unknown, bindings, childOptions) {
+    return child.call(this, sanitizeLogValue(bindings) as Bindings, childOptions);
+  };
+  logger.child = sanitizingChild as unknown as Logger["child"];
+  return logger;
+}
+
+/**
+ * pino's logMethod hook: every argument of a log call, sanitised. An Error passed first is
+ * logged as pino would log it (under `err`, its message as the line's message), from the
+ * sanitised copy so the message cannot carry what the copy dropped.
+ */
+function sanitizeLogArguments(this: Logger, args: unknown[], method: (...args: unknown[]) => void): void {
+  let safe: unknown[];
+  try {
+    const [first, ...rest] = args;
+    if (first instanceof Error) {
+      const err = sanitizeLogError(first);
+      safe = [{ err }, ...(rest.length > 0 ? rest.map(sanitizeLogValue) : [err.message])];
+    } else {
+      safe = args.map(sanitizeLogValue);
+    }
+  } catch {
+    // A getter that throws, say: logging must not throw, and must not write what it could not check.
+    safe = [{ log_arguments: "[unreadable]" }, "a log line's arguments could not be checked"];
+  }
+  method.apply(this, safe);
 }

@@ -9,7 +9,9 @@ import { engineOptionsFromEnv } from "@petri/engine";
 import { loadOrCreateIdentitySecrets } from "@petri/identity";
 import { notificationsOptionsFromConfig, standaloneNotificationsConfigSchema } from "@petri/notifications";
 import {
+  type Clock,
   Failpoints,
+  type Logger,
   createLogger,
   loadConfig,
   systemClock,
@@ -57,8 +59,16 @@ async function testServiceEnv() {
   };
 }
 
-/** Standalone mode on a data directory of its own (kept across restart()). */
-export async function startStandaloneHost(prefix: string, extraEnv: Record<string, string> = {}) {
+/**
+ * Standalone mode on a data directory of its own (kept across restart()). `logger` replaces
+ * the default (warnings and errors to stdout), e.g. to read the lines back; `clock` the
+ * system clock.
+ */
+export async function startStandaloneHost(
+  prefix: string,
+  extraEnv: Record<string, string> = {},
+  options: { logger?: Logger; clock?: Clock } = {},
+) {
   const dataDir = mkdtempSync(path.join(tmpdir(), `${prefix}-`));
   // Parsed like `npm start` parses its environment, with the test-only webhook settings:
   // notifications' deliveries and experiments' registration check both allow the loopback
@@ -85,8 +95,8 @@ export async function startStandaloneHost(prefix: string, extraEnv: Record<strin
       cloudlabs: cloudLabsOptionsFromEnv(env),
       port: 0,
       host: "127.0.0.1",
-      logger: createLogger({ service: "e2e", level: "warn" }),
-      clock: systemClock,
+      logger: options.logger ?? createLogger({ service: "e2e", level: "warn" }),
+      clock: options.clock ?? systemClock,
       failpoints: new Failpoints(),
     });
   const host = {
