@@ -4,14 +4,17 @@ import { type HostedService, KeyEncryptionKey } from "@petri/service-kit";
 import { makeAcquireQuota } from "./app/acquire-quota.js";
 import { makeAuthenticateApiKey } from "./app/authenticate-api-key.js";
 import { type StaffCredentials, makeBootstrapStaff } from "./app/bootstrap-staff.js";
+import { makeChangePassword } from "./app/change-password.js";
 import { makeCreateApiKey } from "./app/create-api-key.js";
 import { makeEnsureSigningKey } from "./app/ensure-signing-key.js";
 import { makeGetAccount } from "./app/get-account.js";
 import { makeIssueToken } from "./app/issue-token.js";
 import { makeListApiKeys } from "./app/list-api-keys.js";
+import { makeListRevocations } from "./app/list-revocations.js";
 import { makeListSigningKeys } from "./app/list-signing-keys.js";
 import { makePurgeExpiredRecords } from "./app/purge-expired-records.js";
 import { makeRegisterAccount } from "./app/register-account.js";
+import { makeRevokeAccessToken } from "./app/revoke-access-token.js";
 import { makeRevokeApiKey } from "./app/revoke-api-key.js";
 import { makeRotateSigningKey } from "./app/rotate-signing-key.js";
 import { ActiveSigningKeySource } from "./app/signing-key-cache.js";
@@ -49,7 +52,7 @@ export interface IdentityHostedService extends HostedService {
   /** The use cases behind the RPCs, for tests and the host. */
   readonly useCases: IdentityUseCases;
   /** One housekeeping pass (also run every purgeIntervalMs while started). */
-  purgeExpiredRecords(): Promise<{ quotaCounters: number; signingKeys: number }>;
+  purgeExpiredRecords(): Promise<{ quotaCounters: number; signingKeys: number; revokedTokens: number }>;
 }
 
 function checkOptions(options: IdentityServiceOptions): number {
@@ -112,6 +115,9 @@ export function createIdentityService(
     listSigningKeys: makeListSigningKeys({ db, clock }),
     rotateSigningKey: makeRotateSigningKey({ db, clock, kek, accessTokenTtlSeconds }),
     acquireQuota: makeAcquireQuota({ db, clock }),
+    listRevocations: makeListRevocations({ db, clock, accessTokenTtlSeconds }),
+    revokeAccessToken: makeRevokeAccessToken({ db, clock, afterCommit }),
+    changePassword: makeChangePassword({ db, clock, hasher, afterCommit }),
   };
   const ensureSigningKey = makeEnsureSigningKey({ db, clock, kek, signingKeys });
   const bootstrapStaff = makeBootstrapStaff({ db, clock, logger, hasher, afterCommit });
@@ -128,7 +134,7 @@ export function createIdentityService(
         if (abort.signal.aborted) break;
         try {
           const purged = await purgeExpiredRecords();
-          if (purged.quotaCounters + purged.signingKeys > 0)
+          if (purged.quotaCounters + purged.signingKeys + purged.revokedTokens > 0)
             logger.debug(purged, "purged expired identity records");
         } catch (error) {
           logger.warn({ err: error }, "identity housekeeping failed; will retry");

@@ -1,7 +1,9 @@
 import { create } from "@bufbuild/protobuf";
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { type HandlerContext, createContextValues } from "@connectrpc/connect";
 import {
   AcquireQuotaRequestSchema,
+  RevokeAccessTokenRequestSchema,
   IdentityService,
   QuotaPolicy,
   Role,
@@ -73,10 +75,14 @@ function stubUseCases(calls: string[]): IdentityUseCases {
       role: "requester",
       tier: "standard",
       apiKeyId: "key_1",
+      credentialsEpoch: 0,
     }),
     listSigningKeys: record("listSigningKeys", { keys: [signingKey], issuer: "i", audience: "a" }),
     rotateSigningKey: record("rotateSigningKey", { active: signingKey, retiring: [] }),
     acquireQuota: record("acquireQuota", { granted: 1, binding: window, windows: [window] }),
+    listRevocations: record("listRevocations", { epochs: [], tokens: [], accessTokenTtlSeconds: 3600 }),
+    revokeAccessToken: record("revokeAccessToken", undefined),
+    changePassword: record("changePassword", undefined),
   };
 }
 
@@ -107,6 +113,9 @@ const requests: Partial<Record<keyof IdentityUseCases, unknown>> = {
     subject: "usr_1",
     tier: Tier.STANDARD,
     requested: 1,
+  }),
+  revokeAccessToken: create(RevokeAccessTokenRequestSchema, {
+    token: { accountId: "usr_1", jti: "j", expiresAt: timestampFromDate(now) },
   }),
 };
 
