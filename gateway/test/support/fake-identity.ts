@@ -6,8 +6,10 @@
  * gateway sent.
  */
 import { randomBytes } from "node:crypto";
-import { create } from "@bufbuild/protobuf";
-import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { create, toBinary } from "@bufbuild/protobuf";
+import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { events as eventCatalogue } from "@petri/contracts";
+import { type EventEnvelope, EventEnvelopeSchema } from "@petri/contracts/common";
 import { Code, ConnectError, type HandlerContext, createRouterTransport } from "@connectrpc/connect";
 import { Health, HealthCheckResponse_ServingStatus } from "@petri/contracts/health";
 import {
@@ -23,6 +25,8 @@ import {
   SigningKeySchema,
   SigningKeyState,
   Tier,
+  AccessTokenRevokedSchema,
+  CredentialsRevokedSchema,
 } from "@petri/contracts/identity";
 import {
   type Clock,
@@ -99,6 +103,14 @@ export class FakeIdentity {
   /** Make an RPC fail with this error (after recording the call). */
   readonly failures = new Map<string, () => Error>();
   private readonly counters = new Map<string, number>();
+  /** account -> credentials epoch (raised by access and password changes), with when. */
+  readonly epochs = new Map<string, { epoch: number; changedAt: Date }>();
+  /** jti -> account and expiry. */
+  readonly revokedTokens = new Map<string, { accountId: string; expiresAt: Date }>();
+  /** Gateways subscribed to the revocation events. */
+  private readonly subscribers = new Set<(envelope: EventEnvelope) => void>();
+  /** While true, revocation events are lost (the gateways learn from ListRevocations only). */
+  eventsLost = false;
   readonly logger: Logger = createLogger({ service: "fake-identity", level: "silent" });
 
   private constructor(readonly clock: Clock) {}
@@ -111,6 +123,36 @@ export class FakeIdentity {
 
   count(method: string): number {
     return this.calls.get(method) ?? 0;
+  }
+
+  /** A RevocationEventSource for gatewayFor(): this fake's events, to every gateway subscribed. */
+  readonly revocationEvents = async (handler: (envelope: EventEnvelope) => void): Promise<void> => {
+    this.subscribers.add(handler);
+  };
+
+  private publish(type: string, subject: string, data: Uint8Array): void {
+    if (this.eventsLost) return;
+    const envelope = create(EventEnvelopeSchema, { id: nextId("evt"), type, subject, data });
+    for (const subscriber of this.subscribers) subscriber(envelope);
+  }
+
+  epochOf(accountId: string): number {
+    return this.epochs.get(accountId)?.epoch ?? 0;
+  }
+
+  /** What identity does on a role, tier or password change. */
+  raiseEpoch(accountId: string): void {
+    const raised = { epoch: this.epochOf(accountId) + 1, changedAt: this.clock.now() };
+    this.epochs.set(accountId, raised);
+    const payload = create(CredentialsRevokedSchema, {
+      epoch: { accountId, epoch: BigInt(raised.epoch), changedAt: timestampFromDate(raised.changedAt) },
+      reason: "access_changed",
+    });
+    this.publish(
+      CredentialsRevokedSchema.typeName,
+      eventCatalogue.identity.credentialsRevoked.subject,
+      toBinary(CredentialsRevokedSchema, payload),
+    );
   }
 
   /** A new ACTIVE signing key; the previous active one becomes RETIRING (still listed). */
@@ -196,6 +238,7 @@ export class FakeIdentity {
       sub: accountId,
       role: roleName,
       tier: tierName,
+      cep: this.epochOf(accountId),
       iat: now,
       jti: nextId("jti"),
       ...(options.omitExp ? {} : { exp: now + (options.ttlSeconds ?? 900) }),
@@ -350,6 +393,7 @@ export class FakeIdentity {
             if (!found) throw new ConnectError("no such account", Code.NotFound);
             if (request.role !== Role.UNSPECIFIED) found.account.role = request.role;
             if (request.tier !== Tier.UNSPECIFIED) found.account.tier = request.tier;
+            this.raiseEpoch(found.account.id);
             return { account: found.account };
           },
           authenticateApiKey: async (request, context) => {
@@ -364,6 +408,7 @@ export class FakeIdentity {
                 tier: account.tier,
               }),
               apiKeyId: stored.key.id,
+              credentialsEpoch: BigInt(this.epochOf(account.id)),
             };
           },
           listSigningKeys: async (_request, context) => {
@@ -393,6 +438,48 @@ export class FakeIdentity {
               }),
               retiring: [],
             };
+          },
+          listRevocations: async (_request, context) => {
+            this.requireSystem("ListRevocations", context);
+            const now = this.clock.now().getTime();
+            return {
+              epochs: [...this.epochs].map(([accountId, e]) => ({
+                accountId,
+                epoch: BigInt(e.epoch),
+                changedAt: timestampFromDate(e.changedAt),
+              })),
+              tokens: [...this.revokedTokens]
+                .filter(([, t]) => t.expiresAt.getTime() > now)
+                .map(([jti, t]) => ({
+                  jti,
+                  accountId: t.accountId,
+                  expiresAt: timestampFromDate(t.expiresAt),
+                })),
+              accessTokenTtlSeconds: 3600n,
+            };
+          },
+          revokeAccessToken: async (request, context) => {
+            this.requireSystem("RevokeAccessToken", context);
+            const token = request.token!;
+            const entry = { accountId: token.accountId, expiresAt: timestampDate(token.expiresAt!) };
+            this.revokedTokens.set(token.jti, entry);
+            const payload = create(AccessTokenRevokedSchema, { token });
+            this.publish(
+              AccessTokenRevokedSchema.typeName,
+              eventCatalogue.identity.accessTokenRevoked.subject,
+              toBinary(AccessTokenRevokedSchema, payload),
+            );
+            return {};
+          },
+          changePassword: async (request, context) => {
+            const principal = this.requireCaller("ChangePassword", context);
+            const found = this.accounts.get(principal.accountId)!;
+            if (found.password !== request.currentPassword) {
+              throw new ConnectError("wrong password", Code.Unauthenticated);
+            }
+            found.password = request.newPassword;
+            this.raiseEpoch(principal.accountId);
+            return {};
           },
           acquireQuota: async (request, context) => {
             this.requireSystem("AcquireQuota", context);
@@ -432,7 +519,14 @@ export async function gatewayFor(identity: FakeIdentity, deps: Partial<GatewayDe
     (service, interceptors) => identity.transport(verifier, interceptors, service),
     clientInterceptors(signer),
   );
-  return createGateway({ clients, logger: silentLogger, clock: identity.clock, maxBodyBytes: 4096, ...deps });
+  return createGateway({
+    clients,
+    logger: silentLogger,
+    clock: identity.clock,
+    maxBodyBytes: 4096,
+    revocationEvents: identity.revocationEvents,
+    ...deps,
+  });
 }
 
 /** Env for app.request() that makes the request come from `address` (as @hono/node-server would). */
