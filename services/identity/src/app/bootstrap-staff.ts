@@ -97,7 +97,7 @@ async function createOrUpdate(
   const newHash = passwordCurrent ? existing.password_hash : await deps.hasher.hash(password);
   const now = deps.clock.now();
   await deps.db.transaction().execute(async (trx) => {
-    await changeAccountAccess(trx, { accountId: existing.id, role: "staff" }, now);
+    const access = await changeAccountAccess(trx, { accountId: existing.id, role: "staff" }, now);
     if (!passwordCurrent) {
       await trx
         .updateTable("accounts")
@@ -105,8 +105,9 @@ async function createOrUpdate(
         .where("id", "=", existing.id)
         .execute();
     }
-    // A new staff password ends the tokens issued under the old one, as any password change.
-    if (!passwordMatches) await raiseCredentialsEpoch(trx, existing.id, "password_changed", now);
+    // A new staff password ends the tokens issued under the old one, as any password change
+    // (a promotion has raised the epoch already).
+    if (!passwordMatches && !access.changed) await raiseCredentialsEpoch(trx, existing.id, "password_changed", now);
   });
   return "updated";
 }
