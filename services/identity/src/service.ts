@@ -14,6 +14,7 @@ import { makeListRevocations } from "./app/list-revocations.js";
 import { makeListSigningKeys } from "./app/list-signing-keys.js";
 import { makePurgeExpiredRecords } from "./app/purge-expired-records.js";
 import { makeRegisterAccount } from "./app/register-account.js";
+import { RevocationFeed } from "./app/revocation-feed.js";
 import { makeRevokeAccessToken } from "./app/revoke-access-token.js";
 import { makeRevokeApiKey } from "./app/revoke-api-key.js";
 import { makeRotateSigningKey } from "./app/rotate-signing-key.js";
@@ -89,6 +90,7 @@ export function createIdentityService(
   const dummy = () => (dummyHash ??= dummyPasswordHash(hasher));
   const signingKeys = new ActiveSigningKeySource(db, kek);
 
+  const revocationFeed = new RevocationFeed({ bus: deps.bus, logger });
   const useCases: IdentityUseCases = {
     registerAccount: makeRegisterAccount({
       db,
@@ -118,6 +120,7 @@ export function createIdentityService(
     listRevocations: makeListRevocations({ db, clock, accessTokenTtlSeconds }),
     revokeAccessToken: makeRevokeAccessToken({ db, clock, afterCommit }),
     changePassword: makeChangePassword({ db, clock, hasher, afterCommit }),
+    watchRevocations: (signal) => revocationFeed.watch(signal),
   };
   const ensureSigningKey = makeEnsureSigningKey({ db, clock, kek, signingKeys });
   const bootstrapStaff = makeBootstrapStaff({ db, clock, logger, hasher, afterCommit });
@@ -152,6 +155,8 @@ export function createIdentityService(
     // Registration and token issuance are how a caller gets credentials: they cannot need any.
     publicProcedures: IDENTITY_PUBLIC_PROCEDURES,
     async start() {
+      // Before anything can publish: a watching gateway must miss no revocation.
+      await revocationFeed.start();
       await runtime.hosted.start();
       // Fails the start (not the first login) when no key can be made or opened, e.g. a wrong KEK.
       const key = await ensureSigningKey();
@@ -161,6 +166,7 @@ export function createIdentityService(
       if (!housekeeping) startHousekeeping();
     },
     async stop() {
+      revocationFeed.stop();
       if (housekeeping) {
         housekeeping.abort.abort();
         await housekeeping.done;

@@ -169,4 +169,37 @@ describe.each(ENGINES)("credential revocation on %s", (engine) => {
     await identity.service.purgeExpiredRecords();
     expect(await identity.db.selectFrom("revoked_access_tokens").select("jti").execute()).toEqual([]);
   });
+
+  it("streams each revocation to a watching gateway after an empty first message", async () => {
+    const user = await register();
+    const abort = new AbortController();
+    const watch = identity.as(SYSTEM).watchRevocations({}, { signal: abort.signal })[Symbol.asyncIterator]();
+    const first = await watch.next();
+    expect(first.value?.revocation.case).toBeUndefined();
+
+    await identity.as(principalOf({ id: "usr_staff" }, "staff")).updateAccountAccess({
+      accountId: user.id,
+      role: Role.STAFF,
+    });
+    const raised = await watch.next();
+    expect(raised.value?.revocation).toMatchObject({
+      case: "epoch",
+      value: { accountId: user.id, epoch: 1n },
+    });
+
+    const expiresAt = timestampFromDate(new Date(identity.clock.now().getTime() + 60_000));
+    await identity
+      .as(SYSTEM)
+      .revokeAccessToken({ token: { accountId: user.id, jti: "jti-watch", expiresAt } });
+    const revokedToken = await watch.next();
+    expect(revokedToken.value?.revocation).toMatchObject({ case: "token", value: { jti: "jti-watch" } });
+    abort.abort();
+
+    const denied = await rejection(
+      (async () => {
+        for await (const message of identity.as(principalOf(user)).watchRevocations({})) return message;
+      })(),
+    );
+    expect(denied.code).toBe(Code.PermissionDenied);
+  });
 });

@@ -107,7 +107,8 @@ async function createOrUpdate(
     }
     // A new staff password ends the tokens issued under the old one, as any password change
     // (a promotion has raised the epoch already).
-    if (!passwordMatches && !access.changed) await raiseCredentialsEpoch(trx, existing.id, "password_changed", now);
+    if (!passwordMatches && !access.changed)
+      await raiseCredentialsEpoch(trx, existing.id, "password_changed", now);
   });
   return "updated";
 }

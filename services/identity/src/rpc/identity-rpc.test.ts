@@ -4,6 +4,7 @@ import { type HandlerContext, createContextValues } from "@connectrpc/connect";
 import {
   AcquireQuotaRequestSchema,
   RevokeAccessTokenRequestSchema,
+  WatchRevocationsResponseSchema,
   IdentityService,
   QuotaPolicy,
   Role,
@@ -83,6 +84,12 @@ function stubUseCases(calls: string[]): IdentityUseCases {
     listRevocations: record("listRevocations", { epochs: [], tokens: [], accessTokenTtlSeconds: 3600 }),
     revokeAccessToken: record("revokeAccessToken", undefined),
     changePassword: record("changePassword", undefined),
+    watchRevocations: () => {
+      calls.push("watchRevocations");
+      return (async function* () {
+        yield create(WatchRevocationsResponseSchema, {});
+      })();
+    },
   };
 }
 
@@ -106,6 +113,15 @@ const expected: Record<string, readonly string[]> = {
   staff: ["staff"],
   system: ["system"],
 };
+
+/** A unary answer, or a stream's first message (authorization runs when the stream is read). */
+async function firstAnswer(answer: unknown): Promise<unknown> {
+  if (answer && typeof answer === "object" && Symbol.asyncIterator in answer) {
+    for await (const message of answer as AsyncIterable<unknown>) return message;
+    return undefined;
+  }
+  return answer;
+}
 
 const requests: Partial<Record<keyof IdentityUseCases, unknown>> = {
   acquireQuota: create(AcquireQuotaRequestSchema, {
@@ -141,7 +157,7 @@ describe("IdentityRpc authorization", () => {
           (request: unknown, ctx: HandlerContext) => Promise<unknown>
         >;
         const request = requests[method] ?? create(IdentityService.method[method].input);
-        const call = rpc[method]!.call(rpc, request, ctx(principal));
+        const call = firstAnswer(rpc[method]!.call(rpc, request, ctx(principal)));
         if (expected[audience]!.includes(who)) {
           await expect(call, `${method} as ${who}`).resolves.toBeDefined();
           expect(calls).toEqual([method]);

@@ -46,6 +46,7 @@ import type { makeListApiKeys } from "../app/list-api-keys.js";
 import type { makeListRevocations } from "../app/list-revocations.js";
 import type { makeListSigningKeys } from "../app/list-signing-keys.js";
 import type { makeRegisterAccount } from "../app/register-account.js";
+import type { RevocationFeed } from "../app/revocation-feed.js";
 import type { makeRevokeAccessToken } from "../app/revoke-access-token.js";
 import type { makeRevokeApiKey } from "../app/revoke-api-key.js";
 import type { makeRotateSigningKey } from "../app/rotate-signing-key.js";
@@ -76,6 +77,7 @@ export interface IdentityUseCases {
   listRevocations: ReturnType<typeof makeListRevocations>;
   revokeAccessToken: ReturnType<typeof makeRevokeAccessToken>;
   changePassword: ReturnType<typeof makeChangePassword>;
+  watchRevocations: RevocationFeed["watch"];
 }
 
 /**
@@ -98,6 +100,7 @@ export const IDENTITY_AUDIENCES = {
   listRevocations: "system",
   revokeAccessToken: "system",
   changePassword: "account",
+  watchRevocations: "system",
 } as const satisfies Record<keyof IdentityUseCases, Audience>;
 
 /** "petri.identity.v1.IdentityService/RegisterAccount", ...: callable without a principal. */
@@ -295,5 +298,10 @@ export class IdentityRpc implements ServiceImpl<typeof IdentityService> {
       newPassword: request.newPassword,
     });
     return create(ChangePasswordResponseSchema, {});
+  }
+
+  async *watchRevocations(_request: unknown, ctx: HandlerContext) {
+    authorize(ctx.values.get(kPrincipal), "system");
+    yield* this.useCases.watchRevocations(ctx.signal);
   }
 }
