@@ -40,7 +40,7 @@ function deferredIdentity() {
 }
 
 function authenticator(identity: Client<typeof IdentityService>, clock = new FakeClock()) {
-  const revocations = new RevocationState({ identity, clock, logger });
+  const revocations = new RevocationState({ identity, clock, logger, watch: false });
   return { keys: new ApiKeyAuthenticator({ identity, clock, logger, revocations }), revocations };
 }
 

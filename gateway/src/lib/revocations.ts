@@ -8,47 +8,35 @@
  *     refused.
  *   - revoked token ids (jti) -> their expiry (POST /auth/token/revoke).
  *
- * Kept current without a call per request: identity publishes CredentialsRevoked and
- * AccessTokenRevoked, and every gateway process subscribes to them (a per-process
- * subscription, so each replica sees each message; see EventBus.subscribe). Behind that, the
- * whole state is loaded from identity (ListRevocations) before the first credential is
- * checked, and again every `refreshIntervalMs` (30 s) as a safety net for a lost message. A
- * state older than `maxStaleMs` (5 min, identity unreachable all along) fails closed (503).
+ * Kept current without a call per request: the gateway holds one IdentityService
+ * .WatchRevocations stream open (identity relays its CredentialsRevoked and AccessTokenRevoked
+ * events to every watcher), so a revocation reaches every gateway process as soon as
+ * identity's outbox relay publishes it. Behind that, the whole state is loaded
+ * (ListRevocations) before the first credential is checked, after the watch is established
+ * (so nothing falls in between), whenever the watch had to be re-established, and every
+ * `refreshIntervalMs` (30 s) as a safety net. A state older than `maxStaleMs` (5 min,
+ * identity unreachable all along) fails closed (503).
  *
  * Entries are dropped once no token they could refuse is alive: an epoch `tokenTtl` after it
  * was raised (every older token has expired by then), a jti at its expiry.
  */
-import { fromBinary } from "@bufbuild/protobuf";
 import { timestampDate, type Timestamp } from "@bufbuild/protobuf/wkt";
 import type { Client } from "@connectrpc/connect";
-import { events } from "@petri/contracts";
-import type { EventEnvelope } from "@petri/contracts/common";
-import {
-  type IdentityService,
-  AccessTokenRevokedSchema,
-  CredentialsRevokedSchema,
-} from "@petri/contracts/identity";
+import type { IdentityService, WatchRevocationsResponse } from "@petri/contracts/identity";
 import { type Clock, type Logger, UnavailableError } from "@petri/service-kit";
 import { asGateway } from "./clients.js";
 
-/** Hands every revocation event to `handler`; resolves once the subscription is established. */
-export type RevocationEventSource = (handler: (envelope: EventEnvelope) => void) => Promise<void>;
-
-/** The subjects a gateway subscribes to (identity's stream). */
-export const REVOCATION_SUBJECTS = [
-  events.identity.credentialsRevoked.subject,
-  events.identity.accessTokenRevoked.subject,
-] as const;
-
 export const DEFAULT_REVOCATION_REFRESH_MS = 30_000;
 export const DEFAULT_REVOCATION_MAX_STALE_MS = 300_000;
+/** Pause before a watch that ended is opened again. */
+const REWATCH_DELAY_MS = 1_000;
 
 export interface RevocationStateOptions {
   identity: Client<typeof IdentityService>;
   clock: Clock;
   logger: Logger;
-  /** The event subscription (none: only the periodic load keeps the state current). */
-  events?: RevocationEventSource | undefined;
+  /** Hold a WatchRevocations stream open (default true; false: only the periodic load). */
+  watch?: boolean;
   /** Age after which the state is loaded again in the background. Default 30 s. */
   refreshIntervalMs?: number;
   /** Age after which a state that cannot be reloaded refuses to answer (503). Default 5 min. */
@@ -70,6 +58,9 @@ export class RevocationState {
   private loadedAt: number | undefined;
   private inflight: Promise<void> | undefined;
   private subscribed: Promise<void> | undefined;
+  private watchAbort: AbortController | undefined;
+  private closed = false;
+  private lastAttemptAt = Number.NEGATIVE_INFINITY;
   private tokenTtlMs: number;
   private readonly refreshIntervalMs: number;
   private readonly maxStaleMs: number;
@@ -87,7 +78,8 @@ export class RevocationState {
   async ready(): Promise<void> {
     const now = this.options.clock.now().getTime();
     const age = this.loadedAt === undefined ? Number.POSITIVE_INFINITY : now - this.loadedAt;
-    if (age < this.refreshIntervalMs) return;
+    const watching = this.subscribed !== undefined || this.options.watch === false;
+    if (age < this.refreshIntervalMs && (watching || now - this.lastAttemptAt < REWATCH_DELAY_MS)) return;
     if (age < this.maxStaleMs) {
       void this.refresh().catch((error: unknown) =>
         this.options.logger.warn({ err: error }, "revocation state refresh failed; will retry"),
@@ -123,18 +115,13 @@ export class RevocationState {
     return true;
   }
 
-  /** Applies one event of identity's stream; anything else is ignored. */
-  handle(envelope: EventEnvelope): void {
-    try {
-      if (envelope.type === CredentialsRevokedSchema.typeName) {
-        const { epoch } = fromBinary(CredentialsRevokedSchema, envelope.data);
-        if (epoch) this.raiseEpoch(epoch.accountId, Number(epoch.epoch), epoch.changedAt);
-      } else if (envelope.type === AccessTokenRevokedSchema.typeName) {
-        const { token } = fromBinary(AccessTokenRevokedSchema, envelope.data);
-        if (token?.expiresAt) this.revokeToken(token.jti, timestampDate(token.expiresAt).getTime());
-      }
-    } catch (error) {
-      this.options.logger.error({ err: error, event_id: envelope.id }, "unusable revocation event");
+  /** Applies one message of the watch (the empty first one changes nothing). */
+  apply(update: WatchRevocationsResponse): void {
+    const { revocation } = update;
+    if (revocation.case === "epoch") {
+      this.raiseEpoch(revocation.value.accountId, Number(revocation.value.epoch), revocation.value.changedAt);
+    } else if (revocation.case === "token" && revocation.value.expiresAt) {
+      this.revokeToken(revocation.value.jti, timestampDate(revocation.value.expiresAt).getTime());
     }
   }
 
@@ -160,6 +147,7 @@ export class RevocationState {
   }
 
   private async load(): Promise<void> {
+    this.lastAttemptAt = this.options.clock.now().getTime();
     // Subscribed before the load, so nothing raised between the two is missed.
     await this.subscribe();
     const startedAt = this.options.clock.now().getTime();
@@ -174,14 +162,55 @@ export class RevocationState {
     this.loadedAt = startedAt;
   }
 
+  /** Stops the watch (tests, and a gateway that shuts down). */
+  close(): void {
+    this.closed = true;
+    this.watchAbort?.abort();
+  }
+
   private async subscribe(): Promise<void> {
-    const source = this.options.events;
-    if (!source) return;
-    this.subscribed ??= source((envelope) => this.handle(envelope)).catch((error: unknown) => {
+    if (this.options.watch === false || this.closed) return;
+    this.subscribed ??= this.openWatch().catch((error: unknown) => {
       this.subscribed = undefined; // tried again at the next load
       throw error;
     });
     await this.subscribed;
+  }
+
+  /** Resolves once identity confirmed the watch (its empty first message). */
+  private openWatch(): Promise<void> {
+    const abort = new AbortController();
+    this.watchAbort = abort;
+    const { timeoutMs: _noDeadline, ...system } = asGateway();
+    const stream = this.options.identity.watchRevocations({}, { ...system, signal: abort.signal });
+    return new Promise<void>((resolve, reject) => {
+      let established = false;
+      void (async () => {
+        try {
+          for await (const update of stream) {
+            if (!established) {
+              established = true;
+              resolve();
+            }
+            this.apply(update);
+          }
+        } catch (error) {
+          if (!established) return reject(error);
+          if (!abort.signal.aborted) this.options.logger.warn({ err: error }, "revocation watch ended");
+        }
+        if (!established) return reject(new Error("the revocation watch ended before it was established"));
+        this.subscribed = undefined;
+        if (abort.signal.aborted || this.closed) return;
+        // Whatever was revoked while no watch was open comes with the next load, which
+        // opens a new watch first.
+        const timer = setTimeout(() => {
+          this.refresh().catch((error: unknown) =>
+            this.options.logger.warn({ err: error }, "revocation state reload failed; will retry"),
+          );
+        }, REWATCH_DELAY_MS);
+        timer.unref();
+      })();
+    });
   }
 
   private prune(): void {

@@ -9,7 +9,7 @@ import { AuthFailureLimiter } from "./auth-failures.js";
 import type { ServiceClients } from "./clients.js";
 import { drawFromIdentity } from "./quota-draw.js";
 import { QuotaLeases } from "./quota-leases.js";
-import { type RevocationEventSource, RevocationState } from "./revocations.js";
+import { RevocationState } from "./revocations.js";
 
 export interface GatewayDeps {
   clients: ServiceClients;
@@ -32,12 +32,6 @@ export interface GatewayDeps {
   accessTokenTtlSeconds?: number;
   /** Whether POST /auth/register accepts new accounts (a /config feature switch). Default true. */
   registrationOpen?: boolean;
-  /**
-   * Identity's CredentialsRevoked and AccessTokenRevoked events for this process (standalone:
-   * the in-process bus; cluster: a per-process NATS subscription). Without it, revocations
-   * reach this gateway only through the periodic load (revocationRefreshMs).
-   */
-  revocationEvents?: RevocationEventSource;
   /** How often the whole revocation state is loaded from identity as a safety net. Default 30 s. */
   revocationRefreshMs?: number;
   /** Readiness of this gateway process for GET /readyz (false while draining). Default: always ready. */
@@ -85,7 +79,6 @@ export function createRuntime(deps: GatewayDeps): GatewayRuntime {
     identity: clients.identity,
     clock,
     logger,
-    events: deps.revocationEvents,
     tokenTtlSeconds: accessTokenTtlSeconds,
     ...(deps.revocationRefreshMs !== undefined && { refreshIntervalMs: deps.revocationRefreshMs }),
   });

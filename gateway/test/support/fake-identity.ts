@@ -6,10 +6,9 @@
  * gateway sent.
  */
 import { randomBytes } from "node:crypto";
-import { create, toBinary } from "@bufbuild/protobuf";
+import { EventEmitter, on } from "node:events";
+import { create } from "@bufbuild/protobuf";
 import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
-import { events as eventCatalogue } from "@petri/contracts";
-import { type EventEnvelope, EventEnvelopeSchema } from "@petri/contracts/common";
 import { Code, ConnectError, type HandlerContext, createRouterTransport } from "@connectrpc/connect";
 import { Health, HealthCheckResponse_ServingStatus } from "@petri/contracts/health";
 import {
@@ -25,8 +24,9 @@ import {
   SigningKeySchema,
   SigningKeyState,
   Tier,
-  AccessTokenRevokedSchema,
-  CredentialsRevokedSchema,
+  CredentialsEpochSchema,
+  type WatchRevocationsResponse,
+  WatchRevocationsResponseSchema,
 } from "@petri/contracts/identity";
 import {
   type Clock,
@@ -107,8 +107,6 @@ export class FakeIdentity {
   readonly epochs = new Map<string, { epoch: number; changedAt: Date }>();
   /** jti -> account and expiry. */
   readonly revokedTokens = new Map<string, { accountId: string; expiresAt: Date }>();
-  /** Gateways subscribed to the revocation events. */
-  private readonly subscribers = new Set<(envelope: EventEnvelope) => void>();
   /** While true, revocation events are lost (the gateways learn from ListRevocations only). */
   eventsLost = false;
   readonly logger: Logger = createLogger({ service: "fake-identity", level: "silent" });
@@ -125,15 +123,11 @@ export class FakeIdentity {
     return this.calls.get(method) ?? 0;
   }
 
-  /** A RevocationEventSource for gatewayFor(): this fake's events, to every gateway subscribed. */
-  readonly revocationEvents = async (handler: (envelope: EventEnvelope) => void): Promise<void> => {
-    this.subscribers.add(handler);
-  };
+  /** Every open WatchRevocations stream gets each revocation (unless eventsLost). */
+  private readonly watchers = new EventEmitter().setMaxListeners(0);
 
-  private publish(type: string, subject: string, data: Uint8Array): void {
-    if (this.eventsLost) return;
-    const envelope = create(EventEnvelopeSchema, { id: nextId("evt"), type, subject, data });
-    for (const subscriber of this.subscribers) subscriber(envelope);
+  private publish(update: WatchRevocationsResponse): void {
+    if (!this.eventsLost) this.watchers.emit("revocation", update);
   }
 
   epochOf(accountId: string): number {
@@ -144,15 +138,12 @@ export class FakeIdentity {
   raiseEpoch(accountId: string): void {
     const raised = { epoch: this.epochOf(accountId) + 1, changedAt: this.clock.now() };
     this.epochs.set(accountId, raised);
-    const payload = create(CredentialsRevokedSchema, {
-      epoch: { accountId, epoch: BigInt(raised.epoch), changedAt: timestampFromDate(raised.changedAt) },
-      reason: "access_changed",
+    const epoch = create(CredentialsEpochSchema, {
+      accountId,
+      epoch: BigInt(raised.epoch),
+      changedAt: timestampFromDate(raised.changedAt),
     });
-    this.publish(
-      CredentialsRevokedSchema.typeName,
-      eventCatalogue.identity.credentialsRevoked.subject,
-      toBinary(CredentialsRevokedSchema, payload),
-    );
+    this.publish(create(WatchRevocationsResponseSchema, { revocation: { case: "epoch", value: epoch } }));
   }
 
   /** A new ACTIVE signing key; the previous active one becomes RETIRING (still listed). */
@@ -463,11 +454,8 @@ export class FakeIdentity {
             const token = request.token!;
             const entry = { accountId: token.accountId, expiresAt: timestampDate(token.expiresAt!) };
             this.revokedTokens.set(token.jti, entry);
-            const payload = create(AccessTokenRevokedSchema, { token });
             this.publish(
-              AccessTokenRevokedSchema.typeName,
-              eventCatalogue.identity.accessTokenRevoked.subject,
-              toBinary(AccessTokenRevokedSchema, payload),
+              create(WatchRevocationsResponseSchema, { revocation: { case: "token", value: token } }),
             );
             return {};
           },
@@ -481,6 +469,16 @@ export class FakeIdentity {
             this.raiseEpoch(principal.accountId);
             return {};
           },
+          watchRevocations: async function* (this: FakeIdentity, _request: unknown, context: HandlerContext) {
+            this.requireSystem("WatchRevocations", context);
+            const updates = on(this.watchers, "revocation", { signal: context.signal });
+            yield create(WatchRevocationsResponseSchema, {});
+            try {
+              for await (const [update] of updates) yield update as WatchRevocationsResponse;
+            } catch (error) {
+              if (!context.signal.aborted) throw error;
+            }
+          }.bind(this),
           acquireQuota: async (request, context) => {
             this.requireSystem("AcquireQuota", context);
             if (request.requested < 1 || request.requested > 100) {
@@ -524,7 +522,6 @@ export async function gatewayFor(identity: FakeIdentity, deps: Partial<GatewayDe
     logger: silentLogger,
     clock: identity.clock,
     maxBodyBytes: 4096,
-    revocationEvents: identity.revocationEvents,
     ...deps,
   });
 }
