@@ -9,7 +9,7 @@ import {
   WatchRevocationsResponseSchema,
 } from "@petri/contracts/identity";
 import type { EventBus } from "@petri/events";
-import type { Logger } from "@petri/service-kit";
+import { type Logger, UnavailableError } from "@petri/service-kit";
 
 const REVOCATION = "revocation";
 
@@ -47,6 +47,9 @@ export class RevocationFeed {
   /** The watch of one gateway: an empty first message, then every revocation until `signal`. */
   async *watch(signal: AbortSignal): AsyncGenerator<WatchRevocationsResponse> {
     const ended = AbortSignal.any([signal, this.lifetime.signal]);
+    // A replica shutting down: the gateway should watch another one.
+    if (this.lifetime.signal.aborted) throw new UnavailableError("identity is stopping");
+    if (ended.aborted) return;
     // Listening before the first message is sent, so nothing published after it is missed.
     const updates = on(this.emitter, REVOCATION, { signal: ended });
     yield create(WatchRevocationsResponseSchema, {});
