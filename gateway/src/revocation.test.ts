@@ -108,6 +108,22 @@ describe("a raised credentials epoch", () => {
     expect(identity.count("ListRevocations")).toBe(2);
   });
 
+  it("is reloaded when the watch ends, so what was revoked without a watch is applied", async () => {
+    expect((await adminProbe(bearer(demoted.token))).status).toBe(422);
+    identity.eventsLost = true;
+    identity.endWatches();
+    await demote(); // while no watch was open
+    identity.eventsLost = false;
+    let status = 0;
+    // The gateway re-opens the watch and reloads after a short pause; no clock moves here.
+    for (let attempt = 0; attempt < 100 && status !== 401; attempt += 1) {
+      status = (await adminProbe(bearer(demoted.token))).status;
+      if (status !== 401) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(status).toBe(401);
+    expect(identity.count("WatchRevocations")).toBe(2);
+  });
+
   it("is loaded before the first credential is accepted; a gateway that cannot load it answers 503", async () => {
     identity.down.add("ListRevocations");
     const cold = await gatewayFor(identity);

@@ -126,6 +126,11 @@ export class FakeIdentity {
   /** Every open WatchRevocations stream gets each revocation (unless eventsLost). */
   private readonly watchers = new EventEmitter().setMaxListeners(0);
 
+  /** Ends every open WatchRevocations stream (identity restarting, a connection lost). */
+  endWatches(): void {
+    this.watchers.emit("end");
+  }
+
   private publish(update: WatchRevocationsResponse): void {
     if (!this.eventsLost) this.watchers.emit("revocation", update);
   }
@@ -471,7 +476,7 @@ export class FakeIdentity {
           },
           watchRevocations: async function* (this: FakeIdentity, _request: unknown, context: HandlerContext) {
             this.requireSystem("WatchRevocations", context);
-            const updates = on(this.watchers, "revocation", { signal: context.signal });
+            const updates = on(this.watchers, "revocation", { signal: context.signal, close: ["end"] });
             yield create(WatchRevocationsResponseSchema, {});
             try {
               for await (const [update] of updates) yield update as WatchRevocationsResponse;
