@@ -171,6 +171,22 @@ describe("a raised credentials epoch", () => {
   });
 });
 
+describe("a revoked API key", () => {
+  it("is refused at once by every gateway, not only the one it was revoked through", async () => {
+    const other = await gatewayFor(identity);
+    const key = identity.addKey(demoted.id, "second");
+    expect((await me(apiKey(key.secret), other)).status).toBe(200); // cached on the other gateway
+    const revoked = await app.request(
+      `/auth/api-keys/${key.key.id}`,
+      { method: "DELETE", headers: bearer(demoted.token) },
+      from(SOURCE),
+    );
+    expect(revoked.status).toBe(200);
+    expect((await me(apiKey(key.secret), other)).status).toBe(401);
+    expect((await me(apiKey(demoted.secret), other)).status).toBe(200); // the account's other key
+  });
+});
+
 describe("POST /auth/token/revoke", () => {
   const revoke = (token: string, gateway = app) =>
     gateway.request("/auth/token/revoke", json({ token }), from(SOURCE));

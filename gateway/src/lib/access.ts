@@ -56,7 +56,7 @@ export const SECURITY_SCHEMES = {
     in: "header" as const,
     name: "X-API-Key",
     description:
-      "An API key (petri_sk_…) from POST /auth/register or POST /auth/api-keys. Revocation takes effect on every gateway within 30 seconds.",
+      "An API key (petri_sk_…) from POST /auth/register or POST /auth/api-keys. Revocation takes effect on every gateway within 5 seconds (normally at once).",
   },
 };
 

@@ -7,9 +7,10 @@
  * SHA-256 of the secret (the secret itself is never kept). Refusals are not cached, so a key
  * created a moment ago works at once. Concurrent requests with the same key share one lookup.
  *
- * Revocation: revoking a key through this gateway evicts it here at once (and keeps an
- * in-flight lookup from re-adding it). Other gateway instances keep accepting the revoked
- * key until their cached entry expires: at most `ttlMs` (30 s) of cross-instance propagation.
+ * Revocation: revoking a key evicts it at once (and keeps an in-flight lookup from re-adding
+ * it): through this gateway directly, on every other gateway when identity's ApiKeyRevoked
+ * reaches it over the revocation watch. Were that message lost, the entry still expires
+ * after `ttlMs` (30 s).
  * A role or tier change (the operator role taken back included) raises the account's
  * credentials epoch: an entry looked up under a lower epoch than the revocation state now
  * knows (lib/revocations.ts) is dropped and looked up again, on every gateway at once.
@@ -58,6 +59,7 @@ export class ApiKeyAuthenticator {
   constructor(private readonly options: ApiKeyAuthenticatorOptions) {
     this.ttlMs = options.ttlMs ?? DEFAULT_API_KEY_CACHE_TTL_MS;
     this.maxEntries = options.maxEntries ?? 10_000;
+    options.revocations.onApiKeyRevoked((apiKeyId) => this.evict(apiKeyId));
   }
 
   async authenticate(secret: string): Promise<Principal> {
@@ -87,7 +89,7 @@ export class ApiKeyAuthenticator {
     return (await pending).principal;
   }
 
-  /** Forgets a key at once (called after RevokeApiKey succeeds through this gateway). */
+  /** Forgets a key at once (after RevokeApiKey through this gateway, or its ApiKeyRevoked). */
   evict(apiKeyId: string): void {
     this.sequence += 1;
     this.evictions.delete(apiKeyId);

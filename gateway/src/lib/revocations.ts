@@ -7,6 +7,7 @@
  *     "cep" claim is lower, and a cached API-key answer looked up under a lower epoch, are
  *     refused.
  *   - revoked token ids (jti) -> their expiry (POST /auth/token/revoke).
+ *   - revoked API keys are passed on to the API-key cache, which drops their answers.
  *
  * Kept current without a call per request: the gateway holds one IdentityService
  * .WatchRevocations stream open (identity relays its CredentialsRevoked and AccessTokenRevoked
@@ -61,6 +62,7 @@ export class RevocationState {
   private watchAbort: AbortController | undefined;
   private closed = false;
   private lastAttemptAt = Number.NEGATIVE_INFINITY;
+  private readonly apiKeyListeners = new Set<(apiKeyId: string) => void>();
   private tokenTtlMs: number;
   private readonly refreshIntervalMs: number;
   private readonly maxStaleMs: number;
@@ -122,7 +124,14 @@ export class RevocationState {
       this.raiseEpoch(revocation.value.accountId, Number(revocation.value.epoch), revocation.value.changedAt);
     } else if (revocation.case === "token" && revocation.value.expiresAt) {
       this.revokeToken(revocation.value.jti, timestampDate(revocation.value.expiresAt).getTime());
+    } else if (revocation.case === "apiKeyId") {
+      for (const listener of this.apiKeyListeners) listener(revocation.value);
     }
+  }
+
+  /** Calls `listener` with the id of every API key revoked anywhere (to drop a cached answer). */
+  onApiKeyRevoked(listener: (apiKeyId: string) => void): void {
+    this.apiKeyListeners.add(listener);
   }
 
   raiseEpoch(accountId: string, epoch: number, changedAt: Timestamp | undefined): void {

@@ -379,7 +379,14 @@ export class FakeIdentity {
           revokeApiKey: async (request, context) => {
             const principal = this.requireCaller("RevokeApiKey", context);
             const stored = this.ownKey(principal, request.apiKeyId);
-            stored.key.revokedAt ??= timestampFromDate(this.clock.now());
+            if (!stored.key.revokedAt) {
+              stored.key.revokedAt = timestampFromDate(this.clock.now());
+              this.publish(
+                create(WatchRevocationsResponseSchema, {
+                  revocation: { case: "apiKeyId", value: stored.key.id },
+                }),
+              );
+            }
             return { apiKey: stored.key };
           },
           updateAccountAccess: async (request, context) => {

@@ -18,6 +18,7 @@ import {
   AccessTokenRevokedSchema,
   AccountAccessChangedSchema,
   AccountRegisteredSchema,
+  ApiKeyRevokedSchema,
   CredentialsRevokedSchema,
 } from "./identity.js";
 import { OperatorEligibilityChangedSchema, PaymentUpdatedSchema } from "./marketplace.js";
@@ -47,6 +48,7 @@ export const events = {
     accountAccessChanged: event("identity", "account_access_changed", AccountAccessChangedSchema),
     credentialsRevoked: event("identity", "credentials_revoked", CredentialsRevokedSchema),
     accessTokenRevoked: event("identity", "access_token_revoked", AccessTokenRevokedSchema),
+    apiKeyRevoked: event("identity", "api_key_revoked", ApiKeyRevokedSchema),
   },
   experiments: {
     experimentSubmitted: event("experiments", "experiment_submitted", ExperimentSubmittedSchema),

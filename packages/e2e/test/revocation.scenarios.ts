@@ -90,7 +90,10 @@ export async function demotionEndsAdminAccess(target: RevocationTarget): Promise
   expect(await statusOf(`${first}/admin/ledger`, bearer(fresh))).toBe(403);
 }
 
-/** POST /auth/token/revoke on one gateway ends the token on all of them; 200 for anything. */
+/**
+ * POST /auth/token/revoke on one gateway ends the token on all of them; 200 for anything. An
+ * API key revoked through one gateway is refused by all of them.
+ */
 export async function revokeEndsToken(target: RevocationTarget): Promise<void> {
   const urls = target.baseUrls;
   const user = await registerAndLogIn(urls[0]!, "revoking");
@@ -110,6 +113,18 @@ export async function revokeEndsToken(target: RevocationTarget): Promise<void> {
   for (const base of urls) {
     expect(await statusWithinBound(`${base}/auth/me`, bearer(user.accessToken), 401), base).toBe(401);
     expect(await statusOf(`${base}/auth/me`, bearer(sibling))).toBe(200);
+  }
+  // An API key revoked through one gateway is refused by the others too.
+  for (const base of urls) expect(await statusOf(`${base}/auth/me`, apiKey(user.apiKey))).toBe(200);
+  const keys = await fetch(`${urls[0]}/auth/api-keys`, { headers: bearer(sibling) });
+  const keyId = ((await keys.json()) as { api_keys: { id: string }[] }).api_keys[0]!.id;
+  const keyRevoked = await fetch(`${urls[0]}/auth/api-keys/${keyId}`, {
+    method: "DELETE",
+    headers: bearer(sibling),
+  });
+  expect(keyRevoked.status).toBe(200);
+  for (const base of urls) {
+    expect(await statusWithinBound(`${base}/auth/me`, apiKey(user.apiKey), 401), base).toBe(401);
   }
   for (const token of [user.accessToken, "not-a-token"]) {
     const again = await revoke(token);

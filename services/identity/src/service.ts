@@ -111,7 +111,7 @@ export function createIdentityService(
     getAccount: makeGetAccount({ db }),
     createApiKey: makeCreateApiKey({ db, clock, apiKeyPepper }),
     listApiKeys: makeListApiKeys({ db }),
-    revokeApiKey: makeRevokeApiKey({ db, clock }),
+    revokeApiKey: makeRevokeApiKey({ db, clock, afterCommit }),
     updateAccountAccess: makeUpdateAccountAccess({ db, clock, afterCommit }),
     authenticateApiKey: makeAuthenticateApiKey({ db, clock, apiKeyPepper }),
     listSigningKeys: makeListSigningKeys({ db, clock }),

@@ -8,7 +8,12 @@
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code } from "@connectrpc/connect";
 import { events } from "@petri/contracts";
-import { type AccessTokenRevoked, type CredentialsRevoked, Role } from "@petri/contracts/identity";
+import {
+  type AccessTokenRevoked,
+  type ApiKeyRevoked,
+  type CredentialsRevoked,
+  Role,
+} from "@petri/contracts/identity";
 import { buildEnvelope, decodeEnvelope, decodePayload } from "@petri/events";
 import { decodeJwt } from "jose";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -170,7 +175,7 @@ describe.each(ENGINES)("credential revocation on %s", (engine) => {
     expect(await identity.db.selectFrom("revoked_access_tokens").select("jti").execute()).toEqual([]);
   });
 
-  it("streams each revocation to a watching gateway after an empty first message", async () => {
+  it("streams each revocation (epoch, token, API key) to a watching gateway after an empty first message", async () => {
     const user = await register();
     const abort = new AbortController();
     const watch = identity.as(SYSTEM).watchRevocations({}, { signal: abort.signal })[Symbol.asyncIterator]();
@@ -193,6 +198,13 @@ describe.each(ENGINES)("credential revocation on %s", (engine) => {
       .revokeAccessToken({ token: { accountId: user.id, jti: "jti-watch", expiresAt } });
     const revokedToken = await watch.next();
     expect(revokedToken.value?.revocation).toMatchObject({ case: "token", value: { jti: "jti-watch" } });
+    const { apiKeys } = await identity.as(principalOf(user)).listApiKeys({ limit: 10 });
+    await identity.as(principalOf(user)).revokeApiKey({ apiKeyId: apiKeys[0]!.id });
+    await identity.as(principalOf(user)).revokeApiKey({ apiKeyId: apiKeys[0]!.id }); // idempotent
+    const revokedKey = await watch.next();
+    expect(revokedKey.value?.revocation).toMatchObject({ case: "apiKeyId", value: apiKeys[0]!.id });
+    const recorded = await outbox<ApiKeyRevoked>("petri.identity.v1.ApiKeyRevoked");
+    expect(recorded.map((e) => e.apiKeyId)).toEqual([apiKeys[0]!.id]);
     abort.abort();
 
     const denied = await rejection(

@@ -4,6 +4,7 @@ import { events, streamFor } from "@petri/contracts";
 import type { EventEnvelope } from "@petri/contracts/common";
 import {
   AccessTokenRevokedSchema,
+  ApiKeyRevokedSchema,
   CredentialsRevokedSchema,
   type WatchRevocationsResponse,
   WatchRevocationsResponseSchema,
@@ -14,7 +15,7 @@ import { type Logger, UnavailableError } from "@petri/service-kit";
 const REVOCATION = "revocation";
 
 /**
- * Relays identity's own CredentialsRevoked and AccessTokenRevoked events to every watching
+ * Relays identity's own CredentialsRevoked, AccessTokenRevoked and ApiKeyRevoked events to every watching
  * gateway (WatchRevocations). Each identity replica subscribes per process (EventBus.subscribe),
  * so whichever replica a gateway is connected to sees every revocation, whichever replica
  * made it. A message the bus loses is caught by the gateways' periodic ListRevocations.
@@ -30,7 +31,8 @@ export class RevocationFeed {
   async start(): Promise<void> {
     this.lifetime = new AbortController();
     const stream = streamFor("identity");
-    for (const spec of [events.identity.credentialsRevoked, events.identity.accessTokenRevoked]) {
+    const { credentialsRevoked, accessTokenRevoked, apiKeyRevoked } = events.identity;
+    for (const spec of [credentialsRevoked, accessTokenRevoked, apiKeyRevoked]) {
       await this.deps.bus.subscribe(
         { stream, filterSubject: spec.subject },
         (envelope) => this.relay(envelope),
@@ -70,6 +72,12 @@ export class RevocationFeed {
       const { token } = fromBinary(AccessTokenRevokedSchema, envelope.data);
       if (token)
         update = create(WatchRevocationsResponseSchema, { revocation: { case: "token", value: token } });
+    } else if (envelope.type === ApiKeyRevokedSchema.typeName) {
+      const { apiKeyId } = fromBinary(ApiKeyRevokedSchema, envelope.data);
+      if (apiKeyId)
+        update = create(WatchRevocationsResponseSchema, {
+          revocation: { case: "apiKeyId", value: apiKeyId },
+        });
     }
     if (update) this.emitter.emit(REVOCATION, update);
     else this.deps.logger.debug({ event_id: envelope.id }, "not a revocation; ignored");

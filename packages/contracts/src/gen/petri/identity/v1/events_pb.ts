@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file petri/identity/v1/events.proto.
  */
 export const file_petri_identity_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("Ch5wZXRyaS9pZGVudGl0eS92MS9ldmVudHMucHJvdG8SEXBldHJpLmlkZW50aXR5LnYxIkAKEUFjY291bnRSZWdpc3RlcmVkEisKB2FjY291bnQYASABKAsyGi5wZXRyaS5pZGVudGl0eS52MS5BY2NvdW50IqMBChRBY2NvdW50QWNjZXNzQ2hhbmdlZBIrCgdhY2NvdW50GAEgASgLMhoucGV0cmkuaWRlbnRpdHkudjEuQWNjb3VudBIuCg1wcmV2aW91c19yb2xlGAIgASgOMhcucGV0cmkuaWRlbnRpdHkudjEuUm9sZRIuCg1wcmV2aW91c190aWVyGAMgASgOMhcucGV0cmkuaWRlbnRpdHkudjEuVGllciJYChJDcmVkZW50aWFsc1Jldm9rZWQSMgoFZXBvY2gYASABKAsyIy5wZXRyaS5pZGVudGl0eS52MS5DcmVkZW50aWFsc0Vwb2NoEg4KBnJlYXNvbhgCIAEoCSJKChJBY2Nlc3NUb2tlblJldm9rZWQSNAoFdG9rZW4YASABKAsyJS5wZXRyaS5pZGVudGl0eS52MS5SZXZva2VkQWNjZXNzVG9rZW5iBnByb3RvMw", [file_petri_identity_v1_account, file_petri_identity_v1_credentials]);
+  fileDesc("Ch5wZXRyaS9pZGVudGl0eS92MS9ldmVudHMucHJvdG8SEXBldHJpLmlkZW50aXR5LnYxIkAKEUFjY291bnRSZWdpc3RlcmVkEisKB2FjY291bnQYASABKAsyGi5wZXRyaS5pZGVudGl0eS52MS5BY2NvdW50IqMBChRBY2NvdW50QWNjZXNzQ2hhbmdlZBIrCgdhY2NvdW50GAEgASgLMhoucGV0cmkuaWRlbnRpdHkudjEuQWNjb3VudBIuCg1wcmV2aW91c19yb2xlGAIgASgOMhcucGV0cmkuaWRlbnRpdHkudjEuUm9sZRIuCg1wcmV2aW91c190aWVyGAMgASgOMhcucGV0cmkuaWRlbnRpdHkudjEuVGllciJYChJDcmVkZW50aWFsc1Jldm9rZWQSMgoFZXBvY2gYASABKAsyIy5wZXRyaS5pZGVudGl0eS52MS5DcmVkZW50aWFsc0Vwb2NoEg4KBnJlYXNvbhgCIAEoCSJKChJBY2Nlc3NUb2tlblJldm9rZWQSNAoFdG9rZW4YASABKAsyJS5wZXRyaS5pZGVudGl0eS52MS5SZXZva2VkQWNjZXNzVG9rZW4iNwoNQXBpS2V5UmV2b2tlZBISCgphY2NvdW50X2lkGAEgASgJEhIKCmFwaV9rZXlfaWQYAiABKAliBnByb3RvMw", [file_petri_identity_v1_account, file_petri_identity_v1_credentials]);
 
 /**
  * Published on petri.identity.account_registered when an account is created.
@@ -189,4 +189,47 @@ export type AccessTokenRevokedJson = {
  */
 export const AccessTokenRevokedSchema: GenMessage<AccessTokenRevoked, {jsonType: AccessTokenRevokedJson}> = /*@__PURE__*/
   messageDesc(file_petri_identity_v1_events, 3);
+
+/**
+ * Published on petri.identity.api_key_revoked when an API key is revoked: every gateway drops
+ * its cached answer for the key at once.
+ *
+ * @generated from message petri.identity.v1.ApiKeyRevoked
+ */
+export type ApiKeyRevoked = Message<"petri.identity.v1.ApiKeyRevoked"> & {
+  /**
+   * @generated from field: string account_id = 1;
+   */
+  accountId: string;
+
+  /**
+   * @generated from field: string api_key_id = 2;
+   */
+  apiKeyId: string;
+};
+
+/**
+ * Published on petri.identity.api_key_revoked when an API key is revoked: every gateway drops
+ * its cached answer for the key at once.
+ *
+ * @generated from message petri.identity.v1.ApiKeyRevoked
+ */
+export type ApiKeyRevokedJson = {
+  /**
+   * @generated from field: string account_id = 1;
+   */
+  accountId?: string;
+
+  /**
+   * @generated from field: string api_key_id = 2;
+   */
+  apiKeyId?: string;
+};
+
+/**
+ * Describes the message petri.identity.v1.ApiKeyRevoked.
+ * Use `create(ApiKeyRevokedSchema)` to create a new message.
+ */
+export const ApiKeyRevokedSchema: GenMessage<ApiKeyRevoked, {jsonType: ApiKeyRevokedJson}> = /*@__PURE__*/
+  messageDesc(file_petri_identity_v1_events, 4);
 
