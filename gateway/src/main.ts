@@ -50,6 +50,8 @@ const config = exitOnConfigError(() =>
       PETRI_TRUST_PROXY: flag(false),
       PETRI_MAX_BODY_BYTES: positiveInt.default(1_048_576),
       PETRI_API_KEY_CACHE_TTL_MS: millisecondsSchema.default(30_000),
+      // The full reload of the revocation state behind identity's WatchRevocations stream.
+      PETRI_REVOCATION_REFRESH_MS: millisecondsSchema.default(30_000),
       // Identity's variable of the same name (the access-token lifetime); published by GET /config.
       ACCESS_TOKEN_TTL_SECONDS: positiveInt.default(3_600),
       PETRI_REGISTRATION_OPEN: flag(true),
@@ -86,6 +88,7 @@ const app = createGateway({
   maxBodyBytes: config.PETRI_MAX_BODY_BYTES,
   trustProxy: config.PETRI_TRUST_PROXY,
   apiKeyCacheTtlMs: config.PETRI_API_KEY_CACHE_TTL_MS,
+  revocationRefreshMs: config.PETRI_REVOCATION_REFRESH_MS,
   accessTokenTtlSeconds: config.ACCESS_TOKEN_TTL_SECONDS,
   registrationOpen: config.PETRI_REGISTRATION_OPEN,
   corsOrigins: config.PETRI_CORS_ORIGINS,

@@ -14,8 +14,10 @@
  * only, a RETIRING key refused after its retires_at, and an iat in the future refused.
  *
  * Claims: sub (account id), role (requester | operator | staff), tier (standard | pro |
- * ai_agent), optional op (operator id). Anything else in role or tier is refused, so a
- * public token can never claim the gateway's "system" role.
+ * ai_agent), optional op (operator id), cep (the account's credentials epoch at issuance; 0
+ * when absent) and jti. Anything else in role or tier is refused, so a public token can never
+ * claim the gateway's "system" role. A token whose cep is below the account's current epoch
+ * or whose jti was revoked is refused (lib/revocations.ts).
  */
 import type { Client } from "@connectrpc/connect";
 import { timestampDate } from "@bufbuild/protobuf/wkt";
@@ -25,6 +27,7 @@ import { type CryptoKey, type JWTHeaderParameters, errors as joseErrors, importJ
 import { asGateway } from "./clients.js";
 import { CredentialRejectedError } from "./credential-errors.js";
 import { isAccountRole, isTier } from "./identity-json.js";
+import type { RevocationState } from "./revocations.js";
 
 export const ACCESS_TOKEN_ALGORITHM = "EdDSA";
 export const ACCESS_TOKEN_TYPE = "at+jwt";
@@ -40,6 +43,16 @@ export interface AccessTokenVerifierOptions {
   minRefreshIntervalMs?: number;
   /** How long the last key set keeps verifying while identity cannot be reached. Default 5 min. */
   maxStaleMs?: number;
+  /** Revoked credentials; a valid signature is not enough while an epoch or jti says otherwise. */
+  revocations: RevocationState;
+}
+
+/** A verified token's principal with the claims revocation needs. */
+export interface VerifiedAccessToken {
+  principal: Principal;
+  jti: string;
+  /** Epoch ms. */
+  expiresAt: number;
 }
 
 interface VerificationKey {
@@ -78,6 +91,13 @@ export class AccessTokenVerifier {
 
   /** The principal named by a valid token; CredentialRejectedError or UnavailableError otherwise. */
   async verify(token: string): Promise<Principal> {
+    return (await this.verifyToken(token)).principal;
+  }
+
+  /** As verify(), with the token's id and expiry (for revoking it). */
+  async verifyToken(token: string): Promise<VerifiedAccessToken> {
+    const revocations = this.options.revocations;
+    await revocations.ready();
     let keySet = await this.currentKeySet();
     const now = this.options.clock.now();
     const selectKey = async (header: JWTHeaderParameters): Promise<CryptoKey> => {
@@ -113,15 +133,21 @@ export class AccessTokenVerifier {
     if (typeof payload.iat === "number" && payload.iat > nowSeconds + ACCESS_TOKEN_CLOCK_TOLERANCE_SECONDS) {
       throw new CredentialRejectedError("iat in the future");
     }
-    const { sub, role, tier, op } = payload;
+    const { sub, role, tier, op, cep, jti, exp } = payload;
     if (typeof sub !== "string" || sub === "") throw new CredentialRejectedError("bad sub");
     if (!isAccountRole(role)) throw new CredentialRejectedError("bad role claim");
     if (!isTier(tier)) throw new CredentialRejectedError("bad tier claim");
     if (op !== undefined && (typeof op !== "string" || op === ""))
       throw new CredentialRejectedError("bad op");
+    if (cep !== undefined && (typeof cep !== "number" || !Number.isSafeInteger(cep) || cep < 0))
+      throw new CredentialRejectedError("bad cep");
+    if (jti !== undefined && (typeof jti !== "string" || jti === ""))
+      throw new CredentialRejectedError("bad jti");
+    if ((cep ?? 0) < revocations.epochOf(sub)) throw new CredentialRejectedError("credentials epoch passed");
+    if (jti !== undefined && revocations.isRevoked(jti)) throw new CredentialRejectedError("token revoked");
     const principal: Principal = { accountId: sub, role, tier };
     if (typeof op === "string") principal.operatorId = op;
-    return principal;
+    return { principal, jti: jti ?? "", expiresAt: (exp as number) * 1000 };
   }
 
   private mayRefresh(): boolean {

@@ -12,6 +12,7 @@
  *   GET  /docs, /docs/assets/{file}, /redoc, /redoc/assets/{file}   documentation pages
  *   POST /auth/register       create an account
  *   POST /auth/token          exchange e-mail and password for an access token
+ *   POST /auth/token/revoke   end an access token (the token in the body is the credential)
  *   GET  /files/{file_id}     a results file; the signed URL (expires, signature) is the credential
  *
  * Public operations ignore credential headers (they are not evaluated) and are rate-limited
@@ -35,6 +36,7 @@ export const PUBLIC_OPERATIONS = [
   "GET /redoc/assets/{file}",
   "POST /auth/register",
   "POST /auth/token",
+  "POST /auth/token/revoke",
   "GET /files/{file_id}",
 ] as const;
 
@@ -54,7 +56,7 @@ export const SECURITY_SCHEMES = {
     in: "header" as const,
     name: "X-API-Key",
     description:
-      "An API key (petri_sk_…) from POST /auth/register or POST /auth/api-keys. Revocation takes effect on every gateway within 30 seconds.",
+      "An API key (petri_sk_…) from POST /auth/register or POST /auth/api-keys. Revocation takes effect on every gateway within 5 seconds (normally at once).",
   },
 };
 

@@ -7,10 +7,13 @@
  * SHA-256 of the secret (the secret itself is never kept). Refusals are not cached, so a key
  * created a moment ago works at once. Concurrent requests with the same key share one lookup.
  *
- * Revocation: revoking a key through this gateway evicts it here at once (and keeps an
- * in-flight lookup from re-adding it). Other gateway instances keep accepting the revoked
- * key until their cached entry expires: at most `ttlMs` (30 s) of cross-instance propagation.
- * A role or tier change reaches API-key requests within the same 30 s.
+ * Revocation: revoking a key evicts it at once (and keeps an in-flight lookup from re-adding
+ * it): through this gateway directly, on every other gateway when identity's ApiKeyRevoked
+ * reaches it over the revocation watch. Were that message lost, the entry still expires
+ * after `ttlMs` (30 s).
+ * A role or tier change (the operator role taken back included) raises the account's
+ * credentials epoch: an entry looked up under a lower epoch than the revocation state now
+ * knows (lib/revocations.ts) is dropped and looked up again, on every gateway at once.
  */
 import { createHash } from "node:crypto";
 import { Code, ConnectError, type Client } from "@connectrpc/connect";
@@ -20,6 +23,7 @@ import { isWellFormedApiKey } from "./api-key-format.js";
 import { asGateway } from "./clients.js";
 import { CredentialRejectedError } from "./credential-errors.js";
 import { principalOf } from "./identity-json.js";
+import type { RevocationState } from "./revocations.js";
 
 export const DEFAULT_API_KEY_CACHE_TTL_MS = 30_000;
 
@@ -29,17 +33,18 @@ export interface ApiKeyAuthenticatorOptions {
   logger: Logger;
   ttlMs?: number;
   maxEntries?: number;
+  revocations: RevocationState;
 }
 
-interface CachedKey {
-  principal: Principal;
-  apiKeyId: string;
+interface CachedKey extends Lookup {
   expiresAt: number;
 }
 
 interface Lookup {
   principal: Principal;
   apiKeyId: string;
+  /** The account's credentials epoch identity answered with. */
+  epoch: number;
 }
 
 export class ApiKeyAuthenticator {
@@ -54,14 +59,18 @@ export class ApiKeyAuthenticator {
   constructor(private readonly options: ApiKeyAuthenticatorOptions) {
     this.ttlMs = options.ttlMs ?? DEFAULT_API_KEY_CACHE_TTL_MS;
     this.maxEntries = options.maxEntries ?? 10_000;
+    options.revocations.onApiKeyRevoked((apiKeyId) => this.evict(apiKeyId));
   }
 
   async authenticate(secret: string): Promise<Principal> {
     if (!isWellFormedApiKey(secret)) throw new CredentialRejectedError("malformed API key");
     const hash = createHash("sha256").update(secret).digest("hex");
+    const { revocations } = this.options;
+    await revocations.ready();
     const now = this.options.clock.now().getTime();
     const cached = this.cache.get(hash);
-    if (cached && now < cached.expiresAt) return cached.principal;
+    const current = (entry: Lookup) => entry.epoch >= revocations.epochOf(entry.principal.accountId);
+    if (cached && now < cached.expiresAt && current(cached)) return cached.principal;
     if (cached) this.cache.delete(hash);
 
     let pending = this.inflight.get(hash);
@@ -70,7 +79,8 @@ export class ApiKeyAuthenticator {
       pending = this.lookup(secret)
         .then((found) => {
           const evictedAt = this.evictions.get(found.apiKeyId);
-          if (evictedAt === undefined || evictedAt <= startedAt) this.remember(hash, found);
+          if ((evictedAt === undefined || evictedAt <= startedAt) && current(found))
+            this.remember(hash, found);
           return found;
         })
         .finally(() => this.inflight.delete(hash));
@@ -79,7 +89,7 @@ export class ApiKeyAuthenticator {
     return (await pending).principal;
   }
 
-  /** Forgets a key at once (called after RevokeApiKey succeeds through this gateway). */
+  /** Forgets a key at once (after RevokeApiKey through this gateway, or its ApiKeyRevoked). */
   evict(apiKeyId: string): void {
     this.sequence += 1;
     this.evictions.delete(apiKeyId);
@@ -120,6 +130,6 @@ export class ApiKeyAuthenticator {
       );
       throw new CredentialRejectedError("API key without a usable principal");
     }
-    return { principal, apiKeyId: response.apiKeyId };
+    return { principal, apiKeyId: response.apiKeyId, epoch: Number(response.credentialsEpoch) };
   }
 }

@@ -59,6 +59,15 @@ export function loginCredential(email: string): string {
   return `login:${email.trim().toLowerCase()}`;
 }
 
+/**
+ * The credential of a password confirmation by a signed-in account (POST /auth/password): its
+ * own pair, apart from logins, so guessing the current password with a stolen token stays
+ * limited without locking the account's logins.
+ */
+export function passwordConfirmationCredential(accountId: string): string {
+  return `password-confirmation:${accountId}`;
+}
+
 /** The credential of a request's Authorization or X-API-Key header, as presented. */
 export function headerCredential(authorization: string | undefined, apiKey: string | undefined): string {
   return authorization !== undefined ? `authorization:${authorization.trim()}` : `api-key:${apiKey ?? ""}`;

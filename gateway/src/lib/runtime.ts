@@ -9,6 +9,7 @@ import { AuthFailureLimiter } from "./auth-failures.js";
 import type { ServiceClients } from "./clients.js";
 import { drawFromIdentity } from "./quota-draw.js";
 import { QuotaLeases } from "./quota-leases.js";
+import { RevocationState } from "./revocations.js";
 
 export interface GatewayDeps {
   clients: ServiceClients;
@@ -31,6 +32,8 @@ export interface GatewayDeps {
   accessTokenTtlSeconds?: number;
   /** Whether POST /auth/register accepts new accounts (a /config feature switch). Default true. */
   registrationOpen?: boolean;
+  /** How often the whole revocation state is loaded from identity as a safety net. Default 30 s. */
+  revocationRefreshMs?: number;
   /** Readiness of this gateway process for GET /readyz (false while draining). Default: always ready. */
   ready?: () => boolean;
 }
@@ -48,6 +51,7 @@ export interface GatewayRuntime {
   ready: () => boolean;
   accessTokens: AccessTokenVerifier;
   apiKeys: ApiKeyAuthenticator;
+  revocations: RevocationState;
   quota: QuotaLeases;
   authFailures: AuthFailureLimiter;
 }
@@ -70,6 +74,14 @@ export const DEFAULT_ACCESS_TOKEN_TTL_SECONDS = 3_600;
 export function createRuntime(deps: GatewayDeps): GatewayRuntime {
   const { clients, clock, logger } = deps;
   const draw = drawFromIdentity(clients.identity);
+  const accessTokenTtlSeconds = deps.accessTokenTtlSeconds ?? DEFAULT_ACCESS_TOKEN_TTL_SECONDS;
+  const revocations = new RevocationState({
+    identity: clients.identity,
+    clock,
+    logger,
+    tokenTtlSeconds: accessTokenTtlSeconds,
+    ...(deps.revocationRefreshMs !== undefined && { refreshIntervalMs: deps.revocationRefreshMs }),
+  });
   return {
     deps,
     clients,
@@ -77,13 +89,14 @@ export function createRuntime(deps: GatewayDeps): GatewayRuntime {
     clock,
     maxBodyBytes: deps.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     trustProxy: deps.trustProxy ?? false,
-    accessTokenTtlSeconds: deps.accessTokenTtlSeconds ?? DEFAULT_ACCESS_TOKEN_TTL_SECONDS,
+    accessTokenTtlSeconds,
     registrationOpen: deps.registrationOpen ?? true,
     ready: deps.ready ?? (() => true),
     accessTokens: new AccessTokenVerifier({
       identity: clients.identity,
       clock,
       logger,
+      revocations,
       ...(deps.signingKeysRefreshMs !== undefined && { refreshIntervalMs: deps.signingKeysRefreshMs }),
       ...(deps.signingKeysMinRefreshMs !== undefined && {
         minRefreshIntervalMs: deps.signingKeysMinRefreshMs,
@@ -94,7 +107,9 @@ export function createRuntime(deps: GatewayDeps): GatewayRuntime {
       clock,
       logger,
       ttlMs: deps.apiKeyCacheTtlMs ?? DEFAULT_API_KEY_CACHE_TTL_MS,
+      revocations,
     }),
+    revocations,
     quota: new QuotaLeases({ draw, clock }),
     authFailures: new AuthFailureLimiter({ draw, clock }),
   };

@@ -6,8 +6,9 @@
  * gateway sent.
  */
 import { randomBytes } from "node:crypto";
+import { EventEmitter, on } from "node:events";
 import { create } from "@bufbuild/protobuf";
-import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type HandlerContext, createRouterTransport } from "@connectrpc/connect";
 import { Health, HealthCheckResponse_ServingStatus } from "@petri/contracts/health";
 import {
@@ -23,6 +24,9 @@ import {
   SigningKeySchema,
   SigningKeyState,
   Tier,
+  CredentialsEpochSchema,
+  type WatchRevocationsResponse,
+  WatchRevocationsResponseSchema,
 } from "@petri/contracts/identity";
 import {
   type Clock,
@@ -100,6 +104,12 @@ export class FakeIdentity {
   /** Make an RPC fail with this error (after recording the call). */
   readonly failures = new Map<string, () => Error>();
   private readonly counters = new Map<string, number>();
+  /** account -> credentials epoch (raised by access and password changes), with when. */
+  readonly epochs = new Map<string, { epoch: number; changedAt: Date }>();
+  /** jti -> account and expiry. */
+  readonly revokedTokens = new Map<string, { accountId: string; expiresAt: Date }>();
+  /** While true, revocation events are lost (the gateways learn from ListRevocations only). */
+  eventsLost = false;
   readonly logger: Logger = createLogger({ service: "fake-identity", level: "silent" });
 
   private constructor(readonly clock: Clock) {}
@@ -112,6 +122,34 @@ export class FakeIdentity {
 
   count(method: string): number {
     return this.calls.get(method) ?? 0;
+  }
+
+  /** Every open WatchRevocations stream gets each revocation (unless eventsLost). */
+  private readonly watchers = new EventEmitter().setMaxListeners(0);
+
+  /** Ends every open WatchRevocations stream (identity restarting, a connection lost). */
+  endWatches(): void {
+    this.watchers.emit("end");
+  }
+
+  private publish(update: WatchRevocationsResponse): void {
+    if (!this.eventsLost) this.watchers.emit("revocation", update);
+  }
+
+  epochOf(accountId: string): number {
+    return this.epochs.get(accountId)?.epoch ?? 0;
+  }
+
+  /** What identity does on a role, tier or password change. */
+  raiseEpoch(accountId: string): void {
+    const raised = { epoch: this.epochOf(accountId) + 1, changedAt: this.clock.now() };
+    this.epochs.set(accountId, raised);
+    const epoch = create(CredentialsEpochSchema, {
+      accountId,
+      epoch: BigInt(raised.epoch),
+      changedAt: timestampFromDate(raised.changedAt),
+    });
+    this.publish(create(WatchRevocationsResponseSchema, { revocation: { case: "epoch", value: epoch } }));
   }
 
   /** A new ACTIVE signing key; the previous active one becomes RETIRING (still listed). */
@@ -197,6 +235,7 @@ export class FakeIdentity {
       sub: accountId,
       role: roleName,
       tier: tierName,
+      cep: this.epochOf(accountId),
       iat: now,
       jti: nextId("jti"),
       ...(options.omitExp ? {} : { exp: now + (options.ttlSeconds ?? 900) }),
@@ -343,7 +382,14 @@ export class FakeIdentity {
           revokeApiKey: async (request, context) => {
             const principal = this.requireCaller("RevokeApiKey", context);
             const stored = this.ownKey(principal, request.apiKeyId);
-            stored.key.revokedAt ??= timestampFromDate(this.clock.now());
+            if (!stored.key.revokedAt) {
+              stored.key.revokedAt = timestampFromDate(this.clock.now());
+              this.publish(
+                create(WatchRevocationsResponseSchema, {
+                  revocation: { case: "apiKeyId", value: stored.key.id },
+                }),
+              );
+            }
             return { apiKey: stored.key };
           },
           updateAccountAccess: async (request, context) => {
@@ -353,6 +399,7 @@ export class FakeIdentity {
             if (!found) throw new ConnectError("no such account", Code.NotFound);
             if (request.role !== Role.UNSPECIFIED) found.account.role = request.role;
             if (request.tier !== Tier.UNSPECIFIED) found.account.tier = request.tier;
+            this.raiseEpoch(found.account.id);
             return { account: found.account };
           },
           authenticateApiKey: async (request, context) => {
@@ -367,6 +414,7 @@ export class FakeIdentity {
                 tier: account.tier,
               }),
               apiKeyId: stored.key.id,
+              credentialsEpoch: BigInt(this.epochOf(account.id)),
             };
           },
           listSigningKeys: async (_request, context) => {
@@ -397,6 +445,55 @@ export class FakeIdentity {
               retiring: [],
             };
           },
+          listRevocations: async (_request, context) => {
+            this.requireSystem("ListRevocations", context);
+            const now = this.clock.now().getTime();
+            return {
+              epochs: [...this.epochs].map(([accountId, e]) => ({
+                accountId,
+                epoch: BigInt(e.epoch),
+                changedAt: timestampFromDate(e.changedAt),
+              })),
+              tokens: [...this.revokedTokens]
+                .filter(([, t]) => t.expiresAt.getTime() > now)
+                .map(([jti, t]) => ({
+                  jti,
+                  accountId: t.accountId,
+                  expiresAt: timestampFromDate(t.expiresAt),
+                })),
+              accessTokenTtlSeconds: 3600n,
+            };
+          },
+          revokeAccessToken: async (request, context) => {
+            this.requireSystem("RevokeAccessToken", context);
+            const token = request.token!;
+            const entry = { accountId: token.accountId, expiresAt: timestampDate(token.expiresAt!) };
+            this.revokedTokens.set(token.jti, entry);
+            this.publish(
+              create(WatchRevocationsResponseSchema, { revocation: { case: "token", value: token } }),
+            );
+            return {};
+          },
+          changePassword: async (request, context) => {
+            const principal = this.requireCaller("ChangePassword", context);
+            const found = this.accounts.get(principal.accountId)!;
+            if (found.password !== request.currentPassword) {
+              throw new ConnectError("wrong password", Code.Unauthenticated);
+            }
+            found.password = request.newPassword;
+            this.raiseEpoch(principal.accountId);
+            return {};
+          },
+          watchRevocations: async function* (this: FakeIdentity, _request: unknown, context: HandlerContext) {
+            this.requireSystem("WatchRevocations", context);
+            const updates = on(this.watchers, "revocation", { signal: context.signal, close: ["end"] });
+            yield create(WatchRevocationsResponseSchema, {});
+            try {
+              for await (const [update] of updates) yield update as WatchRevocationsResponse;
+            } catch (error) {
+              if (!context.signal.aborted) throw error;
+            }
+          }.bind(this),
           acquireQuota: async (request, context) => {
             this.requireSystem("AcquireQuota", context);
             if (request.requested < 1 || request.requested > 100) {
@@ -435,7 +532,13 @@ export async function gatewayFor(identity: FakeIdentity, deps: Partial<GatewayAp
     (service, interceptors) => identity.transport(verifier, interceptors, service),
     clientInterceptors(signer),
   );
-  return createGateway({ clients, logger: silentLogger, clock: identity.clock, maxBodyBytes: 4096, ...deps });
+  return createGateway({
+    clients,
+    logger: silentLogger,
+    clock: identity.clock,
+    maxBodyBytes: 4096,
+    ...deps,
+  });
 }
 
 /** Env for app.request() that makes the request come from `address` (as @hono/node-server would). */

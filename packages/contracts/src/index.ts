@@ -14,7 +14,13 @@ import {
   ResultsSubmittedSchema,
 } from "./experiments.js";
 import { SubmissionStatusChangedSchema } from "./cloudlabs.js";
-import { AccountAccessChangedSchema, AccountRegisteredSchema } from "./identity.js";
+import {
+  AccessTokenRevokedSchema,
+  AccountAccessChangedSchema,
+  AccountRegisteredSchema,
+  ApiKeyRevokedSchema,
+  CredentialsRevokedSchema,
+} from "./identity.js";
 import { OperatorEligibilityChangedSchema, PaymentUpdatedSchema } from "./marketplace.js";
 
 export * from "./streams.js";
@@ -40,6 +46,9 @@ export const events = {
   identity: {
     accountRegistered: event("identity", "account_registered", AccountRegisteredSchema),
     accountAccessChanged: event("identity", "account_access_changed", AccountAccessChangedSchema),
+    credentialsRevoked: event("identity", "credentials_revoked", CredentialsRevokedSchema),
+    accessTokenRevoked: event("identity", "access_token_revoked", AccessTokenRevokedSchema),
+    apiKeyRevoked: event("identity", "api_key_revoked", ApiKeyRevokedSchema),
   },
   experiments: {
     experimentSubmitted: event("experiments", "experiment_submitted", ExperimentSubmittedSchema),

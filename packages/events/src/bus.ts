@@ -24,6 +24,13 @@ export interface ConsumerSpec {
   ackWaitMs?: number;
 }
 
+/** A per-process subscription: every process that subscribes sees every matching message. */
+export interface BroadcastSpec {
+  stream: StreamSpec;
+  /** One subject filter; wildcards allowed. */
+  filterSubject: string;
+}
+
 /** One delivery of one message to one durable consumer. */
 export interface Delivery {
   readonly envelope: EventEnvelope;
@@ -62,6 +69,18 @@ export interface EventBus {
     spec: ConsumerSpec,
     handler: (delivery: Delivery) => Promise<void>,
     options: ConsumeOptions,
+  ): Promise<void>;
+  /**
+   * Hands this process every message matching spec.filterSubject published from now on, with
+   * no acknowledgement and no shared state: unlike consume(), each subscriber sees every
+   * message. Messages published while the subscription is down are not replayed, so it suits
+   * caches that have a slower safety net (e.g. the gateway's revocation state). Resolves once
+   * the subscription is established; it ends when signal is aborted.
+   */
+  subscribe(
+    spec: BroadcastSpec,
+    handler: (envelope: EventEnvelope) => void,
+    signal: AbortSignal,
   ): Promise<void>;
   /** For readiness: is the adapter connected to its backing store? */
   connected(): boolean;

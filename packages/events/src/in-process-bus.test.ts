@@ -316,3 +316,43 @@ describe("InProcessEventBus (PGlite)", () => {
     await bus.close();
   });
 });
+
+describe("InProcessEventBus.subscribe", () => {
+  it("hands every subscriber each matching message published after it subscribed, until aborted", async () => {
+    const bus = await InProcessEventBus.create({
+      db: database,
+      clock: new FakeClock(),
+      logger: testLogger(),
+    });
+    const { stream, subject } = freshStream();
+    await bus.ensureStream(stream);
+    const before = envelopeOn(subject("revoked"));
+    await bus.publish(before);
+
+    const first: string[] = [];
+    const second: string[] = [];
+    const stopFirst = new AbortController();
+    const stopSecond = new AbortController();
+    await bus.subscribe(
+      { stream, filterSubject: subject("revoked") },
+      (e) => first.push(e.id),
+      stopFirst.signal,
+    );
+    await bus.subscribe({ stream, filterSubject: subject(">") }, (e) => second.push(e.id), stopSecond.signal);
+
+    const matching = envelopeOn(subject("revoked"));
+    const other = envelopeOn(subject("other"));
+    await bus.publish(matching);
+    await bus.publish(matching); // a duplicate publish is not handed out again
+    await bus.publish(other);
+    expect(first).toEqual([matching.id]);
+    expect(second).toEqual([matching.id, other.id]);
+
+    stopFirst.abort();
+    const after = envelopeOn(subject("revoked"));
+    await bus.publish(after);
+    expect(first).toEqual([matching.id]);
+    expect(second).toEqual([matching.id, other.id, after.id]);
+    await bus.close();
+  });
+});

@@ -2,7 +2,15 @@ import type { EventEnvelope } from "@petri/contracts/common";
 import type { Database } from "@petri/db";
 import type { Clock } from "@petri/service-kit";
 import type { Kysely } from "kysely";
-import type { ConsumeOptions, ConsumerSpec, Delivery, EventBus, PublishAck, StreamSpec } from "./bus.js";
+import type {
+  BroadcastSpec,
+  ConsumeOptions,
+  ConsumerSpec,
+  Delivery,
+  EventBus,
+  PublishAck,
+  StreamSpec,
+} from "./bus.js";
 import { decodeEnvelope, encodeEnvelope } from "./envelope.js";
 import { BUS_SCHEMA, migrateBus, type BusTables } from "./in-process-schema.js";
 import { errorMessage, Semaphore, WakeSignal, type Logger } from "./internal/async.js";
@@ -56,6 +64,7 @@ export class InProcessEventBus implements EventBus {
   private readonly wakers = new Map<string, Set<WakeSignal>>();
   private readonly lifetime = new AbortController();
   private readonly loops = new Set<Promise<void>>();
+  private readonly subscribers = new Set<{ filter: string; handler: (envelope: EventEnvelope) => void }>();
   private closed = false;
   private readonly pollMs: number;
 
@@ -152,10 +161,42 @@ export class InProcessEventBus implements EventBus {
         return next;
       });
       this.wake(stream);
+      this.broadcast(envelope);
       return { stream, seq, duplicate: false };
     } catch (err) {
       if (err instanceof DuplicateMessage) return { stream, seq: err.seq, duplicate: true };
       throw err;
+    }
+  }
+
+  /**
+   * Subscribers of this process only: a publish from another process on the same database
+   * reaches them not at all (the standalone mode runs one process).
+   */
+  async subscribe(
+    spec: BroadcastSpec,
+    handler: (envelope: EventEnvelope) => void,
+    signal: AbortSignal,
+  ): Promise<void> {
+    this.assertOpen();
+    if (!isValidFilter(spec.filterSubject)) throw new Error(`invalid filter "${spec.filterSubject}"`);
+    await this.ensureStream(spec.stream);
+    if (signal.aborted) return;
+    const subscriber = { filter: spec.filterSubject, handler };
+    this.subscribers.add(subscriber);
+    const stop = () => this.subscribers.delete(subscriber);
+    signal.addEventListener("abort", stop, { once: true });
+    this.lifetime.signal.addEventListener("abort", stop, { once: true });
+  }
+
+  private broadcast(envelope: EventEnvelope): void {
+    for (const subscriber of this.subscribers) {
+      if (!subjectMatches(subscriber.filter, envelope.subject)) continue;
+      try {
+        subscriber.handler(envelope);
+      } catch (err) {
+        this.opts.logger.error({ err, eventId: envelope.id }, "broadcast handler failed");
+      }
     }
   }
 

@@ -1,4 +1,12 @@
-export type { ConsumeOptions, ConsumerSpec, Delivery, EventBus, PublishAck, StreamSpec } from "./bus.js";
+export type {
+  BroadcastSpec,
+  ConsumeOptions,
+  ConsumerSpec,
+  Delivery,
+  EventBus,
+  PublishAck,
+  StreamSpec,
+} from "./bus.js";
 export {
   buildEnvelope,
   decodeEnvelope,

@@ -18,7 +18,15 @@ import {
 } from "@nats-io/jetstream";
 import { connect, headers as natsHeaders, nanos, type NatsConnection } from "@nats-io/transport-node";
 import type { EventEnvelope } from "@petri/contracts/common";
-import type { ConsumeOptions, ConsumerSpec, Delivery, EventBus, PublishAck, StreamSpec } from "./bus.js";
+import type {
+  BroadcastSpec,
+  ConsumeOptions,
+  ConsumerSpec,
+  Delivery,
+  EventBus,
+  PublishAck,
+  StreamSpec,
+} from "./bus.js";
 import { decodeEnvelope, encodeEnvelope } from "./envelope.js";
 import { errorMessage, Semaphore, type Logger } from "./internal/async.js";
 
@@ -346,6 +354,63 @@ export class NatsEventBus implements EventBus {
       await sleep(retryDelay, signal);
     }
     await slots.idle();
+  }
+
+  /**
+   * An ordered consumer (ephemeral, this process only, server-side cleaned up) delivering
+   * messages published from now on; the client library recreates it after a gap or a lost
+   * heartbeat. If it fails altogether it is re-established after resubscribeDelayMs, from
+   * "new" again: what was published in between is not replayed (see EventBus.subscribe).
+   */
+  async subscribe(
+    logical: BroadcastSpec,
+    handler: (envelope: EventEnvelope) => void,
+    signal: AbortSignal,
+  ): Promise<void> {
+    const stream = this.namespace.stream(logical.stream);
+    const filter = this.namespace.subject(logical.filterSubject);
+    const log = this.opts.logger;
+    await this.provisionStream(stream);
+    const open = async (): Promise<ConsumerMessages> => {
+      const consumer = await this.js.consumers.get(stream.name, {
+        filter_subjects: filter,
+        deliver_policy: DeliverPolicy.New,
+      });
+      return consumer.consume();
+    };
+    let messages: ConsumerMessages | undefined = await open();
+    const retryDelay = this.opts.resubscribeDelayMs ?? 1_000;
+    const onAbort = () => void messages?.close();
+    signal.addEventListener("abort", onAbort, { once: true });
+    void (async () => {
+      while (!signal.aborted && !this.closing) {
+        try {
+          messages ??= await open();
+          for await (const m of messages) {
+            let envelope: EventEnvelope;
+            try {
+              envelope = decodeEnvelope(m.data);
+            } catch (err) {
+              log.error({ err, subject: m.subject }, "undecodable broadcast message skipped");
+              continue;
+            }
+            try {
+              handler(envelope);
+            } catch (err) {
+              log.error({ err, eventId: envelope.id }, "broadcast handler failed");
+            }
+          }
+        } catch (err) {
+          if (signal.aborted || this.closing) break;
+          log.warn({ err: errorMessage(err), stream: stream.name, filter }, "broadcast interrupted");
+        }
+        await messages?.close().catch(() => undefined);
+        messages = undefined;
+        if (signal.aborted || this.closing) break;
+        await sleep(retryDelay, signal);
+      }
+      signal.removeEventListener("abort", onAbort);
+    })();
   }
 
   /** Stream state for tests and diagnostics. */

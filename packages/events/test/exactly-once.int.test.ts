@@ -265,6 +265,7 @@ describe.each(factories)("$name", (factory) => {
         return rig.bus.publish(e);
       },
       consume: (spec, h, o) => rig.bus.consume(spec, h, o),
+      subscribe: (spec, h, s) => rig.bus.subscribe(spec, h, s),
       connected: () => rig.bus.connected(),
       close: async () => undefined,
     };

@@ -4,14 +4,18 @@ import { type HostedService, KeyEncryptionKey } from "@petri/service-kit";
 import { makeAcquireQuota } from "./app/acquire-quota.js";
 import { makeAuthenticateApiKey } from "./app/authenticate-api-key.js";
 import { type StaffCredentials, makeBootstrapStaff } from "./app/bootstrap-staff.js";
+import { makeChangePassword } from "./app/change-password.js";
 import { makeCreateApiKey } from "./app/create-api-key.js";
 import { makeEnsureSigningKey } from "./app/ensure-signing-key.js";
 import { makeGetAccount } from "./app/get-account.js";
 import { makeIssueToken } from "./app/issue-token.js";
 import { makeListApiKeys } from "./app/list-api-keys.js";
+import { makeListRevocations } from "./app/list-revocations.js";
 import { makeListSigningKeys } from "./app/list-signing-keys.js";
 import { makePurgeExpiredRecords } from "./app/purge-expired-records.js";
 import { makeRegisterAccount } from "./app/register-account.js";
+import { RevocationFeed } from "./app/revocation-feed.js";
+import { makeRevokeAccessToken } from "./app/revoke-access-token.js";
 import { makeRevokeApiKey } from "./app/revoke-api-key.js";
 import { makeRotateSigningKey } from "./app/rotate-signing-key.js";
 import { ActiveSigningKeySource } from "./app/signing-key-cache.js";
@@ -49,7 +53,7 @@ export interface IdentityHostedService extends HostedService {
   /** The use cases behind the RPCs, for tests and the host. */
   readonly useCases: IdentityUseCases;
   /** One housekeeping pass (also run every purgeIntervalMs while started). */
-  purgeExpiredRecords(): Promise<{ quotaCounters: number; signingKeys: number }>;
+  purgeExpiredRecords(): Promise<{ quotaCounters: number; signingKeys: number; revokedTokens: number }>;
 }
 
 function checkOptions(options: IdentityServiceOptions): number {
@@ -86,6 +90,7 @@ export function createIdentityService(
   const dummy = () => (dummyHash ??= dummyPasswordHash(hasher));
   const signingKeys = new ActiveSigningKeySource(db, kek);
 
+  const revocationFeed = new RevocationFeed({ bus: deps.bus, logger });
   const useCases: IdentityUseCases = {
     registerAccount: makeRegisterAccount({
       db,
@@ -106,12 +111,16 @@ export function createIdentityService(
     getAccount: makeGetAccount({ db }),
     createApiKey: makeCreateApiKey({ db, clock, apiKeyPepper }),
     listApiKeys: makeListApiKeys({ db }),
-    revokeApiKey: makeRevokeApiKey({ db, clock }),
+    revokeApiKey: makeRevokeApiKey({ db, clock, afterCommit }),
     updateAccountAccess: makeUpdateAccountAccess({ db, clock, afterCommit }),
     authenticateApiKey: makeAuthenticateApiKey({ db, clock, apiKeyPepper }),
     listSigningKeys: makeListSigningKeys({ db, clock }),
     rotateSigningKey: makeRotateSigningKey({ db, clock, kek, accessTokenTtlSeconds }),
     acquireQuota: makeAcquireQuota({ db, clock }),
+    listRevocations: makeListRevocations({ db, clock, accessTokenTtlSeconds }),
+    revokeAccessToken: makeRevokeAccessToken({ db, clock, afterCommit }),
+    changePassword: makeChangePassword({ db, clock, hasher, afterCommit }),
+    watchRevocations: (signal) => revocationFeed.watch(signal),
   };
   const ensureSigningKey = makeEnsureSigningKey({ db, clock, kek, signingKeys });
   const bootstrapStaff = makeBootstrapStaff({ db, clock, logger, hasher, afterCommit });
@@ -128,7 +137,7 @@ export function createIdentityService(
         if (abort.signal.aborted) break;
         try {
           const purged = await purgeExpiredRecords();
-          if (purged.quotaCounters + purged.signingKeys > 0)
+          if (purged.quotaCounters + purged.signingKeys + purged.revokedTokens > 0)
             logger.debug(purged, "purged expired identity records");
         } catch (error) {
           logger.warn({ err: error }, "identity housekeeping failed; will retry");
@@ -146,6 +155,8 @@ export function createIdentityService(
     // Registration and token issuance are how a caller gets credentials: they cannot need any.
     publicProcedures: IDENTITY_PUBLIC_PROCEDURES,
     async start() {
+      // Before anything can publish: a watching gateway must miss no revocation.
+      await revocationFeed.start();
       await runtime.hosted.start();
       // Fails the start (not the first login) when no key can be made or opened, e.g. a wrong KEK.
       const key = await ensureSigningKey();
@@ -155,6 +166,7 @@ export function createIdentityService(
       if (!housekeeping) startHousekeeping();
     },
     async stop() {
+      revocationFeed.stop();
       if (housekeeping) {
         housekeeping.abort.abort();
         await housekeeping.done;

@@ -137,6 +137,8 @@ describe.each(ENGINES)("start-up on %s", (engine) => {
     expect(events.map((e) => e.type)).toEqual([
       "petri.identity.v1.AccountRegistered",
       "petri.identity.v1.AccountAccessChanged",
+      // One raise of the credentials epoch for the promotion and the new password together.
+      "petri.identity.v1.CredentialsRevoked",
     ]);
     const me = await promoted.as(principalOf(account!, "staff")).getAccount({});
     expect(me.account!.role).toBe(Role.STAFF);

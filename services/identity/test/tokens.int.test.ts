@@ -263,6 +263,7 @@ describe.each(ENGINES)("access tokens on %s", (engine) => {
     expect(events).toEqual([
       { type: "petri.identity.v1.AccountRegistered", aggregate_version: 1 },
       { type: "petri.identity.v1.AccountAccessChanged", aggregate_version: 2 },
+      { type: "petri.identity.v1.CredentialsRevoked", aggregate_version: 3 },
     ]);
     const { keySet, options } = await jwks();
     const { payload } = await jwtVerify((await identity.as().issueToken(input)).accessToken, keySet, options);

@@ -1,13 +1,15 @@
 import type { RouteHandler } from "@hono/zod-openapi";
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { asCaller } from "../../lib/clients.js";
+import { asCaller, asGateway } from "../../lib/clients.js";
+import { CredentialRejectedError } from "../../lib/credential-errors.js";
 import { TIER_LIMITS } from "../../lib/catalog.js";
 import type { GatewayEnv } from "../../lib/create-app.js";
-import { loginCredential } from "../../lib/auth-failures.js";
+import { loginCredential, passwordConfirmationCredential } from "../../lib/auth-failures.js";
 import { blockedAuthentication, failedAuthentication } from "../../lib/guard.js";
 import { accountJson, apiKeyJson } from "../../lib/identity-json.js";
 import { ApiError, RespondWith } from "../../lib/problem.js";
-import type { getMe, issueToken, register } from "./auth.routes.js";
+import type { changePassword, getMe, issueToken, register, revokeToken } from "./auth.routes.js";
 
 export const registerHandler: RouteHandler<typeof register, GatewayEnv> = async (c) => {
   const runtime = c.get("runtime");
@@ -57,4 +59,57 @@ export const getMeHandler: RouteHandler<typeof getMe, GatewayEnv> = async (c) =>
   if (!account) throw new Error("identity returned no account");
   const json = accountJson(account);
   return c.json({ account: json, limits: TIER_LIMITS[json.tier] }, 200);
+};
+
+/**
+ * RFC 7009: 200 for any token. Only a token this gateway verifies (signature, expiry, not
+ * yet revoked) is passed to identity, which keeps and announces it; this gateway refuses it
+ * at once, the others when the event reaches them.
+ */
+export const revokeTokenHandler: RouteHandler<typeof revokeToken, GatewayEnv> = async (c) => {
+  const runtime = c.get("runtime");
+  const { token } = c.req.valid("json");
+  let verified;
+  try {
+    verified = await runtime.accessTokens.verifyToken(token);
+  } catch (error) {
+    if (!(error instanceof CredentialRejectedError)) throw error;
+    runtime.logger.debug({ reason: error.reason, request_id: c.get("requestId") }, "nothing to revoke");
+  }
+  if (verified && verified.jti !== "") {
+    await runtime.clients.identity.revokeAccessToken(
+      {
+        token: {
+          accountId: verified.principal.accountId,
+          jti: verified.jti,
+          expiresAt: timestampFromDate(new Date(verified.expiresAt)),
+        },
+      },
+      asGateway(),
+    );
+    runtime.revocations.revokeToken(verified.jti, verified.expiresAt);
+  }
+  c.header("Cache-Control", "no-store");
+  return c.json({}, 200);
+};
+
+export const changePasswordHandler: RouteHandler<typeof changePassword, GatewayEnv> = async (c) => {
+  const body = c.req.valid("json");
+  const credential = passwordConfirmationCredential(c.get("principal").accountId);
+  const blocked = blockedAuthentication(c, credential);
+  if (blocked) throw new RespondWith(blocked);
+  try {
+    await c
+      .get("runtime")
+      .clients.identity.changePassword(
+        { currentPassword: body.current_password, newPassword: body.new_password },
+        asCaller(),
+      );
+  } catch (error) {
+    if (error instanceof ConnectError && error.code === Code.Unauthenticated) {
+      throw new RespondWith(await failedAuthentication(c, credential, "the current password is wrong"));
+    }
+    throw error;
+  }
+  return c.json({ password_changed: true as const }, 200);
 };

@@ -128,3 +128,62 @@ export const getMe = createRoute({
     ...errorResponses({ authenticated: true }),
   },
 });
+
+export const RevokeTokenBodySchema = z
+  .strictObject({
+    token: z.string().max(8192).openapi({ description: "The access token to end" }),
+    token_type_hint: z
+      .literal("access_token")
+      .optional()
+      .openapi({ description: "RFC 7009 hint; only access tokens can be revoked here" }),
+  })
+  .openapi("RevokeTokenRequest");
+
+export const RevokeTokenResponseSchema = z
+  .object({})
+  .openapi("RevokeTokenResponse", { description: "Always empty, whatever the token was" });
+
+export const revokeToken = createRoute({
+  method: "post",
+  path: "/auth/token/revoke",
+  operationId: "revokeToken",
+  tags: ["Auth"],
+  summary: "End an access token before it expires (RFC 7009)",
+  description:
+    "Whoever holds an access token may end it: the token in the body is the credential. The answer is 200 whether the token was valid, already revoked, expired or unknown (RFC 7009, section 2.2), so the endpoint tells nothing about a token. A revoked token is refused by every gateway within 5 seconds (normally at once).",
+  ...publicAccess,
+  request: { body: { required: true, content: { "application/json": { schema: RevokeTokenBodySchema } } } },
+  responses: {
+    200: jsonResponse("Done (or nothing to do)", RevokeTokenResponseSchema),
+    ...errorResponses({ authenticated: false, body: true }),
+  },
+});
+
+export const ChangePasswordBodySchema = z
+  .strictObject({
+    current_password: z.string().max(1024),
+    new_password: z.string().max(1024).openapi({ description: "10 to 128 characters" }),
+  })
+  .openapi("ChangePasswordRequest");
+
+export const ChangePasswordResponseSchema = z
+  .object({ password_changed: z.literal(true) })
+  .openapi("ChangePasswordResponse");
+
+export const changePassword = createRoute({
+  method: "post",
+  path: "/auth/password",
+  operationId: "changePassword",
+  tags: ["Auth"],
+  summary: "Change the caller's password",
+  description:
+    "Needs the current password. Every access token of the account issued before stops working on every gateway within 5 seconds (normally at once), the one this request carried included; get a new one from POST /auth/token. API keys are separate credentials and stay valid until revoked. A wrong current password is 401 and counts towards the address's failed-authentication limit.",
+  ...authenticatedAccess,
+  request: {
+    body: { required: true, content: { "application/json": { schema: ChangePasswordBodySchema } } },
+  },
+  responses: {
+    200: jsonResponse("The password was changed", ChangePasswordResponseSchema),
+    ...errorResponses({ authenticated: true, body: true }),
+  },
+});

@@ -10,6 +10,8 @@ export interface ApiKeyPrincipal {
   role: AccountRole;
   tier: AccountTier;
   apiKeyId: string;
+  /** The account's credentials epoch read with the role and tier. */
+  credentialsEpoch: number;
 }
 
 export interface AuthenticateApiKeyDeps {
@@ -39,6 +41,7 @@ export function makeAuthenticateApiKey(deps: AuthenticateApiKeyDeps) {
         "accounts.id as account_id",
         "accounts.role",
         "accounts.tier",
+        "accounts.credentials_epoch",
       ])
       .where("api_keys.secret_hash", "=", hashApiKeySecret(deps.apiKeyPepper, secret))
       .executeTakeFirst();
@@ -59,6 +62,12 @@ export function makeAuthenticateApiKey(deps: AuthenticateApiKeyDeps) {
         )
         .execute();
     }
-    return { accountId: found.account_id, role: found.role, tier: found.tier, apiKeyId: found.api_key_id };
+    return {
+      accountId: found.account_id,
+      role: found.role,
+      tier: found.tier,
+      apiKeyId: found.api_key_id,
+      credentialsEpoch: found.credentials_epoch,
+    };
   };
 }

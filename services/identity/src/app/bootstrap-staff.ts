@@ -7,6 +7,7 @@ import type { IdentityDb } from "../db/schema.js";
 import { normalizeEmail, validateRegistration } from "../domain/registration.js";
 import { type AccountRecord, accountMessage } from "../rpc/account-message.js";
 import type { PasswordHasher } from "../security/passwords.js";
+import { raiseCredentialsEpoch } from "./raise-credentials-epoch.js";
 import { changeAccountAccess } from "./update-account-access.js";
 
 export interface StaffCredentials {
@@ -89,15 +90,14 @@ async function createOrUpdate(
   }
 
   // Already staff with this very password (and a current hash): nothing to do.
-  const passwordCurrent =
-    (await deps.hasher.verify(existing.password_hash, password)) &&
-    !deps.hasher.needsRehash(existing.password_hash);
+  const passwordMatches = await deps.hasher.verify(existing.password_hash, password);
+  const passwordCurrent = passwordMatches && !deps.hasher.needsRehash(existing.password_hash);
   if (existing.role === "staff" && passwordCurrent) return "unchanged";
 
   const newHash = passwordCurrent ? existing.password_hash : await deps.hasher.hash(password);
   const now = deps.clock.now();
   await deps.db.transaction().execute(async (trx) => {
-    await changeAccountAccess(trx, { accountId: existing.id, role: "staff" }, now);
+    const access = await changeAccountAccess(trx, { accountId: existing.id, role: "staff" }, now);
     if (!passwordCurrent) {
       await trx
         .updateTable("accounts")
@@ -105,6 +105,10 @@ async function createOrUpdate(
         .where("id", "=", existing.id)
         .execute();
     }
+    // A new staff password ends the tokens issued under the old one, as any password change
+    // (a promotion has raised the epoch already).
+    if (!passwordMatches && !access.changed)
+      await raiseCredentialsEpoch(trx, existing.id, "password_changed", now);
   });
   return "updated";
 }

@@ -65,7 +65,7 @@ export function makeIssueToken(deps: IssueTokenDeps) {
 
     const account = await deps.db
       .selectFrom("accounts")
-      .select(["id", "role", "tier", "password_hash"])
+      .select(["id", "role", "tier", "password_hash", "credentials_epoch"])
       .where("email", "=", normalizeEmail(input.email))
       .executeTakeFirst();
     // Unknown e-mail: still run one argon2 verification, against a hash nobody knows.
@@ -80,7 +80,12 @@ export function makeIssueToken(deps: IssueTokenDeps) {
     const now = deps.clock.now();
     const key = await deps.signingKeys.current();
     const claims = accessTokenClaims(
-      { accountId: account.id, role: account.role, tier: account.tier },
+      {
+        accountId: account.id,
+        role: account.role,
+        tier: account.tier,
+        credentialsEpoch: account.credentials_epoch,
+      },
       now,
       deps.accessTokenTtlSeconds,
       newTokenId(),

@@ -6,11 +6,13 @@ import { purgeBefore } from "../domain/quota.js";
 export interface PurgeResult {
   quotaCounters: number;
   signingKeys: number;
+  revokedTokens: number;
 }
 
 /**
  * Housekeeping, run on a timer: quota counters whose window ended more than two days ago,
- * and retiring signing keys past retires_at (no token they signed is valid any more).
+ * retiring signing keys past retires_at (no token they signed is valid any more) and revoked
+ * access tokens past their expiry (no verifier would accept them anyway).
  */
 export function makePurgeExpiredRecords(deps: { db: Kysely<IdentityDb>; clock: Clock }) {
   return async function purgeExpiredRecords(): Promise<PurgeResult> {
@@ -24,6 +26,14 @@ export function makePurgeExpiredRecords(deps: { db: Kysely<IdentityDb>; clock: C
       .where("state", "=", "retiring")
       .where("retires_at", "<=", now)
       .executeTakeFirst();
-    return { quotaCounters: Number(counters.numDeletedRows), signingKeys: Number(keys.numDeletedRows) };
+    const tokens = await deps.db
+      .deleteFrom("revoked_access_tokens")
+      .where("expires_at", "<=", now)
+      .executeTakeFirst();
+    return {
+      quotaCounters: Number(counters.numDeletedRows),
+      signingKeys: Number(keys.numDeletedRows),
+      revokedTokens: Number(tokens.numDeletedRows),
+    };
   };
 }

@@ -6,6 +6,7 @@ import type { IdentityDb } from "../db/schema.js";
 import { type AccountRole, type AccountTier, planAccessChange } from "../domain/account-access.js";
 import { type AccountRecord, accountMessage, roleMessage, tierMessage } from "../rpc/account-message.js";
 import { ACCOUNT_COLUMNS } from "./get-account.js";
+import { raiseCredentialsEpoch } from "./raise-credentials-epoch.js";
 
 export interface UpdateAccountAccessInput {
   accountId: string;
@@ -16,7 +17,10 @@ export interface UpdateAccountAccessInput {
 
 /**
  * Within a transaction: applies the change to a locked account row, bumps its version and
- * records AccountAccessChanged. No change, no write and no event.
+ * records AccountAccessChanged. No change, no write and no event. A change also raises the
+ * credentials epoch: tokens and cached API-key answers carry the role and tier they were
+ * issued with, so none issued before may keep standing for the account (in either direction,
+ * so a credential never claims rights the account no longer has in any form).
  */
 export async function changeAccountAccess(
   trx: Kysely<IdentityDb>,
@@ -54,6 +58,7 @@ export async function changeAccountAccess(
       traceparent: currentTraceparent(),
     },
   );
+  await raiseCredentialsEpoch(trx, account.id, "access_changed", now);
   return { account, changed: true };
 }
 

@@ -11,8 +11,19 @@ export interface AccountsTable {
   role: AccountRole;
   tier: AccountTier;
   version: Generated<number>;
+  /** Raised by every change that must end the rights the account's credentials carry. */
+  credentials_epoch: Generated<number>;
+  credentials_changed_at: Date | null;
   created_at: Date;
   updated_at: Date;
+}
+
+/** Access tokens ended before their expiry; a row is useless (and purged) once expires_at passed. */
+export interface RevokedAccessTokensTable {
+  jti: string;
+  account_id: string;
+  expires_at: Date;
+  revoked_at: Date;
 }
 
 export interface ApiKeysTable {
@@ -62,6 +73,7 @@ export interface IdentityDb extends MessagingTables {
   operator_role_sources: OperatorRoleSourcesTable;
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
+  revoked_access_tokens: RevokedAccessTokensTable;
   signing_keys: SigningKeysTable;
   quota_counters: QuotaCountersTable;
 }

@@ -33,7 +33,10 @@ export function tierFromMessage(tier: Tier): AccountTier | undefined {
   return (Object.keys(TIERS) as AccountTier[]).find((name) => TIERS[name] === tier);
 }
 
-export type AccountRecord = Omit<AccountsTable, "password_hash" | "version">;
+export type AccountRecord = Omit<
+  AccountsTable,
+  "password_hash" | "version" | "credentials_epoch" | "credentials_changed_at"
+>;
 
 /** The account as the contract shows it: never credentials. */
 export function accountMessage(account: AccountRecord): Account {

@@ -1,7 +1,10 @@
 import { create } from "@bufbuild/protobuf";
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { type HandlerContext, createContextValues } from "@connectrpc/connect";
 import {
   AcquireQuotaRequestSchema,
+  RevokeAccessTokenRequestSchema,
+  WatchRevocationsResponseSchema,
   IdentityService,
   QuotaPolicy,
   Role,
@@ -73,10 +76,20 @@ function stubUseCases(calls: string[]): IdentityUseCases {
       role: "requester",
       tier: "standard",
       apiKeyId: "key_1",
+      credentialsEpoch: 0,
     }),
     listSigningKeys: record("listSigningKeys", { keys: [signingKey], issuer: "i", audience: "a" }),
     rotateSigningKey: record("rotateSigningKey", { active: signingKey, retiring: [] }),
     acquireQuota: record("acquireQuota", { granted: 1, binding: window, windows: [window] }),
+    listRevocations: record("listRevocations", { epochs: [], tokens: [], accessTokenTtlSeconds: 3600 }),
+    revokeAccessToken: record("revokeAccessToken", undefined),
+    changePassword: record("changePassword", undefined),
+    watchRevocations: () => {
+      calls.push("watchRevocations");
+      return (async function* () {
+        yield create(WatchRevocationsResponseSchema, {});
+      })();
+    },
   };
 }
 
@@ -101,12 +114,24 @@ const expected: Record<string, readonly string[]> = {
   system: ["system"],
 };
 
+/** A unary answer, or a stream's first message (authorization runs when the stream is read). */
+async function firstAnswer(answer: unknown): Promise<unknown> {
+  if (answer && typeof answer === "object" && Symbol.asyncIterator in answer) {
+    for await (const message of answer as AsyncIterable<unknown>) return message;
+    return undefined;
+  }
+  return answer;
+}
+
 const requests: Partial<Record<keyof IdentityUseCases, unknown>> = {
   acquireQuota: create(AcquireQuotaRequestSchema, {
     policy: QuotaPolicy.ACCOUNT,
     subject: "usr_1",
     tier: Tier.STANDARD,
     requested: 1,
+  }),
+  revokeAccessToken: create(RevokeAccessTokenRequestSchema, {
+    token: { accountId: "usr_1", jti: "j", expiresAt: timestampFromDate(now) },
   }),
 };
 
@@ -132,7 +157,7 @@ describe("IdentityRpc authorization", () => {
           (request: unknown, ctx: HandlerContext) => Promise<unknown>
         >;
         const request = requests[method] ?? create(IdentityService.method[method].input);
-        const call = rpc[method]!.call(rpc, request, ctx(principal));
+        const call = firstAnswer(rpc[method]!.call(rpc, request, ctx(principal)));
         if (expected[audience]!.includes(who)) {
           await expect(call, `${method} as ${who}`).resolves.toBeDefined();
           expect(calls).toEqual([method]);

@@ -1,10 +1,17 @@
 import { create } from "@bufbuild/protobuf";
-import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
 import {
   type AcquireQuotaRequest,
   AcquireQuotaResponseSchema,
   type AuthenticateApiKeyRequest,
+  type ChangePasswordRequest,
+  ChangePasswordResponseSchema,
+  CredentialsEpochSchema,
+  ListRevocationsResponseSchema,
+  type RevokeAccessTokenRequest,
+  RevokeAccessTokenResponseSchema,
+  RevokedAccessTokenSchema,
   AuthenticateApiKeyResponseSchema,
   AuthenticatedPrincipalSchema,
   type CreateApiKeyRequest,
@@ -31,12 +38,16 @@ import {
 import { type FieldError, ValidationError, kPrincipal } from "@petri/service-kit";
 import type { makeAcquireQuota } from "../app/acquire-quota.js";
 import type { makeAuthenticateApiKey } from "../app/authenticate-api-key.js";
+import type { makeChangePassword } from "../app/change-password.js";
 import type { makeCreateApiKey } from "../app/create-api-key.js";
 import type { makeGetAccount } from "../app/get-account.js";
 import type { makeIssueToken } from "../app/issue-token.js";
 import type { makeListApiKeys } from "../app/list-api-keys.js";
+import type { makeListRevocations } from "../app/list-revocations.js";
 import type { makeListSigningKeys } from "../app/list-signing-keys.js";
 import type { makeRegisterAccount } from "../app/register-account.js";
+import type { RevocationFeed } from "../app/revocation-feed.js";
+import type { makeRevokeAccessToken } from "../app/revoke-access-token.js";
 import type { makeRevokeApiKey } from "../app/revoke-api-key.js";
 import type { makeRotateSigningKey } from "../app/rotate-signing-key.js";
 import type { makeUpdateAccountAccess } from "../app/update-account-access.js";
@@ -63,6 +74,10 @@ export interface IdentityUseCases {
   listSigningKeys: ReturnType<typeof makeListSigningKeys>;
   rotateSigningKey: ReturnType<typeof makeRotateSigningKey>;
   acquireQuota: ReturnType<typeof makeAcquireQuota>;
+  listRevocations: ReturnType<typeof makeListRevocations>;
+  revokeAccessToken: ReturnType<typeof makeRevokeAccessToken>;
+  changePassword: ReturnType<typeof makeChangePassword>;
+  watchRevocations: RevocationFeed["watch"];
 }
 
 /**
@@ -82,6 +97,10 @@ export const IDENTITY_AUDIENCES = {
   authenticateApiKey: "system",
   listSigningKeys: "system",
   acquireQuota: "system",
+  listRevocations: "system",
+  revokeAccessToken: "system",
+  changePassword: "account",
+  watchRevocations: "system",
 } as const satisfies Record<keyof IdentityUseCases, Audience>;
 
 /** "petri.identity.v1.IdentityService/RegisterAccount", ...: callable without a principal. */
@@ -191,6 +210,7 @@ export class IdentityRpc implements ServiceImpl<typeof IdentityService> {
         operatorId: "",
       }),
       apiKeyId: found.apiKeyId,
+      credentialsEpoch: BigInt(found.credentialsEpoch),
     });
   }
 
@@ -232,5 +252,57 @@ export class IdentityRpc implements ServiceImpl<typeof IdentityService> {
       binding: quotaWindowMessage(draw.binding),
       windows: draw.windows.map(quotaWindowMessage),
     });
+  }
+
+  async listRevocations(_request: unknown, ctx: HandlerContext) {
+    authorize(ctx.values.get(kPrincipal), "system");
+    const snapshot = await this.useCases.listRevocations();
+    return create(ListRevocationsResponseSchema, {
+      epochs: snapshot.epochs.map((e) =>
+        create(CredentialsEpochSchema, {
+          accountId: e.accountId,
+          epoch: BigInt(e.epoch),
+          changedAt: timestampFromDate(e.changedAt),
+        }),
+      ),
+      tokens: snapshot.tokens.map((t) =>
+        create(RevokedAccessTokenSchema, {
+          accountId: t.accountId,
+          jti: t.jti,
+          expiresAt: timestampFromDate(t.expiresAt),
+        }),
+      ),
+      accessTokenTtlSeconds: BigInt(snapshot.accessTokenTtlSeconds),
+    });
+  }
+
+  async revokeAccessToken(request: RevokeAccessTokenRequest, ctx: HandlerContext) {
+    authorize(ctx.values.get(kPrincipal), "system");
+    const token = request.token;
+    if (!token?.expiresAt)
+      throw new ValidationError("the token to revoke is missing", [
+        { field: "token", code: "missing_required", message: "token with expires_at is required" },
+      ]);
+    await this.useCases.revokeAccessToken({
+      accountId: token.accountId,
+      jti: token.jti,
+      expiresAt: timestampDate(token.expiresAt),
+    });
+    return create(RevokeAccessTokenResponseSchema, {});
+  }
+
+  async changePassword(request: ChangePasswordRequest, ctx: HandlerContext) {
+    const caller = authorize(ctx.values.get(kPrincipal), "account");
+    await this.useCases.changePassword({
+      accountId: caller.accountId,
+      currentPassword: request.currentPassword,
+      newPassword: request.newPassword,
+    });
+    return create(ChangePasswordResponseSchema, {});
+  }
+
+  async *watchRevocations(_request: unknown, ctx: HandlerContext) {
+    authorize(ctx.values.get(kPrincipal), "system");
+    yield* this.useCases.watchRevocations(ctx.signal);
   }
 }

@@ -12,17 +12,18 @@ import {
 } from "./access-tokens.js";
 import { IDENTITY_KEK_PURPOSE, generateSigningKey, openSigningKey, sealSigningKey } from "./signing-keys.js";
 
-const subject = { accountId: "usr_1", role: "operator", tier: "pro" } as const;
+const subject = { accountId: "usr_1", role: "operator", tier: "pro", credentialsEpoch: 2 } as const;
 const now = new Date("2026-03-01T12:00:00.750Z");
 
 describe("access-token claims", () => {
-  it("name issuer, audience, subject, role, tier, iat, exp = iat + ttl and jti", () => {
+  it("name issuer, audience, subject, role, tier, credentials epoch, iat, exp = iat + ttl and jti", () => {
     expect(accessTokenClaims(subject, now, 3600, "jti-1")).toEqual({
       iss: "petri-identity",
       aud: "petri-api",
       sub: "usr_1",
       role: "operator",
       tier: "pro",
+      cep: 2,
       iat: Math.floor(now.getTime() / 1000),
       exp: Math.floor(now.getTime() / 1000) + 3600,
       jti: "jti-1",

@@ -1,7 +1,9 @@
 /**
  * Access tokens (RFC 9068 style JWTs, RFC 8725 practices):
  *   header  {alg: "EdDSA", kid, typ: "at+jwt"}
- *   claims  {iss: "petri-identity", aud: "petri-api", sub: account id, role, tier, iat, exp, jti}
+ *   claims  {iss: "petri-identity", aud: "petri-api", sub: account id, role, tier, cep, iat, exp, jti}
+ * cep is the account's credentials epoch at issuance: once identity raises it (role, tier or
+ * password change), verifiers refuse the token.
  * Verifiers pin the algorithm, check typ, iss, aud and exp, and pick the key by kid from
  * ListSigningKeys. The distinct typ keeps these from passing as internal principal tokens
  * ("petri-internal+jwt") and vice versa.
@@ -18,6 +20,7 @@ export interface AccessTokenSubject {
   accountId: string;
   role: "requester" | "operator" | "staff";
   tier: "standard" | "pro" | "ai_agent";
+  credentialsEpoch: number;
 }
 
 export interface AccessTokenClaims {
@@ -26,6 +29,7 @@ export interface AccessTokenClaims {
   sub: string;
   role: AccessTokenSubject["role"];
   tier: AccessTokenSubject["tier"];
+  cep: number;
   iat: number;
   exp: number;
   jti: string;
@@ -45,6 +49,7 @@ export function accessTokenClaims(
     sub: subject.accountId,
     role: subject.role,
     tier: subject.tier,
+    cep: subject.credentialsEpoch,
     iat,
     exp: iat + ttlSeconds,
     jti,

@@ -2,10 +2,12 @@ import type { Migration } from "kysely";
 import * as createAccounts from "./2026_11_21_1000_create_accounts.js";
 import * as createCredentialsAndQuotas from "./2026_11_28_1000_create_credentials_and_quotas.js";
 import * as createOperatorRoleSources from "./2026_12_10_1000_create_operator_role_sources.js";
+import * as addCredentialRevocation from "./2026_12_20_1000_add_credential_revocation.js";
 
 /** Every migration of the identity schema, by name (names sort in order). */
 export const identityMigrations: Record<string, Migration> = {
   "2026_11_21_1000_create_accounts": createAccounts,
   "2026_11_28_1000_create_credentials_and_quotas": createCredentialsAndQuotas,
   "2026_12_10_1000_create_operator_role_sources": createOperatorRoleSources,
+  "2026_12_20_1000_add_credential_revocation": addCredentialRevocation,
 };

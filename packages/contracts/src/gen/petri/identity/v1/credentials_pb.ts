@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file petri/identity/v1/credentials.proto.
  */
 export const file_petri_identity_v1_credentials: GenFile = /*@__PURE__*/
-  fileDesc("CiNwZXRyaS9pZGVudGl0eS92MS9jcmVkZW50aWFscy5wcm90bxIRcGV0cmkuaWRlbnRpdHkudjEizAEKBkFwaUtleRIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEhYKDmRpc3BsYXlfcHJlZml4GAMgASgJEi4KCmNyZWF0ZWRfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnJldm9rZWRfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjAKDGxhc3RfdXNlZF9hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAixQEKClNpZ25pbmdLZXkSCwoDa2lkGAEgASgJEhcKD3B1YmxpY19qd2tfanNvbhgCIAEoCRIxCgVzdGF0ZRgDIAEoDjIiLnBldHJpLmlkZW50aXR5LnYxLlNpZ25pbmdLZXlTdGF0ZRIuCgpjcmVhdGVkX2F0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgpyZXRpcmVzX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKPAQoWQXV0aGVudGljYXRlZFByaW5jaXBhbBISCgphY2NvdW50X2lkGAEgASgJEiUKBHJvbGUYAiABKA4yFy5wZXRyaS5pZGVudGl0eS52MS5Sb2xlEiUKBHRpZXIYAyABKA4yFy5wZXRyaS5pZGVudGl0eS52MS5UaWVyEhMKC29wZXJhdG9yX2lkGAQgASgJImwKC1F1b3RhV2luZG93Eg0KBWxpbWl0GAEgASgDEhEKCXJlbWFpbmluZxgCIAEoAxItCglyZXNldHNfYXQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEgwKBG5hbWUYBCABKAkqcgoPU2lnbmluZ0tleVN0YXRlEiEKHVNJR05JTkdfS0VZX1NUQVRFX1VOU1BFQ0lGSUVEEAASHAoYU0lHTklOR19LRVlfU1RBVEVfQUNUSVZFEAESHgoaU0lHTklOR19LRVlfU1RBVEVfUkVUSVJJTkcQAiqnAQoLUXVvdGFQb2xpY3kSHAoYUVVPVEFfUE9MSUNZX1VOU1BFQ0lGSUVEEAASGAoUUVVPVEFfUE9MSUNZX0FDQ09VTlQQARIaChZRVU9UQV9QT0xJQ1lfQU5PTllNT1VTEAISHgoaUVVPVEFfUE9MSUNZX0FVVEhfRkFJTFVSRVMQAxIkCiBRVU9UQV9QT0xJQ1lfQ1JFREVOVElBTF9GQUlMVVJFUxAEYgZwcm90bzM", [file_google_protobuf_timestamp, file_petri_identity_v1_account]);
+  fileDesc("CiNwZXRyaS9pZGVudGl0eS92MS9jcmVkZW50aWFscy5wcm90bxIRcGV0cmkuaWRlbnRpdHkudjEizAEKBkFwaUtleRIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEhYKDmRpc3BsYXlfcHJlZml4GAMgASgJEi4KCmNyZWF0ZWRfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnJldm9rZWRfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjAKDGxhc3RfdXNlZF9hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAixQEKClNpZ25pbmdLZXkSCwoDa2lkGAEgASgJEhcKD3B1YmxpY19qd2tfanNvbhgCIAEoCRIxCgVzdGF0ZRgDIAEoDjIiLnBldHJpLmlkZW50aXR5LnYxLlNpZ25pbmdLZXlTdGF0ZRIuCgpjcmVhdGVkX2F0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgpyZXRpcmVzX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKPAQoWQXV0aGVudGljYXRlZFByaW5jaXBhbBISCgphY2NvdW50X2lkGAEgASgJEiUKBHJvbGUYAiABKA4yFy5wZXRyaS5pZGVudGl0eS52MS5Sb2xlEiUKBHRpZXIYAyABKA4yFy5wZXRyaS5pZGVudGl0eS52MS5UaWVyEhMKC29wZXJhdG9yX2lkGAQgASgJImwKC1F1b3RhV2luZG93Eg0KBWxpbWl0GAEgASgDEhEKCXJlbWFpbmluZxgCIAEoAxItCglyZXNldHNfYXQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEgwKBG5hbWUYBCABKAkiZQoQQ3JlZGVudGlhbHNFcG9jaBISCgphY2NvdW50X2lkGAEgASgJEg0KBWVwb2NoGAIgASgDEi4KCmNoYW5nZWRfYXQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wImUKElJldm9rZWRBY2Nlc3NUb2tlbhISCgphY2NvdW50X2lkGAEgASgJEgsKA2p0aRgCIAEoCRIuCgpleHBpcmVzX2F0GAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCpyCg9TaWduaW5nS2V5U3RhdGUSIQodU0lHTklOR19LRVlfU1RBVEVfVU5TUEVDSUZJRUQQABIcChhTSUdOSU5HX0tFWV9TVEFURV9BQ1RJVkUQARIeChpTSUdOSU5HX0tFWV9TVEFURV9SRVRJUklORxACKqcBCgtRdW90YVBvbGljeRIcChhRVU9UQV9QT0xJQ1lfVU5TUEVDSUZJRUQQABIYChRRVU9UQV9QT0xJQ1lfQUNDT1VOVBABEhoKFlFVT1RBX1BPTElDWV9BTk9OWU1PVVMQAhIeChpRVU9UQV9QT0xJQ1lfQVVUSF9GQUlMVVJFUxADEiQKIFFVT1RBX1BPTElDWV9DUkVERU5USUFMX0ZBSUxVUkVTEARiBnByb3RvMw", [file_google_protobuf_timestamp, file_petri_identity_v1_account]);
 
 /**
  * ApiKey describes a key; its secret is only ever in CreateApiKeyResponse / RegisterAccountResponse.
@@ -317,6 +317,120 @@ export type QuotaWindowJson = {
  */
 export const QuotaWindowSchema: GenMessage<QuotaWindow, {jsonType: QuotaWindowJson}> = /*@__PURE__*/
   messageDesc(file_petri_identity_v1_credentials, 3);
+
+/**
+ * The credentials epoch of an account: access tokens carrying a lower "cep" claim, and API-key
+ * lookups made under a lower epoch, no longer stand for the account. Raised by every change
+ * that must end the rights a credential carries (role or tier change, password change).
+ *
+ * @generated from message petri.identity.v1.CredentialsEpoch
+ */
+export type CredentialsEpoch = Message<"petri.identity.v1.CredentialsEpoch"> & {
+  /**
+   * @generated from field: string account_id = 1;
+   */
+  accountId: string;
+
+  /**
+   * @generated from field: int64 epoch = 2;
+   */
+  epoch: bigint;
+
+  /**
+   * When the epoch was raised; tokens issued before are refused from then on.
+   *
+   * @generated from field: google.protobuf.Timestamp changed_at = 3;
+   */
+  changedAt?: Timestamp | undefined;
+};
+
+/**
+ * The credentials epoch of an account: access tokens carrying a lower "cep" claim, and API-key
+ * lookups made under a lower epoch, no longer stand for the account. Raised by every change
+ * that must end the rights a credential carries (role or tier change, password change).
+ *
+ * @generated from message petri.identity.v1.CredentialsEpoch
+ */
+export type CredentialsEpochJson = {
+  /**
+   * @generated from field: string account_id = 1;
+   */
+  accountId?: string;
+
+  /**
+   * @generated from field: int64 epoch = 2;
+   */
+  epoch?: string;
+
+  /**
+   * When the epoch was raised; tokens issued before are refused from then on.
+   *
+   * @generated from field: google.protobuf.Timestamp changed_at = 3;
+   */
+  changedAt?: TimestampJson;
+};
+
+/**
+ * Describes the message petri.identity.v1.CredentialsEpoch.
+ * Use `create(CredentialsEpochSchema)` to create a new message.
+ */
+export const CredentialsEpochSchema: GenMessage<CredentialsEpoch, {jsonType: CredentialsEpochJson}> = /*@__PURE__*/
+  messageDesc(file_petri_identity_v1_credentials, 4);
+
+/**
+ * One access token ended before its expiry (RFC 7009 revocation), kept until it expires.
+ *
+ * @generated from message petri.identity.v1.RevokedAccessToken
+ */
+export type RevokedAccessToken = Message<"petri.identity.v1.RevokedAccessToken"> & {
+  /**
+   * @generated from field: string account_id = 1;
+   */
+  accountId: string;
+
+  /**
+   * The token's jti claim.
+   *
+   * @generated from field: string jti = 2;
+   */
+  jti: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp expires_at = 3;
+   */
+  expiresAt?: Timestamp | undefined;
+};
+
+/**
+ * One access token ended before its expiry (RFC 7009 revocation), kept until it expires.
+ *
+ * @generated from message petri.identity.v1.RevokedAccessToken
+ */
+export type RevokedAccessTokenJson = {
+  /**
+   * @generated from field: string account_id = 1;
+   */
+  accountId?: string;
+
+  /**
+   * The token's jti claim.
+   *
+   * @generated from field: string jti = 2;
+   */
+  jti?: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp expires_at = 3;
+   */
+  expiresAt?: TimestampJson;
+};
+
+/**
+ * Describes the message petri.identity.v1.RevokedAccessToken.
+ * Use `create(RevokedAccessTokenSchema)` to create a new message.
+ */
+export const RevokedAccessTokenSchema: GenMessage<RevokedAccessToken, {jsonType: RevokedAccessTokenJson}> = /*@__PURE__*/
+  messageDesc(file_petri_identity_v1_credentials, 5);
 
 /**
  * @generated from enum petri.identity.v1.SigningKeyState

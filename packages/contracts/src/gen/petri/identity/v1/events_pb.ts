@@ -6,13 +6,15 @@ import type { GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
 import type { Account, AccountJson, Role, RoleJson, Tier, TierJson } from "./account_pb.js";
 import { file_petri_identity_v1_account } from "./account_pb.js";
+import type { CredentialsEpoch, CredentialsEpochJson, RevokedAccessToken, RevokedAccessTokenJson } from "./credentials_pb.js";
+import { file_petri_identity_v1_credentials } from "./credentials_pb.js";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file petri/identity/v1/events.proto.
  */
 export const file_petri_identity_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("Ch5wZXRyaS9pZGVudGl0eS92MS9ldmVudHMucHJvdG8SEXBldHJpLmlkZW50aXR5LnYxIkAKEUFjY291bnRSZWdpc3RlcmVkEisKB2FjY291bnQYASABKAsyGi5wZXRyaS5pZGVudGl0eS52MS5BY2NvdW50IqMBChRBY2NvdW50QWNjZXNzQ2hhbmdlZBIrCgdhY2NvdW50GAEgASgLMhoucGV0cmkuaWRlbnRpdHkudjEuQWNjb3VudBIuCg1wcmV2aW91c19yb2xlGAIgASgOMhcucGV0cmkuaWRlbnRpdHkudjEuUm9sZRIuCg1wcmV2aW91c190aWVyGAMgASgOMhcucGV0cmkuaWRlbnRpdHkudjEuVGllcmIGcHJvdG8z", [file_petri_identity_v1_account]);
+  fileDesc("Ch5wZXRyaS9pZGVudGl0eS92MS9ldmVudHMucHJvdG8SEXBldHJpLmlkZW50aXR5LnYxIkAKEUFjY291bnRSZWdpc3RlcmVkEisKB2FjY291bnQYASABKAsyGi5wZXRyaS5pZGVudGl0eS52MS5BY2NvdW50IqMBChRBY2NvdW50QWNjZXNzQ2hhbmdlZBIrCgdhY2NvdW50GAEgASgLMhoucGV0cmkuaWRlbnRpdHkudjEuQWNjb3VudBIuCg1wcmV2aW91c19yb2xlGAIgASgOMhcucGV0cmkuaWRlbnRpdHkudjEuUm9sZRIuCg1wcmV2aW91c190aWVyGAMgASgOMhcucGV0cmkuaWRlbnRpdHkudjEuVGllciJYChJDcmVkZW50aWFsc1Jldm9rZWQSMgoFZXBvY2gYASABKAsyIy5wZXRyaS5pZGVudGl0eS52MS5DcmVkZW50aWFsc0Vwb2NoEg4KBnJlYXNvbhgCIAEoCSJKChJBY2Nlc3NUb2tlblJldm9rZWQSNAoFdG9rZW4YASABKAsyJS5wZXRyaS5pZGVudGl0eS52MS5SZXZva2VkQWNjZXNzVG9rZW4iNwoNQXBpS2V5UmV2b2tlZBISCgphY2NvdW50X2lkGAEgASgJEhIKCmFwaV9rZXlfaWQYAiABKAliBnByb3RvMw", [file_petri_identity_v1_account, file_petri_identity_v1_credentials]);
 
 /**
  * Published on petri.identity.account_registered when an account is created.
@@ -109,4 +111,125 @@ export type AccountAccessChangedJson = {
  */
 export const AccountAccessChangedSchema: GenMessage<AccountAccessChanged, {jsonType: AccountAccessChangedJson}> = /*@__PURE__*/
   messageDesc(file_petri_identity_v1_events, 1);
+
+/**
+ * Published on petri.identity.credentials_revoked when an account's credentials epoch is raised:
+ * every gateway refuses the account's older access tokens and looks its API keys up again.
+ *
+ * @generated from message petri.identity.v1.CredentialsRevoked
+ */
+export type CredentialsRevoked = Message<"petri.identity.v1.CredentialsRevoked"> & {
+  /**
+   * @generated from field: petri.identity.v1.CredentialsEpoch epoch = 1;
+   */
+  epoch?: CredentialsEpoch | undefined;
+
+  /**
+   * "access_changed" or "password_changed".
+   *
+   * @generated from field: string reason = 2;
+   */
+  reason: string;
+};
+
+/**
+ * Published on petri.identity.credentials_revoked when an account's credentials epoch is raised:
+ * every gateway refuses the account's older access tokens and looks its API keys up again.
+ *
+ * @generated from message petri.identity.v1.CredentialsRevoked
+ */
+export type CredentialsRevokedJson = {
+  /**
+   * @generated from field: petri.identity.v1.CredentialsEpoch epoch = 1;
+   */
+  epoch?: CredentialsEpochJson;
+
+  /**
+   * "access_changed" or "password_changed".
+   *
+   * @generated from field: string reason = 2;
+   */
+  reason?: string;
+};
+
+/**
+ * Describes the message petri.identity.v1.CredentialsRevoked.
+ * Use `create(CredentialsRevokedSchema)` to create a new message.
+ */
+export const CredentialsRevokedSchema: GenMessage<CredentialsRevoked, {jsonType: CredentialsRevokedJson}> = /*@__PURE__*/
+  messageDesc(file_petri_identity_v1_events, 2);
+
+/**
+ * Published on petri.identity.access_token_revoked when one access token is revoked.
+ *
+ * @generated from message petri.identity.v1.AccessTokenRevoked
+ */
+export type AccessTokenRevoked = Message<"petri.identity.v1.AccessTokenRevoked"> & {
+  /**
+   * @generated from field: petri.identity.v1.RevokedAccessToken token = 1;
+   */
+  token?: RevokedAccessToken | undefined;
+};
+
+/**
+ * Published on petri.identity.access_token_revoked when one access token is revoked.
+ *
+ * @generated from message petri.identity.v1.AccessTokenRevoked
+ */
+export type AccessTokenRevokedJson = {
+  /**
+   * @generated from field: petri.identity.v1.RevokedAccessToken token = 1;
+   */
+  token?: RevokedAccessTokenJson;
+};
+
+/**
+ * Describes the message petri.identity.v1.AccessTokenRevoked.
+ * Use `create(AccessTokenRevokedSchema)` to create a new message.
+ */
+export const AccessTokenRevokedSchema: GenMessage<AccessTokenRevoked, {jsonType: AccessTokenRevokedJson}> = /*@__PURE__*/
+  messageDesc(file_petri_identity_v1_events, 3);
+
+/**
+ * Published on petri.identity.api_key_revoked when an API key is revoked: every gateway drops
+ * its cached answer for the key at once.
+ *
+ * @generated from message petri.identity.v1.ApiKeyRevoked
+ */
+export type ApiKeyRevoked = Message<"petri.identity.v1.ApiKeyRevoked"> & {
+  /**
+   * @generated from field: string account_id = 1;
+   */
+  accountId: string;
+
+  /**
+   * @generated from field: string api_key_id = 2;
+   */
+  apiKeyId: string;
+};
+
+/**
+ * Published on petri.identity.api_key_revoked when an API key is revoked: every gateway drops
+ * its cached answer for the key at once.
+ *
+ * @generated from message petri.identity.v1.ApiKeyRevoked
+ */
+export type ApiKeyRevokedJson = {
+  /**
+   * @generated from field: string account_id = 1;
+   */
+  accountId?: string;
+
+  /**
+   * @generated from field: string api_key_id = 2;
+   */
+  apiKeyId?: string;
+};
+
+/**
+ * Describes the message petri.identity.v1.ApiKeyRevoked.
+ * Use `create(ApiKeyRevokedSchema)` to create a new message.
+ */
+export const ApiKeyRevokedSchema: GenMessage<ApiKeyRevoked, {jsonType: ApiKeyRevokedJson}> = /*@__PURE__*/
+  messageDesc(file_petri_identity_v1_events, 4);
 

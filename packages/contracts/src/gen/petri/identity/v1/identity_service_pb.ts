@@ -8,7 +8,7 @@ import type { Timestamp, TimestampJson } from "@bufbuild/protobuf/wkt";
 import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
 import type { Account, AccountJson, Role, RoleJson, Tier, TierJson } from "./account_pb.js";
 import { file_petri_identity_v1_account } from "./account_pb.js";
-import type { ApiKey, ApiKeyJson, AuthenticatedPrincipal, AuthenticatedPrincipalJson, QuotaPolicy, QuotaPolicyJson, QuotaWindow, QuotaWindowJson, SigningKey, SigningKeyJson } from "./credentials_pb.js";
+import type { ApiKey, ApiKeyJson, AuthenticatedPrincipal, AuthenticatedPrincipalJson, CredentialsEpoch, CredentialsEpochJson, QuotaPolicy, QuotaPolicyJson, QuotaWindow, QuotaWindowJson, RevokedAccessToken, RevokedAccessTokenJson, SigningKey, SigningKeyJson } from "./credentials_pb.js";
 import { file_petri_identity_v1_credentials } from "./credentials_pb.js";
 import type { Message } from "@bufbuild/protobuf";
 
@@ -16,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file petri/identity/v1/identity_service.proto.
  */
 export const file_petri_identity_v1_identity_service: GenFile = /*@__PURE__*/
-  fileDesc("CihwZXRyaS9pZGVudGl0eS92MS9pZGVudGl0eV9zZXJ2aWNlLnByb3RvEhFwZXRyaS5pZGVudGl0eS52MSJdChZSZWdpc3RlckFjY291bnRSZXF1ZXN0Eg0KBWVtYWlsGAEgASgJEhAKCHBhc3N3b3JkGAIgASgJEgwKBG5hbWUYAyABKAkSFAoMb3JnYW5pemF0aW9uGAQgASgJIooBChdSZWdpc3RlckFjY291bnRSZXNwb25zZRIrCgdhY2NvdW50GAEgASgLMhoucGV0cmkuaWRlbnRpdHkudjEuQWNjb3VudBIqCgdhcGlfa2V5GAIgASgLMhkucGV0cmkuaWRlbnRpdHkudjEuQXBpS2V5EhYKDmFwaV9rZXlfc2VjcmV0GAMgASgJIjQKEUlzc3VlVG9rZW5SZXF1ZXN0Eg0KBWVtYWlsGAEgASgJEhAKCHBhc3N3b3JkGAIgASgJIm4KEklzc3VlVG9rZW5SZXNwb25zZRIUCgxhY2Nlc3NfdG9rZW4YASABKAkSEgoKZXhwaXJlc19pbhgCIAEoAxIuCgpleHBpcmVzX2F0GAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCInChFHZXRBY2NvdW50UmVxdWVzdBISCgphY2NvdW50X2lkGAEgASgJIkEKEkdldEFjY291bnRSZXNwb25zZRIrCgdhY2NvdW50GAEgASgLMhoucGV0cmkuaWRlbnRpdHkudjEuQWNjb3VudCIjChNDcmVhdGVBcGlLZXlSZXF1ZXN0EgwKBG5hbWUYASABKAkiUgoUQ3JlYXRlQXBpS2V5UmVzcG9uc2USKgoHYXBpX2tleRgBIAEoCzIZLnBldHJpLmlkZW50aXR5LnYxLkFwaUtleRIOCgZzZWNyZXQYAiABKAkiTAoSTGlzdEFwaUtleXNSZXF1ZXN0Eg0KBWxpbWl0GAEgASgFEg4KBm9mZnNldBgCIAEoBRIXCg9pbmNsdWRlX3Jldm9rZWQYAyABKAgiUQoTTGlzdEFwaUtleXNSZXNwb25zZRIrCghhcGlfa2V5cxgBIAMoCzIZLnBldHJpLmlkZW50aXR5LnYxLkFwaUtleRINCgV0b3RhbBgCIAEoAyIpChNSZXZva2VBcGlLZXlSZXF1ZXN0EhIKCmFwaV9rZXlfaWQYASABKAkiQgoUUmV2b2tlQXBpS2V5UmVzcG9uc2USKgoHYXBpX2tleRgBIAEoCzIZLnBldHJpLmlkZW50aXR5LnYxLkFwaUtleSJ+ChpVcGRhdGVBY2NvdW50QWNjZXNzUmVxdWVzdBISCgphY2NvdW50X2lkGAEgASgJEiUKBHJvbGUYAiABKA4yFy5wZXRyaS5pZGVudGl0eS52MS5Sb2xlEiUKBHRpZXIYAyABKA4yFy5wZXRyaS5pZGVudGl0eS52MS5UaWVyIkoKG1VwZGF0ZUFjY291bnRBY2Nlc3NSZXNwb25zZRIrCgdhY2NvdW50GAEgASgLMhoucGV0cmkuaWRlbnRpdHkudjEuQWNjb3VudCIrChlBdXRoZW50aWNhdGVBcGlLZXlSZXF1ZXN0Eg4KBnNlY3JldBgBIAEoCSJuChpBdXRoZW50aWNhdGVBcGlLZXlSZXNwb25zZRI8CglwcmluY2lwYWwYASABKAsyKS5wZXRyaS5pZGVudGl0eS52MS5BdXRoZW50aWNhdGVkUHJpbmNpcGFsEhIKCmFwaV9rZXlfaWQYAiABKAkiGAoWTGlzdFNpZ25pbmdLZXlzUmVxdWVzdCJoChdMaXN0U2lnbmluZ0tleXNSZXNwb25zZRIrCgRrZXlzGAEgAygLMh0ucGV0cmkuaWRlbnRpdHkudjEuU2lnbmluZ0tleRIOCgZpc3N1ZXIYAiABKAkSEAoIYXVkaWVuY2UYAyABKAkiGQoXUm90YXRlU2lnbmluZ0tleVJlcXVlc3QiegoYUm90YXRlU2lnbmluZ0tleVJlc3BvbnNlEi0KBmFjdGl2ZRgBIAEoCzIdLnBldHJpLmlkZW50aXR5LnYxLlNpZ25pbmdLZXkSLwoIcmV0aXJpbmcYAiADKAsyHS5wZXRyaS5pZGVudGl0eS52MS5TaWduaW5nS2V5IpABChNBY3F1aXJlUXVvdGFSZXF1ZXN0Ei4KBnBvbGljeRgBIAEoDjIeLnBldHJpLmlkZW50aXR5LnYxLlF1b3RhUG9saWN5Eg8KB3N1YmplY3QYAiABKAkSJQoEdGllchgDIAEoDjIXLnBldHJpLmlkZW50aXR5LnYxLlRpZXISEQoJcmVxdWVzdGVkGAQgASgFIokBChRBY3F1aXJlUXVvdGFSZXNwb25zZRIPCgdncmFudGVkGAEgASgFEi8KB2JpbmRpbmcYAiABKAsyHi5wZXRyaS5pZGVudGl0eS52MS5RdW90YVdpbmRvdxIvCgd3aW5kb3dzGAMgAygLMh4ucGV0cmkuaWRlbnRpdHkudjEuUXVvdGFXaW5kb3cy8ggKD0lkZW50aXR5U2VydmljZRJoCg9SZWdpc3RlckFjY291bnQSKS5wZXRyaS5pZGVudGl0eS52MS5SZWdpc3RlckFjY291bnRSZXF1ZXN0GioucGV0cmkuaWRlbnRpdHkudjEuUmVnaXN0ZXJBY2NvdW50UmVzcG9uc2USWQoKSXNzdWVUb2tlbhIkLnBldHJpLmlkZW50aXR5LnYxLklzc3VlVG9rZW5SZXF1ZXN0GiUucGV0cmkuaWRlbnRpdHkudjEuSXNzdWVUb2tlblJlc3BvbnNlElkKCkdldEFjY291bnQSJC5wZXRyaS5pZGVudGl0eS52MS5HZXRBY2NvdW50UmVxdWVzdBolLnBldHJpLmlkZW50aXR5LnYxLkdldEFjY291bnRSZXNwb25zZRJfCgxDcmVhdGVBcGlLZXkSJi5wZXRyaS5pZGVudGl0eS52MS5DcmVhdGVBcGlLZXlSZXF1ZXN0GicucGV0cmkuaWRlbnRpdHkudjEuQ3JlYXRlQXBpS2V5UmVzcG9uc2USXAoLTGlzdEFwaUtleXMSJS5wZXRyaS5pZGVudGl0eS52MS5MaXN0QXBpS2V5c1JlcXVlc3QaJi5wZXRyaS5pZGVudGl0eS52MS5MaXN0QXBpS2V5c1Jlc3BvbnNlEl8KDFJldm9rZUFwaUtleRImLnBldHJpLmlkZW50aXR5LnYxLlJldm9rZUFwaUtleVJlcXVlc3QaJy5wZXRyaS5pZGVudGl0eS52MS5SZXZva2VBcGlLZXlSZXNwb25zZRJ0ChNVcGRhdGVBY2NvdW50QWNjZXNzEi0ucGV0cmkuaWRlbnRpdHkudjEuVXBkYXRlQWNjb3VudEFjY2Vzc1JlcXVlc3QaLi5wZXRyaS5pZGVudGl0eS52MS5VcGRhdGVBY2NvdW50QWNjZXNzUmVzcG9uc2UScQoSQXV0aGVudGljYXRlQXBpS2V5EiwucGV0cmkuaWRlbnRpdHkudjEuQXV0aGVudGljYXRlQXBpS2V5UmVxdWVzdBotLnBldHJpLmlkZW50aXR5LnYxLkF1dGhlbnRpY2F0ZUFwaUtleVJlc3BvbnNlEmgKD0xpc3RTaWduaW5nS2V5cxIpLnBldHJpLmlkZW50aXR5LnYxLkxpc3RTaWduaW5nS2V5c1JlcXVlc3QaKi5wZXRyaS5pZGVudGl0eS52MS5MaXN0U2lnbmluZ0tleXNSZXNwb25zZRJrChBSb3RhdGVTaWduaW5nS2V5EioucGV0cmkuaWRlbnRpdHkudjEuUm90YXRlU2lnbmluZ0tleVJlcXVlc3QaKy5wZXRyaS5pZGVudGl0eS52MS5Sb3RhdGVTaWduaW5nS2V5UmVzcG9uc2USXwoMQWNxdWlyZVF1b3RhEiYucGV0cmkuaWRlbnRpdHkudjEuQWNxdWlyZVF1b3RhUmVxdWVzdBonLnBldHJpLmlkZW50aXR5LnYxLkFjcXVpcmVRdW90YVJlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp, file_petri_identity_v1_account, file_petri_identity_v1_credentials]);
+  fileDesc("CihwZXRyaS9pZGVudGl0eS92MS9pZGVudGl0eV9zZXJ2aWNlLnByb3RvEhFwZXRyaS5pZGVudGl0eS52MSJdChZSZWdpc3RlckFjY291bnRSZXF1ZXN0Eg0KBWVtYWlsGAEgASgJEhAKCHBhc3N3b3JkGAIgASgJEgwKBG5hbWUYAyABKAkSFAoMb3JnYW5pemF0aW9uGAQgASgJIooBChdSZWdpc3RlckFjY291bnRSZXNwb25zZRIrCgdhY2NvdW50GAEgASgLMhoucGV0cmkuaWRlbnRpdHkudjEuQWNjb3VudBIqCgdhcGlfa2V5GAIgASgLMhkucGV0cmkuaWRlbnRpdHkudjEuQXBpS2V5EhYKDmFwaV9rZXlfc2VjcmV0GAMgASgJIjQKEUlzc3VlVG9rZW5SZXF1ZXN0Eg0KBWVtYWlsGAEgASgJEhAKCHBhc3N3b3JkGAIgASgJIm4KEklzc3VlVG9rZW5SZXNwb25zZRIUCgxhY2Nlc3NfdG9rZW4YASABKAkSEgoKZXhwaXJlc19pbhgCIAEoAxIuCgpleHBpcmVzX2F0GAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCInChFHZXRBY2NvdW50UmVxdWVzdBISCgphY2NvdW50X2lkGAEgASgJIkEKEkdldEFjY291bnRSZXNwb25zZRIrCgdhY2NvdW50GAEgASgLMhoucGV0cmkuaWRlbnRpdHkudjEuQWNjb3VudCIjChNDcmVhdGVBcGlLZXlSZXF1ZXN0EgwKBG5hbWUYASABKAkiUgoUQ3JlYXRlQXBpS2V5UmVzcG9uc2USKgoHYXBpX2tleRgBIAEoCzIZLnBldHJpLmlkZW50aXR5LnYxLkFwaUtleRIOCgZzZWNyZXQYAiABKAkiTAoSTGlzdEFwaUtleXNSZXF1ZXN0Eg0KBWxpbWl0GAEgASgFEg4KBm9mZnNldBgCIAEoBRIXCg9pbmNsdWRlX3Jldm9rZWQYAyABKAgiUQoTTGlzdEFwaUtleXNSZXNwb25zZRIrCghhcGlfa2V5cxgBIAMoCzIZLnBldHJpLmlkZW50aXR5LnYxLkFwaUtleRINCgV0b3RhbBgCIAEoAyIpChNSZXZva2VBcGlLZXlSZXF1ZXN0EhIKCmFwaV9rZXlfaWQYASABKAkiQgoUUmV2b2tlQXBpS2V5UmVzcG9uc2USKgoHYXBpX2tleRgBIAEoCzIZLnBldHJpLmlkZW50aXR5LnYxLkFwaUtleSJ+ChpVcGRhdGVBY2NvdW50QWNjZXNzUmVxdWVzdBISCgphY2NvdW50X2lkGAEgASgJEiUKBHJvbGUYAiABKA4yFy5wZXRyaS5pZGVudGl0eS52MS5Sb2xlEiUKBHRpZXIYAyABKA4yFy5wZXRyaS5pZGVudGl0eS52MS5UaWVyIkoKG1VwZGF0ZUFjY291bnRBY2Nlc3NSZXNwb25zZRIrCgdhY2NvdW50GAEgASgLMhoucGV0cmkuaWRlbnRpdHkudjEuQWNjb3VudCIrChlBdXRoZW50aWNhdGVBcGlLZXlSZXF1ZXN0Eg4KBnNlY3JldBgBIAEoCSKJAQoaQXV0aGVudGljYXRlQXBpS2V5UmVzcG9uc2USPAoJcHJpbmNpcGFsGAEgASgLMikucGV0cmkuaWRlbnRpdHkudjEuQXV0aGVudGljYXRlZFByaW5jaXBhbBISCgphcGlfa2V5X2lkGAIgASgJEhkKEWNyZWRlbnRpYWxzX2Vwb2NoGAMgASgDIhgKFkxpc3RTaWduaW5nS2V5c1JlcXVlc3QiaAoXTGlzdFNpZ25pbmdLZXlzUmVzcG9uc2USKwoEa2V5cxgBIAMoCzIdLnBldHJpLmlkZW50aXR5LnYxLlNpZ25pbmdLZXkSDgoGaXNzdWVyGAIgASgJEhAKCGF1ZGllbmNlGAMgASgJIhkKF1JvdGF0ZVNpZ25pbmdLZXlSZXF1ZXN0InoKGFJvdGF0ZVNpZ25pbmdLZXlSZXNwb25zZRItCgZhY3RpdmUYASABKAsyHS5wZXRyaS5pZGVudGl0eS52MS5TaWduaW5nS2V5Ei8KCHJldGlyaW5nGAIgAygLMh0ucGV0cmkuaWRlbnRpdHkudjEuU2lnbmluZ0tleSKQAQoTQWNxdWlyZVF1b3RhUmVxdWVzdBIuCgZwb2xpY3kYASABKA4yHi5wZXRyaS5pZGVudGl0eS52MS5RdW90YVBvbGljeRIPCgdzdWJqZWN0GAIgASgJEiUKBHRpZXIYAyABKA4yFy5wZXRyaS5pZGVudGl0eS52MS5UaWVyEhEKCXJlcXVlc3RlZBgEIAEoBSKJAQoUQWNxdWlyZVF1b3RhUmVzcG9uc2USDwoHZ3JhbnRlZBgBIAEoBRIvCgdiaW5kaW5nGAIgASgLMh4ucGV0cmkuaWRlbnRpdHkudjEuUXVvdGFXaW5kb3cSLwoHd2luZG93cxgDIAMoCzIeLnBldHJpLmlkZW50aXR5LnYxLlF1b3RhV2luZG93IhgKFkxpc3RSZXZvY2F0aW9uc1JlcXVlc3QipwEKF0xpc3RSZXZvY2F0aW9uc1Jlc3BvbnNlEjMKBmVwb2NocxgBIAMoCzIjLnBldHJpLmlkZW50aXR5LnYxLkNyZWRlbnRpYWxzRXBvY2gSNQoGdG9rZW5zGAIgAygLMiUucGV0cmkuaWRlbnRpdHkudjEuUmV2b2tlZEFjY2Vzc1Rva2VuEiAKGGFjY2Vzc190b2tlbl90dGxfc2Vjb25kcxgDIAEoAyJQChhSZXZva2VBY2Nlc3NUb2tlblJlcXVlc3QSNAoFdG9rZW4YASABKAsyJS5wZXRyaS5pZGVudGl0eS52MS5SZXZva2VkQWNjZXNzVG9rZW4iGwoZUmV2b2tlQWNjZXNzVG9rZW5SZXNwb25zZSJHChVDaGFuZ2VQYXNzd29yZFJlcXVlc3QSGAoQY3VycmVudF9wYXNzd29yZBgBIAEoCRIUCgxuZXdfcGFzc3dvcmQYAiABKAkiGAoWQ2hhbmdlUGFzc3dvcmRSZXNwb25zZSIZChdXYXRjaFJldm9jYXRpb25zUmVxdWVzdCKsAQoYV2F0Y2hSZXZvY2F0aW9uc1Jlc3BvbnNlEjQKBWVwb2NoGAEgASgLMiMucGV0cmkuaWRlbnRpdHkudjEuQ3JlZGVudGlhbHNFcG9jaEgAEjYKBXRva2VuGAIgASgLMiUucGV0cmkuaWRlbnRpdHkudjEuUmV2b2tlZEFjY2Vzc1Rva2VuSAASFAoKYXBpX2tleV9pZBgDIAEoCUgAQgwKCnJldm9jYXRpb24yogwKD0lkZW50aXR5U2VydmljZRJoCg9SZWdpc3RlckFjY291bnQSKS5wZXRyaS5pZGVudGl0eS52MS5SZWdpc3RlckFjY291bnRSZXF1ZXN0GioucGV0cmkuaWRlbnRpdHkudjEuUmVnaXN0ZXJBY2NvdW50UmVzcG9uc2USWQoKSXNzdWVUb2tlbhIkLnBldHJpLmlkZW50aXR5LnYxLklzc3VlVG9rZW5SZXF1ZXN0GiUucGV0cmkuaWRlbnRpdHkudjEuSXNzdWVUb2tlblJlc3BvbnNlElkKCkdldEFjY291bnQSJC5wZXRyaS5pZGVudGl0eS52MS5HZXRBY2NvdW50UmVxdWVzdBolLnBldHJpLmlkZW50aXR5LnYxLkdldEFjY291bnRSZXNwb25zZRJfCgxDcmVhdGVBcGlLZXkSJi5wZXRyaS5pZGVudGl0eS52MS5DcmVhdGVBcGlLZXlSZXF1ZXN0GicucGV0cmkuaWRlbnRpdHkudjEuQ3JlYXRlQXBpS2V5UmVzcG9uc2USXAoLTGlzdEFwaUtleXMSJS5wZXRyaS5pZGVudGl0eS52MS5MaXN0QXBpS2V5c1JlcXVlc3QaJi5wZXRyaS5pZGVudGl0eS52MS5MaXN0QXBpS2V5c1Jlc3BvbnNlEl8KDFJldm9rZUFwaUtleRImLnBldHJpLmlkZW50aXR5LnYxLlJldm9rZUFwaUtleVJlcXVlc3QaJy5wZXRyaS5pZGVudGl0eS52MS5SZXZva2VBcGlLZXlSZXNwb25zZRJ0ChNVcGRhdGVBY2NvdW50QWNjZXNzEi0ucGV0cmkuaWRlbnRpdHkudjEuVXBkYXRlQWNjb3VudEFjY2Vzc1JlcXVlc3QaLi5wZXRyaS5pZGVudGl0eS52MS5VcGRhdGVBY2NvdW50QWNjZXNzUmVzcG9uc2UScQoSQXV0aGVudGljYXRlQXBpS2V5EiwucGV0cmkuaWRlbnRpdHkudjEuQXV0aGVudGljYXRlQXBpS2V5UmVxdWVzdBotLnBldHJpLmlkZW50aXR5LnYxLkF1dGhlbnRpY2F0ZUFwaUtleVJlc3BvbnNlEmgKD0xpc3RTaWduaW5nS2V5cxIpLnBldHJpLmlkZW50aXR5LnYxLkxpc3RTaWduaW5nS2V5c1JlcXVlc3QaKi5wZXRyaS5pZGVudGl0eS52MS5MaXN0U2lnbmluZ0tleXNSZXNwb25zZRJrChBSb3RhdGVTaWduaW5nS2V5EioucGV0cmkuaWRlbnRpdHkudjEuUm90YXRlU2lnbmluZ0tleVJlcXVlc3QaKy5wZXRyaS5pZGVudGl0eS52MS5Sb3RhdGVTaWduaW5nS2V5UmVzcG9uc2USXwoMQWNxdWlyZVF1b3RhEiYucGV0cmkuaWRlbnRpdHkudjEuQWNxdWlyZVF1b3RhUmVxdWVzdBonLnBldHJpLmlkZW50aXR5LnYxLkFjcXVpcmVRdW90YVJlc3BvbnNlEmgKD0xpc3RSZXZvY2F0aW9ucxIpLnBldHJpLmlkZW50aXR5LnYxLkxpc3RSZXZvY2F0aW9uc1JlcXVlc3QaKi5wZXRyaS5pZGVudGl0eS52MS5MaXN0UmV2b2NhdGlvbnNSZXNwb25zZRJuChFSZXZva2VBY2Nlc3NUb2tlbhIrLnBldHJpLmlkZW50aXR5LnYxLlJldm9rZUFjY2Vzc1Rva2VuUmVxdWVzdBosLnBldHJpLmlkZW50aXR5LnYxLlJldm9rZUFjY2Vzc1Rva2VuUmVzcG9uc2USZQoOQ2hhbmdlUGFzc3dvcmQSKC5wZXRyaS5pZGVudGl0eS52MS5DaGFuZ2VQYXNzd29yZFJlcXVlc3QaKS5wZXRyaS5pZGVudGl0eS52MS5DaGFuZ2VQYXNzd29yZFJlc3BvbnNlEm0KEFdhdGNoUmV2b2NhdGlvbnMSKi5wZXRyaS5pZGVudGl0eS52MS5XYXRjaFJldm9jYXRpb25zUmVxdWVzdBorLnBldHJpLmlkZW50aXR5LnYxLldhdGNoUmV2b2NhdGlvbnNSZXNwb25zZTABYgZwcm90bzM", [file_google_protobuf_timestamp, file_petri_identity_v1_account, file_petri_identity_v1_credentials]);
 
 /**
  * @generated from message petri.identity.v1.RegisterAccountRequest
@@ -592,6 +592,14 @@ export type AuthenticateApiKeyResponse = Message<"petri.identity.v1.Authenticate
    * @generated from field: string api_key_id = 2;
    */
   apiKeyId: string;
+
+  /**
+   * The account's credentials epoch when the key was resolved: a cached answer is stale once
+   * a higher epoch is known.
+   *
+   * @generated from field: int64 credentials_epoch = 3;
+   */
+  credentialsEpoch: bigint;
 };
 
 /**
@@ -607,6 +615,14 @@ export type AuthenticateApiKeyResponseJson = {
    * @generated from field: string api_key_id = 2;
    */
   apiKeyId?: string;
+
+  /**
+   * The account's credentials epoch when the key was resolved: a cached answer is stale once
+   * a higher epoch is known.
+   *
+   * @generated from field: int64 credentials_epoch = 3;
+   */
+  credentialsEpoch?: string;
 };
 
 /**
@@ -869,6 +885,258 @@ export const AcquireQuotaResponseSchema: GenMessage<AcquireQuotaResponse, {jsonT
   messageDesc(file_petri_identity_v1_identity_service, 21);
 
 /**
+ * @generated from message petri.identity.v1.ListRevocationsRequest
+ */
+export type ListRevocationsRequest = Message<"petri.identity.v1.ListRevocationsRequest"> & {
+};
+
+/**
+ * @generated from message petri.identity.v1.ListRevocationsRequest
+ */
+export type ListRevocationsRequestJson = {
+};
+
+/**
+ * Describes the message petri.identity.v1.ListRevocationsRequest.
+ * Use `create(ListRevocationsRequestSchema)` to create a new message.
+ */
+export const ListRevocationsRequestSchema: GenMessage<ListRevocationsRequest, {jsonType: ListRevocationsRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_identity_v1_identity_service, 22);
+
+/**
+ * @generated from message petri.identity.v1.ListRevocationsResponse
+ */
+export type ListRevocationsResponse = Message<"petri.identity.v1.ListRevocationsResponse"> & {
+  /**
+   * @generated from field: repeated petri.identity.v1.CredentialsEpoch epochs = 1;
+   */
+  epochs: CredentialsEpoch[];
+
+  /**
+   * @generated from field: repeated petri.identity.v1.RevokedAccessToken tokens = 2;
+   */
+  tokens: RevokedAccessToken[];
+
+  /**
+   * The longest access-token lifetime: a revocation older than this affects no live token.
+   *
+   * @generated from field: int64 access_token_ttl_seconds = 3;
+   */
+  accessTokenTtlSeconds: bigint;
+};
+
+/**
+ * @generated from message petri.identity.v1.ListRevocationsResponse
+ */
+export type ListRevocationsResponseJson = {
+  /**
+   * @generated from field: repeated petri.identity.v1.CredentialsEpoch epochs = 1;
+   */
+  epochs?: CredentialsEpochJson[];
+
+  /**
+   * @generated from field: repeated petri.identity.v1.RevokedAccessToken tokens = 2;
+   */
+  tokens?: RevokedAccessTokenJson[];
+
+  /**
+   * The longest access-token lifetime: a revocation older than this affects no live token.
+   *
+   * @generated from field: int64 access_token_ttl_seconds = 3;
+   */
+  accessTokenTtlSeconds?: string;
+};
+
+/**
+ * Describes the message petri.identity.v1.ListRevocationsResponse.
+ * Use `create(ListRevocationsResponseSchema)` to create a new message.
+ */
+export const ListRevocationsResponseSchema: GenMessage<ListRevocationsResponse, {jsonType: ListRevocationsResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_identity_v1_identity_service, 23);
+
+/**
+ * @generated from message petri.identity.v1.RevokeAccessTokenRequest
+ */
+export type RevokeAccessTokenRequest = Message<"petri.identity.v1.RevokeAccessTokenRequest"> & {
+  /**
+   * @generated from field: petri.identity.v1.RevokedAccessToken token = 1;
+   */
+  token?: RevokedAccessToken | undefined;
+};
+
+/**
+ * @generated from message petri.identity.v1.RevokeAccessTokenRequest
+ */
+export type RevokeAccessTokenRequestJson = {
+  /**
+   * @generated from field: petri.identity.v1.RevokedAccessToken token = 1;
+   */
+  token?: RevokedAccessTokenJson;
+};
+
+/**
+ * Describes the message petri.identity.v1.RevokeAccessTokenRequest.
+ * Use `create(RevokeAccessTokenRequestSchema)` to create a new message.
+ */
+export const RevokeAccessTokenRequestSchema: GenMessage<RevokeAccessTokenRequest, {jsonType: RevokeAccessTokenRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_identity_v1_identity_service, 24);
+
+/**
+ * @generated from message petri.identity.v1.RevokeAccessTokenResponse
+ */
+export type RevokeAccessTokenResponse = Message<"petri.identity.v1.RevokeAccessTokenResponse"> & {
+};
+
+/**
+ * @generated from message petri.identity.v1.RevokeAccessTokenResponse
+ */
+export type RevokeAccessTokenResponseJson = {
+};
+
+/**
+ * Describes the message petri.identity.v1.RevokeAccessTokenResponse.
+ * Use `create(RevokeAccessTokenResponseSchema)` to create a new message.
+ */
+export const RevokeAccessTokenResponseSchema: GenMessage<RevokeAccessTokenResponse, {jsonType: RevokeAccessTokenResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_identity_v1_identity_service, 25);
+
+/**
+ * @generated from message petri.identity.v1.ChangePasswordRequest
+ */
+export type ChangePasswordRequest = Message<"petri.identity.v1.ChangePasswordRequest"> & {
+  /**
+   * @generated from field: string current_password = 1;
+   */
+  currentPassword: string;
+
+  /**
+   * @generated from field: string new_password = 2;
+   */
+  newPassword: string;
+};
+
+/**
+ * @generated from message petri.identity.v1.ChangePasswordRequest
+ */
+export type ChangePasswordRequestJson = {
+  /**
+   * @generated from field: string current_password = 1;
+   */
+  currentPassword?: string;
+
+  /**
+   * @generated from field: string new_password = 2;
+   */
+  newPassword?: string;
+};
+
+/**
+ * Describes the message petri.identity.v1.ChangePasswordRequest.
+ * Use `create(ChangePasswordRequestSchema)` to create a new message.
+ */
+export const ChangePasswordRequestSchema: GenMessage<ChangePasswordRequest, {jsonType: ChangePasswordRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_identity_v1_identity_service, 26);
+
+/**
+ * @generated from message petri.identity.v1.ChangePasswordResponse
+ */
+export type ChangePasswordResponse = Message<"petri.identity.v1.ChangePasswordResponse"> & {
+};
+
+/**
+ * @generated from message petri.identity.v1.ChangePasswordResponse
+ */
+export type ChangePasswordResponseJson = {
+};
+
+/**
+ * Describes the message petri.identity.v1.ChangePasswordResponse.
+ * Use `create(ChangePasswordResponseSchema)` to create a new message.
+ */
+export const ChangePasswordResponseSchema: GenMessage<ChangePasswordResponse, {jsonType: ChangePasswordResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_identity_v1_identity_service, 27);
+
+/**
+ * @generated from message petri.identity.v1.WatchRevocationsRequest
+ */
+export type WatchRevocationsRequest = Message<"petri.identity.v1.WatchRevocationsRequest"> & {
+};
+
+/**
+ * @generated from message petri.identity.v1.WatchRevocationsRequest
+ */
+export type WatchRevocationsRequestJson = {
+};
+
+/**
+ * Describes the message petri.identity.v1.WatchRevocationsRequest.
+ * Use `create(WatchRevocationsRequestSchema)` to create a new message.
+ */
+export const WatchRevocationsRequestSchema: GenMessage<WatchRevocationsRequest, {jsonType: WatchRevocationsRequestJson}> = /*@__PURE__*/
+  messageDesc(file_petri_identity_v1_identity_service, 28);
+
+/**
+ * @generated from message petri.identity.v1.WatchRevocationsResponse
+ */
+export type WatchRevocationsResponse = Message<"petri.identity.v1.WatchRevocationsResponse"> & {
+  /**
+   * Unset in the first message (the watch is established).
+   *
+   * @generated from oneof petri.identity.v1.WatchRevocationsResponse.revocation
+   */
+  revocation: {
+    /**
+     * @generated from field: petri.identity.v1.CredentialsEpoch epoch = 1;
+     */
+    value: CredentialsEpoch;
+    case: "epoch";
+  } | {
+    /**
+     * @generated from field: petri.identity.v1.RevokedAccessToken token = 2;
+     */
+    value: RevokedAccessToken;
+    case: "token";
+  } | {
+    /**
+     * A revoked API key ("key_..."): drop any cached answer for it.
+     *
+     * @generated from field: string api_key_id = 3;
+     */
+    value: string;
+    case: "apiKeyId";
+  } | { case: undefined; value?: undefined };
+};
+
+/**
+ * @generated from message petri.identity.v1.WatchRevocationsResponse
+ */
+export type WatchRevocationsResponseJson = {
+  /**
+   * @generated from field: petri.identity.v1.CredentialsEpoch epoch = 1;
+   */
+  epoch?: CredentialsEpochJson;
+
+  /**
+   * @generated from field: petri.identity.v1.RevokedAccessToken token = 2;
+   */
+  token?: RevokedAccessTokenJson;
+
+  /**
+   * A revoked API key ("key_..."): drop any cached answer for it.
+   *
+   * @generated from field: string api_key_id = 3;
+   */
+  apiKeyId?: string;
+};
+
+/**
+ * Describes the message petri.identity.v1.WatchRevocationsResponse.
+ * Use `create(WatchRevocationsResponseSchema)` to create a new message.
+ */
+export const WatchRevocationsResponseSchema: GenMessage<WatchRevocationsResponse, {jsonType: WatchRevocationsResponseJson}> = /*@__PURE__*/
+  messageDesc(file_petri_identity_v1_identity_service, 29);
+
+/**
  * IdentityService owns accounts, credentials and rate-limit quotas.
  *
  * @generated from service petri.identity.v1.IdentityService
@@ -985,6 +1253,52 @@ export const IdentityService: GenService<{
     methodKind: "unary";
     input: typeof AcquireQuotaRequestSchema;
     output: typeof AcquireQuotaResponseSchema;
+  },
+  /**
+   * ListRevocations returns the revocations a verifier must still apply: raised credentials
+   * epochs and revoked tokens younger than the longest token lifetime. Gateway (system) only.
+   *
+   * @generated from rpc petri.identity.v1.IdentityService.ListRevocations
+   */
+  listRevocations: {
+    methodKind: "unary";
+    input: typeof ListRevocationsRequestSchema;
+    output: typeof ListRevocationsResponseSchema;
+  },
+  /**
+   * RevokeAccessToken ends one access token the gateway verified; idempotent. Gateway (system) only.
+   *
+   * @generated from rpc petri.identity.v1.IdentityService.RevokeAccessToken
+   */
+  revokeAccessToken: {
+    methodKind: "unary";
+    input: typeof RevokeAccessTokenRequestSchema;
+    output: typeof RevokeAccessTokenResponseSchema;
+  },
+  /**
+   * ChangePassword sets the caller's password and raises its credentials epoch, so every
+   * access token issued before stops working. A wrong current password fails with
+   * UNAUTHENTICATED.
+   *
+   * @generated from rpc petri.identity.v1.IdentityService.ChangePassword
+   */
+  changePassword: {
+    methodKind: "unary";
+    input: typeof ChangePasswordRequestSchema;
+    output: typeof ChangePasswordResponseSchema;
+  },
+  /**
+   * WatchRevocations streams every credentials-epoch raise, token and API-key revocation from now on,
+   * for as long as the caller stays connected; the first message is empty and says the watch
+   * is established (load ListRevocations after it, so nothing falls in between). Each identity
+   * replica sees every revocation (a per-process bus subscription). Gateway (system) only.
+   *
+   * @generated from rpc petri.identity.v1.IdentityService.WatchRevocations
+   */
+  watchRevocations: {
+    methodKind: "server_streaming";
+    input: typeof WatchRevocationsRequestSchema;
+    output: typeof WatchRevocationsResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_petri_identity_v1_identity_service, 0);
