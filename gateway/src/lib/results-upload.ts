@@ -19,13 +19,12 @@
  */
 import { create } from "@bufbuild/protobuf";
 import { type UploadResultsRequest, UploadResultsRequestSchema } from "@petri/contracts/experiments";
+import { MAX_JSON_DEPTH, unsafeTextFieldError, unsafeTextReason } from "@petri/service-kit";
 import { getManyValues, isMany, none } from "stream-chain/defs.js";
 import { jsonParser } from "stream-json/core/parser.js";
 import { BodyTooLargeError } from "./body-limit.js";
 import { errorBody } from "./problem.js";
 
-/** Deepest nesting of objects and arrays accepted in a JSON body. */
-export const MAX_JSON_DEPTH = 64;
 /** Largest piece of a file's base64 text in one message (characters, all ASCII when valid). */
 export const PIECE_CHARS = 64 * 1024;
 /** Largest JSON text of the non-file fields the gateway holds (the service accepts 4 MiB). */
@@ -95,13 +94,10 @@ function isFileContent(path: readonly Segment[]): boolean {
   );
 }
 
-/** A high surrogate not followed by a low one, or a low one not preceded by a high one. */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
+/** What is wrong with text PostgreSQL would refuse (the generic JSON checks' wording), if anything. */
 function textProblem(text: string): string | undefined {
-  if (text.includes("\u0000")) return "must not contain the NUL character (U+0000)";
-  if (LONE_SURROGATE.test(text)) return "must be well-formed Unicode (it contains a lone surrogate)";
-  return undefined;
+  const reason = unsafeTextReason(text);
+  return reason && unsafeTextFieldError("", reason).message;
 }
 
 type Token = { name: string; value?: unknown };
