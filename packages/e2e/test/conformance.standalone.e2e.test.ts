@@ -22,7 +22,7 @@ import {
   validBody,
 } from "./support/conformance-plan.js";
 import { type Finding, Probe } from "./support/conformance-probe.js";
-import { type World, buildWorld } from "./support/conformance-world.js";
+import { type World, WORLD_PASSWORD, buildWorld } from "./support/conformance-world.js";
 import { STAFF, startStandaloneHost } from "./support/hosts.js";
 import { Contract, type Operation } from "./support/openapi-contract.js";
 import { WebhookReceiver } from "./support/webhook-receiver.js";
@@ -267,12 +267,30 @@ describe("OpenAPI conformance, standalone mode", { timeout: 600_000 }, () => {
     expect(findings).toEqual([]);
   });
 
-  it("the staff rotate the signing key (last: it touches every token)", async () => {
+  it("a token is revoked and a password changed, then the staff rotate the signing key (last: they end tokens)", async () => {
     const findings = await phase(async () => {
+      const json = "application/json";
+      await send(contract.operation("revokeToken"), "anonymous", {
+        case: "mutation",
+        body: JSON.stringify({ token: "not-a-token-this-gateway-issued" }),
+        contentType: json,
+        expect: [200],
+      });
+      await send(contract.operation("changePassword"), "other", {
+        case: "mutation",
+        body: JSON.stringify({
+          current_password: WORLD_PASSWORD,
+          new_password: "another long enough password",
+        }),
+        contentType: json,
+        expect: [200],
+      });
       await send(contract.operation("rotateSigningKey"), "staff", { case: "mutation", expect: [200] });
       await send(contract.operation("rotateSigningKeyLegacy"), "staff", { case: "mutation", expect: [200] });
     });
     expect(findings).toEqual([]);
     expect(probe.operationsCovered.size).toBe(contract.operations.length);
+    // Every operation has answered 2xx at least once, with a body valid against its schema.
+    expect(probe.operations2xx.size).toBe(contract.operations.length);
   });
 });

@@ -22,7 +22,8 @@ import {
 } from "../marketplace.scenarios.js";
 import type { WebhookReceiver } from "./webhook-receiver.js";
 
-const PASSWORD = "a long enough password";
+export const WORLD_PASSWORD = "a long enough password";
+const PASSWORD = WORLD_PASSWORD;
 const JSON_HEADERS = { "content-type": "application/json" };
 
 export type RoleName = "owner" | "other" | "operator" | "otherOperator" | "unverified" | "staff";
