@@ -1,0 +1,62 @@
+import autocannon from "autocannon";
+import { cpuDelta, sample } from "./cpu.js";
+import type { Scenario } from "./scenarios.js";
+import type { Target } from "./targets.js";
+
+/** How much load one round puts on a server: for a time, or a number of requests. */
+export interface RoundSize {
+  connections: number;
+  durationSeconds?: number;
+  requests?: number;
+}
+
+export interface RoundResult {
+  responses: number;
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  /** Responses other than 2xx, and connection errors and timeouts. */
+  non2xx: number;
+  errors: number;
+  /** CPU milliseconds per response, per process label and in total. */
+  cpuPerRequest: Map<string, number>;
+  cpuPerRequestTotal: number;
+}
+
+/** One autocannon run against `target`, with the CPU its processes used meanwhile. */
+export async function runRound(target: Target, scenario: Scenario, size: RoundSize): Promise<RoundResult> {
+  let k = 0;
+  const processesBefore = await target.processes();
+  const before = sample(processesBefore);
+  // autocannon's own duration is in whole seconds; a short round needs finer.
+  const started = performance.now();
+  const result = await autocannon({
+    url: target.baseUrl,
+    connections: size.connections,
+    ...(size.requests === undefined ? { duration: size.durationSeconds ?? 5 } : { amount: size.requests }),
+    timeout: 30,
+    requests: [
+      {
+        setupRequest: (request) => {
+          const next = scenario.request(k++);
+          return { ...request, ...next, headers: { ...next.headers } };
+        },
+      },
+    ],
+  });
+  const seconds = (performance.now() - started) / 1000;
+  const processes = new Map([...processesBefore, ...(await target.processes())]);
+  const cpu = cpuDelta(processes, before, sample(processes));
+  const responses = result["1xx"] + result["2xx"] + result["3xx"] + result["4xx"] + result["5xx"];
+  const perRequest = new Map([...cpu].map(([label, ms]) => [label, responses ? ms / responses : NaN]));
+  return {
+    responses,
+    requestsPerSecond: responses / seconds,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+    cpuPerRequest: perRequest,
+    cpuPerRequestTotal: [...perRequest.values()].reduce((sum, ms) => sum + ms, 0),
+  };
+}

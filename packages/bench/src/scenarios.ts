@@ -1,0 +1,104 @@
+import { randomUUID } from "node:crypto";
+import type { Population } from "./setup.js";
+import { experimentRequest } from "./setup.js";
+
+export interface BenchRequest {
+  method: "GET" | "POST";
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+/** One row of the report: what is sent, to which side, request by request. */
+export interface Scenario {
+  name: string;
+  /** Builds request number `k` (spreads the load over accounts, keeps bodies unique where needed). */
+  request(k: number): BenchRequest;
+}
+
+export function helloScenario(path: string): Scenario {
+  return { name: "B1 hello", request: () => ({ method: "GET", path }) };
+}
+
+export function selectScenario(path: string): Scenario {
+  return { name: "B2 select", request: () => ({ method: "GET", path }) };
+}
+
+/** The Petri rows, over the accounts of `population` in turn. */
+export function petriScenarios(population: Population, options: { mixed: boolean }): Scenario[] {
+  const { requesters, operatorToken } = population;
+  const who = (k: number) => requesters[k % requesters.length]!;
+  const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+  const body = JSON.stringify(experimentRequest("MIC of ampicillin (bench)"));
+  const getById = (k: number): BenchRequest => ({
+    method: "GET",
+    path: `/experiments/${who(k).experimentId}`,
+    headers: bearer(who(k).token),
+  });
+  const list = (k: number): BenchRequest => ({
+    method: "GET",
+    path: "/experiments?limit=20",
+    headers: bearer(who(k).token),
+  });
+  const me = (k: number): BenchRequest => ({
+    method: "GET",
+    path: "/auth/me",
+    headers: bearer(who(k).token),
+  });
+  // Each create is a new experiment: a fresh Idempotency-Key, or the gateway would replay the first.
+  const create = (k: number): BenchRequest => ({
+    method: "POST",
+    path: "/experiments",
+    headers: { ...bearer(who(k).token), "content-type": "application/json", "idempotency-key": randomUUID() },
+    body,
+  });
+  const scenarios: Scenario[] = [
+    {
+      name: "GET /health",
+      // Anonymous: 60 a minute per client address. Where the gateway trusts X-Forwarded-For
+      // (the cluster here) a spread of addresses keeps the figure about /health, not about 429s.
+      request: (k) => ({
+        method: "GET",
+        path: "/health",
+        headers: { "x-forwarded-for": `10.9.${(k >> 8) & 255}.${k & 255}` },
+      }),
+    },
+    { name: "GET /auth/me", request: me },
+    { name: "GET /experiments/{id}", request: getById },
+    { name: "GET /experiments?limit=20", request: list },
+    { name: "POST /experiments", request: create },
+  ];
+  if (options.mixed) {
+    // 20 requests: a requester's reads dominate, some creates, and an operator browsing jobs.
+    const mix = [
+      getById,
+      getById,
+      getById,
+      getById,
+      getById,
+      getById,
+      getById,
+      getById,
+      list,
+      list,
+      list,
+      list,
+      list,
+      me,
+      me,
+      me,
+      create,
+      create,
+    ];
+    const operatorJobs = (): BenchRequest => ({
+      method: "GET",
+      path: "/operator/jobs",
+      headers: bearer(operatorToken),
+    });
+    scenarios.push({
+      name: "mixed requester/operator",
+      request: (k) => (k % 20 >= mix.length ? operatorJobs() : mix[k % 20]!(k)),
+    });
+  }
+  return scenarios;
+}

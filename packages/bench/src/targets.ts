@@ -1,0 +1,216 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { createTestDatabase, testDatabaseAdminUrl } from "@petri/testkit";
+import pg from "pg";
+import type { ProcessSet } from "./cpu.js";
+import { freePort, repoRoot, spawnTs, stopChild, waitUntilServing } from "./processes.js";
+
+const run = promisify(execFile);
+
+/** A server under load: where it listens and which processes' CPU time is its cost. */
+export interface Target {
+  name: string;
+  baseUrl: string;
+  /** Read before and after every round: PostgreSQL backends come and go. */
+  processes(): Promise<ProcessSet>;
+  stop(): Promise<void>;
+}
+
+/** The bench's staff account (PETRI_STAFF_EMAIL / PETRI_STAFF_PASSWORD of the Petri hosts). */
+export const STAFF = { email: "staff@bench.petri.test", password: "staff password for the bench" };
+
+/**
+ * The PostgreSQL backends connected to `database`: the database work a target causes is part
+ * of its cost. The probe's own backend is left out.
+ */
+async function backends(admin: pg.Client, database: string): Promise<number[]> {
+  const { rows } = await admin.query<{ pid: number }>(
+    "select pid from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()",
+    [database],
+  );
+  return rows.map((row) => row.pid);
+}
+
+async function adminClient(): Promise<pg.Client> {
+  const admin = new pg.Client({
+    connectionString: testDatabaseAdminUrl(),
+    application_name: "petri-bench-probe",
+  });
+  await admin.connect();
+  return admin;
+}
+
+/** B1: bare Hono hello. */
+export async function startHello(): Promise<Target & { path: string }> {
+  const port = await freePort();
+  const child = spawnTs("packages/bench/src/servers/hello.ts", { PORT: String(port) });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  await waitUntilServing(baseUrl, 60_000, child);
+  return {
+    name: "B1",
+    baseUrl,
+    path: "/",
+    processes: async () => new Map([[child.pid!, "server"]]),
+    stop: () => stopChild(child),
+  };
+}
+
+/**
+ * A JSON document of about 3.5 KB shaped like a stored experiment request (many short fields and
+ * a few longer texts), so that B2 reads, parses and serialises what Petri's GET by id does.
+ */
+function experimentLikeRow(): Record<string, unknown> {
+  const sentence = "Ampicillin inhibits growth of E. coli ATCC 25922 at 8 ug/mL or lower. ";
+  const body: Record<string, unknown> = {
+    experiment_type: "MIC_MBC_ASSAY",
+    title: "MIC of ampicillin against E. coli ATCC 25922",
+    hypothesis: { statement: sentence.repeat(3), null_hypothesis: sentence.repeat(2), rationale: sentence },
+    status: "open",
+    privacy: "open",
+  };
+  for (let i = 0; i < 24; i += 1) body[`field_${i}`] = { value: i * 1.5, unit: "ug/mL", note: sentence };
+  return body;
+}
+
+/** B2: Hono + one pg primary-key select of a ~3.5 KB row, in a fresh database of its own. */
+export async function startSelect(): Promise<Target & { path: string; rowBytes: number }> {
+  const database = await createTestDatabase("petri_bench_b2");
+  const setup = new pg.Client({ connectionString: database.url });
+  await setup.connect();
+  const row = JSON.stringify(experimentLikeRow());
+  await setup.query("create table bench_rows (id text primary key, body jsonb not null)");
+  await setup.query("insert into bench_rows values ('exp_bench', $1)", [row]);
+  await setup.end();
+  const admin = await adminClient();
+  const port = await freePort();
+  const child = spawnTs("packages/bench/src/servers/select.ts", {
+    PORT: String(port),
+    DATABASE_URL: database.url,
+  });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  await waitUntilServing(`${baseUrl}/rows/exp_bench`, 60_000, child);
+  const name = new URL(database.url).pathname.slice(1);
+  return {
+    name: "B2",
+    baseUrl,
+    path: "/rows/exp_bench",
+    rowBytes: Buffer.byteLength(row),
+    async processes() {
+      const set: ProcessSet = new Map([[child.pid!, "server"]]);
+      for (const pid of await backends(admin, name)) set.set(pid, "postgres");
+      return set;
+    },
+    async stop() {
+      await stopChild(child);
+      await admin.end();
+      await database.drop();
+    },
+  };
+}
+
+/** Petri standalone as `npm start` runs it, on a fresh data directory. */
+export async function startStandaloneTarget(): Promise<Target> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), "petri-bench-"));
+  const port = await freePort();
+  const child = spawnTs("packages/standalone/src/main.ts", {
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    PETRI_DATA_DIR: dataDir,
+    LOG_LEVEL: "warn",
+    PETRI_STAFF_EMAIL: STAFF.email,
+    PETRI_STAFF_PASSWORD: STAFF.password,
+  });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  await waitUntilServing(`${baseUrl}/readyz`, 180_000, child);
+  return {
+    name: "standalone",
+    baseUrl,
+    // PGlite runs inside this one process: the database's work is in its figure.
+    processes: async () => new Map([[child.pid!, "standalone"]]),
+    async stop() {
+      await stopChild(child);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Ports base+1..base+7 (services), base+11 (an experiments replica) and the gateway's, all free. */
+async function freePortBase(): Promise<number> {
+  const { createServer } = await import("node:net");
+  const free = (port: number) =>
+    new Promise<boolean>((resolve) => {
+      const probe = createServer();
+      probe.once("error", () => resolve(false));
+      probe.listen(port, "127.0.0.1", () => probe.close(() => resolve(true)));
+    });
+  // Below Linux's ephemeral range (32768+), where outgoing connections could take a port
+  // between this check and the moment a service binds it. Bounded: a busy machine still has
+  // plenty of free ranges, and the loop gives up rather than spin.
+  for (let attempt = 0; attempt < 50; attempt += 1) {
+    const base = 20_000 + Math.floor(Math.random() * 12_000);
+    const offsets = [1, 2, 3, 4, 5, 6, 7, 11, 20];
+    if ((await Promise.all(offsets.map((o) => free(base + o)))).every(Boolean)) return base;
+  }
+  throw new Error("no free port range for the cluster");
+}
+
+/**
+ * Petri cluster mode through deploy/local/start.sh (a process per service, PostgreSQL, NATS), on
+ * a database and bus namespace of its own. The gateway trusts X-Forwarded-For so that the
+ * anonymous GET /health scenario can spread over client addresses instead of measuring 429s.
+ */
+export async function startClusterTarget(): Promise<Target> {
+  const stamp = `${process.pid}_${Date.now()}`;
+  const database = `petri_bench_${stamp}`;
+  const state = mkdtempSync(path.join(tmpdir(), "petri-bench-cluster-"));
+  const portBase = await freePortBase();
+  const env = {
+    ...process.env,
+    PORT: String(portBase + 20),
+    PETRI_PORT_BASE: String(portBase),
+    PETRI_DB: database,
+    PETRI_LOCAL_DIR: state,
+    PETRI_BUS_NAMESPACE: `bench_${stamp}`,
+    PETRI_STAFF_EMAIL: STAFF.email,
+    PETRI_STAFF_PASSWORD: STAFF.password,
+    PETRI_TRUST_PROXY: "true",
+    LOG_LEVEL: "warn",
+  };
+  const stop = async () => {
+    await run("bash", ["deploy/local/stop.sh"], { cwd: repoRoot, env, timeout: 120_000 }).catch(
+      () => undefined,
+    );
+    const admin = await adminClient();
+    await admin.query(`drop database if exists "${database}" with (force)`);
+    await admin.end();
+    rmSync(state, { recursive: true, force: true });
+  };
+  try {
+    await run("bash", ["deploy/local/start.sh"], { cwd: repoRoot, env, timeout: 600_000 });
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  const services: ProcessSet = new Map();
+  for (const line of readFileSync(path.join(state, "pids"), "utf8").split("\n")) {
+    const [label, pid] = line.trim().split(" ");
+    if (label && pid) services.set(Number(pid), label);
+  }
+  const admin = await adminClient();
+  return {
+    name: "cluster",
+    baseUrl: `http://127.0.0.1:${portBase + 20}`,
+    async processes() {
+      const set: ProcessSet = new Map(services);
+      for (const pid of await backends(admin, database)) set.set(pid, "postgres");
+      return set;
+    },
+    async stop() {
+      await admin.end();
+      await stop();
+    },
+  };
+}
