@@ -33,16 +33,16 @@ export function sample(processes: ProcessSet): CpuSample {
 }
 
 /**
- * CPU used between two samples, summed per label. A process seen in only one sample (a
- * PostgreSQL backend that came or went during the round) is left out: its share is unknown.
+ * CPU used between two samples, summed per label. A process first seen after the round (a
+ * PostgreSQL backend a pool opened meanwhile) used all its CPU time within the round; one gone
+ * by the end (a backend closed meanwhile) is left out, its share unknown.
  */
 export function cpuDelta(processes: ProcessSet, before: CpuSample, after: CpuSample): Map<string, number> {
   const byLabel = new Map<string, number>();
   for (const [pid, label] of processes) {
-    const start = before.get(pid);
     const end = after.get(pid);
-    if (start === undefined || end === undefined) continue;
-    byLabel.set(label, (byLabel.get(label) ?? 0) + (end - start));
+    if (end === undefined) continue;
+    byLabel.set(label, (byLabel.get(label) ?? 0) + (end - (before.get(pid) ?? 0)));
   }
   return byLabel;
 }

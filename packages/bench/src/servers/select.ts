@@ -8,6 +8,8 @@ const pool = new pg.Pool({
   connectionString: process.env.DATABASE_URL,
   max: 10,
   application_name: "petri-bench-b2",
+  // Kept open between rounds, as under steady traffic: pg closes idle clients after 10 s by default.
+  idleTimeoutMillis: 0,
 });
 const app = new Hono();
 app.get("/rows/:id", async (c) => {
