@@ -141,7 +141,7 @@ export function markdownReport(summaries: Summary[], run: RunDescription): strin
     "## Run",
     "",
     `- ${m.date}, \`${run.command}\``,
-    `- machine: ${m.cpus} CPUs (${m.cpuModel}), ${m.memoryGiB} GiB memory, Node ${m.node}, load average at start ${m.loadAverage}`,
+    `- machine: ${m.cpus} CPUs (${m.cpuModel}), ${m.memoryGiB} GiB memory, Node ${m.node}, load average at the end of the run ${m.loadAverage}`,
     `- ${run.rounds} round(s) of ${run.roundSize} per scenario; load spread over ${run.accounts} pro-tier accounts`,
     ...run.notes.map((note) => `- ${note}`),
     "",
