@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Population } from "./setup.js";
-import { experimentRequest } from "./setup.js";
+import { micRequest } from "@petri/testkit";
 
 export interface BenchRequest {
   method: "GET" | "POST";
@@ -29,7 +29,7 @@ export function petriScenarios(population: Population, options: { mixed: boolean
   const { requesters, operatorToken } = population;
   const who = (k: number) => requesters[k % requesters.length]!;
   const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
-  const body = JSON.stringify(experimentRequest("MIC of ampicillin (bench)"));
+  const body = JSON.stringify(micRequest("MIC of ampicillin (bench)"));
   const getById = (k: number): BenchRequest => ({
     method: "GET",
     path: `/experiments/${who(k).experimentId}`,

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { micRequest, operatorProfile, verificationRecord } from "@petri/testkit";
 import { STAFF } from "./targets.js";
 
 /** One requester the load is spread over: a bearer token and an experiment it owns. */
@@ -11,47 +12,6 @@ export interface Population {
   requesters: Requester[];
   /** A pro-tier operator's token (the operator side of the mixed workload). */
   operatorToken: string;
-}
-
-/** A valid MIC assay request, as the e2e scenarios submit one. */
-export function experimentRequest(title = "MIC of ampicillin against E. coli ATCC 25922") {
-  return {
-    experiment_type: "MIC_MBC_ASSAY",
-    title,
-    hypothesis: {
-      statement: "Ampicillin inhibits growth of E. coli ATCC 25922 at a concentration of 8 ug/mL or lower",
-      null_hypothesis: "The MIC of ampicillin against E. coli ATCC 25922 is above 8 ug/mL",
-      rationale: "Establishes a susceptibility baseline for the reference strain",
-    },
-    compliance: { bsl: "BSL1" },
-    privacy: "open",
-    turnaround_budget: {
-      budget_max_usd: 2000,
-      desired_turnaround_days: 30,
-      budget_flexibility: "flexible_10",
-    },
-    mic_mbc: {
-      organism: "Escherichia coli",
-      strain: "ATCC 25922",
-      organism_source: "ATCC",
-      medium: "Mueller-Hinton broth",
-      compound_name: "ampicillin",
-      concentration_range: { min: 0.25, max: 128, unit: "ug/mL", dilution_series: "2-fold" },
-      inoculum_cfu_ml: 500000,
-      incubation_hours: 18,
-      incubation_temperature_c: 35,
-      positive_control_antibiotic: "gentamicin",
-      method: "broth_microdilution",
-    },
-    replicates: { technical: 3, biological: 3 },
-    acceptance_criteria: {
-      success_conditions: [
-        { metric: "mic", operator: "lte", threshold: 8, unit: "ug/mL", description: "MIC at most 8 ug/mL" },
-      ],
-      statistical_requirements: { significance_level: 0.05 },
-    },
-    communication_preferences: { notification_events: ["claimed", "completed"] },
-  };
 }
 
 /**
@@ -93,46 +53,6 @@ async function token(baseUrl: string, email: string, password: string): Promise<
   return (await call(baseUrl, "POST", "/auth/token", 200, { body: { email, password } })).access_token;
 }
 
-/** A lab profile and verification record the MIC requests match (as the e2e scenarios use). */
-function operatorProfile() {
-  return {
-    identity: { type: "academic_core", display_name: "Bench lab", region: "US", timezone: "UTC" },
-    capabilities: {
-      experiment_types: ["MIC_MBC_ASSAY"],
-      menu_tags: ["mic_broth_microdilution"],
-      instruments: [
-        { name: "Plate reader", manufacturer: "BioTek", model: "Synergy H1", last_calibration: "2026-06-01" },
-      ],
-      equipment: ["Biosafety cabinet", "Incubator", "Plate reader"],
-      custom_protocol_capable: false,
-    },
-    compliance: {
-      max_bsl: "BSL2",
-      human_samples_approved: false,
-      animal_samples_approved: false,
-      hazardous_chemicals_approved: false,
-      institutional_approval_type: "core_facility_agreement",
-    },
-    commercial_terms: {
-      pricing: { MIC_MBC_ASSAY: { min_usd: 300, typical_usd: 600, max_usd: 1500 } },
-      turnaround_days: { MIC_MBC_ASSAY: { standard_days: 7, expedited_days: 4 } },
-      minimum_order_usd: 0,
-    },
-    availability: { current_capacity: "high", max_concurrent_jobs: 5, vacations: [] },
-  };
-}
-
-const verification = {
-  identity_verified: true,
-  institution_verified: true,
-  supervisor_approved: true,
-  competencies_verified: ["MIC_MBC_ASSAY"],
-  equipment_verified: true,
-  max_bsl: "BSL-2",
-  material_approvals: { human_samples: false, animal_samples: false, hazardous_chemicals: false },
-  last_verification_date: "2026-11-01",
-};
-
 /**
  * Accounts moved to the highest tier staff can set ("pro": 1,000 requests a minute and 10,000 a
  * day each; no tier has custom limits yet), `count` of them so that the load spreads under
@@ -159,7 +79,7 @@ export async function preparePopulation(baseUrl: string, count: number): Promise
     const requesterToken = await token(baseUrl, account.email, password);
     const created = await call(baseUrl, "POST", "/experiments", 201, {
       token: requesterToken,
-      body: experimentRequest(),
+      body: micRequest(),
       headers: { "idempotency-key": randomUUID() },
     });
     requesters.push({ token: requesterToken, experimentId: created.experiment_id });
@@ -169,11 +89,11 @@ export async function preparePopulation(baseUrl: string, count: number): Promise
   const first = await token(baseUrl, operator.email, password);
   const profile = await call(baseUrl, "POST", "/operator/profile", [200, 201], {
     token: first,
-    body: operatorProfile(),
+    body: operatorProfile("Bench lab"),
   });
   await call(baseUrl, "POST", `/admin/operators/${profile.operator_id}/verify`, 200, {
     token: staffToken,
-    body: verification,
+    body: verificationRecord(),
   });
   // The operator role reaches identity through an event; the change also ends the tokens issued
   // before it (401). Poll, bounded, until either shows.

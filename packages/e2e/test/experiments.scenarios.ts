@@ -1,9 +1,10 @@
 /**
  * Experiment requests through the gateway (issue 4): validation, estimates, templates, the
  * requester's lifecycle, drafts, staff review, protocol design, idempotency and BOLA. Black
- * box: only the public REST API; the request bodies are written here from
- * reference/intake-model.md (no service code is imported).
+ * box: only the public REST API; the request bodies are written here (the standard MIC
+ * request in @petri/testkit, shared with the benchmark); no service code is imported.
  */
+import { micRequest } from "@petri/testkit";
 import { expect } from "vitest";
 
 export interface ExperimentsTarget {
@@ -79,46 +80,7 @@ export async function staffClient(target: ExperimentsTarget): Promise<Client> {
 // ---------------------------------------------------------------------------------------
 // Request bodies (reference/intake-model.md)
 
-/** A complete MIC request that needs no staff review: it opens at once. */
-export function micRequest(title = "MIC of ampicillin against E. coli ATCC 25922") {
-  return {
-    experiment_type: "MIC_MBC_ASSAY",
-    title,
-    hypothesis: {
-      statement: "Ampicillin inhibits growth of E. coli ATCC 25922 at a concentration of 8 ug/mL or lower",
-      null_hypothesis: "The MIC of ampicillin against E. coli ATCC 25922 is above 8 ug/mL",
-      rationale: "Establishes a susceptibility baseline for the reference strain",
-    },
-    compliance: { bsl: "BSL1" },
-    privacy: "open",
-    turnaround_budget: {
-      budget_max_usd: 2000,
-      desired_turnaround_days: 30,
-      budget_flexibility: "flexible_10",
-    },
-    mic_mbc: {
-      organism: "Escherichia coli",
-      strain: "ATCC 25922",
-      organism_source: "ATCC",
-      medium: "Mueller-Hinton broth",
-      compound_name: "ampicillin",
-      concentration_range: { min: 0.25, max: 128, unit: "ug/mL", dilution_series: "2-fold" },
-      inoculum_cfu_ml: 500000,
-      incubation_hours: 18,
-      incubation_temperature_c: 35,
-      positive_control_antibiotic: "gentamicin",
-      method: "broth_microdilution",
-    },
-    replicates: { technical: 3, biological: 3 },
-    acceptance_criteria: {
-      success_conditions: [
-        { metric: "mic", operator: "lte", threshold: 8, unit: "ug/mL", description: "MIC at most 8 ug/mL" },
-      ],
-      statistical_requirements: { significance_level: 0.05 },
-    },
-    communication_preferences: { notification_events: ["claimed", "completed"] },
-  };
-}
+export { micRequest } from "@petri/testkit";
 
 /** A CUSTOM request: custom protocols go to staff review first (pending_review). */
 export function customRequest() {

@@ -6,6 +6,7 @@
  * public REST API.
  */
 import { createHash } from "node:crypto";
+import { operatorProfile, verificationRecord } from "@petri/testkit";
 import { expect } from "vitest";
 import {
   type Client,
@@ -37,46 +38,7 @@ export async function eventually<T>(what: string, probe: () => Promise<T | undef
 // ---------------------------------------------------------------------------------------
 // Operators (reference/intake-model.md, operator profile)
 
-export function operatorProfile(labName: string) {
-  return {
-    identity: { type: "academic_core", display_name: labName, region: "US", timezone: "UTC" },
-    capabilities: {
-      experiment_types: ["MIC_MBC_ASSAY"],
-      menu_tags: ["mic_broth_microdilution"],
-      instruments: [
-        { name: "Plate reader", manufacturer: "BioTek", model: "Synergy H1", last_calibration: "2026-06-01" },
-      ],
-      equipment: ["Biosafety cabinet", "Incubator", "Plate reader"],
-      custom_protocol_capable: false,
-    },
-    compliance: {
-      max_bsl: "BSL2",
-      human_samples_approved: false,
-      animal_samples_approved: false,
-      hazardous_chemicals_approved: false,
-      institutional_approval_type: "core_facility_agreement",
-    },
-    commercial_terms: {
-      pricing: { MIC_MBC_ASSAY: { min_usd: 300, typical_usd: 600, max_usd: 1500 } },
-      turnaround_days: { MIC_MBC_ASSAY: { standard_days: 7, expedited_days: 4 } },
-      minimum_order_usd: 0,
-    },
-    availability: { current_capacity: "high", max_concurrent_jobs: 5, vacations: [] },
-  };
-}
-
-export function verificationRecord() {
-  return {
-    identity_verified: true,
-    institution_verified: true,
-    supervisor_approved: true,
-    competencies_verified: ["MIC_MBC_ASSAY"],
-    equipment_verified: true,
-    max_bsl: "BSL-2",
-    material_approvals: { human_samples: false, animal_samples: false, hazardous_chemicals: false },
-    last_verification_date: "2026-11-01",
-  };
-}
+export { operatorProfile, verificationRecord } from "@petri/testkit";
 
 /** A registered account with a submitted (not yet verified) operator profile. */
 export async function newUnverifiedOperator(target: ExperimentsTarget, label: string) {

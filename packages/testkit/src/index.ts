@@ -9,3 +9,4 @@ export {
 } from "./postgres.js";
 export { FakeClock } from "./clock.js";
 export { natsServerAvailable, natsServerBinary, startNatsServer, type NatsServerHandle } from "./nats.js";
+export { micRequest, operatorProfile, verificationRecord } from "./requests.js";
