@@ -1,7 +1,21 @@
 import { connect } from "node:net";
+import { type IdleResult, measureIdle } from "./idle.js";
 import { type RoundSize, runRound } from "./load.js";
-import { type Row, type Summary, summarise } from "./report.js";
-import { type Scenario, helloScenario, petriScenarios, selectScenario } from "./scenarios.js";
+import {
+  type BenchResult,
+  type Row,
+  summarise,
+  summariseIdle,
+  summariseStart,
+  summariseWebhooks,
+} from "./report.js";
+import {
+  type Scenario,
+  type ScenarioKey,
+  helloScenario,
+  petriScenarios,
+  selectScenario,
+} from "./scenarios.js";
 import { preparePopulation } from "./setup.js";
 import {
   type Target,
@@ -10,6 +24,8 @@ import {
   startSelect,
   startStandaloneTarget,
 } from "./targets.js";
+import { type WebhookRoundResult, runWebhookRound } from "./webhook.js";
+import { WebhookReceiver } from "./webhook-receiver.js";
 
 export type Mode = "standalone" | "cluster";
 
@@ -20,7 +36,12 @@ export interface BenchOptions {
   /** Unmeasured requests per scenario before the first round (JIT, pools, caches); 0 for none. */
   warmupRequests: number;
   accounts: number;
-  mixed: boolean;
+  scenarios: readonly ScenarioKey[];
+  /** Claims per round of the webhook row. */
+  claims: number;
+  /** The idle row's window, and the quiet before it. */
+  idleSeconds: number;
+  settleSeconds: number;
   log: (line: string) => void;
 }
 
@@ -39,15 +60,19 @@ interface Side {
 }
 
 /**
- * Starts the baselines, then each Petri mode in turn; for each mode, rounds of every scenario
- * interleaved with the baselines' (the baselines' rows gather the rounds of every mode).
+ * Starts the baselines, then each Petri mode in turn; for each mode, rounds of every load
+ * scenario interleaved with the baselines' (the baselines' rows gather the rounds of every
+ * mode), then in the same round the webhook claims and the idle window.
  */
-export async function runBench(options: BenchOptions): Promise<Summary[]> {
+export async function runBench(options: BenchOptions): Promise<BenchResult> {
   const { log } = options;
+  const selected = (key: ScenarioKey) => options.scenarios.includes(key);
   const hello = await startHello();
   const select = await startSelect();
+  const receiver = await WebhookReceiver.start();
   log(`baselines: B1 ${hello.baseUrl}, B2 ${select.baseUrl} (row ${select.rowBytes} bytes)`);
   const rows: Row[] = [];
+  const result: BenchResult = { rows: [], webhooks: [], idle: [], starts: [], limits: new Map() };
   const b1: Side = {
     target: hello,
     scenario: helloScenario(hello.path),
@@ -62,11 +87,16 @@ export async function runBench(options: BenchOptions): Promise<Summary[]> {
   try {
     for (const mode of options.modes) {
       log(`${mode}: starting`);
-      const petri = mode === "standalone" ? await startStandaloneTarget() : await startClusterTarget();
+      const start = mode === "standalone" ? startStandaloneTarget : startClusterTarget;
+      const petri = await start(receiver.hostSettings);
+      const webhookRounds: WebhookRoundResult[] = [];
+      const idleRounds: IdleResult[] = [];
       try {
-        log(`${mode}: ${petri.baseUrl}, preparing ${options.accounts} accounts`);
-        const population = await preparePopulation(petri.baseUrl, options.accounts);
-        const sides: Side[] = petriScenarios(population, { mixed: options.mixed }).map((scenario) => ({
+        log(`${mode}: ${petri.baseUrl}, started in ${petri.coldStartMs?.toFixed(0)} ms; preparing accounts`);
+        const population = await preparePopulation(petri.baseUrl, options.accounts, log);
+        result.limits.set(mode, population.limits);
+        log(`${mode}: ${population.limits} limits over ${population.requesters.length} requester(s)`);
+        const sides: Side[] = petriScenarios(population, options.scenarios).map((scenario) => ({
           target: petri,
           scenario,
           row: { target: mode, scenario: scenario.name, rounds: [] },
@@ -81,21 +111,40 @@ export async function runBench(options: BenchOptions): Promise<Summary[]> {
             });
         for (let round = 1; round <= options.rounds; round += 1) {
           for (const side of all) {
-            const result = await runRound(side.target, side.scenario, options.round);
-            side.row.rounds.push(result);
+            const outcome = await runRound(side.target, side.scenario, options.round);
+            side.row.rounds.push(outcome);
             log(
-              `${mode} round ${round}: ${side.row.target} ${side.row.scenario}: ${result.requestsPerSecond.toFixed(0)} req/s, ` +
-                `${result.cpuPerRequestTotal.toFixed(2)} CPU ms/req, non-2xx ${result.non2xx}, errors ${result.errors}`,
+              `${mode} round ${round}: ${side.row.target} ${side.row.scenario}: ${outcome.requestsPerSecond.toFixed(0)} req/s, ` +
+                `${outcome.cpuPerRequestTotal.toFixed(2)} CPU ms/req, SQL/req ${outcome.sqlPerRequest?.toFixed(1) ?? "n/a"}, ` +
+                `non-2xx ${outcome.non2xx}, errors ${outcome.errors}`,
+            );
+          }
+          if (selected("webhook")) {
+            const claims = await runWebhookRound(petri.baseUrl, population, receiver, options.claims);
+            webhookRounds.push(claims);
+            log(`${mode} round ${round}: webhook: ${claims.claims} claims, ${claims.missed} missed`);
+          }
+          if (selected("idle")) {
+            const idle = await measureIdle(petri, options.idleSeconds, options.settleSeconds);
+            idleRounds.push(idle);
+            log(
+              `${mode} round ${round}: idle: ${idle.cores.toFixed(3)} cores, ` +
+                `${idle.statementsPerSecond?.toFixed(1) ?? "n/a"} SQL statements/s`,
             );
           }
         }
       } finally {
         await petri.stop();
       }
+      if (selected("webhook")) result.webhooks.push(summariseWebhooks(mode, webhookRounds));
+      if (selected("idle")) result.idle.push(summariseIdle(mode, idleRounds, petri.sqlNotCounted));
+      result.starts.push(summariseStart(mode, petri.coldStartMs));
     }
   } finally {
     await hello.stop();
     await select.stop();
+    await receiver.close();
   }
-  return summarise(rows);
+  result.rows = summarise(rows);
+  return result;
 }

@@ -1,21 +1,50 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 
-/** Milliseconds per clock tick, the unit of utime and stime in /proc/<pid>/stat. */
+/** Milliseconds per clock tick, the unit of utime, stime and starttime in /proc/<pid>/stat. */
 const TICK_MS = 1000 / (Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100);
 
-/** CPU time (user + system, all threads) a process has used so far, or undefined once it is gone. */
-export function cpuMs(pid: number): number | undefined {
+/**
+ * The fields of /proc/<pid>/stat from field 3 (state) on, or undefined once the process is gone.
+ * The command name (field 2) may hold spaces and parentheses, so fields are counted from its
+ * closing parenthesis: field n is at index n - 3.
+ */
+function statFields(pid: number): string[] | undefined {
   let stat: string;
   try {
     stat = readFileSync(`/proc/${pid}/stat`, "utf8");
   } catch {
     return undefined;
   }
-  // The command name (field 2) may hold spaces and parentheses, so fields are counted from its
-  // closing parenthesis: after it, state is field 3, utime field 14 and stime field 15.
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+  return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+}
+
+/** CPU time (user + system, all threads) a process has used so far, or undefined once it is gone. */
+export function cpuMs(pid: number): number | undefined {
+  const fields = statFields(pid);
+  // utime is field 14, stime field 15.
+  return fields && (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+}
+
+/** When a process started, in milliseconds since boot (field 22, starttime), as uptimeMs counts. */
+export function startedAtMs(pid: number): number | undefined {
+  const fields = statFields(pid);
+  return fields && Number(fields[19]) * TICK_MS;
+}
+
+/** Milliseconds since boot, the clock of startedAtMs (10 ms resolution). */
+export function uptimeMs(): number {
+  return Number(readFileSync("/proc/uptime", "utf8").split(" ")[0]) * 1000;
+}
+
+/** Resident memory of a process in bytes (VmRSS), or undefined once it is gone. */
+export function rssBytes(pid: number): number | undefined {
+  try {
+    const match = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    return match ? Number(match[1]) * 1024 : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Process id -> label ("gateway-0", "postgres"); several pids may share a label. */

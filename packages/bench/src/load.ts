@@ -21,6 +21,8 @@ export interface RoundResult {
   /** CPU milliseconds per response, per process label and in total. */
   cpuPerRequest: Map<string, number>;
   cpuPerRequestTotal: number;
+  /** SQL statements per response, where the target counts them. */
+  sqlPerRequest: number | undefined;
 }
 
 /** One autocannon run against `target`, with the CPU its processes used meanwhile. */
@@ -28,6 +30,7 @@ export async function runRound(target: Target, scenario: Scenario, size: RoundSi
   let k = 0;
   const processesBefore = await target.processes();
   const before = sample(processesBefore);
+  const statementsBefore = await target.sqlStatements?.();
   // autocannon's own duration is in whole seconds; a short round needs finer.
   const started = performance.now();
   const result = await autocannon({
@@ -47,6 +50,7 @@ export async function runRound(target: Target, scenario: Scenario, size: RoundSi
   const seconds = (performance.now() - started) / 1000;
   const processes = new Map([...processesBefore, ...(await target.processes())]);
   const cpu = cpuDelta(processes, before, sample(processes));
+  const statementsAfter = await target.sqlStatements?.();
   const responses = result["1xx"] + result["2xx"] + result["3xx"] + result["4xx"] + result["5xx"];
   const perRequest = new Map([...cpu].map(([label, ms]) => [label, responses ? ms / responses : NaN]));
   return {
@@ -58,5 +62,9 @@ export async function runRound(target: Target, scenario: Scenario, size: RoundSi
     errors: result.errors + result.timeouts,
     cpuPerRequest: perRequest,
     cpuPerRequestTotal: [...perRequest.values()].reduce((sum, ms) => sum + ms, 0),
+    sqlPerRequest:
+      statementsBefore === undefined || statementsAfter === undefined || responses === 0
+        ? undefined
+        : (statementsAfter - statementsBefore) / responses,
   };
 }

@@ -1,5 +1,7 @@
 import { availableParallelism, cpus, loadavg, totalmem } from "node:os";
+import type { IdleResult } from "./idle.js";
 import type { RoundResult } from "./load.js";
+import type { WebhookRoundResult } from "./webhook.js";
 
 /** Every round of one scenario against one side. */
 export interface Row {
@@ -26,6 +28,49 @@ export interface Summary {
   errors: number;
   /** Median CPU ms per request of each process label. */
   byProcess: Map<string, number>;
+  /** Median SQL statements per request, where the side counts them (NaN where not). */
+  sqlPerRequest: number;
+}
+
+/** The claim -> first webhook attempt row of one mode, over every claim of every round. */
+export interface WebhookSummary {
+  target: string;
+  claims: number;
+  fromResponse: { p50Ms: number; p99Ms: number };
+  fromRequest: { p50Ms: number; p99Ms: number };
+  missed: number;
+}
+
+/** The idle row of one mode: medians over rounds, spread as min and max. */
+export interface IdleSummary {
+  target: string;
+  rounds: number;
+  seconds: number;
+  cores: number;
+  coresMin: number;
+  coresMax: number;
+  coresByProcess: Map<string, number>;
+  /** NaN where statements are not counted (`sqlNotCounted` says why). */
+  statementsPerSecond: number;
+  statementsMin: number;
+  statementsMax: number;
+  sqlNotCounted: string | undefined;
+  /** Resident memory at the end of the last idle window, bytes per process label. */
+  rssByProcess: Map<string, number>;
+}
+
+export interface StartSummary {
+  target: string;
+  coldStartMs: number;
+}
+
+export interface BenchResult {
+  rows: Summary[];
+  webhooks: WebhookSummary[];
+  idle: IdleSummary[];
+  starts: StartSummary[];
+  /** Per mode: one custom-limit account, or the load spread over pro accounts. */
+  limits: Map<string, "custom" | "pro">;
 }
 
 const median = (values: number[]): number => {
@@ -34,6 +79,55 @@ const median = (values: number[]): number => {
   const middle = sorted.length >> 1;
   return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 };
+
+/** Nearest-rank percentile (p in 0..100) of `values`; NaN for none. */
+export function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
+
+export function summariseWebhooks(target: string, rounds: WebhookRoundResult[]): WebhookSummary {
+  const fromResponse = rounds.flatMap((r) => r.fromResponseMs);
+  const fromRequest = rounds.flatMap((r) => r.fromRequestMs);
+  return {
+    target,
+    claims: rounds.reduce((sum, r) => sum + r.claims, 0),
+    fromResponse: { p50Ms: percentile(fromResponse, 50), p99Ms: percentile(fromResponse, 99) },
+    fromRequest: { p50Ms: percentile(fromRequest, 50), p99Ms: percentile(fromRequest, 99) },
+    missed: rounds.reduce((sum, r) => sum + r.missed, 0),
+  };
+}
+
+export function summariseIdle(
+  target: string,
+  rounds: IdleResult[],
+  sqlNotCounted: string | undefined,
+): IdleSummary {
+  const cores = rounds.map((r) => r.cores);
+  const statements = rounds.map((r) => r.statementsPerSecond ?? NaN);
+  const labels = new Set(rounds.flatMap((r) => [...r.coresByProcess.keys()]));
+  return {
+    target,
+    rounds: rounds.length,
+    seconds: median(rounds.map((r) => r.seconds)),
+    cores: median(cores),
+    coresMin: Math.min(...cores),
+    coresMax: Math.max(...cores),
+    coresByProcess: new Map(
+      [...labels].map((l) => [l, median(rounds.map((r) => r.coresByProcess.get(l) ?? NaN))]),
+    ),
+    statementsPerSecond: median(statements),
+    statementsMin: Math.min(...statements),
+    statementsMax: Math.max(...statements),
+    sqlNotCounted,
+    rssByProcess: rounds.at(-1)?.rssByProcess ?? new Map(),
+  };
+}
+
+export function summariseStart(target: string, coldStartMs: number | undefined): StartSummary {
+  return { target, coldStartMs: coldStartMs ?? NaN };
+}
 
 export function summarise(rows: Row[]): Summary[] {
   const partial = rows.map((row) => {
@@ -54,6 +148,7 @@ export function summarise(rows: Row[]): Summary[] {
       byProcess: new Map(
         [...labels].map((l) => [l, median(row.rounds.map((r) => r.cpuPerRequest.get(l) ?? NaN))]),
       ),
+      sqlPerRequest: median(row.rounds.map((r) => r.sqlPerRequest ?? NaN)),
     };
   });
   const b2 = partial.find((s) => s.target === "B2");
@@ -90,8 +185,8 @@ const fixed = (value: number, digits = 2) => (Number.isFinite(value) ? value.toF
 
 export function markdownTable(summaries: Summary[]): string {
   const lines = [
-    "| side | scenario | req/s | throughput ÷ B2 | p50 ms | p99 ms | CPU ms/req, median (min–max) | **CPU/req ÷ B2** | non-2xx | errors | CPU ms/req by process |",
-    "|---|---|---|---|---|---|---|---|---|---|---|",
+    "| side | scenario | req/s | throughput ÷ B2 | p50 ms | p99 ms | CPU ms/req, median (min–max) | **CPU/req ÷ B2** | SQL/req | non-2xx | errors | CPU ms/req by process |",
+    "|---|---|---|---|---|---|---|---|---|---|---|---|",
   ];
   for (const s of summaries) {
     const byProcess = [...s.byProcess]
@@ -99,7 +194,52 @@ export function markdownTable(summaries: Summary[]): string {
       .map(([label, ms]) => `${label} ${fixed(ms)}`)
       .join(", ");
     lines.push(
-      `| ${s.target} | ${s.scenario} | ${fixed(s.requestsPerSecond, 0)} | ${fixed(s.throughputVsB2, 3)}x | ${fixed(s.p50Ms, 1)} | ${fixed(s.p99Ms, 1)} | ${fixed(s.cpuMsPerRequest)} (${fixed(s.cpuMin)}–${fixed(s.cpuMax)}) | **${fixed(s.cpuVsB2, 1)}x** | ${s.non2xx} | ${s.errors} | ${byProcess} |`,
+      `| ${s.target} | ${s.scenario} | ${fixed(s.requestsPerSecond, 0)} | ${fixed(s.throughputVsB2, 3)}x | ${fixed(s.p50Ms, 1)} | ${fixed(s.p99Ms, 1)} | ${fixed(s.cpuMsPerRequest)} (${fixed(s.cpuMin)}–${fixed(s.cpuMax)}) | **${fixed(s.cpuVsB2, 1)}x** | ${fixed(s.sqlPerRequest, 1)} | ${s.non2xx} | ${s.errors} | ${byProcess} |`,
+    );
+  }
+  return lines.join("\n");
+}
+
+const megabytes = (bytes: number) => `${fixed(bytes / 2 ** 20, 0)} MB`;
+
+export function webhookTable(webhooks: WebhookSummary[]): string {
+  const lines = [
+    "| side | claims | from claim response: p50 ms | p99 ms | from claim request: p50 ms | p99 ms | missed |",
+    "|---|---|---|---|---|---|---|",
+  ];
+  for (const w of webhooks)
+    lines.push(
+      `| ${w.target} | ${w.claims} | ${fixed(w.fromResponse.p50Ms, 1)} | ${fixed(w.fromResponse.p99Ms, 1)} | ${fixed(w.fromRequest.p50Ms, 1)} | ${fixed(w.fromRequest.p99Ms, 1)} | ${w.missed} |`,
+    );
+  return lines.join("\n");
+}
+
+export function idleTable(idle: IdleSummary[], starts: StartSummary[]): string {
+  const lines = [
+    "| side | cold start ms | idle cores, median (min–max) | idle SQL statements/s, median (min–max) | idle RSS (Petri's processes) | RSS by process | idle cores by process |",
+    "|---|---|---|---|---|---|---|",
+  ];
+  for (const start of starts) {
+    const i = idle.find((entry) => entry.target === start.target);
+    if (!i) {
+      lines.push(`| ${start.target} | ${fixed(start.coldStartMs, 0)} | not run | not run | not run | | |`);
+      continue;
+    }
+    // PostgreSQL backends' RSS counts the shared buffers each has touched: shown, not summed.
+    const petriRss = [...i.rssByProcess].filter(([label]) => label !== "postgres");
+    const rssByProcess = [...i.rssByProcess]
+      .sort((a, b) => b[1] - a[1])
+      .map(([label, bytes]) => `${label} ${megabytes(bytes)}`)
+      .join(", ");
+    const coresByProcess = [...i.coresByProcess]
+      .sort((a, b) => b[1] - a[1])
+      .map(([label, cores]) => `${label} ${fixed(cores, 3)}`)
+      .join(", ");
+    const statements = Number.isFinite(i.statementsPerSecond)
+      ? `${fixed(i.statementsPerSecond, 1)} (${fixed(i.statementsMin, 1)}–${fixed(i.statementsMax, 1)})`
+      : (i.sqlNotCounted ?? "n/a");
+    lines.push(
+      `| ${i.target} | ${fixed(start.coldStartMs, 0)} | ${fixed(i.cores, 3)} (${fixed(i.coresMin, 3)}–${fixed(i.coresMax, 3)}) | ${statements} | ${megabytes(petriRss.reduce((sum, [, bytes]) => sum + bytes, 0))} over ${petriRss.length} label(s) | ${rssByProcess} | ${coresByProcess} |`,
     );
   }
   return lines.join("\n");
@@ -111,10 +251,25 @@ export interface RunDescription {
   rounds: number;
   roundSize: string;
   accounts: number;
+  claims: number;
+  idleSeconds: number;
+  settleSeconds: number;
   notes: string[];
 }
 
-export function markdownReport(summaries: Summary[], run: RunDescription): string {
+function limitsLine(result: BenchResult, accounts: number): string {
+  const modes = [...result.limits];
+  if (modes.length === 0) return "- accounts: none prepared";
+  return `- accounts: ${modes
+    .map(([mode, limits]) =>
+      limits === "custom"
+        ? `${mode}: one requester on the custom tier (staff-set limits)`
+        : `${mode}: spread over ${accounts} pro-tier requesters (the server refused the custom tier)`,
+    )
+    .join("; ")}`;
+}
+
+export function markdownReport(result: BenchResult, run: RunDescription): string {
   const m = run.machine;
   return [
     "# Performance",
@@ -127,27 +282,57 @@ export function markdownReport(summaries: Summary[], run: RunDescription): strin
     "CPU per request is the utime+stime (from `/proc/<pid>/stat`) used during a round by every server",
     "process of the side, and by the PostgreSQL backends connected to its database (`pg_stat_activity`",
     "by database name; a backend that connected during a round counts whole, one that left is not",
-    "counted), divided by the",
-    "responses of that round. Standalone runs PGlite inside its one process, so its database work is in",
-    "its own figure. nats-server (cluster) and the load generator are not counted. The spread is the",
-    "minimum and maximum over rounds; req/s, p50 and p99 are medians over rounds.",
+    "counted), divided by the responses of that round. Standalone runs PGlite inside its one process,",
+    "so its database work is in its own figure. nats-server (cluster), the load generator and the",
+    "statement-counting proxy are not counted. The spread is the minimum and maximum over rounds;",
+    "req/s, p50 and p99 are medians over rounds.",
     "",
-    "The load is spread over pro-tier accounts (1,000 requests a minute each; staff cannot yet set",
-    "custom limits). `GET /health` is anonymous, 60 a minute per client address: the cluster's gateway",
-    "is started trusting X-Forwarded-For and the bench spreads the addresses, but standalone does not",
-    "read that setting, so its `/health` row is mostly 429 answers (see non-2xx) and measures the",
-    "rate limiter rather than the health check.",
+    "SQL/req counts the statements the cluster's services send (simple-protocol Query and",
+    "extended-protocol Execute messages, read by a TCP proxy in front of PostgreSQL, so PostgreSQL's",
+    "settings stay as they are) during a round, divided by its responses; background work running",
+    "meanwhile (outbox relays, polls) is in it. Standalone's PGlite has no wire protocol to count.",
+    "",
+    "The load comes from one requester on the custom tier (limits set by staff) where the server",
+    "offers it, else it is spread over pro-tier requesters (1,000 requests a minute each); see Run.",
+    "`GET /health` is anonymous, 60 a minute per client address: the cluster's gateway is started",
+    "trusting X-Forwarded-For and the bench spreads the addresses, but standalone does not read that",
+    "setting, so its `/health` row is mostly 429 answers (see non-2xx) and measures the rate limiter",
+    "rather than the health check.",
+    "",
+    "**Claim -> first webhook attempt**: each round, open experiments asking for the `claimed` webhook",
+    "are posted, then claimed one at a time by a verified operator; each claim is timed to the first",
+    "request for its event at a receiver in the bench process (HTTPS on 127.0.0.1, reachable through",
+    "the hosts' test-only PETRI_WEBHOOK_TEST_ALLOWLIST and PETRI_WEBHOOK_TEST_CA_FILE). The headline",
+    "is from the claim's HTTP response; from the request's start is shown too. Percentiles are over",
+    "every claim of every round; missed is the claims whose delivery had not arrived 10 s after the",
+    "round's last claim.",
+    "",
+    "**Idle**: each round, after the load and the claims and a quiet settle period, a window with no",
+    "traffic: the CPU cores its processes (and PostgreSQL backends) used on average, the SQL",
+    "statements per second, and at its end the resident memory (VmRSS) per process. The RSS total is",
+    "Petri's own processes; PostgreSQL backends are listed apart, as their RSS counts the shared",
+    "buffers each has touched. **Cold start** is from the start of the first server process to the",
+    "first `/health` 200 (polled every 100 ms), on a fresh data directory (standalone) or a fresh",
+    "database (cluster; start.sh's build is before it and not counted).",
     "",
     "## Run",
     "",
     `- ${m.date}, \`${run.command}\``,
     `- machine: ${m.cpus} CPUs (${m.cpuModel}), ${m.memoryGiB} GiB memory, Node ${m.node}, load average at the end of the run ${m.loadAverage}`,
-    `- ${run.rounds} round(s) of ${run.roundSize} per scenario; load spread over ${run.accounts} pro-tier accounts`,
+    `- ${run.rounds} round(s) of ${run.roundSize} per scenario; ${run.claims} claims per round; idle windows of ${run.idleSeconds} s after ${run.settleSeconds} s of quiet`,
+    limitsLine(result, run.accounts),
     ...run.notes.map((note) => `- ${note}`),
     "",
     "## Results",
     "",
-    markdownTable(summaries),
+    markdownTable(result.rows),
+    "",
+    ...(result.webhooks.length
+      ? ["## Claim -> first webhook attempt", "", webhookTable(result.webhooks), ""]
+      : []),
+    "## Start-up and idle",
+    "",
+    idleTable(result.idle, result.starts),
     "",
   ].join("\n");
 }

@@ -9,8 +9,14 @@ export interface BenchRequest {
   body?: string;
 }
 
+/** The scenarios `--scenarios` selects from: the load rows, then the two measured apart. */
+export const SCENARIO_KEYS = ["health", "me", "get", "list", "post", "mixed", "webhook", "idle"] as const;
+export type ScenarioKey = (typeof SCENARIO_KEYS)[number];
+
 /** One row of the report: what is sent, to which side, request by request. */
 export interface Scenario {
+  /** Its name in --scenarios (the baselines have none: they always run). */
+  key?: ScenarioKey;
   name: string;
   /** Builds request number `k` (spreads the load over accounts, keeps bodies unique where needed). */
   request(k: number): BenchRequest;
@@ -24,8 +30,8 @@ export function selectScenario(path: string): Scenario {
   return { name: "B2 select", request: () => ({ method: "GET", path }) };
 }
 
-/** The Petri rows, over the accounts of `population` in turn. */
-export function petriScenarios(population: Population, options: { mixed: boolean }): Scenario[] {
+/** The Petri load rows `selected`, over the accounts of `population` in turn. */
+export function petriScenarios(population: Population, selected: readonly ScenarioKey[]): Scenario[] {
   const { requesters, operatorToken } = population;
   const who = (k: number) => requesters[k % requesters.length]!;
   const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
@@ -54,6 +60,7 @@ export function petriScenarios(population: Population, options: { mixed: boolean
   });
   const scenarios: Scenario[] = [
     {
+      key: "health",
       name: "GET /health",
       // Anonymous: 60 a minute per client address. Where the gateway trusts X-Forwarded-For
       // (the cluster here) a spread of addresses keeps the figure about /health, not about 429s.
@@ -63,12 +70,12 @@ export function petriScenarios(population: Population, options: { mixed: boolean
         headers: { "x-forwarded-for": `10.9.${(k >> 8) & 255}.${k & 255}` },
       }),
     },
-    { name: "GET /auth/me", request: me },
-    { name: "GET /experiments/{id}", request: getById },
-    { name: "GET /experiments?limit=20", request: list },
-    { name: "POST /experiments", request: create },
+    { key: "me", name: "GET /auth/me", request: me },
+    { key: "get", name: "GET /experiments/{id}", request: getById },
+    { key: "list", name: "GET /experiments?limit=20", request: list },
+    { key: "post", name: "POST /experiments", request: create },
   ];
-  if (options.mixed) {
+  if (selected.includes("mixed")) {
     // 20 requests: a requester's reads dominate, some creates, and an operator browsing jobs.
     const mix = [
       getById,
@@ -96,9 +103,10 @@ export function petriScenarios(population: Population, options: { mixed: boolean
       headers: bearer(operatorToken),
     });
     scenarios.push({
+      key: "mixed",
       name: "mixed requester/operator",
       request: (k) => (k % 20 >= mix.length ? operatorJobs() : mix[k % 20]!(k)),
     });
   }
-  return scenarios;
+  return scenarios.filter((scenario) => selected.includes(scenario.key!));
 }

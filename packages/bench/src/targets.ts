@@ -1,12 +1,14 @@
-import { execFile } from "node:child_process";
+import { type ChildProcess, execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { createTestDatabase, testDatabaseAdminUrl } from "@petri/testkit";
 import pg from "pg";
-import type { ProcessSet } from "./cpu.js";
+import { type ProcessSet, startedAtMs, uptimeMs } from "./cpu.js";
 import { freePort, repoRoot, spawnTs, stopChild, waitUntilServing } from "./processes.js";
+import { type SqlCounter, startSqlCounter } from "./sql/counter.js";
 
 const run = promisify(execFile);
 
@@ -16,7 +18,44 @@ export interface Target {
   baseUrl: string;
   /** Read before and after every round: PostgreSQL backends come and go. */
   processes(): Promise<ProcessSet>;
+  /** SQL statements sent to the database so far; absent where they cannot be counted. */
+  sqlStatements?: () => Promise<number>;
+  /** Why statements are not counted, where they are not. */
+  sqlNotCounted?: string;
+  /** From the start of its first server process to its first /health 200 (Petri only). */
+  coldStartMs?: number;
   stop(): Promise<void>;
+}
+
+/** Settings every Petri host of the bench gets (the webhook receiver's allowlist and CA). */
+export type HostSettings = Record<string, string>;
+
+/**
+ * Polls /health every 100 ms until it answers 200 and returns when (uptimeMs). Each probe comes
+ * from another X-Forwarded-For address where the host trusts it, so the anonymous rate limit
+ * does not answer for the health check.
+ */
+async function firstHealthy(
+  baseUrl: string,
+  timeoutMs: number,
+  failed: () => string | undefined,
+): Promise<number> {
+  const deadline = Date.now() + timeoutMs;
+  for (let probe = 0; Date.now() < deadline; probe += 1) {
+    const failure = failed();
+    if (failure) throw new Error(failure);
+    try {
+      const response = await fetch(`${baseUrl}/health`, {
+        headers: { "x-forwarded-for": `10.8.${(probe >> 8) & 255}.${probe & 255}` },
+      });
+      await response.arrayBuffer();
+      if (response.status === 200) return uptimeMs();
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${baseUrl}/health did not answer 200 within ${timeoutMs} ms`);
 }
 
 /** The bench's staff account (PETRI_STAFF_EMAIL / PETRI_STAFF_PASSWORD of the Petri hosts). */
@@ -111,11 +150,15 @@ export async function startSelect(): Promise<Target & { path: string; rowBytes: 
   };
 }
 
+const exitedEarly = (child: ChildProcess) => () =>
+  child.exitCode !== null ? `the server exited (${child.exitCode})` : undefined;
+
 /** Petri standalone as `npm start` runs it, on a fresh data directory. */
-export async function startStandaloneTarget(): Promise<Target> {
+export async function startStandaloneTarget(settings: HostSettings = {}): Promise<Target> {
   const dataDir = mkdtempSync(path.join(tmpdir(), "petri-bench-"));
   const port = await freePort();
   const child = spawnTs("packages/standalone/src/main.ts", {
+    ...settings,
     PORT: String(port),
     HOST: "127.0.0.1",
     PETRI_DATA_DIR: dataDir,
@@ -124,12 +167,16 @@ export async function startStandaloneTarget(): Promise<Target> {
     PETRI_STAFF_PASSWORD: STAFF.password,
   });
   const baseUrl = `http://127.0.0.1:${port}`;
+  const healthy = await firstHealthy(baseUrl, 180_000, exitedEarly(child));
+  const coldStartMs = healthy - (startedAtMs(child.pid!) ?? healthy);
   await waitUntilServing(`${baseUrl}/readyz`, 180_000, child);
   return {
     name: "standalone",
     baseUrl,
     // PGlite runs inside this one process: the database's work is in its figure.
     processes: async () => new Map([[child.pid!, "standalone"]]),
+    sqlNotCounted: "n/a for PGlite (in-process, no wire protocol to count)",
+    coldStartMs,
     async stop() {
       await stopChild(child);
       rmSync(dataDir, { recursive: true, force: true });
@@ -157,18 +204,28 @@ async function freePortBase(): Promise<number> {
   throw new Error("no free port range for the cluster");
 }
 
+const DATABASE_VIA_PROXY = pathToFileURL(
+  path.join(repoRoot, "packages/bench/preload/database-via-proxy.mjs"),
+);
+
 /**
  * Petri cluster mode through deploy/local/start.sh (a process per service, PostgreSQL, NATS), on
  * a database and bus namespace of its own. The gateway trusts X-Forwarded-For so that the
  * anonymous GET /health scenario can spread over client addresses instead of measuring 429s.
+ * The services reach PostgreSQL through the bench's statement-counting proxy: start.sh writes
+ * their DATABASE_URL itself, so a preload (NODE_OPTIONS) points it at the proxy.
  */
-export async function startClusterTarget(): Promise<Target> {
+export async function startClusterTarget(settings: HostSettings = {}): Promise<Target> {
   const stamp = `${process.pid}_${Date.now()}`;
   const database = `petri_bench_${stamp}`;
   const state = mkdtempSync(path.join(tmpdir(), "petri-bench-cluster-"));
   const portBase = await freePortBase();
+  const counter: SqlCounter = await startSqlCounter("127.0.0.1:5432");
   const env = {
     ...process.env,
+    ...settings,
+    NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --import=${DATABASE_VIA_PROXY.href}`.trim(),
+    PETRI_BENCH_DATABASE_ADDRESS: counter.address,
     PORT: String(portBase + 20),
     PETRI_PORT_BASE: String(portBase),
     PETRI_DB: database,
@@ -186,10 +243,24 @@ export async function startClusterTarget(): Promise<Target> {
     const admin = await adminClient();
     await admin.query(`drop database if exists "${database}" with (force)`);
     await admin.end();
+    await counter.stop();
     rmSync(state, { recursive: true, force: true });
   };
+  const baseUrl = `http://127.0.0.1:${portBase + 20}`;
+  let healthy: number;
   try {
-    await run("bash", ["deploy/local/start.sh"], { cwd: repoRoot, env, timeout: 600_000 });
+    // start.sh builds, then starts the processes and waits for /health; the bench watches
+    // /health meanwhile, more finely than start.sh's one-second polls.
+    let startFailure: string | undefined;
+    const started = run("bash", ["deploy/local/start.sh"], { cwd: repoRoot, env, timeout: 600_000 }).catch(
+      (error: Error) => {
+        startFailure = error.message;
+        throw error;
+      },
+    );
+    started.catch(() => undefined);
+    healthy = await firstHealthy(baseUrl, 600_000, () => startFailure);
+    await started;
   } catch (error) {
     await stop();
     throw error;
@@ -199,15 +270,18 @@ export async function startClusterTarget(): Promise<Target> {
     const [label, pid] = line.trim().split(" ");
     if (label && pid) services.set(Number(pid), label);
   }
+  const firstStart = Math.min(...[...services.keys()].map((pid) => startedAtMs(pid) ?? healthy));
   const admin = await adminClient();
   return {
     name: "cluster",
-    baseUrl: `http://127.0.0.1:${portBase + 20}`,
+    baseUrl,
     async processes() {
       const set: ProcessSet = new Map(services);
       for (const pid of await backends(admin, database)) set.set(pid, "postgres");
       return set;
     },
+    sqlStatements: () => counter.statements(),
+    coldStartMs: healthy - firstStart,
     async stop() {
       await admin.end();
       await stop();
