@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync, readdirSync } from "node:fs";
 
 /** Milliseconds per clock tick, the unit of utime, stime and starttime in /proc/<pid>/stat. */
 const TICK_MS = 1000 / (Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100);
@@ -17,6 +17,38 @@ function statFields(pid: number): string[] | undefined {
     return undefined;
   }
   return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+}
+
+/**
+ * `root` and every process started under it, labelled by `label` for the root and by command
+ * name for the others (an embedded database's "postgres" processes), so that a host's helpers
+ * count in its cost whatever they are.
+ */
+export function processTree(root: number, label: string): ProcessSet {
+  const children = new Map<number, { parent: number; name: string }>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+    } catch {
+      continue;
+    }
+    const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+    // ppid is field 4.
+    const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+    children.set(Number(entry), { parent, name });
+  }
+  const tree: ProcessSet = new Map([[root, label]]);
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const [pid, { parent, name }] of children)
+      if (!tree.has(pid) && tree.has(parent)) {
+        tree.set(pid, name);
+        grew = true;
+      }
+  }
+  return tree;
 }
 
 /** CPU time (user + system, all threads) a process has used so far, or undefined once it is gone. */

@@ -6,7 +6,7 @@ import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { createTestDatabase, testDatabaseAdminUrl } from "@petri/testkit";
 import pg from "pg";
-import { type ProcessSet, startedAtMs, uptimeMs } from "./cpu.js";
+import { type ProcessSet, processTree, startedAtMs, uptimeMs } from "./cpu.js";
 import { freePort, repoRoot, spawnTs, stopChild, waitUntilServing } from "./processes.js";
 import { type SqlCounter, startSqlCounter } from "./sql/counter.js";
 
@@ -173,8 +173,9 @@ export async function startStandaloneTarget(settings: HostSettings = {}): Promis
   return {
     name: "standalone",
     baseUrl,
-    // PGlite runs inside this one process: the database's work is in its figure.
-    processes: async () => new Map([[child.pid!, "standalone"]]),
+    // PGlite runs inside this one process: the database's work is in its figure. An embedded
+    // database in processes of its own would be started under it, and counted with it.
+    processes: async () => processTree(child.pid!, "standalone"),
     sqlNotCounted: "n/a for PGlite (in-process, no wire protocol to count)",
     coldStartMs,
     async stop() {

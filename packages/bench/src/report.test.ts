@@ -1,0 +1,46 @@
+import { describe, expect, it } from "vitest";
+import { idleTable, percentile, summariseIdle, summariseWebhooks } from "./report.js";
+
+describe("percentile (nearest rank)", () => {
+  it("picks a sample, never interpolates", () => {
+    const values = [5, 1, 4, 2, 3];
+    expect(percentile(values, 50)).toBe(3);
+    expect(percentile(values, 99)).toBe(5);
+    expect(percentile(values, 0)).toBe(1);
+    expect(percentile([], 50)).toBeNaN();
+  });
+});
+
+describe("summaries of the webhook and idle rows", () => {
+  it("pools every claim of every round and adds up the missed ones", () => {
+    const summary = summariseWebhooks("cluster", [
+      { claims: 2, fromResponseMs: [10, 30], fromRequestMs: [20, 40], missed: 0 },
+      { claims: 2, fromResponseMs: [20], fromRequestMs: [30], missed: 1 },
+    ]);
+    expect(summary).toEqual({
+      target: "cluster",
+      claims: 4,
+      fromResponse: { p50Ms: 20, p99Ms: 30 },
+      fromRequest: { p50Ms: 30, p99Ms: 40 },
+      missed: 1,
+    });
+  });
+
+  it("says why statements are not counted, and leaves PostgreSQL's RSS out of the total", () => {
+    const round = {
+      seconds: 20,
+      coresByProcess: new Map([["standalone", 0.01]]),
+      cores: 0.01,
+      statementsPerSecond: undefined,
+      rssByProcess: new Map([
+        ["standalone", 200 * 2 ** 20],
+        ["postgres", 500 * 2 ** 20],
+      ]),
+    };
+    const idle = summariseIdle("standalone", [round], "n/a for PGlite");
+    const table = idleTable([idle], [{ target: "standalone", coldStartMs: 1234 }]);
+    expect(table).toContain(
+      "| standalone | 1234 | 0.010 (0.010–0.010) | n/a for PGlite | 200 MB over 1 label(s) |",
+    );
+  });
+});
