@@ -7,6 +7,7 @@ import { type Mode, reachable, runBench } from "./bench.js";
 import { repoRoot } from "./processes.js";
 import { machine, markdownReport } from "./report.js";
 import { SCENARIO_KEYS, type ScenarioKey } from "./scenarios.js";
+import { OPERATOR_CAPACITY } from "./setup.js";
 
 const HELP = `npm run bench -- [options]
 
@@ -88,6 +89,10 @@ const connections = positive("connections", values.connections, smoke ? 2 : 10);
 const duration = positive("duration", values.duration, 5);
 const accounts = positive("accounts", values.accounts, smoke ? 2 : 12);
 const claims = positive("claims", values.claims, smoke ? 2 : 20);
+if (claims * rounds > OPERATOR_CAPACITY)
+  throw new Error(
+    `--claims x --rounds: at most ${OPERATOR_CAPACITY} claims in a run (the operator's capacity)`,
+  );
 const idleSeconds = positive("idle", values.idle, smoke ? 1 : 20);
 const settleSeconds = whole("settle", values.settle, smoke ? 0 : 5, 0);
 const round = smoke ? { connections, requests: 20 } : { connections, durationSeconds: duration };

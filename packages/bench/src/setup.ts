@@ -19,6 +19,9 @@ export interface Population {
   limits: "custom" | "pro";
 }
 
+/** The most concurrent jobs an operator profile may declare: the claims of a run's rounds. */
+export const OPERATOR_CAPACITY = 1000;
+
 /** Per account, far above what a run sends (a run of the defaults sends well under 100,000 a day). */
 export const CUSTOM_LIMITS = { per_minute: 100_000, per_day: 10_000_000 };
 
@@ -117,7 +120,11 @@ export async function preparePopulation(
   const firstToken = await token(baseUrl, operator.email, password);
   const profile = await call(baseUrl, "POST", "/operator/profile", [200, 201], {
     token: firstToken,
-    body: operatorProfile("Bench lab"),
+    // Every claim of the webhook row stays active (nothing is approved): room for all of them.
+    body: {
+      ...operatorProfile("Bench lab"),
+      availability: { current_capacity: "high", max_concurrent_jobs: OPERATOR_CAPACITY, vacations: [] },
+    },
   });
   await call(baseUrl, "POST", `/admin/operators/${profile.operator_id}/verify`, 200, {
     token: staffToken,
