@@ -8,7 +8,9 @@
 #   replica i > 0 listens on base+10+i, and gateway replica g calls experiments replica g mod n),
 #   PETRI_STAFF_EMAIL / PETRI_STAFF_PASSWORD (a staff account created or reset at start-up),
 #   PETRI_SMTP_* / PETRI_MAIL_FROM (notifications' mail; unset: kept in its sent_mail table),
-#   PETRI_WEBHOOK_TEST_ALLOWLIST / PETRI_WEBHOOK_TEST_CA_FILE (tests only: loopback receivers);
+#   PETRI_WEBHOOK_TEST_ALLOWLIST / PETRI_WEBHOOK_TEST_CA_FILE (tests only: loopback receivers),
+#   PETRI_SERVICES_DATABASE_ADDRESS (host:port the services connect to, default 127.0.0.1:5432;
+#   set-up still uses 127.0.0.1:5432; e.g. a pooler or the bench's statement counter in between);
 #   every process inherits this environment.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -111,7 +113,7 @@ for entry in $services; do
       urls[$name]="${urls[$name]} http://127.0.0.1:$replica_port"
     fi
     env "${extra_env[@]}" PORT=$replica_port HOST=127.0.0.1 \
-      DATABASE_URL="postgres://petri_$name@127.0.0.1:5432/$db" \
+      DATABASE_URL="postgres://petri_$name@${PETRI_SERVICES_DATABASE_ADDRESS:-127.0.0.1:5432}/$db" \
       NATS_URL="nats://127.0.0.1:4222" \
       PETRI_INTERNAL_JWT_PUBLIC_KEY="$public_key" \
       nohup node "services/$dir/dist/main.js" >"$state/logs/$label.log" 2>&1 &

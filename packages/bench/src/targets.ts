@@ -2,7 +2,6 @@ import { type ChildProcess, execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { createTestDatabase, testDatabaseAdminUrl } from "@petri/testkit";
 import pg from "pg";
@@ -205,16 +204,12 @@ async function freePortBase(): Promise<number> {
   throw new Error("no free port range for the cluster");
 }
 
-const DATABASE_VIA_PROXY = pathToFileURL(
-  path.join(repoRoot, "packages/bench/preload/database-via-proxy.mjs"),
-);
-
 /**
  * Petri cluster mode through deploy/local/start.sh (a process per service, PostgreSQL, NATS), on
  * a database and bus namespace of its own. The gateway trusts X-Forwarded-For so that the
  * anonymous GET /health scenario can spread over client addresses instead of measuring 429s.
- * The services reach PostgreSQL through the bench's statement-counting proxy: start.sh writes
- * their DATABASE_URL itself, so a preload (NODE_OPTIONS) points it at the proxy.
+ * The services reach PostgreSQL through the bench's statement-counting proxy
+ * (PETRI_SERVICES_DATABASE_ADDRESS of start.sh).
  */
 export async function startClusterTarget(settings: HostSettings = {}): Promise<Target> {
   const stamp = `${process.pid}_${Date.now()}`;
@@ -225,8 +220,7 @@ export async function startClusterTarget(settings: HostSettings = {}): Promise<T
   const env = {
     ...process.env,
     ...settings,
-    NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --import=${DATABASE_VIA_PROXY.href}`.trim(),
-    PETRI_BENCH_DATABASE_ADDRESS: counter.address,
+    PETRI_SERVICES_DATABASE_ADDRESS: counter.address,
     PORT: String(portBase + 20),
     PETRI_PORT_BASE: String(portBase),
     PETRI_DB: database,
