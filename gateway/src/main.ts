@@ -13,6 +13,8 @@ import {
   logLevelSchema,
   millisecondsSchema,
   portSchema,
+  rpcClientCompression,
+  rpcCompressionSchema,
   systemClock,
 } from "@petri/service-kit";
 import { createGateway } from "./app.js";
@@ -57,6 +59,8 @@ const config = exitOnConfigError(() =>
       PETRI_REGISTRATION_OPEN: flag(true),
       // Exact origins (comma-separated) browsers may call the API from; empty: no CORS.
       PETRI_CORS_ORIGINS: corsOriginsSchema,
+      // Compression of the calls to the services: "none" (same host or zone) or "gzip".
+      PETRI_RPC_COMPRESSION: rpcCompressionSchema,
     }),
   ),
 );
@@ -75,9 +79,10 @@ const baseUrls = {
   notifications: config.PETRI_NOTIFICATIONS_URL,
 };
 // Connect protocol over one persistent HTTP/2 session per service.
+const compression = rpcClientCompression(config.PETRI_RPC_COMPRESSION);
 const clients = createServiceClients(
   (service, interceptors) =>
-    createConnectTransport({ baseUrl: baseUrls[service], httpVersion: "2", interceptors }),
+    createConnectTransport({ baseUrl: baseUrls[service], httpVersion: "2", interceptors, ...compression }),
   clientInterceptors(signer),
 );
 let draining = false;
