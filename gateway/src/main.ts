@@ -20,6 +20,7 @@ import {
 import { createGateway } from "./app.js";
 import { createServiceClients } from "./lib/clients.js";
 import { corsOriginsSchema } from "./lib/cors.js";
+import { trustProxySchema } from "./lib/source-address.js";
 
 const url = z.url({ protocol: /^https?$/ });
 const flag = (fallback: boolean) =>
@@ -49,7 +50,7 @@ const config = exitOnConfigError(() =>
       PETRI_CLOUDLABS_URL: url,
       PETRI_NOTIFICATIONS_URL: url,
       // Take the client address from the last X-Forwarded-For entry (one trusted proxy in front).
-      PETRI_TRUST_PROXY: flag(false),
+      PETRI_TRUST_PROXY: trustProxySchema,
       PETRI_MAX_BODY_BYTES: positiveInt.default(1_048_576),
       PETRI_API_KEY_CACHE_TTL_MS: millisecondsSchema.default(30_000),
       // The full reload of the revocation state behind identity's WatchRevocations stream.
