@@ -15,7 +15,10 @@ function fakeHealth() {
       return { status: HealthCheckResponse_ServingStatus.SERVING };
     },
   });
-  const health = { identity: client("identity"), engine: client("engine") } as unknown as ServiceClients["health"];
+  const health = {
+    identity: client("identity"),
+    engine: client("engine"),
+  } as unknown as ServiceClients["health"];
   const releaseAll = () => {
     for (const release of state.release.splice(0)) release();
   };
@@ -26,7 +29,10 @@ async function settled<T>(promise: Promise<T>, releaseAll: () => void): Promise<
   // Checks start asynchronously; release until the probe finishes.
   for (;;) {
     releaseAll();
-    const result = await Promise.race([promise, new Promise<undefined>((resolve) => setImmediate(() => resolve(undefined)))]);
+    const result = await Promise.race([
+      promise,
+      new Promise<undefined>((resolve) => setImmediate(() => resolve(undefined))),
+    ]);
     if (result !== undefined) return result;
   }
 }
