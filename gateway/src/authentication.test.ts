@@ -1,7 +1,7 @@
 import { QuotaPolicy, Role, Tier } from "@petri/contracts/identity";
 import { FakeClock } from "@petri/testkit";
 import { SignJWT, base64url, exportSPKI, generateKeyPair } from "jose";
-import { beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { AUDIENCE, FakeIdentity, ISSUER, bodyOf, from, gatewayFor } from "../test/support/fake-identity.js";
 
 const ME = "/auth/me";
@@ -45,6 +45,23 @@ describe("Bearer access tokens", () => {
     const token = await identity.token(accountId);
     for (let i = 0; i < 5; i += 1) expect((await bearer(token)).status).toBe(200);
     expect(identity.count("ListSigningKeys")).toBe(1);
+  });
+
+  it("checks a token's signature once; repeats are answered from the verified-token cache", async () => {
+    const token = await identity.token(accountId);
+    const other = await identity.token(accountId, { ttlSeconds: 120 });
+    const signatureChecks = vi.spyOn(globalThis.crypto.subtle, "verify");
+    try {
+      // The first request also verifies the internal tokens of the calls behind it (once each).
+      expect((await bearer(token)).status).toBe(200);
+      const afterFirst = signatureChecks.mock.calls.length;
+      for (let i = 0; i < 4; i += 1) expect((await bearer(token)).status).toBe(200);
+      expect(signatureChecks).toHaveBeenCalledTimes(afterFirst);
+      expect((await bearer(other)).status).toBe(200);
+      expect(signatureChecks).toHaveBeenCalledTimes(afterFirst + 1);
+    } finally {
+      signatureChecks.mockRestore();
+    }
   });
 
   it("refuses every token of the corpus with 401 and the error body", async () => {

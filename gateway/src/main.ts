@@ -13,11 +13,14 @@ import {
   logLevelSchema,
   millisecondsSchema,
   portSchema,
+  rpcClientCompression,
+  rpcCompressionSchema,
   systemClock,
 } from "@petri/service-kit";
 import { createGateway } from "./app.js";
 import { createServiceClients } from "./lib/clients.js";
 import { corsOriginsSchema } from "./lib/cors.js";
+import { trustProxySchema } from "./lib/source-address.js";
 
 const url = z.url({ protocol: /^https?$/ });
 const flag = (fallback: boolean) =>
@@ -47,7 +50,7 @@ const config = exitOnConfigError(() =>
       PETRI_CLOUDLABS_URL: url,
       PETRI_NOTIFICATIONS_URL: url,
       // Take the client address from the last X-Forwarded-For entry (one trusted proxy in front).
-      PETRI_TRUST_PROXY: flag(false),
+      PETRI_TRUST_PROXY: trustProxySchema,
       PETRI_MAX_BODY_BYTES: positiveInt.default(1_048_576),
       PETRI_API_KEY_CACHE_TTL_MS: millisecondsSchema.default(30_000),
       // The full reload of the revocation state behind identity's WatchRevocations stream.
@@ -57,6 +60,8 @@ const config = exitOnConfigError(() =>
       PETRI_REGISTRATION_OPEN: flag(true),
       // Exact origins (comma-separated) browsers may call the API from; empty: no CORS.
       PETRI_CORS_ORIGINS: corsOriginsSchema,
+      // Compression of the calls to the services: "none" (same host or zone) or "gzip".
+      PETRI_RPC_COMPRESSION: rpcCompressionSchema,
     }),
   ),
 );
@@ -75,9 +80,10 @@ const baseUrls = {
   notifications: config.PETRI_NOTIFICATIONS_URL,
 };
 // Connect protocol over one persistent HTTP/2 session per service.
+const compression = rpcClientCompression(config.PETRI_RPC_COMPRESSION);
 const clients = createServiceClients(
   (service, interceptors) =>
-    createConnectTransport({ baseUrl: baseUrls[service], httpVersion: "2", interceptors }),
+    createConnectTransport({ baseUrl: baseUrls[service], httpVersion: "2", interceptors, ...compression }),
   clientInterceptors(signer),
 );
 let draining = false;

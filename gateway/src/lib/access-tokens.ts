@@ -18,11 +18,23 @@
  * when absent) and jti. Anything else in role or tier is refused, so a public token can never
  * claim the gateway's "system" role. A token whose cep is below the account's current epoch
  * or whose jti was revoked is refused (lib/revocations.ts).
+ *
+ * A token that verified is remembered (VerifiedTokenCache, by the exact token string, until its
+ * exp or its key's retirement, whichever is first), so a client repeating its token costs no
+ * signature check. What can change while the token lives is still checked on every request:
+ * the revocation state, and that the current key set holds the same key under the token's kid
+ * (a key dropped or replaced at identity stops verifying at the next key refresh, as before).
  */
 import type { Client } from "@connectrpc/connect";
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { type IdentityService, SigningKeyState } from "@petri/contracts/identity";
-import { type Clock, type Logger, type Principal, UnavailableError } from "@petri/service-kit";
+import {
+  type Clock,
+  type Logger,
+  type Principal,
+  UnavailableError,
+  VerifiedTokenCache,
+} from "@petri/service-kit";
 import { type CryptoKey, type JWTHeaderParameters, errors as joseErrors, importJWK, jwtVerify } from "jose";
 import { asGateway } from "./clients.js";
 import { CredentialRejectedError } from "./credential-errors.js";
@@ -45,7 +57,11 @@ export interface AccessTokenVerifierOptions {
   maxStaleMs?: number;
   /** Revoked credentials; a valid signature is not enough while an epoch or jti says otherwise. */
   revocations: RevocationState;
+  /** Verified tokens remembered (least recently used dropped first). Default 10,000. */
+  verifiedCacheSize?: number;
 }
+
+export const DEFAULT_VERIFIED_ACCESS_TOKENS = 10_000;
 
 /** A verified token's principal with the claims revocation needs. */
 export interface VerifiedAccessToken {
@@ -57,6 +73,8 @@ export interface VerifiedAccessToken {
 
 interface VerificationKey {
   key: CryptoKey;
+  /** The public key itself (JWK "x"): what a cached verification is tied to, not the kid alone. */
+  x: string;
   /** Epoch ms after which a RETIRING key no longer verifies. */
   retiresAt?: number;
 }
@@ -68,8 +86,21 @@ interface KeySet {
   fetchedAt: number;
 }
 
+/** What a signature check established about a token, for as long as the token lives. */
+interface VerifiedClaims {
+  token: VerifiedAccessToken;
+  /** The credentials epoch the token was issued under (cep; 0 when absent). */
+  epoch: number;
+  /** The key it verified under, which must still be current on a cache hit. */
+  kid: string;
+  x: string;
+  issuer: string;
+  audience: string;
+}
+
 export class AccessTokenVerifier {
   private keySet: KeySet | undefined;
+  private readonly verified: VerifiedTokenCache<VerifiedClaims>;
   private inflight: Promise<KeySet> | undefined;
   private lastAttemptAt = Number.NEGATIVE_INFINITY;
   private forceRefresh = false;
@@ -81,6 +112,7 @@ export class AccessTokenVerifier {
     this.refreshIntervalMs = options.refreshIntervalMs ?? 60_000;
     this.minRefreshIntervalMs = options.minRefreshIntervalMs ?? 5_000;
     this.maxStaleMs = options.maxStaleMs ?? 300_000;
+    this.verified = new VerifiedTokenCache(options.verifiedCacheSize ?? DEFAULT_VERIFIED_ACCESS_TOKENS);
   }
 
   /** Makes the next verification fetch the key set first (after a rotation through this gateway). */
@@ -98,8 +130,25 @@ export class AccessTokenVerifier {
   async verifyToken(token: string): Promise<VerifiedAccessToken> {
     const revocations = this.options.revocations;
     await revocations.ready();
-    let keySet = await this.currentKeySet();
+    const keySet = await this.currentKeySet();
     const now = this.options.clock.now();
+    const cached = this.verified.get(token, now.getTime());
+    const claims =
+      cached && stillVerifies(cached, keySet, now.getTime())
+        ? cached
+        : await this.checkSignature(token, keySet, now);
+    const { principal, jti } = claims.token;
+    if (claims.epoch < revocations.epochOf(principal.accountId))
+      throw new CredentialRejectedError("credentials epoch passed");
+    if (jti !== "" && revocations.isRevoked(jti)) throw new CredentialRejectedError("token revoked");
+    return { ...claims.token, principal: { ...principal } };
+  }
+
+  /** The full verification of a token (signature and claims), remembered when it passes. */
+  private async checkSignature(token: string, current: KeySet, now: Date): Promise<VerifiedClaims> {
+    let keySet = current;
+    // The key jwtVerify was given (set by selectKey), which a cached answer is tied to.
+    const selected: { kid?: string; key?: VerificationKey } = {};
     const selectKey = async (header: JWTHeaderParameters): Promise<CryptoKey> => {
       if (!header.kid) throw new CredentialRejectedError("token without kid");
       let entry = keySet.keys.get(header.kid);
@@ -111,6 +160,8 @@ export class AccessTokenVerifier {
       if (entry.retiresAt !== undefined && now.getTime() >= entry.retiresAt) {
         throw new CredentialRejectedError(`retired kid ${header.kid}`);
       }
+      selected.kid = header.kid;
+      selected.key = entry;
       return entry.key;
     };
     let payload: Record<string, unknown>;
@@ -143,11 +194,22 @@ export class AccessTokenVerifier {
       throw new CredentialRejectedError("bad cep");
     if (jti !== undefined && (typeof jti !== "string" || jti === ""))
       throw new CredentialRejectedError("bad jti");
-    if ((cep ?? 0) < revocations.epochOf(sub)) throw new CredentialRejectedError("credentials epoch passed");
-    if (jti !== undefined && revocations.isRevoked(jti)) throw new CredentialRejectedError("token revoked");
+    const { kid, key } = selected;
+    if (kid === undefined || key === undefined) throw new CredentialRejectedError("malformed token");
     const principal: Principal = { accountId: sub, role, tier };
     if (typeof op === "string") principal.operatorId = op;
-    return { principal, jti: jti ?? "", expiresAt: (exp as number) * 1000 };
+    const expiresAt = (exp as number) * 1000;
+    const claims: VerifiedClaims = {
+      token: { principal, jti: jti ?? "", expiresAt },
+      epoch: cep ?? 0,
+      kid,
+      x: key.x,
+      issuer: keySet.issuer,
+      audience: keySet.audience,
+    };
+    // Without the clock tolerance: a remembered answer is never more lenient than a fresh check.
+    this.verified.set(token, claims, Math.min(expiresAt, key.retiresAt ?? Infinity), now.getTime());
+    return claims;
   }
 
   private mayRefresh(): boolean {
@@ -203,7 +265,7 @@ export class AccessTokenVerifier {
           { kty: "OKP", crv: "Ed25519", x: jwk.x },
           ACCESS_TOKEN_ALGORITHM,
         )) as CryptoKey;
-        const entry: VerificationKey = { key };
+        const entry: VerificationKey = { key, x: jwk.x };
         if (signingKey.state === SigningKeyState.RETIRING && signingKey.retiresAt) {
           entry.retiresAt = timestampDate(signingKey.retiresAt).getTime();
         }
@@ -222,4 +284,16 @@ export class AccessTokenVerifier {
     this.forceRefresh = false;
     return keySet;
   }
+}
+
+/** Whether a remembered verification still holds under the key set in force now. */
+function stillVerifies(claims: VerifiedClaims, keySet: KeySet, nowMs: number): boolean {
+  const key = keySet.keys.get(claims.kid);
+  return (
+    key !== undefined &&
+    key.x === claims.x &&
+    (key.retiresAt === undefined || nowMs < key.retiresAt) &&
+    keySet.issuer === claims.issuer &&
+    keySet.audience === claims.audience
+  );
 }

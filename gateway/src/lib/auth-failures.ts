@@ -91,6 +91,8 @@ export class AuthFailureLimiter {
 
   /** The 429 to answer when the attempt's address, or its credential there, is blocked. */
   blocked(attempt: AuthAttempt): FailureDecision | undefined {
+    // The usual case, nothing blocked anywhere: no key to build (the pair key hashes the credential).
+    if (this.blocks.size === 0) return undefined;
     const keys = [addressKey(attempt.address)];
     if (attempt.credential !== undefined) keys.push(pairKey(attempt.credential, attempt.address));
     for (const key of keys) {

@@ -18,6 +18,7 @@
  */
 import type { Context, MiddlewareHandler } from "hono";
 import { matchedOperation } from "./guard.js";
+import { hasRequestBody } from "./request-body.js";
 
 const KIB = 1024;
 const MIB = 1024 * KIB;
@@ -59,13 +60,14 @@ export function bodyLimit(
   tooLarge: (c: Context, maxBytes: number) => Response,
 ): MiddlewareHandler {
   return async (c, next) => {
-    const raw = c.req.raw;
-    if (!raw.body) return next();
+    if (!hasRequestBody(c)) return next();
     const maxBytes = limitFor(c);
-    const declared = raw.headers.get("content-length");
-    if (declared !== null && !raw.headers.has("transfer-encoding")) {
+    const declared = c.req.header("content-length");
+    if (declared !== undefined && c.req.header("transfer-encoding") === undefined) {
       return Number(declared) > maxBytes ? tooLarge(c, maxBytes) : next();
     }
+    const raw = c.req.raw;
+    if (!raw.body) return next();
     if (STREAMED_BODY_OPERATIONS.has(matchedOperation(c) ?? "")) {
       let size = 0;
       const counted = raw.body.pipeThrough(

@@ -13,6 +13,7 @@ import { connectErrorToHttp, isConnectError, retryAfterSeconds } from "./connect
 import { corsFor } from "./cors.js";
 import { guard, matchedOperation } from "./guard.js";
 import { ApiError, RespondWith, errorBody } from "./problem.js";
+import { hasRequestBody, isHttp1 } from "./request-body.js";
 import { requestHygiene } from "./request-hygiene.js";
 import { type GatewayDeps, type GatewayEnv, createRuntime } from "./runtime.js";
 import { securityHeaders } from "./security-headers.js";
@@ -88,12 +89,6 @@ export function createRouter(options: RouterOptions = {}) {
   });
 }
 
-/** True for @hono/node-server HTTP/1.x requests (HTTP/2 forbids a Connection header). */
-function isHttp1(env: unknown): boolean {
-  const incoming = (env as { incoming?: { httpVersionMajor?: number } } | undefined)?.incoming;
-  return incoming?.httpVersionMajor === 1;
-}
-
 /** The methods `path` is routed for, from the app's route table (for 405 and Allow). */
 function allowedMethods(app: Hono<any>, path: string): string[] {
   const methods = new Set<string>();
@@ -137,14 +132,19 @@ export function createApp(deps: GatewayAppDeps) {
     c.set("runtime", runtime);
     c.header("x-request-id", requestId);
     const context = createRequestContext({ parentTraceparent: c.req.header("traceparent"), requestId });
+    // The request as received: the body limit may hand later middleware a rebuilt one.
     const original = c.req.raw;
+    const unreadBodyPossible = isHttp1(c.env) && hasRequestBody(c);
     await runWithRequestContext(context, () => next());
+    // Headers go on the response in place: c.header() after next() would copy the response
+    // into a full web Response, which @hono/node-server then has to stream.
+    const headers = c.res.headers;
     // Nothing private is ever cacheable unless a route says otherwise (docs assets do).
-    if (!c.res.headers.has("cache-control")) c.header("Cache-Control", "no-store");
-    if (original.body && !original.bodyUsed && isHttp1(c.env)) {
+    if (!headers.has("cache-control")) headers.set("Cache-Control", "no-store");
+    if (unreadBodyPossible && !original.bodyUsed) {
       // Answered without reading the body (401, 413 by Content-Length, 429...): the rest of it
       // is still on the wire, so the connection must not carry another request.
-      c.header("Connection", "close");
+      headers.set("Connection", "close");
     }
   });
 

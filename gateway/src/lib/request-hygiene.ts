@@ -29,6 +29,7 @@ import {
 import { operationKey } from "./access.js";
 import { STREAMED_BODY_OPERATIONS } from "./body-limit.js";
 import { PATH_ID_PREFIXES } from "./path-ids.js";
+import { hasRequestBody } from "./request-body.js";
 import { errorBody } from "./problem.js";
 
 /** The longest free-text path parameter (template and provider names, docs assets). */
@@ -134,7 +135,7 @@ export function requestHygiene(): MiddlewareHandler {
     if (errors.length > 0) return invalid(c, "the request contains text that cannot be stored", errors);
 
     const mediaType = c.req.header("content-type")?.split(";", 1)[0]?.trim() ?? "";
-    if (!c.req.raw.body || !JSON_MEDIA_TYPE.test(mediaType)) return next();
+    if (!JSON_MEDIA_TYPE.test(mediaType) || !hasRequestBody(c)) return next();
     if (STREAMED_BODY_OPERATIONS.has(operationKey(route.method, route.path))) return next();
 
     const text = await c.req.text();

@@ -10,6 +10,7 @@ import type { ServiceClients } from "./clients.js";
 import { drawFromIdentity } from "./quota-draw.js";
 import { QuotaLeases } from "./quota-leases.js";
 import { RevocationState } from "./revocations.js";
+import { ServiceHealth } from "./service-health.js";
 
 export interface GatewayDeps {
   clients: ServiceClients;
@@ -36,6 +37,8 @@ export interface GatewayDeps {
   revocationRefreshMs?: number;
   /** Readiness of this gateway process for GET /readyz (false while draining). Default: always ready. */
   ready?: () => boolean;
+  /** How long GET /health reuses the services' readiness it last asked for. Default 1 s. */
+  healthMaxAgeMs?: number;
 }
 
 /** The gateway's per-process state, built once from the deps. */
@@ -54,6 +57,7 @@ export interface GatewayRuntime {
   revocations: RevocationState;
   quota: QuotaLeases;
   authFailures: AuthFailureLimiter;
+  health: ServiceHealth;
 }
 
 export interface GatewayEnv {
@@ -112,5 +116,10 @@ export function createRuntime(deps: GatewayDeps): GatewayRuntime {
     revocations,
     quota: new QuotaLeases({ draw, clock }),
     authFailures: new AuthFailureLimiter({ draw, clock }),
+    health: new ServiceHealth({
+      health: clients.health,
+      clock,
+      ...(deps.healthMaxAgeMs !== undefined && { maxAgeMs: deps.healthMaxAgeMs }),
+    }),
   };
 }

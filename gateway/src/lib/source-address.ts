@@ -12,8 +12,15 @@
  * would be trivial to sidestep.
  */
 import { isIP } from "node:net";
+import { z } from "zod";
 
 export const UNKNOWN_ADDRESS = "unknown";
+
+/** PETRI_TRUST_PROXY in a config schema (the cluster gateway's and standalone's): default false. */
+export const trustProxySchema = z
+  .enum(["true", "false", "1", "0"], { error: "must be true or false" })
+  .default("false")
+  .transform((value) => value === "true" || value === "1");
 
 /** Expands an IPv6 address to its 8 groups (numbers), or undefined. */
 function ipv6Groups(address: string): number[] | undefined {

@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { pooledRandomBytes } from "./random-pool.js";
 
 const ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"; // Crockford base32, lower case
 
@@ -14,7 +14,7 @@ export function newId(prefix: string, now: Date = new Date()): string {
     timePart = ALPHABET[time % 32] + timePart;
     time = Math.floor(time / 32);
   }
-  const random = randomBytes(10);
+  const random = pooledRandomBytes(10);
   let randomPart = "";
   let buffer = 0;
   let bits = 0;

@@ -23,3 +23,5 @@ export * from "./message-text.js";
 export * from "./account-audience.js";
 export * from "./canonical-json.js";
 export * from "./background-loop.js";
+export * from "./rpc-compression.js";
+export * from "./verified-token-cache.js";

@@ -1,6 +1,6 @@
 import { createHmac, createPublicKey } from "node:crypto";
 import { SignJWT, importPKCS8 } from "jose";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { ManualClock } from "../test/manual-clock.js";
 import {
   INTERNAL_TOKEN_AUDIENCE,
@@ -199,6 +199,40 @@ describe("internal principal token", () => {
     expect((error as InvalidInternalTokenError).reason).toMatch(/exp/);
     // The public message says nothing about which check failed.
     expect((error as Error).message).toBe("invalid internal principal token");
+  });
+
+  it("checks a token's signature once, then answers from the cache until its exp", async () => {
+    const token = await signer.sign(alice);
+    const testClock = new ManualClock(clock.now().getTime());
+    const caching = await InternalTokenVerifier.create([keys.publicKeyPem], { clock: testClock });
+    const signatureChecks = vi.spyOn(globalThis.crypto.subtle, "verify");
+    try {
+      expect(await caching.verify(token)).toEqual(alice);
+      expect(await caching.verify(token)).toEqual(alice);
+      testClock.advance(59_999);
+      expect(await caching.verify(token)).toEqual(alice);
+      expect(signatureChecks).toHaveBeenCalledTimes(1);
+      // At exp the cached answer is gone: the token is checked again (and passes within the skew).
+      testClock.advance(1);
+      expect(await caching.verify(token)).toEqual(alice);
+      expect(signatureChecks).toHaveBeenCalledTimes(2);
+      testClock.advance(6_000);
+      await expect(caching.verify(token)).rejects.toBeInstanceOf(InvalidInternalTokenError);
+    } finally {
+      signatureChecks.mockRestore();
+    }
+  });
+
+  it("never caches a refused token, and a caller changing its principal does not change the cache", async () => {
+    const caching = await InternalTokenVerifier.create([keys.publicKeyPem], { clock, cacheSize: 1 });
+    const forged = await InternalTokenSigner.create(other.privateKeyPem, keys.kid, { clock });
+    const bad = await forged.sign(alice);
+    await expect(caching.verify(bad)).rejects.toBeInstanceOf(InvalidInternalTokenError);
+    await expect(caching.verify(bad)).rejects.toBeInstanceOf(InvalidInternalTokenError);
+    const token = await signer.sign(labOperator);
+    const first = await caching.verify(token);
+    first.accountId = "acct_someone_else";
+    expect(await caching.verify(token)).toEqual(labOperator);
   });
 
   it("rotation: accepts tokens from either key, selected by kid", async () => {

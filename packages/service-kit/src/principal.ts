@@ -30,6 +30,7 @@ import {
 import { z } from "zod";
 import { systemClock, type Clock } from "./clock.js";
 import { UnauthenticatedError } from "./errors.js";
+import { VerifiedTokenCache } from "./verified-token-cache.js";
 
 /**
  * "system" is the gateway acting for itself, before a caller is known: authenticating an
@@ -222,15 +223,27 @@ async function expandPublicKeys(input: InternalPublicKeyInput): Promise<Array<{ 
   return out;
 }
 
+/** Distinct internal tokens a verifier remembers: one per principal the gateway called for in the last minute. */
+export const DEFAULT_VERIFIED_TOKEN_CACHE_SIZE = 10_000;
+
 export class InternalTokenVerifier {
+  /**
+   * Verified tokens until their exp (or their maximum age, if sooner). The keys are fixed for
+   * the verifier's life, so nothing else can make a verified token invalid before then.
+   */
+  private readonly verified: VerifiedTokenCache<Principal>;
+
   private constructor(
     private readonly keys: ReadonlyMap<string, CryptoKey>,
     private readonly clock: Clock,
-  ) {}
+    cacheSize: number,
+  ) {
+    this.verified = new VerifiedTokenCache(cacheSize);
+  }
 
   static async create(
     publicKeys: readonly InternalPublicKeyInput[],
-    options: { clock?: Clock } = {},
+    options: { clock?: Clock; cacheSize?: number } = {},
   ): Promise<InternalTokenVerifier> {
     const keys = new Map<string, CryptoKey>();
     for (const input of publicKeys) {
@@ -240,7 +253,11 @@ export class InternalTokenVerifier {
       }
     }
     if (keys.size === 0) throw new Error("at least one internal token public key is required");
-    return new InternalTokenVerifier(keys, options.clock ?? systemClock);
+    return new InternalTokenVerifier(
+      keys,
+      options.clock ?? systemClock,
+      options.cacheSize ?? DEFAULT_VERIFIED_TOKEN_CACHE_SIZE,
+    );
   }
 
   /** The key ids this verifier accepts. */
@@ -250,6 +267,9 @@ export class InternalTokenVerifier {
 
   /** Returns the principal, or throws InvalidInternalTokenError. */
   async verify(token: string): Promise<Principal> {
+    const now = this.clock.now();
+    const cached = this.verified.get(token, now.getTime());
+    if (cached) return { ...cached };
     const selectKey = (header: JWTHeaderParameters): CryptoKey => {
       if (!header.kid) throw new InvalidInternalTokenError("missing kid");
       const key = this.keys.get(header.kid);
@@ -266,7 +286,7 @@ export class InternalTokenVerifier {
         requiredClaims: ["exp", "iat", "sub"],
         maxTokenAge: MAX_TOKEN_AGE_SECONDS,
         clockTolerance: CLOCK_TOLERANCE_SECONDS,
-        currentDate: this.clock.now(),
+        currentDate: now,
       }));
     } catch (error) {
       if (error instanceof InvalidInternalTokenError) throw error;
@@ -277,7 +297,14 @@ export class InternalTokenVerifier {
     const claims = claimsSchema.safeParse(payload);
     if (!claims.success) throw new InvalidInternalTokenError("bad principal claims");
     const { sub, role, tier, op } = claims.data;
-    return op === undefined ? { accountId: sub, role, tier } : { accountId: sub, role, tier, operatorId: op };
+    const principal: Principal =
+      op === undefined ? { accountId: sub, role, tier } : { accountId: sub, role, tier, operatorId: op };
+    // jwtVerify required both as numbers. Kept no longer than exp and the maximum age allow,
+    // without the clock tolerance: a cached answer is never more lenient than a fresh one.
+    const { exp, iat } = payload as { exp: number; iat: number };
+    const expiresAt = Math.min(exp, iat + MAX_TOKEN_AGE_SECONDS) * 1000;
+    this.verified.set(token, principal, expiresAt, now.getTime());
+    return { ...principal };
   }
 }
 

@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { pooledRandomBytes } from "./random-pool.js";
 
 /**
  * W3C Trace Context `traceparent` (https://www.w3.org/TR/trace-context/):
@@ -51,7 +51,7 @@ function randomNonZeroHex(bytes: number): string {
   // An all-zero id is invalid; with 8+ random bytes it never happens in practice, but a
   // loop costs nothing and makes the guarantee unconditional.
   for (;;) {
-    const hex = randomBytes(bytes).toString("hex");
+    const hex = pooledRandomBytes(bytes).toString("hex");
     if (!ALL_ZEROS.test(hex)) return hex;
   }
 }

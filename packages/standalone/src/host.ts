@@ -74,8 +74,11 @@ export interface StandaloneOptions {
   engine?: EngineServiceOptions;
   /** Cloud labs' sandbox timing, polling and HTTP lab adapter (see @petri/cloud-labs cloudLabsOptionsFromEnv). */
   cloudlabs?: CloudLabsServiceOptions;
-  /** The gateway's settings: origins allowed cross-origin access (PETRI_CORS_ORIGINS). */
-  gateway?: { corsOrigins?: readonly string[] };
+  /**
+   * The gateway's settings: origins allowed cross-origin access (PETRI_CORS_ORIGINS), and
+   * whether the client address is the last X-Forwarded-For entry (PETRI_TRUST_PROXY).
+   */
+  gateway?: { corsOrigins?: readonly string[]; trustProxy?: boolean };
   port: number;
   host: string;
   logger: Logger;
@@ -153,6 +156,7 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
       : { accessTokenTtlSeconds: options.identity.accessTokenTtlSeconds }),
     ready: () => !stopping,
     ...(options.gateway?.corsOrigins ? { corsOrigins: options.gateway.corsOrigins } : {}),
+    ...(options.gateway?.trustProxy !== undefined ? { trustProxy: options.gateway.trustProxy } : {}),
   });
   const port = options.port === 0 ? await freePort(options.host) : options.port;
   const server = serve({ fetch: gateway.fetch, port, hostname: options.host });

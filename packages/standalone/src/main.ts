@@ -18,7 +18,7 @@ import { cloudLabsOptionsFromEnv } from "@petri/cloud-labs";
 import { engineOptionsFromEnv } from "@petri/engine";
 import { standaloneIdentityConfigSchema, standaloneIdentityOptions } from "@petri/identity";
 import { notificationsOptionsFromConfig, standaloneNotificationsConfigSchema } from "@petri/notifications";
-import { corsOriginsSchema } from "@petri/gateway";
+import { corsOriginsSchema, trustProxySchema } from "@petri/gateway";
 import { startStandalone } from "./host.js";
 
 const config = exitOnConfigError(() =>
@@ -29,6 +29,8 @@ const config = exitOnConfigError(() =>
       PETRI_DATA_DIR: z.string().default("./.petri"),
       LOG_LEVEL: logLevelSchema.default("info"),
       PETRI_CORS_ORIGINS: corsOriginsSchema,
+      // As the cluster gateway: take the client address from the last X-Forwarded-For entry.
+      PETRI_TRUST_PROXY: trustProxySchema,
     }),
   ),
 );
@@ -70,7 +72,7 @@ const petri = await startStandalone({
   experiments,
   engine,
   cloudlabs,
-  gateway: { corsOrigins: config.PETRI_CORS_ORIGINS },
+  gateway: { corsOrigins: config.PETRI_CORS_ORIGINS, trustProxy: config.PETRI_TRUST_PROXY },
   port: config.PORT,
   host: config.HOST,
   logger,

@@ -123,7 +123,7 @@ describe("POST /experiments", () => {
     const headers = { "idempotency-key": "order-42" };
     const first = await call("POST", "/experiments", REQUEST, headers);
     const firstText = await first.text();
-    clock.advance(60_000);
+    await clock.advance(60_000);
     const again = await call("POST", "/experiments", REQUEST, headers);
     expect(again.status).toBe(first.status);
     expect(await again.text()).toBe(firstText);

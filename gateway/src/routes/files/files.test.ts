@@ -68,7 +68,7 @@ describe("GET /files/{file_id}", () => {
   it("an expired or altered URL is 403, an unknown file 404", async () => {
     const fileId = experiments.loop.addFile("a.csv", "text/csv", CSV);
     const url = signedUrl(fileId);
-    clock.advance((URL_TTL_SECONDS + 1) * 1000);
+    await clock.advance((URL_TTL_SECONDS + 1) * 1000);
     const expired = await download(url);
     expect(expired.status).toBe(403);
     expect((await bodyOf(expired)).error).toMatchObject({

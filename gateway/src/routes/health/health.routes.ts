@@ -21,7 +21,8 @@ export const getHealth = createRoute({
   path: "/health",
   operationId: "getHealth",
   tags: ["System"],
-  summary: "Readiness of every service (database, bus, migrations, consumers), asked over Connect",
+  summary:
+    "Readiness of every service (database, bus, migrations, consumers), asked over Connect at most once a second (checked_at says when)",
   ...publicAccess,
   responses: {
     ...errorResponses({ authenticated: false }),

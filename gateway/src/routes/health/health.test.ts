@@ -6,13 +6,20 @@ const SOURCE = "198.51.100.80";
 
 describe("health and probes", () => {
   it("GET /health is 200 when every service is serving and 503 naming the one that is not", async () => {
-    const identity = await FakeIdentity.create(new FakeClock("2026-03-02T10:00:00.000Z"));
+    const clock = new FakeClock("2026-03-02T10:00:00.000Z");
+    const identity = await FakeIdentity.create(clock);
     const app = await gatewayFor(identity);
     const ok = await app.request("/health", {}, from(SOURCE));
     expect(ok.status).toBe(200);
     expect(await bodyOf(ok)).toMatchObject({ status: "ok", checked_at: "2026-03-02T10:00:00.000Z" });
 
     identity.notServing.add("engine");
+    // Within a second the last report stands (readiness is not probed per request).
+    await clock.advance(999);
+    const cached = await app.request("/health", {}, from(SOURCE));
+    expect(cached.status).toBe(200);
+    expect((await bodyOf(cached)).checked_at).toBe("2026-03-02T10:00:00.000Z");
+    await clock.advance(1);
     const degraded = await app.request("/health", {}, from(SOURCE));
     expect(degraded.status).toBe(503);
     const health = await bodyOf(degraded);

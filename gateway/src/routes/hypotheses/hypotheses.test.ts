@@ -117,7 +117,7 @@ describe("POST /hypotheses", () => {
 describe("GET /hypotheses", () => {
   it("passes filters and the page on, and answers {hypotheses, total, limit, offset}", async () => {
     const first = await saved();
-    clock.advance(1_000);
+    await clock.advance(1_000);
     const second = await saved();
     const response = await call(
       "GET",
@@ -164,7 +164,7 @@ describe("GET, PATCH and DELETE /hypotheses/{id}", () => {
 
   it("PATCH sends only the supplied fields and answers the record", async () => {
     const record = await saved();
-    clock.advance(60_000);
+    await clock.advance(60_000);
     const response = await call("PATCH", `/hypotheses/${record.id}`, { title: "Renamed" });
     expect(response.status).toBe(200);
     expect(await bodyOf(response)).toMatchObject({

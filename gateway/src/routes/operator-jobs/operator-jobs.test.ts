@@ -291,7 +291,7 @@ describe("POST /operator/jobs/{id}/submit", () => {
     // Spacing may change, but 1.50 must arrive as written (re-serialising would print 1.5).
     const text = `{ "summary": "ok",\n  "measurements": [{"metric":"MIC","value":1.50,"unit":"ug/mL"}], "hypothesis_supported": true,
       "raw_data_uploads": [{"name": "a.csv", "format": "CSV", "content_base64": "YSxi\\nMSwy"}], "notes": null }`;
-    clock.advance(60_000);
+    await clock.advance(60_000);
     const response = await call("POST", `/operator/jobs/${experiment.id}/submit`, text);
     expect(response.status).toBe(200);
     expect(await bodyOf(response)).toEqual({

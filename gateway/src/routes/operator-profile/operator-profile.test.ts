@@ -63,7 +63,7 @@ describe("POST /operator/profile", () => {
     expect(JSON.parse(marketplace.last("SubmitOperatorProfile").profileJson)).toEqual(PROFILE);
     expect(marketplace.calls[0]?.principal).toMatchObject({ accountId, role: "requester" });
 
-    clock.advance(60_000);
+    await clock.advance(60_000);
     const replaced = await call("POST", "/operator/profile", {
       ...PROFILE,
       identity: { ...PROFILE.identity, display_name: "Core Lab II" },

@@ -262,7 +262,7 @@ describe("the experiment record through the marketplace loop", () => {
       dispute: `/experiments/${experiment.id}/dispute`,
     });
 
-    clock.advance(3_600_000);
+    await clock.advance(3_600_000);
     await call("POST", `/experiments/${experiment.id}/approve`, { rating: 4 });
     const completed = await bodyOf(await call("GET", `/experiments/${experiment.id}`));
     expect(completed.approval).toEqual({
