@@ -194,10 +194,10 @@ describe("anonymous and exempt requests", () => {
     expect((await app.request("/nope", {}, from(SOURCE))).status).toBe(429);
   });
 
-  it("exempts /healthz and /readyz: no quota, no headers, even with identity down", async () => {
+  it("exempts /health, /healthz and /readyz: no quota, no headers, even with identity down", async () => {
     const app = await gatewayFor(identity);
     identity.down.add("AcquireQuota");
-    for (const path of ["/healthz", "/readyz"]) {
+    for (const path of ["/health", "/healthz", "/readyz"]) {
       for (let i = 0; i < 50; i += 1) {
         const response = await app.request(path, {}, from(SOURCE));
         expect(response.status).toBe(200);

@@ -41,7 +41,12 @@ export const PUBLIC_OPERATIONS = [
 ] as const;
 
 /** Probes of the gateway process itself: no quota, no credentials. */
-export const RATE_LIMIT_EXEMPT_OPERATIONS = ["GET /healthz", "GET /readyz"] as const;
+/**
+ * No quota and no rate-limit headers: the probes, and GET /health, whose answer comes from a
+ * readiness cached for a second (service-health.ts), so answering it costs less than the quota
+ * draw that would limit it (decisions.md, "GET /health outside the anonymous quota").
+ */
+export const RATE_LIMIT_EXEMPT_OPERATIONS = ["GET /health", "GET /healthz", "GET /readyz"] as const;
 
 export const SECURITY_SCHEMES = {
   bearerAuth: {

@@ -22,12 +22,12 @@ export const getHealth = createRoute({
   operationId: "getHealth",
   tags: ["System"],
   summary:
-    "Readiness of every service (database, bus, migrations, consumers), asked over Connect at most once a second (checked_at says when)",
+    "Readiness of every service (database, bus, migrations, consumers), asked over Connect at most once a second (checked_at says when; no rate limit)",
   ...publicAccess,
   responses: {
-    ...errorResponses({ authenticated: false }),
-    200: jsonResponse("Every service is ready", HealthSchema),
-    503: jsonResponse("At least one service is not ready", HealthSchema),
+    ...errorResponses({ authenticated: false, rateLimited: false }),
+    200: jsonResponse("Every service is ready", HealthSchema, { rateLimited: false }),
+    503: jsonResponse("At least one service is not ready", HealthSchema, { rateLimited: false }),
   },
 });
 

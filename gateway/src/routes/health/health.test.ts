@@ -26,7 +26,8 @@ describe("health and probes", () => {
     expect(health.status).toBe("degraded");
     expect(health.services.engine.status).toBe("not_ready");
     expect(health.services.identity.status).toBe("ready");
-    expect(degraded.headers.get("x-ratelimit-limit")).not.toBeNull();
+    // Outside the quota: its answer is cheaper than a draw would be.
+    expect(degraded.headers.get("x-ratelimit-limit")).toBeNull();
   });
 
   it("GET /healthz and /readyz describe this process only, without calling any service", async () => {
