@@ -9,19 +9,20 @@ import {
   CREDENTIAL_FAILURES_PER_MINUTE,
   TIER_RATE_LIMITS,
 } from "@petri/contracts";
-import type { PrincipalTier } from "@petri/service-kit";
+import type { PublishedTier } from "./identity-json.js";
 
 export interface TierLimits {
   requests_per_minute: number;
   requests_per_day: number;
 }
 
-const published = (tier: PrincipalTier): TierLimits => ({
+const published = (tier: PublishedTier): TierLimits => ({
   requests_per_minute: TIER_RATE_LIMITS[tier].perMinute,
   requests_per_day: TIER_RATE_LIMITS[tier].perDay,
 });
 
-export const TIER_LIMITS: Record<PrincipalTier, TierLimits> = {
+/** The published tiers' limits; a custom tier's are the account's own (Account.rate_limits). */
+export const TIER_LIMITS: Record<PublishedTier, TierLimits> = {
   standard: published("standard"),
   pro: published("pro"),
   ai_agent: published("ai_agent"),

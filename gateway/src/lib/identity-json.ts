@@ -12,7 +12,11 @@ import type { Principal, PrincipalRole, PrincipalTier } from "@petri/service-kit
 /** The roles an account can have (service-kit's "system" is the gateway's own, never an account's). */
 export const ACCOUNT_ROLES = ["requester", "operator", "staff"] as const;
 export type AccountRole = (typeof ACCOUNT_ROLES)[number];
-export const TIERS = ["standard", "pro", "ai_agent"] as const satisfies readonly PrincipalTier[];
+/** The tiers with published limits (SPEC.md, Limits), as GET /config lists them. */
+export const PUBLISHED_TIERS = ["standard", "pro", "ai_agent"] as const satisfies readonly PrincipalTier[];
+export type PublishedTier = (typeof PUBLISHED_TIERS)[number];
+/** Every tier: the published ones and "custom", limits staff set for one account. */
+export const TIERS = [...PUBLISHED_TIERS, "custom"] as const satisfies readonly PrincipalTier[];
 
 const ROLE_NAMES: Record<number, AccountRole | undefined> = {
   [Role.REQUESTER]: "requester",
@@ -23,6 +27,7 @@ const TIER_NAMES: Record<number, PrincipalTier | undefined> = {
   [Tier.STANDARD]: "standard",
   [Tier.PRO]: "pro",
   [Tier.AI_AGENT]: "ai_agent",
+  [Tier.CUSTOM]: "custom",
 };
 export const ROLE_BY_NAME: Record<AccountRole, Role> = {
   requester: Role.REQUESTER,
@@ -33,6 +38,7 @@ export const TIER_BY_NAME: Record<PrincipalTier, Tier> = {
   standard: Tier.STANDARD,
   pro: Tier.PRO,
   ai_agent: Tier.AI_AGENT,
+  custom: Tier.CUSTOM,
 };
 
 export function roleName(role: Role): AccountRole | undefined {
@@ -65,6 +71,19 @@ export function accountJson(account: Account) {
     tier: tierName(account.tier) ?? "standard",
     created_at: iso(account.createdAt) ?? "",
   };
+}
+
+/** A custom tier's limits as staff set and see them; null for every other tier. */
+export function rateLimitsJson(account: Account): { per_minute: number; per_day: number } | null {
+  const limits = account.rateLimits;
+  if (account.tier !== Tier.CUSTOM || !limits) return null;
+  return { per_minute: Number(limits.perMinute), per_day: Number(limits.perDay) };
+}
+
+/** The account as staff see it (the /admin/accounts operations): with a custom tier's limits. */
+export function adminAccountJson(account: Account) {
+  const limits = rateLimitsJson(account);
+  return { ...accountJson(account), ...(limits ? { rate_limits: limits } : {}) };
 }
 
 export function apiKeyJson(key: ApiKey) {

@@ -46,7 +46,9 @@ describe("draw size", () => {
   it("follows the documented rule", () => {
     expect(drawSize(false, 100, 100)).toBe(1);
     expect(drawSize(true, 100, 99)).toBe(9);
-    expect(drawSize(true, 1_000, 900)).toBe(10);
+    expect(drawSize(true, 1_000, 900)).toBe(90);
+    expect(drawSize(true, 1_000_000, 1_000_000)).toBe(100); // the contract's bound per draw
+    expect(drawSize(true, 1_000, 499)).toBe(1);
     expect(drawSize(true, 100, 50)).toBe(5);
     expect(drawSize(true, 100, 49)).toBe(1);
     expect(drawSize(true, 10, 9)).toBe(1); // floor(9/10) = 0, at least 1
@@ -78,6 +80,15 @@ describe("QuotaLeases", () => {
     const next = await leases.acquire(key);
     expect(next.allowed).toBe(true);
     expect(next.resetAt).toBe(clock.now().getTime() + MINUTE);
+  });
+
+  it("serves a busy high-limit account (the custom tier) with one draw per hundred requests", async () => {
+    const clock = new FakeClock();
+    const { draw, requests } = counter(clock, 1_000_000, 10_000_000);
+    const leases = new QuotaLeases({ draw, clock });
+    for (let i = 0; i < 2_000; i += 1) expect((await leases.acquire(key)).allowed).toBe(true);
+    expect(requests.length).toBeLessThanOrEqual(25);
+    expect(Math.max(...requests)).toBe(100);
   });
 
   it("reports remaining that never increases within a window and reaches 0 exactly at the limit", async () => {

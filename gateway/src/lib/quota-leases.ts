@@ -7,18 +7,22 @@
  *   - per quota key (policy, subject, tier) it holds the tokens identity granted;
  *   - with no token left it draws again: 1 when the binding window has less than half its
  *     limit left (so at most one unspent token per gateway near the limit), otherwise
- *     min(10, floor(remaining / 10)); 1 when nothing is known yet. That size is further
- *     bounded by the demand this key has shown in the current window (requests so far, per
- *     elapsed time, projected to the window's end): tokens that expire unspent were still
- *     counted in every window, including the day's, so prefetching for a client that sends
- *     two requests a minute would burn its daily quota about five times too fast;
+ *     min(100, floor(remaining / 10)): a tenth of what is left, so no gateway sits on much of
+ *     what the others could admit, up to the contract's bound (at most 10 for the standard
+ *     tier's 100 a minute; 100 from a limit of 1,000 up, so a busy high-limit account such as
+ *     a custom-tier one costs one draw per 100 requests); 1 when nothing is known yet. That
+ *     size is further bounded by the demand this key has shown in the current window
+ *     (requests so far, per elapsed time, projected to the window's end): tokens that expire
+ *     unspent were still counted in every window, including the day's, so prefetching for a
+ *     client that sends two requests a minute would burn its daily quota about five times
+ *     too fast;
  *   - tokens expire at the earliest reset among the policy's windows. (Identity says a grant
  *     is valid "until binding.resets_at at the latest"; a token drawn in one minute spent in
  *     the next would not have been counted there, so we stop at the first reset of any
  *     window, which is the binding one or earlier.)
  *   - concurrent requests for one key share one in-flight draw, which asks for at least as
  *     many requests as are waiting (at most 100, the contract's bound), so a burst is served
- *     by one draw instead of one draw per ten requests;
+ *     by one draw;
  *   - when identity grants nothing, the key is refused locally until the exhausted windows
  *     reset, without further draws.
  * X-RateLimit-Remaining is identity's remaining after the last draw plus the unspent local
@@ -36,9 +40,9 @@ import {
   exhaustedUntil,
 } from "./quota-draw.js";
 
-export const MAX_TOKENS_PER_DRAW = 10;
 /** AcquireQuotaRequest.requested is 1..100. */
 const MAX_REQUESTED = 100;
+export const MAX_TOKENS_PER_DRAW = MAX_REQUESTED;
 /**
  * A reset identity reports in the past (its clock behind ours) still keeps tokens and blocks
  * for this long, so a skewed clock cannot make the lease draw in a tight loop.

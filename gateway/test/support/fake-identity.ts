@@ -57,6 +57,8 @@ export const TIER_QUOTA: Record<Tier, { minute: number; day: number }> = {
   [Tier.STANDARD]: { minute: 100, day: 1_000 },
   [Tier.PRO]: { minute: 1_000, day: 10_000 },
   [Tier.AI_AGENT]: { minute: 500, day: 5_000 },
+  // An account without its own limits (never, in identity) would get the standard ones.
+  [Tier.CUSTOM]: { minute: 100, day: 1_000 },
 };
 export const ANONYMOUS_PER_MINUTE = 30;
 export const CREDENTIAL_FAILURES_PER_MINUTE = 20;
@@ -226,9 +228,12 @@ export class FakeIdentity {
     const roleName = { [Role.REQUESTER]: "requester", [Role.OPERATOR]: "operator", [Role.STAFF]: "staff" }[
       account.role as Role.REQUESTER
     ];
-    const tierName = { [Tier.STANDARD]: "standard", [Tier.PRO]: "pro", [Tier.AI_AGENT]: "ai_agent" }[
-      account.tier as Tier.STANDARD
-    ];
+    const tierName = {
+      [Tier.STANDARD]: "standard",
+      [Tier.PRO]: "pro",
+      [Tier.AI_AGENT]: "ai_agent",
+      [Tier.CUSTOM]: "custom",
+    }[account.tier as Tier.STANDARD];
     const claims: Record<string, unknown> = {
       iss: ISSUER,
       aud: AUDIENCE,
@@ -272,11 +277,14 @@ export class FakeIdentity {
   /** Fixed windows aligned to the clock; one atomic draw across all of a policy's windows. */
   acquire(policy: QuotaPolicy, subject: string, tier: Tier, requested: number) {
     const now = this.clock.now().getTime();
+    // Like identity: a custom-tier account's own limits, read at the draw.
+    const own = tier === Tier.CUSTOM ? this.accounts.get(subject)?.account.rateLimits : undefined;
+    const limits = own ? { minute: Number(own.perMinute), day: Number(own.perDay) } : TIER_QUOTA[tier];
     const definitions =
       policy === QuotaPolicy.ACCOUNT
         ? [
-            { name: "minute", ms: MINUTE, limit: TIER_QUOTA[tier].minute },
-            { name: "day", ms: DAY, limit: TIER_QUOTA[tier].day },
+            { name: "minute", ms: MINUTE, limit: limits.minute },
+            { name: "day", ms: DAY, limit: limits.day },
           ]
         : policy === QuotaPolicy.ANONYMOUS
           ? [{ name: "minute", ms: MINUTE, limit: ANONYMOUS_PER_MINUTE }]
@@ -397,9 +405,13 @@ export class FakeIdentity {
             if (principal.role !== "staff") throw new ConnectError("staff only", Code.PermissionDenied);
             const found = this.accounts.get(request.accountId);
             if (!found) throw new ConnectError("no such account", Code.NotFound);
+            if ((request.tier === Tier.CUSTOM) !== (request.rateLimits !== undefined))
+              throw new ConnectError("rate_limits go with the custom tier", Code.InvalidArgument);
+            const { role, tier } = found.account;
             if (request.role !== Role.UNSPECIFIED) found.account.role = request.role;
             if (request.tier !== Tier.UNSPECIFIED) found.account.tier = request.tier;
-            this.raiseEpoch(found.account.id);
+            if (request.tier !== Tier.UNSPECIFIED) found.account.rateLimits = request.rateLimits;
+            if (found.account.role !== role || found.account.tier !== tier) this.raiseEpoch(found.account.id);
             return { account: found.account };
           },
           authenticateApiKey: async (request, context) => {

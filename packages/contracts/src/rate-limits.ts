@@ -31,3 +31,12 @@ export const CREDENTIAL_FAILURES_PER_MINUTE = 20;
  * office's mistakes add up to (50 people each locked out of their own account reach it).
  */
 export const ADDRESS_AUTH_FAILURES_PER_MINUTE = 1_000;
+
+/**
+ * The custom tier: limits staff set for one account (internal and enterprise accounts), within
+ * these bounds. A day never admits fewer requests than a minute.
+ */
+export const CUSTOM_RATE_LIMIT_BOUNDS = {
+  perMinute: { min: 1, max: 1_000_000 },
+  perDay: { max: 1_000_000_000 },
+} as const;

@@ -8,6 +8,7 @@ import {
   registrationEventReachesNotifications,
   sharedRateLimit,
   staffChangesTier,
+  staffSetsCustomLimits,
 } from "./scenarios.js";
 import { STAFF, clusterInfraReady, startClusterHost } from "./support/hosts.js";
 
@@ -45,6 +46,8 @@ describe.skipIf(!(await clusterInfraReady()))(
     it("errors have the spec's shape", () => errorsHaveOneShape(target));
     it("register -> token -> me -> API key -> revoke -> 401", () => credentialsLifecycle(target));
     it("the bootstrapped staff account changes an account's tier", () => staffChangesTier(target, STAFF));
+    it("staff give an account custom limits, which every gateway applies exactly", () =>
+      staffSetsCustomLimits(host.baseUrls, STAFF));
     it("a service port reached directly, without the gateway's internal token, is refused", async () => {
       const identityUrl = `http://127.0.0.1:${host.portBase + 1}`;
       const response = await fetch(`${identityUrl}/petri.identity.v1.IdentityService/GetAccount`, {

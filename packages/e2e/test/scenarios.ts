@@ -270,3 +270,66 @@ export async function staffChangesTier(
   expect(after.status).toBe(200);
   expect(after.headers.get("x-ratelimit-limit")).toBe("1000");
 }
+
+/**
+ * Staff give an account the custom tier with small limits: the account's requests, spread over
+ * every gateway, see X-RateLimit-Limit of the custom minute and exactly that many are admitted.
+ */
+export async function staffSetsCustomLimits(
+  gatewayUrls: string[],
+  staff: { email: string; password: string },
+): Promise<void> {
+  const [first] = gatewayUrls as [string, ...string[]];
+  const user = await registerAndLogIn(first, "custom");
+  const staffToken = await fetch(`${first}/auth/token`, {
+    method: "POST",
+    headers: jsonHeaders,
+    body: JSON.stringify(staff),
+  });
+  expect(staffToken.status).toBe(200);
+  const staffAuth = { authorization: `Bearer ${(await json(staffToken)).access_token}` };
+  const patch = (body: unknown) =>
+    fetch(`${first}/admin/accounts/${user.accountId}`, {
+      method: "PATCH",
+      headers: { ...staffAuth, ...jsonHeaders },
+      body: JSON.stringify(body),
+    });
+
+  const refused = await patch({ tier: "custom" });
+  expect(refused.status).toBe(422);
+  expect((await json(refused)).error.details.errors).toContainEqual(
+    expect.objectContaining({ field: "rate_limits", code: "missing_required" }),
+  );
+  const changed = await patch({ tier: "custom", rate_limits: { per_minute: 5, per_day: 50 } });
+  expect(changed.status).toBe(200);
+  expect((await json(changed)).account).toMatchObject({
+    tier: "custom",
+    rate_limits: { per_minute: 5, per_day: 50 },
+  });
+  const seen = await fetch(`${first}/admin/accounts/${user.accountId}`, { headers: staffAuth });
+  expect((await json(seen)).account.rate_limits).toEqual({ per_minute: 5, per_day: 50 });
+
+  // A fresh token carries the custom tier; identity applies the account's own limits.
+  const token = await fetch(`${first}/auth/token`, {
+    method: "POST",
+    headers: jsonHeaders,
+    body: JSON.stringify({ email: user.email, password: "a long enough password" }),
+  });
+  const bearer = { authorization: `Bearer ${(await json(token)).access_token}` };
+  await awayFromMinuteEdge(20);
+  const statuses: number[] = [];
+  for (let i = 0; i < 8; i += 1) {
+    const response = await fetch(`${gatewayUrls[i % gatewayUrls.length]}/auth/me`, { headers: bearer });
+    statuses.push(response.status);
+    expect(response.headers.get("x-ratelimit-limit")).toBe("5");
+    const body = await json(response);
+    if (response.status === 200) {
+      expect(body.account.tier).toBe("custom");
+      expect(body.limits).toEqual({ requests_per_minute: 5, requests_per_day: 50 });
+    } else {
+      expect(body.error.code).toBe("rate_limit_exceeded");
+    }
+  }
+  expect(statuses.filter((s) => s === 200)).toHaveLength(5);
+  expect(statuses.filter((s) => s === 429)).toHaveLength(3);
+}

@@ -6,6 +6,7 @@ import {
   healthReportsEveryService,
   registrationEventReachesNotifications,
   staffChangesTier,
+  staffSetsCustomLimits,
 } from "./scenarios.js";
 import { loginLockoutSparesTheOffice } from "./login-limits.scenarios.js";
 import { STAFF, startStandaloneHost } from "./support/hosts.js";
@@ -38,6 +39,8 @@ describe("standalone mode (one process, PGlite, in-process bus)", () => {
   it("errors have the spec's shape", () => errorsHaveOneShape(target));
   it("register -> token -> me -> API key -> revoke -> 401", () => credentialsLifecycle(target));
   it("the bootstrapped staff account changes an account's tier", () => staffChangesTier(target, STAFF));
+  it("staff give an account custom limits, which every gateway applies exactly", () =>
+    staffSetsCustomLimits([target.baseUrl], STAFF));
   it(
     "20 wrong passwords lock that account at that address, not a colleague behind it",
     () => loginLockoutSparesTheOffice(target),

@@ -37,7 +37,8 @@ import { VerifiedTokenCache } from "./verified-token-cache.js";
  * API key, fetching signing keys, drawing rate-limit quota. No account ever has it.
  */
 export const PRINCIPAL_ROLES = ["requester", "operator", "staff", "system"] as const;
-export const PRINCIPAL_TIERS = ["standard", "pro", "ai_agent"] as const;
+/** "custom": limits staff set for the one account (identity reads them at every quota draw). */
+export const PRINCIPAL_TIERS = ["standard", "pro", "ai_agent", "custom"] as const;
 export type PrincipalRole = (typeof PRINCIPAL_ROLES)[number];
 export type PrincipalTier = (typeof PRINCIPAL_TIERS)[number];
 

@@ -14,6 +14,7 @@ import {
   SYSTEM,
   jump,
   principalOf,
+  registration,
   rejection,
   startIdentity,
   testSecrets,
@@ -161,15 +162,41 @@ describe.each(ENGINES)("quotas on %s", (engine) => {
     expect(grants.filter((g) => g === 10)).toHaveLength(10);
     expect(grants.filter((g) => g === 0)).toHaveLength(10);
     const rows = await identity.db
-      .selectFrom("quota_counters")
-      .select(["window_name", "used"])
+      .selectFrom("quota_usage")
+      .select(["minute_used", "day_used"])
       .where("subject", "=", account)
-      .orderBy("window_name", "desc")
       .execute();
-    expect(rows).toEqual([
-      { window_name: "minute", used: 100 },
-      { window_name: "day", used: 100 },
+    expect(rows).toEqual([{ minute_used: 100, day_used: 100 }]);
+  });
+
+  it("admits exactly the limit to 200 concurrent single draws from two replicas, every round", async () => {
+    for (let round = 0; round < 2; round += 1) {
+      const account = subject("usr");
+      const results = await Promise.all(
+        Array.from({ length: 200 }, (_, i) =>
+          draw(i % 2 === 0 ? identity : replica, QuotaPolicy.ACCOUNT, account, 1),
+        ),
+      );
+      expect(results.reduce((sum, r) => sum + r.granted, 0)).toBe(100);
+      // Every answer reports counts consistent with the grant it made.
+      for (const r of results) expect(r.windows[0]!.remaining).toBeGreaterThanOrEqual(0n);
+      expect(results.filter((r) => r.windows[0]!.remaining === 0n).length).toBeGreaterThanOrEqual(101);
+    }
+  });
+
+  it("counts a draw from a replica whose minute is behind in the newer window, never resetting it", async () => {
+    const account = subject("usr");
+    const start = identity.clock.now();
+    await identity.clock.set("2026-03-02T10:01:05.000Z");
+    expect((await draw(identity, QuotaPolicy.ACCOUNT, account, 30)).granted).toBe(30);
+    await identity.clock.set(start);
+    const late = await draw(replica, QuotaPolicy.ACCOUNT, account, 80);
+    expect(late.granted).toBe(70);
+    expect(late.windows.map((w) => [w.name, w.remaining])).toEqual([
+      ["minute", 0n],
+      ["day", 900n],
     ]);
+    expect(iso(late.windows[0]!.resetsAt!.seconds)).toBe("2026-03-02T10:02:00.000Z");
   });
 
   it("never over-admits under uneven concurrent draws (property over several rounds)", async () => {
@@ -212,30 +239,99 @@ describe.each(ENGINES)("quotas on %s", (engine) => {
     expect((await rejection(identity.as().acquireQuota(request))).code).toBe(Code.Unauthenticated);
   });
 
-  it("purges counters whose window ended more than two days ago, on its timer too", async () => {
+  describe("the custom tier", () => {
+    const staff = principalOf({ id: "usr_staff" }, "staff");
+    const customAccount = async (perMinute: number, perDay: number) => {
+      const { account } = await identity.as().registerAccount(registration("custom"));
+      await identity.as(staff).updateAccountAccess({
+        accountId: account!.id,
+        tier: Tier.CUSTOM,
+        rateLimits: { perMinute: BigInt(perMinute), perDay: BigInt(perDay) },
+      });
+      return account!.id;
+    };
+
+    it("draws against the account's own limits, read in the draw", async () => {
+      const account = await customAccount(7, 9);
+      const first = await draw(identity, QuotaPolicy.ACCOUNT, account, 5, Tier.CUSTOM);
+      expect(first.granted).toBe(5);
+      expect(first.windows.map((w) => [w.name, w.limit, w.remaining])).toEqual([
+        ["minute", 7n, 2n],
+        ["day", 9n, 4n],
+      ]);
+      expect((await draw(replica, QuotaPolicy.ACCOUNT, account, 5, Tier.CUSTOM)).granted).toBe(2);
+      const refused = await draw(identity, QuotaPolicy.ACCOUNT, account, 1, Tier.CUSTOM);
+      expect(refused.granted).toBe(0);
+      expect(refused.binding).toMatchObject({ name: "minute", limit: 7n, remaining: 0n });
+
+      // The day binds in the next minute.
+      await jump(identity, 60_000);
+      const next = await draw(identity, QuotaPolicy.ACCOUNT, account, 5, Tier.CUSTOM);
+      expect(next.granted).toBe(2);
+      expect(next.binding).toMatchObject({ name: "day", limit: 9n, remaining: 0n });
+      await jump(identity, -60_000);
+    });
+
+    it("applies new limits at the next draw, without raising the credentials epoch", async () => {
+      const account = await customAccount(3, 100);
+      expect((await draw(identity, QuotaPolicy.ACCOUNT, account, 10, Tier.CUSTOM)).granted).toBe(3);
+      const epochBefore = await epochOf(account);
+      await identity.as(staff).updateAccountAccess({
+        accountId: account,
+        tier: Tier.CUSTOM,
+        rateLimits: { perMinute: 8n, perDay: 100n },
+      });
+      expect(await epochOf(account)).toBe(epochBefore);
+      const more = await draw(identity, QuotaPolicy.ACCOUNT, account, 10, Tier.CUSTOM);
+      expect(more.granted).toBe(5);
+      expect(more.binding).toMatchObject({ limit: 8n, remaining: 0n });
+    });
+
+    it("falls back to the standard limits for an account that is not custom (a stale credential)", async () => {
+      const { account } = await identity.as().registerAccount(registration("plain"));
+      const result = await draw(identity, QuotaPolicy.ACCOUNT, account!.id, 1, Tier.CUSTOM);
+      expect(result.windows.map((w) => w.limit)).toEqual([100n, 1000n]);
+    });
+
+    it("admits exactly a high custom limit to many concurrent draws of 100 from two replicas", async () => {
+      const account = await customAccount(5_000, 1_000_000);
+      const results = await Promise.all(
+        Array.from({ length: 80 }, (_, i) =>
+          draw(i % 2 === 0 ? identity : replica, QuotaPolicy.ACCOUNT, account, 100, Tier.CUSTOM),
+        ),
+      );
+      expect(results.reduce((sum, r) => sum + r.granted, 0)).toBe(5_000);
+    });
+  });
+
+  const epochOf = async (accountId: string) =>
+    (
+      await identity.db
+        .selectFrom("accounts")
+        .select("credentials_epoch")
+        .where("id", "=", accountId)
+        .executeTakeFirstOrThrow()
+    ).credentials_epoch;
+
+  it("purges counters whose day window ended more than two days ago, on its timer too", async () => {
     const old = subject("usr");
     await draw(identity, QuotaPolicy.ACCOUNT, old, 1);
     const count = async (who: string) =>
-      (
-        await identity.db
-          .selectFrom("quota_counters")
-          .select("window_name")
-          .where("subject", "=", who)
-          .execute()
-      ).length;
-    expect(await count(old)).toBe(2);
+      (await identity.db.selectFrom("quota_usage").select("subject").where("subject", "=", who).execute())
+        .length;
+    expect(await count(old)).toBe(1);
 
-    // Two days and one hour later the minute window is old enough, the day window is not.
+    // Two days and one hour later the day window ended less than two days ago: kept.
     await jump(identity, 49 * 3_600_000);
     const fresh = subject("usr");
     await draw(identity, QuotaPolicy.ACCOUNT, fresh, 1);
     await identity.service.purgeExpiredRecords();
     expect(await count(old)).toBe(1);
-    expect(await count(fresh)).toBe(2);
+    expect(await count(fresh)).toBe(1);
 
-    // One more day: the housekeeping timer (every 10 minutes of clock time) removes the rest.
+    // One more day: the housekeeping timer (every 10 minutes of clock time) removes it.
     await jump(identity, 24 * 3_600_000);
     await expect.poll(() => count(old), { timeout: 10_000 }).toBe(0);
-    expect(await count(fresh)).toBe(2);
+    expect(await count(fresh)).toBe(1);
   });
 });

@@ -49,7 +49,7 @@ describe.each(ENGINES)("secrets at rest on %s", (engine) => {
       backend.database.root,
     );
     expect(tables.rows.map((t) => t.table_name)).toEqual(
-      expect.arrayContaining(["accounts", "api_keys", "signing_keys", "quota_counters", "outbox"]),
+      expect.arrayContaining(["accounts", "api_keys", "signing_keys", "quota_usage", "outbox"]),
     );
     let dump = "";
     for (const { table_name } of tables.rows) {

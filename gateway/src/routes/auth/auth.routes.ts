@@ -9,7 +9,10 @@ export const AccountSchema = z
     name: z.string(),
     organization: z.string(),
     role: z.enum(["requester", "operator", "staff"]),
-    tier: z.enum(["standard", "pro", "ai_agent"]),
+    tier: z.enum(["standard", "pro", "ai_agent", "custom"]).openapi({
+      description:
+        "Decides the account's rate limits: a published tier's (GET /config), or with custom the limits staff set for this account",
+    }),
     created_at: z.string().openapi({ format: "date-time" }),
   })
   .openapi("Account");
@@ -27,6 +30,20 @@ export const ApiKeySchema = z
       .openapi({ format: "date-time", description: "Null while the key is active" }),
   })
   .openapi("ApiKey");
+
+export const RateLimitsSchema = z
+  .object({
+    per_minute: z.int().openapi({ description: "Requests per minute", example: 5000 }),
+    per_day: z.int().openapi({ description: "Requests per UTC day", example: 2000000 }),
+  })
+  .openapi("RateLimits");
+
+/** The account as staff see it (the /admin/accounts operations). */
+export const AdminAccountSchema = AccountSchema.extend({
+  rate_limits: RateLimitsSchema.optional().openapi({
+    description: "The limits staff set for the account; present exactly when tier is custom",
+  }),
+}).openapi("AdminAccount");
 
 export const TierLimitsSchema = z
   .object({ requests_per_minute: z.int(), requests_per_day: z.int() })
@@ -122,6 +139,7 @@ export const getMe = createRoute({
   operationId: "getMe",
   tags: ["Auth"],
   summary: "The caller's account and its tier's rate limits",
+  description: "With the custom tier, limits are the ones staff set for the account.",
   ...authenticatedAccess,
   responses: {
     200: jsonResponse("The caller's account", MeResponseSchema),

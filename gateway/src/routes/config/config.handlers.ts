@@ -18,7 +18,7 @@ import {
   WEBHOOK_EVENTS,
 } from "../../lib/catalog.js";
 import type { GatewayEnv } from "../../lib/create-app.js";
-import { TIERS } from "../../lib/identity-json.js";
+import { PUBLISHED_TIERS } from "../../lib/identity-json.js";
 import { API_VERSION } from "../../lib/openapi.js";
 import type { getConfig } from "./config.routes.js";
 
@@ -35,7 +35,7 @@ export const getConfigHandler: RouteHandler<typeof getConfig, GatewayEnv> = (c) 
         access_token_ttl_seconds: runtime.accessTokenTtlSeconds,
         api_key_cache_ttl_seconds: Math.ceil(runtime.apiKeys.ttlMs / 1000),
       },
-      tiers: TIERS.map((name) => ({ name, ...TIER_LIMITS[name] })),
+      tiers: PUBLISHED_TIERS.map((name) => ({ name, ...TIER_LIMITS[name] })),
       limits: {
         max_body_bytes: runtime.maxBodyBytes,
         max_body_bytes_by_operation: { ...OPERATION_BODY_LIMITS },

@@ -2,22 +2,34 @@ import type { RouteHandler } from "@hono/zod-openapi";
 import { Role, Tier } from "@petri/contracts/identity";
 import { asCaller } from "../../lib/clients.js";
 import type { GatewayEnv } from "../../lib/create-app.js";
-import { ROLE_BY_NAME, TIER_BY_NAME, accountJson } from "../../lib/identity-json.js";
-import type { rotateSigningKey, updateAccountAccess } from "./staff.routes.js";
+import { ROLE_BY_NAME, TIER_BY_NAME, adminAccountJson } from "../../lib/identity-json.js";
+import type { getAdminAccount, rotateSigningKey, updateAccountAccess } from "./staff.routes.js";
+
+export const getAdminAccountHandler: RouteHandler<typeof getAdminAccount, GatewayEnv> = async (c) => {
+  const { account_id } = c.req.valid("param");
+  const { account } = await c
+    .get("runtime")
+    .clients.identity.getAccount({ accountId: account_id }, asCaller());
+  if (!account) throw new Error("identity returned no account");
+  return c.json({ account: adminAccountJson(account) }, 200);
+};
 
 export const updateAccountAccessHandler: RouteHandler<typeof updateAccountAccess, GatewayEnv> = async (c) => {
   const { account_id } = c.req.valid("param");
-  const { role, tier } = c.req.valid("json");
+  const { role, tier, rate_limits } = c.req.valid("json");
   const { account } = await c.get("runtime").clients.identity.updateAccountAccess(
     {
       accountId: account_id,
       role: role ? ROLE_BY_NAME[role] : Role.UNSPECIFIED,
       tier: tier ? TIER_BY_NAME[tier] : Tier.UNSPECIFIED,
+      rateLimits: rate_limits
+        ? { perMinute: BigInt(rate_limits.per_minute), perDay: BigInt(rate_limits.per_day) }
+        : undefined,
     },
     asCaller(),
   );
   if (!account) throw new Error("identity returned no account");
-  return c.json({ account: accountJson(account) }, 200);
+  return c.json({ account: adminAccountJson(account) }, 200);
 };
 
 export const rotateSigningKeyHandler: RouteHandler<typeof rotateSigningKey, GatewayEnv> = async (c) => {

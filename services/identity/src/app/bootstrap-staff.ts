@@ -70,6 +70,8 @@ async function createOrUpdate(
       organization: "Petri",
       role: "staff",
       tier: "standard",
+      rate_limit_per_minute: null,
+      rate_limit_per_day: null,
       created_at: now,
       updated_at: now,
     };

@@ -10,6 +10,8 @@ export const ACCOUNT_COLUMNS = [
   "organization",
   "role",
   "tier",
+  "rate_limit_per_minute",
+  "rate_limit_per_day",
   "created_at",
   "updated_at",
 ] as const;

@@ -1,7 +1,7 @@
 import type { Clock } from "@petri/service-kit";
 import type { Kysely } from "kysely";
 import type { IdentityDb } from "../db/schema.js";
-import { purgeBefore } from "../domain/quota.js";
+import { purgeUsageBefore } from "../domain/quota.js";
 
 export interface PurgeResult {
   quotaCounters: number;
@@ -10,7 +10,7 @@ export interface PurgeResult {
 }
 
 /**
- * Housekeeping, run on a timer: quota counters whose window ended more than two days ago,
+ * Housekeeping, run on a timer: quota counters whose day window ended more than two days ago,
  * retiring signing keys past retires_at (no token they signed is valid any more) and revoked
  * access tokens past their expiry (no verifier would accept them anyway).
  */
@@ -18,8 +18,8 @@ export function makePurgeExpiredRecords(deps: { db: Kysely<IdentityDb>; clock: C
   return async function purgeExpiredRecords(): Promise<PurgeResult> {
     const now = deps.clock.now();
     const counters = await deps.db
-      .deleteFrom("quota_counters")
-      .where("window_end", "<", purgeBefore(now))
+      .deleteFrom("quota_usage")
+      .where("day_start", "<", purgeUsageBefore(now))
       .executeTakeFirst();
     const keys = await deps.db
       .deleteFrom("signing_keys")

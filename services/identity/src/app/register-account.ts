@@ -43,6 +43,8 @@ export function makeRegisterAccount(deps: RegisterAccountDeps) {
       organization: input.organization.trim(),
       role: "requester",
       tier: "standard",
+      rate_limit_per_minute: null,
+      rate_limit_per_day: null,
       created_at: now,
       updated_at: now,
     };

@@ -3,7 +3,13 @@ import { recordEvent } from "@petri/events";
 import { type Clock, NotFoundError, ValidationError, currentTraceparent } from "@petri/service-kit";
 import type { Kysely } from "kysely";
 import type { IdentityDb } from "../db/schema.js";
-import { type AccountRole, type AccountTier, planAccessChange } from "../domain/account-access.js";
+import {
+  type AccountRole,
+  type AccountTier,
+  type CustomRateLimits,
+  planAccessChange,
+  validateAccessChange,
+} from "../domain/account-access.js";
 import { type AccountRecord, accountMessage, roleMessage, tierMessage } from "../rpc/account-message.js";
 import { ACCOUNT_COLUMNS } from "./get-account.js";
 import { raiseCredentialsEpoch } from "./raise-credentials-epoch.js";
@@ -13,20 +19,25 @@ export interface UpdateAccountAccessInput {
   /** Undefined leaves the value as it is. */
   role?: AccountRole | undefined;
   tier?: AccountTier | undefined;
+  /** With tier "custom" only (and then required). */
+  rateLimits?: CustomRateLimits | undefined;
 }
 
 /**
  * Within a transaction: applies the change to a locked account row, bumps its version and
- * records AccountAccessChanged. No change, no write and no event. A change also raises the
- * credentials epoch: tokens and cached API-key answers carry the role and tier they were
- * issued with, so none issued before may keep standing for the account (in either direction,
- * so a credential never claims rights the account no longer has in any form).
+ * records AccountAccessChanged. No change, no write and no event. A role or tier change also
+ * raises the credentials epoch: tokens and cached API-key answers carry the role and tier they
+ * were issued with, so none issued before may keep standing for the account (in either
+ * direction, so a credential never claims rights the account no longer has in any form). New
+ * limits within the custom tier do not: every quota draw reads them afresh.
  */
 export async function changeAccountAccess(
   trx: Kysely<IdentityDb>,
   input: UpdateAccountAccessInput,
   now: Date,
 ): Promise<{ account: AccountRecord; changed: boolean }> {
+  const problems = validateAccessChange(input);
+  if (problems.length > 0) throw new ValidationError("the access change is invalid", problems);
   const current = await trx
     .selectFrom("accounts")
     .select([...ACCOUNT_COLUMNS, "version"])
@@ -34,12 +45,29 @@ export async function changeAccountAccess(
     .forUpdate()
     .executeTakeFirst();
   if (!current) throw new NotFoundError("account", input.accountId);
-  const plan = planAccessChange(current, input);
+  const plan = planAccessChange(
+    {
+      role: current.role,
+      tier: current.tier,
+      rateLimits:
+        current.rate_limit_per_minute !== null && current.rate_limit_per_day !== null
+          ? { perMinute: current.rate_limit_per_minute, perDay: current.rate_limit_per_day }
+          : null,
+    },
+    input,
+  );
   const { version: _version, ...unchanged } = current;
   if (!plan.changed) return { account: unchanged, changed: false };
   const { version, ...account } = await trx
     .updateTable("accounts")
-    .set((eb) => ({ role: plan.role, tier: plan.tier, updated_at: now, version: eb("version", "+", 1) }))
+    .set((eb) => ({
+      role: plan.role,
+      tier: plan.tier,
+      rate_limit_per_minute: plan.rateLimits?.perMinute ?? null,
+      rate_limit_per_day: plan.rateLimits?.perDay ?? null,
+      updated_at: now,
+      version: eb("version", "+", 1),
+    }))
     .where("id", "=", input.accountId)
     .returning([...ACCOUNT_COLUMNS, "version"])
     .executeTakeFirstOrThrow();
@@ -58,11 +86,11 @@ export async function changeAccountAccess(
       traceparent: currentTraceparent(),
     },
   );
-  await raiseCredentialsEpoch(trx, account.id, "access_changed", now);
+  if (plan.credentialsChanged) await raiseCredentialsEpoch(trx, account.id, "access_changed", now);
   return { account, changed: true };
 }
 
-/** Staff change an account's role and/or tier. */
+/** Staff change an account's role and/or tier (and a custom tier's limits). */
 export function makeUpdateAccountAccess(deps: { db: Kysely<IdentityDb>; clock: Clock; afterCommit(): void }) {
   return async function updateAccountAccess(input: UpdateAccountAccessInput): Promise<AccountRecord> {
     if (input.accountId.trim() === "")

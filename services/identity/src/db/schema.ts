@@ -10,6 +10,9 @@ export interface AccountsTable {
   organization: string;
   role: AccountRole;
   tier: AccountTier;
+  /** The custom tier's limits; null (both) for every other tier. */
+  rate_limit_per_minute: number | null;
+  rate_limit_per_day: number | null;
   version: Generated<number>;
   /** Raised by every change that must end the rights the account's credentials carry. */
   credentials_epoch: Generated<number>;
@@ -51,13 +54,22 @@ export interface SigningKeysTable {
   retires_at: Date | null;
 }
 
-export interface QuotaCountersTable {
+/**
+ * One row per quota subject holding every window's counter, so that one row lock covers a
+ * whole draw (app/acquire-quota.ts). The limits are the ones the last draw applied.
+ */
+export interface QuotaUsageTable {
   policy: string;
   subject: string;
-  window_name: string;
-  window_start: Date;
-  window_end: Date;
-  used: number;
+  minute_start: Date;
+  minute_limit: number;
+  minute_used: number;
+  day_start: Date;
+  /** Null for a policy without a day limit (its day count is kept all the same). */
+  day_limit: number | null;
+  day_used: number;
+  /** What the last draw granted: the statement's answer (RETURNING sees only the new row). */
+  granted: number;
 }
 
 /** The last marketplace operator status applied to an account's role (version-guarded). */
@@ -75,5 +87,5 @@ export interface IdentityDb extends MessagingTables {
   api_keys: ApiKeysTable;
   revoked_access_tokens: RevokedAccessTokensTable;
   signing_keys: SigningKeysTable;
-  quota_counters: QuotaCountersTable;
+  quota_usage: QuotaUsageTable;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { planAccessChange } from "./account-access.js";
+import { planAccessChange, validateAccessChange } from "./account-access.js";
 import { shouldRecordUse, validateApiKeyName } from "./api-keys.js";
 import { isPublished, retirementTime } from "./signing-keys.js";
 
@@ -33,19 +33,72 @@ describe("signing key lifecycle", () => {
 });
 
 describe("account access changes", () => {
-  const current = { role: "requester", tier: "standard" } as const;
+  const current = { role: "requester", tier: "standard", rateLimits: null } as const;
+  const custom = { perMinute: 5, perDay: 50 };
   it("leave unspecified values alone and report whether anything changed", () => {
-    expect(planAccessChange(current, {})).toEqual({ ...current, changed: false });
-    expect(planAccessChange(current, { role: "requester" })).toEqual({ ...current, changed: false });
+    const unchanged = { ...current, changed: false, credentialsChanged: false };
+    expect(planAccessChange(current, {})).toEqual(unchanged);
+    expect(planAccessChange(current, { role: "requester" })).toEqual(unchanged);
     expect(planAccessChange(current, { tier: "pro" })).toEqual({
       role: "requester",
       tier: "pro",
+      rateLimits: null,
       changed: true,
+      credentialsChanged: true,
     });
     expect(planAccessChange(current, { role: "operator", tier: "ai_agent" })).toEqual({
       role: "operator",
       tier: "ai_agent",
+      rateLimits: null,
       changed: true,
+      credentialsChanged: true,
     });
+  });
+
+  it("set a custom tier's limits with it, keep them, and clear them with another tier", () => {
+    const toCustom = planAccessChange(current, { tier: "custom", rateLimits: custom });
+    expect(toCustom).toMatchObject({ tier: "custom", rateLimits: custom, credentialsChanged: true });
+    const asCustom = { role: "requester", tier: "custom", rateLimits: custom } as const;
+    expect(planAccessChange(asCustom, { role: "operator" })).toMatchObject({
+      rateLimits: custom,
+      credentialsChanged: true,
+    });
+    expect(planAccessChange(asCustom, { tier: "pro" })).toMatchObject({ rateLimits: null });
+    // New limits within the custom tier: a change, but the credentials stand.
+    expect(
+      planAccessChange(asCustom, { tier: "custom", rateLimits: { perMinute: 6, perDay: 50 } }),
+    ).toMatchObject({ changed: true, credentialsChanged: false });
+    expect(planAccessChange(asCustom, { tier: "custom", rateLimits: custom })).toMatchObject({
+      changed: false,
+    });
+  });
+
+  it("need limits with the custom tier only, within the published bounds", () => {
+    const fields = (requested: Parameters<typeof validateAccessChange>[0]) =>
+      validateAccessChange(requested).map((p) => `${p.field}:${p.code}`);
+    expect(fields({ tier: "custom", rateLimits: custom })).toEqual([]);
+    expect(fields({ tier: "custom", rateLimits: { perMinute: 1, perDay: 1 } })).toEqual([]);
+    expect(fields({ tier: "custom", rateLimits: { perMinute: 1_000_000, perDay: 1_000_000_000 } })).toEqual(
+      [],
+    );
+    expect(fields({ tier: "custom" })).toEqual(["rate_limits:missing_required"]);
+    expect(fields({ tier: "pro", rateLimits: custom })).toEqual(["rate_limits:invalid_value"]);
+    expect(fields({ rateLimits: custom })).toEqual(["rate_limits:invalid_value"]);
+    expect(fields({ tier: "custom", rateLimits: { perMinute: 0, perDay: 10 } })).toEqual([
+      "rate_limits.per_minute:invalid_value",
+    ]);
+    expect(fields({ tier: "custom", rateLimits: { perMinute: 1_000_001, perDay: 2_000_000 } })).toEqual([
+      "rate_limits.per_minute:invalid_value",
+    ]);
+    expect(fields({ tier: "custom", rateLimits: { perMinute: 1.5, perDay: 10 } })).toEqual([
+      "rate_limits.per_minute:invalid_value",
+    ]);
+    expect(fields({ tier: "custom", rateLimits: { perMinute: 10, perDay: 9 } })).toEqual([
+      "rate_limits.per_day:invalid_value",
+    ]);
+    expect(fields({ tier: "custom", rateLimits: { perMinute: 10, perDay: 1_000_000_001 } })).toEqual([
+      "rate_limits.per_day:invalid_value",
+    ]);
+    expect(fields({ tier: "standard" })).toEqual([]);
   });
 });

@@ -9,30 +9,34 @@ import {
   CREDENTIAL_FAILURE_QUOTA,
   type WindowState,
   bindingWindow,
-  grantFor,
   purgeBefore,
-  quotaRules,
+  purgeUsageBefore,
+  quotaSource,
+  usageWindows,
   validateDraw,
   windowBounds,
 } from "./quota.js";
 
 describe("quota policies", () => {
   it("are the spec's tier limits per account, and the documented per-address ones", () => {
-    const limits = (rules: readonly { name: string; limit: number }[]) =>
-      Object.fromEntries(rules.map((r) => [r.name, r.limit]));
-    expect(limits(ACCOUNT_QUOTAS.standard)).toEqual({ minute: 100, day: 1_000 });
-    expect(limits(ACCOUNT_QUOTAS.pro)).toEqual({ minute: 1_000, day: 10_000 });
-    expect(limits(ACCOUNT_QUOTAS.ai_agent)).toEqual({ minute: 500, day: 5_000 });
-    expect(limits(ANONYMOUS_QUOTA)).toEqual({ minute: 60, day: 1_000 });
+    expect(ACCOUNT_QUOTAS.standard).toEqual({ minute: 100, day: 1_000 });
+    expect(ACCOUNT_QUOTAS.pro).toEqual({ minute: 1_000, day: 10_000 });
+    expect(ACCOUNT_QUOTAS.ai_agent).toEqual({ minute: 500, day: 5_000 });
+    expect(ANONYMOUS_QUOTA).toEqual({ minute: 60, day: 1_000 });
     // Failed authentications: 20 per credential and address, and a per-address ceiling far
     // above one office's mistakes, so one user (or one guessed account) locks out no one else.
-    expect(limits(CREDENTIAL_FAILURE_QUOTA)).toEqual({ minute: 20 });
-    expect(limits(AUTH_FAILURE_QUOTA)).toEqual({ minute: 1_000 });
-    expect(quotaRules("credential_failures", undefined)).toBe(CREDENTIAL_FAILURE_QUOTA);
-    expect(quotaRules("auth_failures", undefined)).toBe(AUTH_FAILURE_QUOTA);
-    expect(quotaRules("account", "pro")).toBe(ACCOUNT_QUOTAS.pro);
-    expect(quotaRules("anonymous", "pro")).toBe(ANONYMOUS_QUOTA);
-    expect(() => quotaRules("account", undefined)).toThrow(ValidationError);
+    expect(CREDENTIAL_FAILURE_QUOTA).toEqual({ minute: 20, day: null });
+    expect(AUTH_FAILURE_QUOTA).toEqual({ minute: 1_000, day: null });
+    const fixed = (limits: unknown) => ({ limits, fromAccount: false });
+    expect(quotaSource("credential_failures", undefined)).toEqual(fixed(CREDENTIAL_FAILURE_QUOTA));
+    expect(quotaSource("auth_failures", undefined)).toEqual(fixed(AUTH_FAILURE_QUOTA));
+    expect(quotaSource("account", "pro")).toEqual(fixed(ACCOUNT_QUOTAS.pro));
+    expect(quotaSource("anonymous", "pro")).toEqual(fixed(ANONYMOUS_QUOTA));
+    expect(() => quotaSource("account", undefined)).toThrow(ValidationError);
+  });
+
+  it("read a custom-tier account's own limits, with the lowest published tier's as fallback", () => {
+    expect(quotaSource("account", "custom")).toEqual({ limits: ACCOUNT_QUOTAS.standard, fromAccount: true });
   });
 });
 
@@ -72,44 +76,27 @@ describe("window arithmetic (fixed windows aligned to the clock)", () => {
 
   it("purges rows whose window ended more than two days ago", () => {
     expect(purgeBefore(new Date("2026-03-03T12:00:00Z"))).toEqual(new Date("2026-03-01T12:00:00Z"));
+    // A subject's counters end with its day window.
+    expect(purgeUsageBefore(new Date("2026-03-03T12:00:00Z"))).toEqual(new Date("2026-02-28T12:00:00Z"));
   });
 });
 
-describe("grants", () => {
-  it("give min(requested, remaining of every window), never below zero", () => {
-    expect(
-      grantFor(10, [
-        { limit: 100, used: 95 },
-        { limit: 1000, used: 0 },
-      ]),
-    ).toBe(5);
-    expect(
-      grantFor(10, [
-        { limit: 100, used: 0 },
-        { limit: 1000, used: 998 },
-      ]),
-    ).toBe(2);
-    expect(grantFor(10, [{ limit: 100, used: 100 }])).toBe(0);
-    expect(grantFor(10, [{ limit: 100, used: 120 }])).toBe(0);
-    expect(grantFor(3, [{ limit: 100, used: 0 }])).toBe(3);
-  });
-
-  it("are the largest amount that keeps every window within its limit", () => {
-    const window = fc.record({
-      limit: fc.integer({ min: 1, max: 10_000 }),
-      used: fc.integer({ min: 0, max: 10_000 }),
-    });
-    fc.assert(
-      fc.property(
-        fc.integer({ min: 1, max: 100 }),
-        fc.array(window, { minLength: 1, maxLength: 3 }),
-        (req, ws) => {
-          const g = grantFor(req, ws);
-          const fits = (n: number) => ws.every((w) => w.used + n <= w.limit || n === 0);
-          return g >= 0 && g <= req && fits(g) && (g === req || !fits(g + 1));
-        },
-      ),
-    );
+describe("the windows a draw reports", () => {
+  it("are the minute's, and the day's when the policy limits the day, with their resets", () => {
+    const usage = {
+      minuteStart: new Date("2026-03-02T10:00:00Z"),
+      minuteLimit: 100,
+      minuteUsed: 30,
+      dayStart: new Date("2026-03-02T00:00:00Z"),
+      dayLimit: 1_000,
+      dayUsed: 1_200,
+    };
+    expect(usageWindows(usage)).toEqual([
+      { name: "minute", limit: 100, remaining: 70, resetsAt: new Date("2026-03-02T10:01:00Z") },
+      // Over the limit (it was lowered): nothing remains, never a negative count.
+      { name: "day", limit: 1_000, remaining: 0, resetsAt: new Date("2026-03-03T00:00:00Z") },
+    ]);
+    expect(usageWindows({ ...usage, dayLimit: null }).map((w) => w.name)).toEqual(["minute"]);
   });
 });
 

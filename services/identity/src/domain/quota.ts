@@ -4,6 +4,10 @@
  *
  * A fixed window admits at most its limit between two resets; a burst straddling a reset
  * can see up to twice the limit within 60 s (reliability-test-plan R4, documented choice).
+ *
+ * The grant of a draw, min(requested, remaining of every window) and never below zero, is
+ * computed by the draw statement itself under the counter row's lock (app/acquire-quota.ts),
+ * so that concurrent draws from every replica are exact.
  */
 import {
   ADDRESS_AUTH_FAILURES_PER_MINUTE,
@@ -17,53 +21,60 @@ import type { AccountTier } from "./account-access.js";
 
 export type QuotaPolicyName = "account" | "anonymous" | "auth_failures" | "credential_failures";
 export type WindowName = "minute" | "day";
+type PublishedTier = Exclude<AccountTier, "custom">;
 
-export interface WindowRule {
-  name: WindowName;
-  limit: number;
+/** A policy's limits: every policy counts per minute, some also per UTC day (null: no day limit). */
+export interface QuotaLimits {
+  minute: number;
+  day: number | null;
 }
 
-const windows = (limits: WindowLimits): readonly WindowRule[] => [
-  { name: "minute", limit: limits.perMinute },
-  { name: "day", limit: limits.perDay },
-];
+const published = (limits: WindowLimits): QuotaLimits => ({ minute: limits.perMinute, day: limits.perDay });
 
 /** Per account (not per key or token), by tier. */
-export const ACCOUNT_QUOTAS: Readonly<Record<AccountTier, readonly WindowRule[]>> = {
-  standard: windows(TIER_RATE_LIMITS.standard),
-  pro: windows(TIER_RATE_LIMITS.pro),
-  ai_agent: windows(TIER_RATE_LIMITS.ai_agent),
+export const ACCOUNT_QUOTAS: Readonly<Record<PublishedTier, QuotaLimits>> = {
+  standard: published(TIER_RATE_LIMITS.standard),
+  pro: published(TIER_RATE_LIMITS.pro),
+  ai_agent: published(TIER_RATE_LIMITS.ai_agent),
 };
 /** Requests without credentials, per source address. */
-export const ANONYMOUS_QUOTA: readonly WindowRule[] = windows(ANONYMOUS_RATE_LIMITS);
+export const ANONYMOUS_QUOTA: QuotaLimits = published(ANONYMOUS_RATE_LIMITS);
 /** Failed authentication attempts, per source address whatever the credential (the ceiling). */
-export const AUTH_FAILURE_QUOTA: readonly WindowRule[] = [
-  { name: "minute", limit: ADDRESS_AUTH_FAILURES_PER_MINUTE },
-];
+export const AUTH_FAILURE_QUOTA: QuotaLimits = { minute: ADDRESS_AUTH_FAILURES_PER_MINUTE, day: null };
 /** Failed authentication attempts, per credential and source address pair. */
-export const CREDENTIAL_FAILURE_QUOTA: readonly WindowRule[] = [
-  { name: "minute", limit: CREDENTIAL_FAILURES_PER_MINUTE },
-];
+export const CREDENTIAL_FAILURE_QUOTA: QuotaLimits = { minute: CREDENTIAL_FAILURES_PER_MINUTE, day: null };
+
+/**
+ * Where a draw's limits come from: fixed ones, or the account's own (custom tier), which the
+ * draw reads in its one statement; `limits` then apply only if the account has none (its tier
+ * changed after the caller's credential was issued), and are the standard tier's, the lowest.
+ */
+export interface QuotaSource {
+  limits: QuotaLimits;
+  fromAccount: boolean;
+}
 
 export const MAX_DRAW = 100;
 export const SUBJECT_MAX_LENGTH = 200;
-/** Counter rows are kept this long after their window ends, then purged. */
+/** Counters are kept this long after their last window (the day) ends, then purged. */
 export const COUNTER_RETENTION_MS = 2 * 24 * 60 * 60 * 1000;
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 24 * 60 * MINUTE_MS;
 
-export function quotaRules(policy: QuotaPolicyName, tier: AccountTier | undefined): readonly WindowRule[] {
+export function quotaSource(policy: QuotaPolicyName, tier: AccountTier | undefined): QuotaSource {
   switch (policy) {
     case "account":
       if (!tier) throw new ValidationError("the draw is invalid", [tierRequired]);
-      return ACCOUNT_QUOTAS[tier];
+      return tier === "custom"
+        ? { limits: ACCOUNT_QUOTAS.standard, fromAccount: true }
+        : { limits: ACCOUNT_QUOTAS[tier], fromAccount: false };
     case "anonymous":
-      return ANONYMOUS_QUOTA;
+      return { limits: ANONYMOUS_QUOTA, fromAccount: false };
     case "auth_failures":
-      return AUTH_FAILURE_QUOTA;
+      return { limits: AUTH_FAILURE_QUOTA, fromAccount: false };
     case "credential_failures":
-      return CREDENTIAL_FAILURE_QUOTA;
+      return { limits: CREDENTIAL_FAILURE_QUOTA, fromAccount: false };
   }
 }
 
@@ -109,13 +120,6 @@ export function validateDraw(input: DrawInput): FieldError[] {
   return problems;
 }
 
-/** How many of `requested` fit in every window: min(requested, remaining of each), >= 0. */
-export function grantFor(requested: number, windows: ReadonlyArray<{ limit: number; used: number }>): number {
-  let grant = requested;
-  for (const window of windows) grant = Math.min(grant, window.limit - window.used);
-  return Math.max(0, grant);
-}
-
 export interface WindowState {
   name: WindowName;
   limit: number;
@@ -144,4 +148,36 @@ export function bindingWindow(windows: readonly WindowState[]): WindowState {
 /** Counter rows whose window ended before this instant may be deleted. */
 export function purgeBefore(now: Date): Date {
   return new Date(now.getTime() - COUNTER_RETENTION_MS);
+}
+
+/**
+ * A subject's counters (one row) may be deleted when its day window, the longest, started
+ * before this instant: that window then ended before purgeBefore(now).
+ */
+export function purgeUsageBefore(now: Date): Date {
+  return new Date(purgeBefore(now).getTime() - DAY_MS);
+}
+
+/** A subject's counters after a draw, as the draw statement returns them. */
+export interface Usage {
+  minuteStart: Date;
+  minuteLimit: number;
+  minuteUsed: number;
+  dayStart: Date;
+  /** Null for a policy without a day limit. */
+  dayLimit: number | null;
+  dayUsed: number;
+}
+
+/** The windows a draw reports: the minute, and the day when the policy limits it. */
+export function usageWindows(usage: Usage): WindowState[] {
+  const window = (name: WindowName, start: Date, limit: number, used: number): WindowState => ({
+    name,
+    limit,
+    remaining: Math.max(0, limit - used),
+    resetsAt: windowBounds(name, start).end,
+  });
+  const windows = [window("minute", usage.minuteStart, usage.minuteLimit, usage.minuteUsed)];
+  if (usage.dayLimit !== null) windows.push(window("day", usage.dayStart, usage.dayLimit, usage.dayUsed));
+  return windows;
 }

@@ -1,6 +1,6 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
-import { type Account, AccountSchema, Role, Tier } from "@petri/contracts/identity";
+import { type Account, AccountSchema, RateLimitsSchema, Role, Tier } from "@petri/contracts/identity";
 import type { AccountsTable } from "../db/schema.js";
 import type { AccountRole, AccountTier } from "../domain/account-access.js";
 
@@ -13,6 +13,7 @@ const TIERS: Record<AccountTier, Tier> = {
   standard: Tier.STANDARD,
   pro: Tier.PRO,
   ai_agent: Tier.AI_AGENT,
+  custom: Tier.CUSTOM,
 };
 
 export function roleMessage(role: AccountRole): Role {
@@ -48,5 +49,13 @@ export function accountMessage(account: AccountRecord): Account {
     role: ROLES[account.role],
     tier: TIERS[account.tier],
     createdAt: timestampFromDate(account.created_at),
+    ...(account.rate_limit_per_minute !== null && account.rate_limit_per_day !== null
+      ? {
+          rateLimits: create(RateLimitsSchema, {
+            perMinute: BigInt(account.rate_limit_per_minute),
+            perDay: BigInt(account.rate_limit_per_day),
+          }),
+        }
+      : {}),
   });
 }

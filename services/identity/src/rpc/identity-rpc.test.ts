@@ -34,6 +34,8 @@ const account = {
   organization: "",
   role: "requester",
   tier: "standard",
+  rate_limit_per_minute: null,
+  rate_limit_per_day: null,
   created_at: now,
   updated_at: now,
 } as const;

@@ -194,7 +194,13 @@ export class IdentityRpc implements ServiceImpl<typeof IdentityService> {
     if (request.role !== Role.UNSPECIFIED && !role) problems.push(unknownEnum("role"));
     if (request.tier !== Tier.UNSPECIFIED && !tier) problems.push(unknownEnum("tier"));
     if (problems.length > 0) throw new ValidationError("the access change is invalid", problems);
-    const account = await this.useCases.updateAccountAccess({ accountId: request.accountId, role, tier });
+    const limits = request.rateLimits;
+    const account = await this.useCases.updateAccountAccess({
+      accountId: request.accountId,
+      role,
+      tier,
+      rateLimits: limits ? { perMinute: Number(limits.perMinute), perDay: Number(limits.perDay) } : undefined,
+    });
     return create(UpdateAccountAccessResponseSchema, { account: accountMessage(account) });
   }
 

@@ -19,7 +19,7 @@ export const ACCESS_TOKEN_TYPE = "at+jwt";
 export interface AccessTokenSubject {
   accountId: string;
   role: "requester" | "operator" | "staff";
-  tier: "standard" | "pro" | "ai_agent";
+  tier: "standard" | "pro" | "ai_agent" | "custom";
   credentialsEpoch: number;
 }
 

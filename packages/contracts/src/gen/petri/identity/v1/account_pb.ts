@@ -12,7 +12,56 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file petri/identity/v1/account.proto.
  */
 export const file_petri_identity_v1_account: GenFile = /*@__PURE__*/
-  fileDesc("Ch9wZXRyaS9pZGVudGl0eS92MS9hY2NvdW50LnByb3RvEhFwZXRyaS5pZGVudGl0eS52MSLGAQoHQWNjb3VudBIKCgJpZBgBIAEoCRINCgVlbWFpbBgCIAEoCRIMCgRuYW1lGAMgASgJEhQKDG9yZ2FuaXphdGlvbhgEIAEoCRIlCgRyb2xlGAUgASgOMhcucGV0cmkuaWRlbnRpdHkudjEuUm9sZRIlCgR0aWVyGAYgASgOMhcucGV0cmkuaWRlbnRpdHkudjEuVGllchIuCgpjcmVhdGVkX2F0GAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCpTCgRSb2xlEhQKEFJPTEVfVU5TUEVDSUZJRUQQABISCg5ST0xFX1JFUVVFU1RFUhABEhEKDVJPTEVfT1BFUkFUT1IQAhIOCgpST0xFX1NUQUZGEAMqUAoEVGllchIUChBUSUVSX1VOU1BFQ0lGSUVEEAASEQoNVElFUl9TVEFOREFSRBABEgwKCFRJRVJfUFJPEAISEQoNVElFUl9BSV9BR0VOVBADYgZwcm90bzM", [file_google_protobuf_timestamp]);
+  fileDesc("Ch9wZXRyaS9pZGVudGl0eS92MS9hY2NvdW50LnByb3RvEhFwZXRyaS5pZGVudGl0eS52MSIxCgpSYXRlTGltaXRzEhIKCnBlcl9taW51dGUYASABKAMSDwoHcGVyX2RheRgCIAEoAyL6AQoHQWNjb3VudBIKCgJpZBgBIAEoCRINCgVlbWFpbBgCIAEoCRIMCgRuYW1lGAMgASgJEhQKDG9yZ2FuaXphdGlvbhgEIAEoCRIlCgRyb2xlGAUgASgOMhcucGV0cmkuaWRlbnRpdHkudjEuUm9sZRIlCgR0aWVyGAYgASgOMhcucGV0cmkuaWRlbnRpdHkudjEuVGllchIuCgpjcmVhdGVkX2F0GAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIyCgtyYXRlX2xpbWl0cxgIIAEoCzIdLnBldHJpLmlkZW50aXR5LnYxLlJhdGVMaW1pdHMqUwoEUm9sZRIUChBST0xFX1VOU1BFQ0lGSUVEEAASEgoOUk9MRV9SRVFVRVNURVIQARIRCg1ST0xFX09QRVJBVE9SEAISDgoKUk9MRV9TVEFGRhADKmEKBFRpZXISFAoQVElFUl9VTlNQRUNJRklFRBAAEhEKDVRJRVJfU1RBTkRBUkQQARIMCghUSUVSX1BSTxACEhEKDVRJRVJfQUlfQUdFTlQQAxIPCgtUSUVSX0NVU1RPTRAEYgZwcm90bzM", [file_google_protobuf_timestamp]);
+
+/**
+ * An account's own rate limits, for the custom tier.
+ *
+ * @generated from message petri.identity.v1.RateLimits
+ */
+export type RateLimits = Message<"petri.identity.v1.RateLimits"> & {
+  /**
+   * Requests per minute (1..1,000,000).
+   *
+   * @generated from field: int64 per_minute = 1;
+   */
+  perMinute: bigint;
+
+  /**
+   * Requests per UTC day (per_minute..1,000,000,000).
+   *
+   * @generated from field: int64 per_day = 2;
+   */
+  perDay: bigint;
+};
+
+/**
+ * An account's own rate limits, for the custom tier.
+ *
+ * @generated from message petri.identity.v1.RateLimits
+ */
+export type RateLimitsJson = {
+  /**
+   * Requests per minute (1..1,000,000).
+   *
+   * @generated from field: int64 per_minute = 1;
+   */
+  perMinute?: string;
+
+  /**
+   * Requests per UTC day (per_minute..1,000,000,000).
+   *
+   * @generated from field: int64 per_day = 2;
+   */
+  perDay?: string;
+};
+
+/**
+ * Describes the message petri.identity.v1.RateLimits.
+ * Use `create(RateLimitsSchema)` to create a new message.
+ */
+export const RateLimitsSchema: GenMessage<RateLimits, {jsonType: RateLimitsJson}> = /*@__PURE__*/
+  messageDesc(file_petri_identity_v1_account, 0);
 
 /**
  * @generated from message petri.identity.v1.Account
@@ -54,6 +103,13 @@ export type Account = Message<"petri.identity.v1.Account"> & {
    * @generated from field: google.protobuf.Timestamp created_at = 7;
    */
   createdAt?: Timestamp | undefined;
+
+  /**
+   * Set when tier is TIER_CUSTOM, unset otherwise.
+   *
+   * @generated from field: petri.identity.v1.RateLimits rate_limits = 8;
+   */
+  rateLimits?: RateLimits | undefined;
 };
 
 /**
@@ -96,6 +152,13 @@ export type AccountJson = {
    * @generated from field: google.protobuf.Timestamp created_at = 7;
    */
   createdAt?: TimestampJson;
+
+  /**
+   * Set when tier is TIER_CUSTOM, unset otherwise.
+   *
+   * @generated from field: petri.identity.v1.RateLimits rate_limits = 8;
+   */
+  rateLimits?: RateLimitsJson;
 };
 
 /**
@@ -103,7 +166,7 @@ export type AccountJson = {
  * Use `create(AccountSchema)` to create a new message.
  */
 export const AccountSchema: GenMessage<Account, {jsonType: AccountJson}> = /*@__PURE__*/
-  messageDesc(file_petri_identity_v1_account, 0);
+  messageDesc(file_petri_identity_v1_account, 1);
 
 /**
  * @generated from enum petri.identity.v1.Role
@@ -166,6 +229,14 @@ export enum Tier {
    * @generated from enum value: TIER_AI_AGENT = 3;
    */
   AI_AGENT = 3,
+
+  /**
+   * Limits set by staff for this one account (internal and enterprise accounts): see
+   * Account.rate_limits.
+   *
+   * @generated from enum value: TIER_CUSTOM = 4;
+   */
+  CUSTOM = 4,
 }
 
 /**
@@ -173,7 +244,7 @@ export enum Tier {
  *
  * @generated from enum petri.identity.v1.Tier
  */
-export type TierJson = "TIER_UNSPECIFIED" | "TIER_STANDARD" | "TIER_PRO" | "TIER_AI_AGENT";
+export type TierJson = "TIER_UNSPECIFIED" | "TIER_STANDARD" | "TIER_PRO" | "TIER_AI_AGENT" | "TIER_CUSTOM";
 
 /**
  * Describes the enum petri.identity.v1.Tier.
