@@ -23,3 +23,4 @@ export * from "./message-text.js";
 export * from "./account-audience.js";
 export * from "./canonical-json.js";
 export * from "./background-loop.js";
+export * from "./safety-poll.js";
