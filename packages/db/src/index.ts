@@ -31,3 +31,4 @@ export {
 export { jsonb } from "./json.js";
 export { isRetryableTransactionError, isUniqueViolation, sqlState, violatedConstraint } from "./errors.js";
 export { UnsafeIntegerError, parseInt8 } from "./type-parsers.js";
+export { transactionWithCommitHooks, type OnCommit } from "./after-commit.js";

@@ -6,13 +6,18 @@ import type { Kysely } from "kysely";
 import type { Delivery, EventBus, StreamSpec } from "./bus.js";
 import { decodePayload, encodeEnvelope } from "./envelope.js";
 import { errorMessage, type Logger } from "./internal/async.js";
-import type { MessagingTables } from "@petri/db";
+import { type MessagingTables, type OnCommit, transactionWithCommitHooks } from "@petri/db";
 
 export interface EventContext<P extends Message = Message> {
   /** The transaction that also records the inbox row: write the effect through it. */
   trx: Kysely<any>;
   envelope: EventEnvelope;
   payload: P;
+  /**
+   * Runs a callback once this transaction committed (never if it rolls back): wake the
+   * worker that will act on the rows the handler wrote here, not before they are visible.
+   */
+  afterCommit: OnCommit;
 }
 
 export type EventHandler<P extends Message = Message> = (ctx: EventContext<P>) => Promise<void>;
@@ -54,6 +59,11 @@ export interface ConsumerRunnerOptions {
   concurrency?: number;
   /** Unacknowledged deliveries come back after this long (default 30 s). */
   ackWaitMs?: number;
+  /**
+   * Called after every transaction that applied an event (the service's outbox relay poke:
+   * a handler may have recorded events, which are then published at once).
+   */
+  afterApplied?: () => void;
 }
 
 export interface ConsumerRunnerStats {
@@ -185,18 +195,29 @@ export class ConsumerRunner {
     const log = this.opts.logger;
     let outcome: "applied" | "duplicate";
     try {
-      outcome = await this.db.transaction().execute(async (trx) => {
-        const inserted = await trx
-          .insertInto("inbox")
-          .values({ consumer: this.opts.name, event_id: envelope.id, processed_at: this.opts.clock.now() })
-          .onConflict((oc) => oc.columns(["consumer", "event_id"]).doNothing())
-          .returning("event_id")
-          .executeTakeFirst();
-        if (!inserted) return "duplicate" as const;
-        const handler = sub.handlers[envelope.type];
-        if (handler) await handler({ trx: trx as Kysely<any>, envelope, payload: decodePayload(envelope) });
-        return "applied" as const;
-      });
+      outcome = await transactionWithCommitHooks(
+        this.db,
+        async (trx, afterCommit) => {
+          const inserted = await trx
+            .insertInto("inbox")
+            .values({ consumer: this.opts.name, event_id: envelope.id, processed_at: this.opts.clock.now() })
+            .onConflict((oc) => oc.columns(["consumer", "event_id"]).doNothing())
+            .returning("event_id")
+            .executeTakeFirst();
+          if (!inserted) return "duplicate" as const;
+          const handler = sub.handlers[envelope.type];
+          if (handler)
+            await handler({
+              trx: trx as Kysely<any>,
+              envelope,
+              payload: decodePayload(envelope),
+              afterCommit,
+            });
+          if (this.opts.afterApplied) afterCommit(this.opts.afterApplied);
+          return "applied" as const;
+        },
+        (err) => log.error({ err: errorMessage(err), eventId: envelope.id }, "after-commit callback failed"),
+      );
     } catch (err) {
       if (err instanceof FailpointError) {
         log.warn({ failpoint: err.failpoint, eventId: envelope.id }, "delivery abandoned by failpoint");

@@ -1,6 +1,6 @@
 import type { EventEnvelope } from "@petri/contracts/common";
 import type { Database } from "@petri/db";
-import type { Clock } from "@petri/service-kit";
+import { type Clock, SafetyPoll } from "@petri/service-kit";
 import type { Kysely } from "kysely";
 import type {
   BroadcastSpec,
@@ -21,14 +21,17 @@ export interface InProcessEventBusOptions {
   clock: Clock;
   logger: Logger;
   /**
-   * Longest idle wait of a consumer loop before it looks at the tables again (default 1 s).
-   * Publishes in this process wake consumers at once; the poll catches redeliveries that
-   * fall due and messages published by another process on the same database.
+   * Longest idle wait of a consumer loop before it looks at the tables again (default 60 s;
+   * it starts at 1 s after activity and backs off while idle). Publishes in this process
+   * and settled deliveries wake consumers at once and redeliveries are timed, so the poll
+   * only finds messages published by another process on the same database, which the
+   * standalone mode (one process) never does.
    */
   pollMs?: number;
 }
 
 const DEFAULT_ACK_WAIT_MS = 30_000;
+const DEFAULT_POLL_MS = 60_000;
 const SCAN_BATCH = 256;
 
 export class NoStreamError extends Error {
@@ -70,7 +73,7 @@ export class InProcessEventBus implements EventBus {
 
   private constructor(private readonly opts: InProcessEventBusOptions) {
     this.db = opts.db.forSchema<BusTables>(BUS_SCHEMA);
-    this.pollMs = opts.pollMs ?? 1_000;
+    this.pollMs = opts.pollMs ?? DEFAULT_POLL_MS;
   }
 
   static async create(opts: InProcessEventBusOptions): Promise<InProcessEventBus> {
@@ -351,6 +354,7 @@ export class InProcessEventBus implements EventBus {
     const clock = this.opts.clock;
     const slots = new Semaphore(options.concurrency);
     const wake = new WakeSignal();
+    const safetyPoll = new SafetyPoll({ maxMs: this.pollMs });
     const stop = AbortSignal.any([options.signal, this.lifetime.signal]);
     const onStop = () => wake.notify();
     stop.addEventListener("abort", onStop, { once: true });
@@ -401,8 +405,9 @@ export class InProcessEventBus implements EventBus {
           }
           failures = 0;
           if (stop.aborted) break;
+          if (claimed.length > 0) safetyPoll.activity();
           if (free > 0 && claimed.length === free) continue; // more may be waiting
-          let waitMs = this.pollMs;
+          let waitMs = safetyPoll.next();
           if (slots.available > 0) {
             const due = await this.nextDueIn(spec);
             if (due !== undefined) waitMs = Math.min(waitMs, due);
@@ -412,7 +417,7 @@ export class InProcessEventBus implements EventBus {
             await new Promise((r) => setTimeout(r, 5));
             continue;
           }
-          await this.idle(wake, waitMs, stop);
+          if (await this.idle(wake, waitMs, stop)) safetyPoll.activity();
         } catch (err) {
           if (stop.aborted) break;
           failures += 1;
@@ -431,19 +436,23 @@ export class InProcessEventBus implements EventBus {
     }
   }
 
-  /** Waits for a wake-up (publish, settled delivery, stop) or waitMs of the injected clock. */
-  private async idle(wake: WakeSignal, waitMs: number, stop: AbortSignal): Promise<void> {
+  /** Waits for a wake-up (publish, settled delivery, stop) or waitMs of the injected clock; true when woken. */
+  private async idle(wake: WakeSignal, waitMs: number, stop: AbortSignal): Promise<boolean> {
     const cancelSleep = new AbortController();
     const woken = wake.wait();
+    let wokenUp = false;
     try {
       await Promise.race([
-        woken.promise,
+        woken.promise.then(() => {
+          wokenUp = true;
+        }),
         this.opts.clock.sleep(waitMs, AbortSignal.any([cancelSleep.signal, stop])),
       ]);
     } finally {
       woken.cancel();
       cancelSleep.abort();
     }
+    return wokenUp;
   }
 
   private async loadEnvelopes(stream: string, seqs: number[]): Promise<Map<number, Uint8Array>> {

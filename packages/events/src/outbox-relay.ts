@@ -1,4 +1,4 @@
-import { FAILPOINT, FailpointError, type Clock, type Failpoints } from "@petri/service-kit";
+import { FAILPOINT, FailpointError, SafetyPoll, type Clock, type Failpoints } from "@petri/service-kit";
 import type { Kysely } from "kysely";
 import type { EventBus, StreamSpec } from "./bus.js";
 import { decodeEnvelope } from "./envelope.js";
@@ -19,7 +19,11 @@ export interface OutboxRelayOptions {
   batchSize?: number;
   /** How long a claimed batch stays reserved for this relay (default 30 s). */
   leaseMs?: number;
-  /** Pause between polls when the outbox is empty (default 200 ms); poke() cuts it short. */
+  /**
+   * Longest pause between two looks at an empty outbox (default DEFAULT_SAFETY_POLL_MS).
+   * Commits poke() the relay, so this poll only finds rows whose poke was lost (a crash, a
+   * lease that expired); it starts at 1 s after activity and backs off while idle.
+   */
   idleMs?: number;
   /** Delay before a row whose publish failed is tried again (default min(30 s, 250 ms * 2^(attempts-1))). */
   retryBackoffMs?: (attempts: number) => number;
@@ -54,7 +58,7 @@ const defaultBackoff = (attempts: number) => Math.min(30_000, 250 * 2 ** Math.ma
 export class OutboxRelay {
   private readonly batchSize: number;
   private readonly leaseMs: number;
-  private readonly idleMs: number;
+  private readonly safetyPoll: SafetyPoll;
   private readonly backoff: (attempts: number) => number;
   private readonly wake = new WakeSignal();
   private loop: Promise<void> | undefined;
@@ -68,7 +72,7 @@ export class OutboxRelay {
     this.db = opts.db as Kysely<MessagingTables>;
     this.batchSize = opts.batchSize ?? 100;
     this.leaseMs = opts.leaseMs ?? 30_000;
-    this.idleMs = opts.idleMs ?? 200;
+    this.safetyPoll = new SafetyPoll(opts.idleMs === undefined ? {} : { maxMs: opts.idleMs });
     this.backoff = opts.retryBackoffMs ?? defaultBackoff;
     if (!Number.isInteger(this.batchSize) || this.batchSize < 1)
       throw new Error("batchSize must be a positive integer");
@@ -111,6 +115,7 @@ export class OutboxRelay {
       try {
         const n = await this.runOnce();
         failures = 0;
+        if (n > 0) this.safetyPoll.activity();
         if (n >= this.batchSize) continue;
       } catch (err) {
         if (err instanceof FailpointError) {
@@ -121,23 +126,31 @@ export class OutboxRelay {
         }
         failures += 1;
         this.opts.logger.error({ err: errorMessage(err) }, "outbox relay batch failed");
-        await this.pause(Math.min(30_000, this.idleMs * 2 ** Math.min(failures, 8)));
+        await this.pause(Math.min(30_000, this.safetyPoll.minMs * 2 ** Math.min(failures, 8)));
         continue;
       }
-      await this.pause(this.idleMs);
+      if (await this.pause(this.safetyPoll.next())) this.safetyPoll.activity();
     }
   }
 
-  private async pause(ms: number): Promise<void> {
-    if (this.stopping) return;
+  /** Waits ms on the clock or until poked; true when poked. */
+  private async pause(ms: number): Promise<boolean> {
+    if (this.stopping) return false;
     const woken = this.wake.wait();
+    let poked = false;
     const cancel = new AbortController();
     try {
-      await Promise.race([woken.promise, this.opts.clock.sleep(ms, cancel.signal)]);
+      await Promise.race([
+        woken.promise.then(() => {
+          poked = true;
+        }),
+        this.opts.clock.sleep(ms, cancel.signal),
+      ]);
     } finally {
       woken.cancel();
       cancel.abort();
     }
+    return poked;
   }
 
   /** Claims and publishes one batch; returns how many rows it claimed. */

@@ -1,11 +1,14 @@
 /**
  * A loop that does a step of work, then waits for whichever comes first: a poke, the next
- * due time on the service clock, or a short poll interval of real time. The real-time poll
- * finds rows committed by another replica (or by a transaction that poked before it
- * committed) without relying on the clock moving, which a test's fake clock need not do.
+ * due time on the service clock, or the safety poll in real time. Work is announced by a
+ * poke after the commit that created it; the safety poll (slow, backing off while idle, see
+ * SafetyPoll) only finds work whose wake-up was lost, e.g. rows committed by another replica.
+ * It runs in real time so that it does not depend on the clock moving, which a test's fake
+ * clock need not do.
  */
 import type { Clock } from "./clock.js";
 import type { Logger } from "./logger.js";
+import { SafetyPoll } from "./safety-poll.js";
 
 export interface StepResult {
   /** Run the next step at once (there is more to do and room to do it). */
@@ -43,6 +46,7 @@ class Wakeup {
 
 export class BackgroundLoop {
   private readonly wakeup = new Wakeup();
+  private readonly safetyPoll: SafetyPoll;
   private abort: AbortController | undefined;
   private done: Promise<void> | undefined;
 
@@ -51,11 +55,18 @@ export class BackgroundLoop {
       name: string;
       clock: Clock;
       logger: Logger;
-      /** Longest wait in real time before looking again (default 250 ms). */
+      /** Longest wait in real time before looking again (default: DEFAULT_SAFETY_POLL_MS). */
       pollMs?: number;
+      /** First wait after activity (default 1 s); tests set it to pollMs to switch the poll off. */
+      minPollMs?: number;
       step(): Promise<StepResult>;
     },
-  ) {}
+  ) {
+    this.safetyPoll = new SafetyPoll({
+      ...(options.pollMs === undefined ? {} : { maxMs: options.pollMs }),
+      ...(options.minPollMs === undefined ? {} : { minMs: options.minPollMs }),
+    });
+  }
 
   running(): boolean {
     return this.done !== undefined;
@@ -96,16 +107,26 @@ export class BackgroundLoop {
         await this.realTimeWait(Math.min(30_000, 250 * 2 ** Math.min(failures, 7)), signal);
         continue;
       }
-      if (result.again) continue;
-      await this.idle(result.dueAt, signal);
+      if (result.again) {
+        this.safetyPoll.activity();
+        continue;
+      }
+      if (await this.idle(result.dueAt, signal)) this.safetyPoll.activity();
     }
   }
 
-  private async idle(dueAt: Date | undefined, signal: AbortSignal): Promise<void> {
+  /** Waits for a poke, the due time or the safety poll; true when poked. */
+  private async idle(dueAt: Date | undefined, signal: AbortSignal): Promise<boolean> {
     const woken = this.wakeup.wait();
+    let poked = false;
     const cancel = new AbortController();
     const both = AbortSignal.any([signal, cancel.signal]);
-    const waits: Promise<void>[] = [woken.promise, this.realTimeWait(this.options.pollMs ?? 250, both)];
+    const waits: Promise<void>[] = [
+      woken.promise.then(() => {
+        poked = true;
+      }),
+      this.realTimeWait(this.safetyPoll.next(), both),
+    ];
     // Work that is due but could not be taken (no room, or leased elsewhere) waits for a poke or the poll.
     const dueIn = dueAt ? dueAt.getTime() - this.options.clock.now().getTime() : undefined;
     if (dueIn !== undefined && dueIn > 0) waits.push(this.options.clock.sleep(dueIn, both));
@@ -115,6 +136,7 @@ export class BackgroundLoop {
       woken.cancel();
       cancel.abort();
     }
+    return poked;
   }
 
   private realTimeWait(ms: number, signal: AbortSignal): Promise<void> {

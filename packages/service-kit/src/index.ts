@@ -24,4 +24,5 @@ export * from "./account-audience.js";
 export * from "./canonical-json.js";
 export * from "./background-loop.js";
 export * from "./rpc-compression.js";
+export * from "./safety-poll.js";
 export * from "./verified-token-cache.js";

@@ -27,7 +27,7 @@ export interface CloudLabsServiceOptions {
   interpretTimeoutMs?: number;
   /** The submission worker runs in the background (default true); tests may drive it with `worker.drain()`. */
   runInBackground?: boolean;
-  /** Longest real-time wait between two looks at the submission queue (default 250 ms). */
+  /** Longest real-time wait between two looks at the submission queue (the safety poll; default PETRI_SAFETY_POLL_MS, 10 s). */
   workerPollMs?: number;
 }
 

@@ -27,7 +27,7 @@ export interface EngineServiceOptions {
   limits?: Partial<EngineRunLimits>;
   /** The run worker runs in the background (default true); tests may drive it with `worker.drain()`. */
   runInBackground?: boolean;
-  /** Longest real-time wait between two looks at the run queue (default 250 ms). */
+  /** Longest real-time wait between two looks at the run queue (the safety poll; default PETRI_SAFETY_POLL_MS, 10 s). */
   workerPollMs?: number;
 }
 

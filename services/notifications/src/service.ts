@@ -54,7 +54,9 @@ export interface NotificationsServiceOptions {
   /** The delivery worker and mail dispatcher run in the background (default true); tests may drive them. */
   runBackgroundWork?: boolean | undefined;
   /** Delivery worker tuning (defaults: 128 in flight, 4 per receiver, 60 s leases). */
-  delivery?: { maxInFlight?: number; perHost?: number; leaseMs?: number; pollMs?: number } | undefined;
+  delivery?:
+    | { maxInFlight?: number; perHost?: number; leaseMs?: number; pollMs?: number; minPollMs?: number }
+    | undefined;
 }
 
 export interface NotificationsHostedService extends HostedService {
@@ -128,7 +130,6 @@ export function createNotificationsService(
     name: "mail",
     clock,
     logger,
-    pollMs: 1_000,
     step: () => dispatcher.step(),
   });
 

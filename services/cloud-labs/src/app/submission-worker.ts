@@ -32,7 +32,7 @@ export interface SubmissionWorkerOptions {
   maxSendAttempts?: number;
   /** Deadline of one lab call (default 10 s); the lease is twice that plus a margin. */
   callTimeoutMs?: number;
-  /** Longest real-time wait between two looks at the queue (default 250 ms). */
+  /** Longest real-time wait between two looks at the queue (the safety poll; default PETRI_SAFETY_POLL_MS, 10 s). */
   loopPollMs?: number;
 }
 

@@ -37,7 +37,7 @@ export interface RunWorkerOptions {
   logger: Logger;
   providers: EngineProviders;
   limits: EngineRunLimits;
-  /** Longest real-time wait between two looks at the queue (default 250 ms). */
+  /** Longest real-time wait between two looks at the queue (the safety poll; default PETRI_SAFETY_POLL_MS, 10 s). */
   pollMs?: number;
 }
 

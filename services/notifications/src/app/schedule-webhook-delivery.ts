@@ -2,7 +2,7 @@
  * The consumers' effect: an experiment event the requester asked to hear about becomes a
  * delivery row, in the consumer's transaction (the inbox row and the delivery commit
  * together, so a crash can lose neither and a redelivered event adds nothing). The worker
- * makes attempt 1 at once.
+ * is woken once that transaction committed and makes attempt 1 at once.
  *
  * The URL is checked here as far as its text allows (https, no credentials, no private or
  * internal host, no refused IP literal); a refused URL becomes a failed delivery with
@@ -12,6 +12,7 @@
  * inside this transaction.
  */
 import { type AddressAllowlist, type Clock, type Logger, checkWebhookUrl, newId } from "@petri/service-kit";
+import type { OnCommit } from "@petri/db";
 import type { Kysely } from "kysely";
 import { lockAccount } from "../db/accounts.js";
 import { insertDelivery } from "../db/deliveries.js";
@@ -44,12 +45,14 @@ export function makeScheduleWebhookDelivery(deps: {
   logger: Logger;
   allowlist: AddressAllowlist;
   vault: SigningSecretVault;
-  /** Wakes the delivery worker (it also polls, so a wake before the commit is harmless). */
+  /** Wakes the delivery worker. */
   poke(): void;
 }) {
+  /** `afterCommit` is the consumer transaction's: a worker woken inside it would find nothing yet. */
   return async function scheduleWebhookDelivery(
     trx: Kysely<NotificationsDb>,
     facts: ExperimentEventFacts,
+    afterCommit: OnCommit,
   ): Promise<ScheduleOutcome> {
     const preferences = webhookPreferences(facts.requestJson);
     if (!preferences || !preferences.events.has(facts.event)) return "not_wanted";
@@ -106,7 +109,7 @@ export function makeScheduleWebhookDelivery(deps: {
         },
         "webhook URL refused; delivery recorded as failed",
       );
-    if (outcome === "scheduled") deps.poke();
+    if (outcome === "scheduled") afterCommit(deps.poke);
     return outcome;
   };
 }

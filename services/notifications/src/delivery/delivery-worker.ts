@@ -34,7 +34,9 @@ export interface DeliveryWorkerOptions {
   maxInFlight?: number;
   perHost?: number;
   leaseMs?: number;
+  /** The safety poll: longest idle wait (default PETRI_SAFETY_POLL_MS, 10 s) and first wait after activity (1 s). */
   pollMs?: number;
+  minPollMs?: number;
 }
 
 export class DeliveryWorker {
@@ -69,6 +71,7 @@ export class DeliveryWorker {
       clock: options.clock,
       logger: options.logger,
       ...(options.pollMs === undefined ? {} : { pollMs: options.pollMs }),
+      ...(options.minPollMs === undefined ? {} : { minPollMs: options.minPollMs }),
       step: () => this.step(),
     });
   }

@@ -1,6 +1,12 @@
 import { events, streamFor } from "@petri/contracts";
 import type { AccountRegistered } from "@petri/contracts/identity";
-import { type ConsumerDefinition, envelopeOccurredAt, envelopeVersion, on } from "@petri/events";
+import {
+  type ConsumerDefinition,
+  type EventContext,
+  envelopeOccurredAt,
+  envelopeVersion,
+  on,
+} from "@petri/events";
 import type { Kysely } from "kysely";
 import { recordAccountContact } from "../app/record-account-contact.js";
 import type { ExperimentEventFacts, makeScheduleWebhookDelivery } from "../app/schedule-webhook-delivery.js";
@@ -16,8 +22,8 @@ import { completedFacts } from "./results-submitted.js";
 export function notificationsConsumers(deps: {
   scheduleWebhookDelivery: ReturnType<typeof makeScheduleWebhookDelivery>;
 }): ConsumerDefinition[] {
-  const schedule = async (trx: unknown, facts: ExperimentEventFacts) => {
-    await deps.scheduleWebhookDelivery(trx as Kysely<NotificationsDb>, facts);
+  const schedule = async ({ trx, afterCommit }: EventContext, facts: ExperimentEventFacts) => {
+    await deps.scheduleWebhookDelivery(trx as Kysely<NotificationsDb>, facts, afterCommit);
   };
   return [
     {
@@ -43,23 +49,23 @@ export function notificationsConsumers(deps: {
           stream: streamFor("experiments"),
           filterSubject: "petri.experiments.>",
           handlers: {
-            ...on(events.experiments.experimentClaimed, ({ trx, envelope, payload }) =>
-              schedule(trx, claimedFacts(envelope, payload)),
+            ...on(events.experiments.experimentClaimed, (ctx) =>
+              schedule(ctx, claimedFacts(ctx.envelope, ctx.payload)),
             ),
-            ...on(events.experiments.experimentStarted, ({ trx, envelope, payload }) =>
-              schedule(trx, startedFacts(envelope, payload)),
+            ...on(events.experiments.experimentStarted, (ctx) =>
+              schedule(ctx, startedFacts(ctx.envelope, ctx.payload)),
             ),
-            ...on(events.experiments.issueReported, ({ trx, envelope, payload }) =>
-              schedule(trx, issueFacts(envelope, payload)),
+            ...on(events.experiments.issueReported, (ctx) =>
+              schedule(ctx, issueFacts(ctx.envelope, ctx.payload)),
             ),
-            ...on(events.experiments.resultsSubmitted, ({ trx, envelope, payload }) =>
-              schedule(trx, completedFacts(envelope, payload)),
+            ...on(events.experiments.resultsSubmitted, (ctx) =>
+              schedule(ctx, completedFacts(ctx.envelope, ctx.payload)),
             ),
-            ...on(events.experiments.resultsApproved, ({ trx, envelope, payload }) =>
-              schedule(trx, approvedFacts(envelope, payload)),
+            ...on(events.experiments.resultsApproved, (ctx) =>
+              schedule(ctx, approvedFacts(ctx.envelope, ctx.payload)),
             ),
-            ...on(events.experiments.experimentDisputed, ({ trx, envelope, payload }) =>
-              schedule(trx, disputedFacts(envelope, payload)),
+            ...on(events.experiments.experimentDisputed, (ctx) =>
+              schedule(ctx, disputedFacts(ctx.envelope, ctx.payload)),
             ),
           },
         },

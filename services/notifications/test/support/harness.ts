@@ -102,7 +102,13 @@ export interface Setup {
   kek?: Uint8Array;
   mailer?: Mailer;
   resolver?: TestResolver;
-  delivery?: { maxInFlight?: number; perHost?: number; leaseMs?: number };
+  delivery?: {
+    maxInFlight?: number;
+    perHost?: number;
+    leaseMs?: number;
+    pollMs?: number;
+    minPollMs?: number;
+  };
 }
 
 export function testKek(): Uint8Array {
