@@ -48,24 +48,6 @@ export async function resolveOpenDispute(
     .executeTakeFirst();
 }
 
-/** The latest dispute of each experiment (experiments without one are absent). */
-export async function latestDisputesOf(
-  db: Kysely<ExperimentsDb>,
-  experimentIds: readonly string[],
-): Promise<Map<string, DisputeRow>> {
-  const latest = new Map<string, DisputeRow>();
-  if (experimentIds.length === 0) return latest;
-  const rows = await db
-    .selectFrom("disputes")
-    .selectAll()
-    .where("experiment_id", "in", [...experimentIds])
-    .orderBy("created_at")
-    .orderBy("id")
-    .execute();
-  for (const row of rows) latest.set(row.experiment_id, row);
-  return latest;
-}
-
 export interface DisputePage {
   rows: DisputeRow[];
   total: number;
