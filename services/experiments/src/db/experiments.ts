@@ -261,22 +261,6 @@ export async function countActiveJobs(db: Kysely<ExperimentsDb>, operatorId: str
   return Number(n);
 }
 
-/** Active jobs per operator, for several operators at once (absent: 0). */
-export async function activeJobsByOperator(
-  db: Kysely<ExperimentsDb>,
-  operatorIds: readonly string[],
-): Promise<Map<string, number>> {
-  if (operatorIds.length === 0) return new Map();
-  const rows = await db
-    .selectFrom("experiments")
-    .select((eb) => ["operator_id", eb.fn.countAll<number>().as("n")])
-    .where("operator_id", "in", [...operatorIds])
-    .where("status", "in", [...ACTIVE_JOB_STATUSES])
-    .groupBy("operator_id")
-    .execute();
-  return new Map(rows.map((row) => [row.operator_id ?? "", Number(row.n)]));
-}
-
 export interface PaymentProjection {
   status: ExperimentRow["payment_status"];
   heldCents: number;
