@@ -311,9 +311,11 @@ export function resultsLoopHandlers(fake: FakeExperiments): Partial<ServiceImpl<
       const start = request.cursor ? Number(request.cursor.replace("d", "")) : 0;
       const size = request.limit || 20;
       const hasMore = start + size < matching.length;
+      const hasTotal = request.includeTotal || (start === 0 && !hasMore);
       return {
         disputes: matching.slice(start, start + size).map((d) => clone(DisputeSchema, d)),
-        total: BigInt(matching.length),
+        total: hasTotal ? BigInt(matching.length) : 0n,
+        hasTotal,
         nextCursor: hasMore ? `d${start + size}` : "",
         hasMore,
       };

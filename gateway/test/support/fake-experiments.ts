@@ -218,14 +218,16 @@ export class FakeExperiments {
     return this.touch(experiment, ExperimentStatus.CANCELLED);
   }
 
-  private page(experiments: Experiment[], limit: number, cursor: string) {
+  private page(experiments: Experiment[], limit: number, cursor: string, includeTotal: boolean) {
     const start = cursor ? Number(cursor.replace("c", "")) : 0;
     const size = limit || 20;
     const slice = experiments.slice(start, start + size);
     const hasMore = start + size < experiments.length;
+    const hasTotal = includeTotal || (start === 0 && !hasMore);
     return {
       experiments: slice.map((e) => clone(ExperimentSchema, e)),
-      total: BigInt(experiments.length),
+      total: hasTotal ? BigInt(experiments.length) : 0n,
+      hasTotal,
       nextCursor: hasMore ? `c${start + size}` : "",
       hasMore,
     };
@@ -300,7 +302,7 @@ export class FakeExperiments {
               .filter((e) => principal.role === "staff" || e.requesterAccountId === principal.accountId)
               .filter((e) => request.status === ExperimentStatus.UNSPECIFIED || e.status === request.status)
               .reverse();
-            return this.page(mine, request.limit, request.cursor);
+            return this.page(mine, request.limit, request.cursor, request.includeTotal);
           },
           updateExperiment: async (request, context) => {
             const principal = this.record("UpdateExperiment", request, context);
@@ -380,7 +382,7 @@ export class FakeExperiments {
             const queue = [...this.experiments.values()].filter(
               (e) => e.status === ExperimentStatus.PENDING_REVIEW,
             );
-            return this.page(queue, request.limit, request.cursor);
+            return this.page(queue, request.limit, request.cursor, request.includeTotal);
           },
           approveReview: async (request, context) => {
             const principal = this.record("ApproveReview", request, context);

@@ -162,9 +162,11 @@ export class FakeMarketplace {
             const start = request.cursor ? Number(request.cursor.replace("o", "")) : 0;
             const size = request.limit || 20;
             const hasMore = start + size < matching.length;
+            const hasTotal = request.includeTotal || (start === 0 && !hasMore);
             return {
               operators: matching.slice(start, start + size).map((o) => clone(OperatorSchema, o)),
-              total: BigInt(matching.length),
+              total: hasTotal ? BigInt(matching.length) : 0n,
+              hasTotal,
               nextCursor: hasMore ? `o${start + size}` : "",
               hasMore,
             };

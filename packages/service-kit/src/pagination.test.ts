@@ -8,6 +8,7 @@ import {
   decodeKeysetCursor,
   encodeCursor,
   encodeKeysetCursor,
+  pageTotal,
   parseLimit,
   parsePage,
 } from "./pagination.js";
@@ -170,5 +171,24 @@ describe("keyset cursors", () => {
         message: "cursor must be a value returned by a previous page",
       },
     ]);
+  });
+});
+
+describe("pageTotal", () => {
+  const count = async () => 42;
+  it("knows the total of a first page that holds every match without counting", async () => {
+    let counted = false;
+    const total = await pageTotal({ first: true, hasMore: false, size: 3 }, async () => {
+      counted = true;
+      return 3;
+    });
+    expect(total).toBe(3);
+    expect(counted).toBe(false);
+  });
+  it("counts only when asked", async () => {
+    expect(await pageTotal({ first: true, hasMore: true, size: 20 }, count)).toBe(42);
+    expect(await pageTotal({ first: false, hasMore: false, size: 2 }, count)).toBe(42);
+    expect(await pageTotal({ first: true, hasMore: true, size: 20 }, undefined)).toBeUndefined();
+    expect(await pageTotal({ first: false, hasMore: false, size: 2 }, undefined)).toBeUndefined();
   });
 });

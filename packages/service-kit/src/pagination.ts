@@ -110,3 +110,17 @@ export function decodeKeysetCursor(cursor: string): Keyset {
   const [at, id] = decodeCursor(cursor, KEYSET_SHAPE);
   return { at: at as Date, id: id as string };
 }
+
+/**
+ * The total of a page's list, counted only when it is asked for (`count` given): counting
+ * every match costs as much as the list itself, and most clients page by has_more. A first
+ * page with nothing after it holds the whole list, so its size is the total for free.
+ * undefined when not asked and not known.
+ */
+export async function pageTotal(
+  page: { first: boolean; hasMore: boolean; size: number },
+  count: (() => Promise<number>) | undefined,
+): Promise<number | undefined> {
+  if (page.first && !page.hasMore) return page.size;
+  return count ? count() : undefined;
+}

@@ -11,6 +11,7 @@ import {
   timestampFromIso,
 } from "../../lib/experiments-json.js";
 import { idempotencyKey } from "../../lib/idempotency-key.js";
+import { optionalTotalPaginationJson } from "../../lib/pagination.js";
 import { callService } from "../../lib/service-call.js";
 import {
   type acceptProtocolProposal,
@@ -60,15 +61,13 @@ export const listExperimentsHandler: RouteHandler<typeof listExperiments, Gatewa
         createdBefore: timestampFromIso(query.created_before),
         limit: query.limit,
         cursor: query.cursor ?? "",
+        includeTotal: query.include_total,
       },
       asCaller(),
     ),
   );
   return c.json(
-    {
-      experiments: page.experiments.map(summaryJson),
-      pagination: { total: Number(page.total), cursor: page.nextCursor || null, has_more: page.hasMore },
-    },
+    { experiments: page.experiments.map(summaryJson), pagination: optionalTotalPaginationJson(page) },
     200,
   );
 };

@@ -1,18 +1,12 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { authenticatedAccess } from "../../lib/access.js";
-import {
-  DISPUTE_OUTCOMES,
-  DISPUTE_REASONS,
-  DISPUTE_STATUSES,
-  ISSUE_SEVERITIES,
-  PAGE_SIZE_DEFAULT,
-  PAGE_SIZE_MAX,
-} from "../../lib/catalog.js";
+import { DISPUTE_OUTCOMES, DISPUTE_REASONS, DISPUTE_STATUSES, ISSUE_SEVERITIES } from "../../lib/catalog.js";
 import { ExperimentRequestSchema, requestFieldDocumentation } from "../../lib/experiment-request.js";
 import { EXPERIMENT_STATUSES, OPERATOR_AVAILABILITY } from "../../lib/experiments-json.js";
 import { idempotencyKeyParameter } from "../../lib/idempotency-key.js";
+import { cursorPageQuery, includeTotalQuery } from "../../lib/pagination.js";
 import { errorResponses, jsonResponse, responseHeaders } from "../../lib/openapi.js";
-import { queryFlag, queryInt } from "../../lib/query.js";
+import { queryFlag } from "../../lib/query.js";
 
 // ---------------------------------------------------------------------------------------
 // Shared shapes (also used by the validation and staff-review routes)
@@ -262,6 +256,14 @@ export const PaginationSchema = z
   })
   .openapi("CursorPagination");
 
+/** Pagination of a list whose total is counted only on ?include_total=true. */
+export const OptionalTotalPaginationSchema = PaginationSchema.extend({
+  total: z.int().nullable().openapi({
+    description:
+      "Matching items in all pages: counted when the request says include_total=true, else null (except on a first page that holds every match)",
+  }),
+}).openapi("CursorPaginationOptionalTotal");
+
 export const ExperimentIdParamsSchema = z.object({
   experiment_id: z
     .string()
@@ -294,17 +296,12 @@ export const ListExperimentsQuerySchema = z.object({
     .datetime({ offset: true })
     .optional()
     .openapi({ description: "Only experiments created before this ISO 8601 time" }),
-  limit: queryInt(1, PAGE_SIZE_MAX, PAGE_SIZE_DEFAULT),
-  cursor: z
-    .string()
-    .min(1)
-    .max(512)
-    .optional()
-    .openapi({ description: "pagination.cursor of the previous page (opaque)" }),
+  ...cursorPageQuery,
+  ...includeTotalQuery,
 });
 
 export const ExperimentListSchema = z
-  .object({ experiments: z.array(ExperimentSummarySchema), pagination: PaginationSchema })
+  .object({ experiments: z.array(ExperimentSummarySchema), pagination: OptionalTotalPaginationSchema })
   .openapi("ExperimentList");
 
 const patchField = (field: string) =>

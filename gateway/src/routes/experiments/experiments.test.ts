@@ -268,11 +268,12 @@ describe("GET /experiments", () => {
     for (let i = 0; i < 3; i += 1) experiments.add(accountId, ExperimentStatus.OPEN, { title: `t${i}` });
     const first = await call(
       "GET",
-      "/experiments?status=open&created_after=2026-03-01T00:00:00Z&created_before=2026-03-03T00:00:00.000%2B01:00&limit=2",
+      "/experiments?status=open&created_after=2026-03-01T00:00:00Z&created_before=2026-03-03T00:00:00.000%2B01:00&limit=2&include_total=true",
     );
     expect(first.status).toBe(200);
     const page = await bodyOf(first);
     expect(page.pagination).toEqual({ total: 3, cursor: expect.any(String), has_more: true });
+    expect(experiments.last("ListExperiments").includeTotal).toBe(true);
     expect(page.experiments).toHaveLength(2);
     expect(page.experiments[0]).toEqual({
       experiment_id: expect.stringMatching(/^exp_/),
@@ -294,8 +295,13 @@ describe("GET /experiments", () => {
 
     const second = await bodyOf(await call("GET", `/experiments?limit=2&cursor=${page.pagination.cursor}`));
     expect(second.experiments).toHaveLength(1);
-    expect(second.pagination).toEqual({ total: 3, cursor: null, has_more: false });
-    expect(experiments.last("ListExperiments").cursor).toBe(page.pagination.cursor);
+    // Not asked for, so not counted: null.
+    expect(second.pagination).toEqual({ total: null, cursor: null, has_more: false });
+    expect(experiments.last("ListExperiments")).toMatchObject({
+      cursor: page.pagination.cursor,
+      includeTotal: false,
+    });
+    expect((await call("GET", "/experiments?include_total=yes")).status).toBe(422);
   });
 
   it("limit defaults to 20", async () => {

@@ -2,19 +2,25 @@ import type { RouteHandler } from "@hono/zod-openapi";
 import { asCaller } from "../../lib/clients.js";
 import type { GatewayEnv } from "../../lib/create-app.js";
 import { detailsJson, parseObjectField } from "../../lib/experiments-json.js";
-import { paginationJson } from "../../lib/pagination.js";
+import { optionalTotalPaginationJson } from "../../lib/pagination.js";
 import { resultsAnswerJson, staffDisputeJson } from "../../lib/results-json.js";
 import { callService } from "../../lib/service-call.js";
 import type { getDispute, listDisputes, resolveDispute } from "./staff-disputes.routes.js";
 
 export const listDisputesHandler: RouteHandler<typeof listDisputes, GatewayEnv> = async (c) => {
-  const { status, limit, cursor } = c.req.valid("query");
+  const { status, limit, cursor, include_total } = c.req.valid("query");
   const page = await callService(() =>
     c
       .get("runtime")
-      .clients.experiments.listDisputes({ status: status ?? "", limit, cursor: cursor ?? "" }, asCaller()),
+      .clients.experiments.listDisputes(
+        { status: status ?? "", limit, cursor: cursor ?? "", includeTotal: include_total },
+        asCaller(),
+      ),
   );
-  return c.json({ disputes: page.disputes.map(staffDisputeJson), pagination: paginationJson(page) }, 200);
+  return c.json(
+    { disputes: page.disputes.map(staffDisputeJson), pagination: optionalTotalPaginationJson(page) },
+    200,
+  );
 };
 
 export const getDisputeHandler: RouteHandler<typeof getDispute, GatewayEnv> = async (c) => {

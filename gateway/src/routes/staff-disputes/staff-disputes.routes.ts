@@ -3,9 +3,13 @@ import { restrictedTo } from "../../lib/access.js";
 import { DISPUTE_OUTCOMES, DISPUTE_STATUSES } from "../../lib/catalog.js";
 import { usdToCents } from "../../lib/money.js";
 import { errorResponses, jsonResponse } from "../../lib/openapi.js";
-import { cursorPageQuery } from "../../lib/pagination.js";
+import { cursorPageQuery, includeTotalQuery } from "../../lib/pagination.js";
 import { ResultsRecordSchema } from "../../lib/results-model.js";
-import { DisputeSchema, ExperimentSchema, PaginationSchema } from "../experiments/experiments.routes.js";
+import {
+  DisputeSchema,
+  ExperimentSchema,
+  OptionalTotalPaginationSchema,
+} from "../experiments/experiments.routes.js";
 
 export const DisputeIdParamsSchema = z.object({
   dispute_id: z
@@ -18,6 +22,7 @@ export const DisputeIdParamsSchema = z.object({
 export const ListDisputesQuerySchema = z.object({
   status: z.enum(DISPUTE_STATUSES).optional().openapi({ description: "open or resolved (default: both)" }),
   ...cursorPageQuery,
+  ...includeTotalQuery,
 });
 
 export const StaffDisputeSchema = DisputeSchema.extend({
@@ -27,7 +32,7 @@ export const StaffDisputeSchema = DisputeSchema.extend({
 }).openapi("StaffDispute");
 
 export const DisputeListSchema = z
-  .object({ disputes: z.array(StaffDisputeSchema), pagination: PaginationSchema })
+  .object({ disputes: z.array(StaffDisputeSchema), pagination: OptionalTotalPaginationSchema })
   .openapi("DisputeList");
 
 export const AcceptanceEvaluationSchema = z.record(z.string(), z.unknown()).openapi("AcceptanceEvaluation", {

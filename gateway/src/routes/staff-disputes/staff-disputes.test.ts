@@ -93,6 +93,10 @@ describe("staff disputes", () => {
     ]);
     expect(experiments.last("ListDisputes")).toMatchObject({ status: "open", limit: 5, cursor: "" });
     expect((await bodyOf(await call("GET", "/admin/disputes"))).pagination.total).toBe(2);
+    const counted = await bodyOf(await call("GET", "/admin/disputes?limit=1&include_total=true"));
+    expect(counted.pagination).toEqual({ total: 2, cursor: expect.any(String), has_more: true });
+    const uncounted = await bodyOf(await call("GET", "/admin/disputes?limit=1"));
+    expect(uncounted.pagination).toEqual({ total: null, cursor: expect.any(String), has_more: true });
     expect((await call("GET", "/admin/disputes?status=closed")).status).toBe(422);
   });
 

@@ -2,7 +2,7 @@ import type { RouteHandler } from "@hono/zod-openapi";
 import { asCaller } from "../../lib/clients.js";
 import type { GatewayEnv } from "../../lib/create-app.js";
 import { operatorJson } from "../../lib/marketplace-json.js";
-import { paginationJson } from "../../lib/pagination.js";
+import { optionalTotalPaginationJson } from "../../lib/pagination.js";
 import { callService } from "../../lib/service-call.js";
 import type {
   getOperator,
@@ -14,13 +14,19 @@ import type {
 } from "./staff-operators.routes.js";
 
 export const listOperatorsHandler: RouteHandler<typeof listOperators, GatewayEnv> = async (c) => {
-  const { status, limit, cursor } = c.req.valid("query");
+  const { status, limit, cursor, include_total } = c.req.valid("query");
   const page = await callService(() =>
     c
       .get("runtime")
-      .clients.marketplace.listOperators({ status: status ?? "", limit, cursor: cursor ?? "" }, asCaller()),
+      .clients.marketplace.listOperators(
+        { status: status ?? "", limit, cursor: cursor ?? "", includeTotal: include_total },
+        asCaller(),
+      ),
   );
-  return c.json({ operators: page.operators.map(operatorJson), pagination: paginationJson(page) }, 200);
+  return c.json(
+    { operators: page.operators.map(operatorJson), pagination: optionalTotalPaginationJson(page) },
+    200,
+  );
 };
 
 export const getOperatorHandler: RouteHandler<typeof getOperator, GatewayEnv> = async (c) => {

@@ -3,8 +3,8 @@ import { restrictedTo } from "../../lib/access.js";
 import { OPERATOR_STATUSES } from "../../lib/catalog.js";
 import { errorResponses, jsonResponse } from "../../lib/openapi.js";
 import { VerificationRecordSchema } from "../../lib/operator-profile.js";
-import { cursorPageQuery } from "../../lib/pagination.js";
-import { PaginationSchema } from "../experiments/experiments.routes.js";
+import { cursorPageQuery, includeTotalQuery } from "../../lib/pagination.js";
+import { OptionalTotalPaginationSchema } from "../experiments/experiments.routes.js";
 import { OperatorSchema } from "../operator-profile/operator-profile.routes.js";
 
 export const OperatorIdParamsSchema = z.object({
@@ -18,10 +18,11 @@ export const OperatorIdParamsSchema = z.object({
 export const ListOperatorsQuerySchema = z.object({
   status: z.enum(OPERATOR_STATUSES).optional().openapi({ description: "Only operators in this status" }),
   ...cursorPageQuery,
+  ...includeTotalQuery,
 });
 
 export const OperatorListSchema = z
-  .object({ operators: z.array(OperatorSchema), pagination: PaginationSchema })
+  .object({ operators: z.array(OperatorSchema), pagination: OptionalTotalPaginationSchema })
   .openapi("OperatorList");
 
 export const OperatorStatusReasonBodySchema = z

@@ -58,7 +58,9 @@ describe("staff operator verification", () => {
     marketplace.addOperator("usr_a", "pending_verification", "Lab A");
     marketplace.addOperator("usr_b", "active", "Lab B");
     marketplace.addOperator("usr_c", "pending_verification", "Lab C");
-    const page = await bodyOf(await call("GET", "/admin/operators?status=pending_verification&limit=1"));
+    const page = await bodyOf(
+      await call("GET", "/admin/operators?status=pending_verification&limit=1&include_total=true"),
+    );
     expect(page.operators.map((o: any) => [o.lab_name, o.status])).toEqual([
       ["Lab A", "pending_verification"],
     ]);
@@ -67,7 +69,10 @@ describe("staff operator verification", () => {
       status: "pending_verification",
       limit: 1,
       cursor: "",
+      includeTotal: true,
     });
+    const uncounted = await bodyOf(await call("GET", "/admin/operators?status=pending_verification&limit=1"));
+    expect(uncounted.pagination).toEqual({ total: null, cursor: "o1", has_more: true });
     expect(marketplace.calls[0]?.principal).toMatchObject({ accountId: staffId, role: "staff" });
     const all = await bodyOf(await call("GET", "/admin/operators"));
     expect(all.pagination.total).toBe(3);

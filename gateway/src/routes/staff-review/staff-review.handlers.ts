@@ -2,19 +2,22 @@ import type { RouteHandler } from "@hono/zod-openapi";
 import { asCaller } from "../../lib/clients.js";
 import type { GatewayEnv } from "../../lib/create-app.js";
 import { detailsJson, summaryJson } from "../../lib/experiments-json.js";
+import { optionalTotalPaginationJson } from "../../lib/pagination.js";
 import { callService } from "../../lib/service-call.js";
 import type { approveReview, listReviewQueue, proposeProtocol, rejectReview } from "./staff-review.routes.js";
 
 export const listReviewQueueHandler: RouteHandler<typeof listReviewQueue, GatewayEnv> = async (c) => {
-  const { limit, cursor } = c.req.valid("query");
+  const { limit, cursor, include_total } = c.req.valid("query");
   const page = await callService(() =>
-    c.get("runtime").clients.experiments.listReviewQueue({ limit, cursor: cursor ?? "" }, asCaller()),
+    c
+      .get("runtime")
+      .clients.experiments.listReviewQueue(
+        { limit, cursor: cursor ?? "", includeTotal: include_total },
+        asCaller(),
+      ),
   );
   return c.json(
-    {
-      experiments: page.experiments.map(summaryJson),
-      pagination: { total: Number(page.total), cursor: page.nextCursor || null, has_more: page.hasMore },
-    },
+    { experiments: page.experiments.map(summaryJson), pagination: optionalTotalPaginationJson(page) },
     200,
   );
 };

@@ -1,28 +1,19 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { restrictedTo } from "../../lib/access.js";
-import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from "../../lib/catalog.js";
 import { requestFieldDocumentation } from "../../lib/experiment-request.js";
 import { errorResponses, jsonResponse } from "../../lib/openapi.js";
-import { queryInt } from "../../lib/query.js";
+import { cursorPageQuery, includeTotalQuery } from "../../lib/pagination.js";
 import {
   ExperimentIdParamsSchema,
   ExperimentSchema,
   ExperimentSummarySchema,
-  PaginationSchema,
+  OptionalTotalPaginationSchema,
 } from "../experiments/experiments.routes.js";
 
-export const ReviewQueueQuerySchema = z.object({
-  limit: queryInt(1, PAGE_SIZE_MAX, PAGE_SIZE_DEFAULT),
-  cursor: z
-    .string()
-    .min(1)
-    .max(512)
-    .optional()
-    .openapi({ description: "pagination.cursor of the previous page (opaque)" }),
-});
+export const ReviewQueueQuerySchema = z.object({ ...cursorPageQuery, ...includeTotalQuery });
 
 export const ReviewQueueSchema = z
-  .object({ experiments: z.array(ExperimentSummarySchema), pagination: PaginationSchema })
+  .object({ experiments: z.array(ExperimentSummarySchema), pagination: OptionalTotalPaginationSchema })
   .openapi("ReviewQueue", { description: "Experiments in pending_review, oldest first" });
 
 export const ApproveReviewBodySchema = z

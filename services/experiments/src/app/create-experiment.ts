@@ -1,11 +1,11 @@
 import { create, fromJson, toJson } from "@bufbuild/protobuf";
 import { type CreateExperimentResponse, CreateExperimentResponseSchema } from "@petri/contracts/experiments";
-import { type JsonValue, beginIdempotent, completeIdempotent } from "@petri/db";
+import { type JsonValue, completeIdempotent } from "@petri/db";
 import { type Clock, ConflictError, type Principal, ValidationError, isId, newId } from "@petri/service-kit";
 import type { Kysely } from "kysely";
 import { newRecord } from "../db/experiment-records.js";
 import { insertExperiment } from "../db/experiments.js";
-import { completedFor, expireKey } from "../db/idempotency-keys.js";
+import { claimUnexpiredKey, completedFor } from "../db/idempotency-keys.js";
 import type { ExperimentsDb } from "../db/schema.js";
 import {
   IdempotencyKeyReusedError,
@@ -108,8 +108,7 @@ export function makeCreateExperiment(deps: CreateExperimentDeps) {
       (checked) =>
         deps.db.transaction().execute(async (trx) => {
           if (key !== "") {
-            await expireKey(trx, ref, idempotencyCutoff(now));
-            const claim = await beginIdempotent(trx, { ...ref, requestHash: hash });
+            const claim = await claimUnexpiredKey(trx, ref, hash, idempotencyCutoff(now));
             if (claim.kind === "replay") {
               const stored = fromJson(CreateExperimentResponseSchema, claim.body as never);
               return {

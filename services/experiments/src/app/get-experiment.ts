@@ -1,12 +1,18 @@
-import type { Principal } from "@petri/service-kit";
+import { NotFoundError, type Principal } from "@petri/service-kit";
 import type { Kysely } from "kysely";
-import { type ExperimentRecord, loadRecord } from "../db/experiment-records.js";
+import { type ExperimentRecord, findRecord } from "../db/experiment-records.js";
 import type { ExperimentsDb } from "../db/schema.js";
-import { loadVisible } from "./experiment-access.js";
+import { assertVisible } from "../domain/authorization.js";
 
-/** One experiment with full details: its requester's or its operator's, or any for staff; 404 otherwise. */
+/**
+ * One experiment with full details: its requester's or its operator's, or any for staff; 404
+ * otherwise. One statement: the experiment with its issues and dispute.
+ */
 export function makeGetExperiment(deps: { db: Kysely<ExperimentsDb> }) {
   return async function getExperiment(principal: Principal, experimentId: string): Promise<ExperimentRecord> {
-    return loadRecord(deps.db, await loadVisible(deps.db, principal, experimentId));
+    const record = await findRecord(deps.db, experimentId);
+    if (!record) throw new NotFoundError("experiment", experimentId);
+    assertVisible(principal, record);
+    return record;
   };
 }

@@ -12,7 +12,8 @@ import { authorize } from "../domain/authorization.js";
 
 export interface DisputeListPage {
   disputes: DisputeRow[];
-  total: number;
+  /** Every match, when counted or known without counting (pageTotal); undefined otherwise. */
+  total: number | undefined;
   nextCursor: string;
   hasMore: boolean;
 }
@@ -23,7 +24,7 @@ const STATUS_FILTERS = ["open", "resolved"] as const;
 export function makeListDisputes(deps: { db: Kysely<ExperimentsDb> }) {
   return async function listDisputesUseCase(
     principal: Principal,
-    input: { status: string; limit: number; cursor: string },
+    input: { status: string; limit: number; cursor: string; includeTotal: boolean },
   ): Promise<DisputeListPage> {
     authorize(principal, "staff");
     const limit = parseLimit(input.limit);
@@ -38,7 +39,7 @@ export function makeListDisputes(deps: { db: Kysely<ExperimentsDb> }) {
           message: `status must be one of ${STATUS_FILTERS.join(", ")}`,
         },
       ]);
-    const page = await listDisputes(deps.db, { status }, { limit, after });
+    const page = await listDisputes(deps.db, { status }, { limit, after, countTotal: input.includeTotal });
     const last = page.rows.at(-1);
     return {
       disputes: page.rows,

@@ -7,7 +7,7 @@ import {
 } from "@petri/service-kit";
 import type { Kysely } from "kysely";
 import { type ExperimentFilter, listExperiments } from "../db/experiments.js";
-import { type ExperimentRecord, loadRecords } from "../db/experiment-records.js";
+import type { ExperimentRecord } from "../db/experiment-records.js";
 import type { ExperimentsDb } from "../db/schema.js";
 import { isStaff } from "../domain/authorization.js";
 import type { ExperimentStatus } from "../domain/lifecycle/transitions.js";
@@ -21,19 +21,23 @@ export interface ListExperimentsInput {
   limit: number;
   /** "" for the first page. */
   cursor: string;
+  /** Count every match (see pageTotal). */
+  includeTotal: boolean;
 }
 
 export interface ExperimentListPage {
   experiments: ExperimentRecord[];
-  total: number;
+  /** Every match, when counted or known without counting (pageTotal); undefined otherwise. */
+  total: number | undefined;
   /** "" when there is no further page. */
   nextCursor: string;
   hasMore: boolean;
 }
 
 /**
- * Lists experiments newest first: a requester's own, or everyone's for staff. `total`
- * counts every experiment matching the filters (not only the rest after the cursor).
+ * Lists experiments newest first: a requester's own, or everyone's for staff, in one
+ * statement. `total` counts every experiment matching the filters (not only the rest after
+ * the cursor), when asked.
  */
 export function makeListExperiments(deps: { db: Kysely<ExperimentsDb> }) {
   return async function listExperimentsUseCase(
@@ -56,10 +60,10 @@ export function makeListExperiments(deps: { db: Kysely<ExperimentsDb> }) {
       createdAfter: input.createdAfter,
       createdBefore: input.createdBefore,
     };
-    const page = await listExperiments(deps.db, filter, { limit, after });
-    const last = page.rows.at(-1);
+    const page = await listExperiments(deps.db, filter, { limit, after, countTotal: input.includeTotal });
+    const last = page.records.at(-1);
     return {
-      experiments: await loadRecords(deps.db, page.rows),
+      experiments: page.records,
       total: page.total,
       nextCursor: page.hasMore && last ? encodeKeysetCursor({ at: last.created_at, id: last.id }) : "",
       hasMore: page.hasMore,

@@ -1,7 +1,6 @@
 import { type Principal, decodeKeysetCursor, encodeKeysetCursor, parseLimit } from "@petri/service-kit";
 import type { Kysely } from "kysely";
 import { listReviewQueue } from "../db/experiments.js";
-import { loadRecords } from "../db/experiment-records.js";
 import type { ExperimentsDb } from "../db/schema.js";
 import { authorize } from "../domain/authorization.js";
 import type { ExperimentListPage } from "./list-experiments.js";
@@ -10,15 +9,15 @@ import type { ExperimentListPage } from "./list-experiments.js";
 export function makeListReviewQueue(deps: { db: Kysely<ExperimentsDb> }) {
   return async function listReviewQueueUseCase(
     principal: Principal,
-    input: { limit: number; cursor: string },
+    input: { limit: number; cursor: string; includeTotal: boolean },
   ): Promise<ExperimentListPage> {
     authorize(principal, "staff");
     const limit = parseLimit(input.limit);
     const after = input.cursor === "" ? undefined : decodeKeysetCursor(input.cursor);
-    const page = await listReviewQueue(deps.db, { limit, after });
-    const last = page.rows.at(-1);
+    const page = await listReviewQueue(deps.db, { limit, after, countTotal: input.includeTotal });
+    const last = page.records.at(-1);
     return {
-      experiments: await loadRecords(deps.db, page.rows),
+      experiments: page.records,
       total: page.total,
       nextCursor:
         page.hasMore && last?.submitted_at ? encodeKeysetCursor({ at: last.submitted_at, id: last.id }) : "",

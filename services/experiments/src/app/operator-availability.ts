@@ -6,8 +6,7 @@
  */
 import { eligibilityFailures } from "@petri/contracts";
 import type { Kysely } from "kysely";
-import { activeJobsByOperator } from "../db/experiments.js";
-import { eligibilitySnapshot, listActiveEligibility } from "../db/operator-eligibility.js";
+import { eligibilitySnapshot, listCandidatesWithActiveJobs } from "../db/operator-eligibility.js";
 import type { ExperimentsDb } from "../db/schema.js";
 import type { JobRequirements } from "../domain/jobs/index.js";
 
@@ -17,15 +16,8 @@ export async function countQualifiedOperators(
   now: Date,
 ): Promise<number> {
   if (job.experimentType === "") return 0;
-  const candidates = await listActiveEligibility(db, job.experimentType);
-  if (candidates.length === 0) return 0;
-  const activeJobs = await activeJobsByOperator(
-    db,
-    candidates.map((row) => row.operator_id),
-  );
+  const candidates = await listCandidatesWithActiveJobs(db, job.experimentType);
   return candidates.filter(
-    (row) =>
-      eligibilityFailures(eligibilitySnapshot(row), job, activeJobs.get(row.operator_id) ?? 0, now).length ===
-      0,
+    (row) => eligibilityFailures(eligibilitySnapshot(row), job, row.active_jobs, now).length === 0,
   ).length;
 }

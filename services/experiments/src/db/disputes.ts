@@ -1,5 +1,5 @@
 /** disputes: raised by requesters, resolved by staff; at most one open per experiment. */
-import { type Keyset, isId } from "@petri/service-kit";
+import { type Keyset, isId, pageTotal } from "@petri/service-kit";
 import type { Insertable, Kysely } from "kysely";
 import type { DisputeRow, DisputesTable, ExperimentsDb } from "./schema.js";
 
@@ -48,27 +48,10 @@ export async function resolveOpenDispute(
     .executeTakeFirst();
 }
 
-/** The latest dispute of each experiment (experiments without one are absent). */
-export async function latestDisputesOf(
-  db: Kysely<ExperimentsDb>,
-  experimentIds: readonly string[],
-): Promise<Map<string, DisputeRow>> {
-  const latest = new Map<string, DisputeRow>();
-  if (experimentIds.length === 0) return latest;
-  const rows = await db
-    .selectFrom("disputes")
-    .selectAll()
-    .where("experiment_id", "in", [...experimentIds])
-    .orderBy("created_at")
-    .orderBy("id")
-    .execute();
-  for (const row of rows) latest.set(row.experiment_id, row);
-  return latest;
-}
-
 export interface DisputePage {
   rows: DisputeRow[];
-  total: number;
+  /** Every match (not only after the cursor): undefined unless counted or known (pageTotal). */
+  total: number | undefined;
   hasMore: boolean;
 }
 
@@ -76,7 +59,7 @@ export interface DisputePage {
 export async function listDisputes(
   db: Kysely<ExperimentsDb>,
   filter: { status?: DisputeRow["status"] | undefined },
-  page: { limit: number; after?: Keyset | undefined },
+  page: { limit: number; after?: Keyset | undefined; countTotal: boolean },
 ): Promise<DisputePage> {
   let base = db.selectFrom("disputes");
   if (filter.status !== undefined) base = base.where("status", "=", filter.status);
@@ -90,9 +73,15 @@ export async function listDisputes(
     rowsQuery = rowsQuery.where((eb) =>
       eb(eb.refTuple("created_at", "id"), ">", eb.tuple(after.at, after.id)),
     );
-  const [rows, count] = await Promise.all([
-    rowsQuery.execute(),
-    base.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
-  ]);
-  return { rows: rows.slice(0, page.limit), total: Number(count.n), hasMore: rows.length > page.limit };
+  const rows = await rowsQuery.execute();
+  const hasMore = rows.length > page.limit;
+  const pageRows = rows.slice(0, page.limit);
+  const total = await pageTotal(
+    { first: after === undefined, hasMore, size: pageRows.length },
+    page.countTotal
+      ? async () =>
+          Number((await base.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n)
+      : undefined,
+  );
+  return { rows: pageRows, total, hasMore };
 }

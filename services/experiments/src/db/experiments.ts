@@ -1,8 +1,9 @@
 /** The experiments table: one row per experiment (the aggregate), read and written here only. */
-import { ConflictError, type Keyset, isId } from "@petri/service-kit";
-import type { Insertable, Kysely, Updateable } from "kysely";
+import { ConflictError, type Keyset, isId, pageTotal } from "@petri/service-kit";
+import type { Insertable, Kysely, SelectQueryBuilder, Updateable } from "kysely";
 import { ACTIVE_JOB_STATUSES, type JobRequirements, jobRequirementsOf } from "../domain/jobs/index.js";
 import type { ExperimentStatus } from "../domain/lifecycle/transitions.js";
+import { type ExperimentRecord, recordsOf, withRecords } from "./experiment-records.js";
 import type { ExperimentRow, ExperimentsDb, ExperimentsTable } from "./schema.js";
 
 const JSON_COLUMNS = [
@@ -134,62 +135,90 @@ export interface ExperimentFilter {
 }
 
 export interface ExperimentPage {
-  rows: ExperimentRow[];
-  total: number;
+  records: ExperimentRecord[];
+  /** Every match (not only after the cursor): undefined unless counted or known (pageTotal). */
+  total: number | undefined;
   hasMore: boolean;
+}
+
+export interface KeysetPageRequest {
+  limit: number;
+  after?: Keyset | undefined;
+  /** Count every match (a second statement unless the first page holds them all). */
+  countTotal: boolean;
+}
+
+/**
+ * One page of records (limit + 1 rows fetched, so has_more needs no count) and, if asked,
+ * the count of every match of `filtered` (the query before keyset, order and limit).
+ */
+async function pageOf(
+  filtered: SelectQueryBuilder<ExperimentsDb, "experiments", object>,
+  rowsQuery: SelectQueryBuilder<
+    ExperimentsDb,
+    "experiments",
+    ExperimentRow & { issues: unknown; dispute: unknown }
+  >,
+  page: KeysetPageRequest,
+): Promise<ExperimentPage> {
+  const rows = await rowsQuery.execute();
+  const hasMore = rows.length > page.limit;
+  const records = recordsOf(rows.slice(0, page.limit));
+  const total = await pageTotal(
+    { first: page.after === undefined, hasMore, size: records.length },
+    page.countTotal
+      ? async () =>
+          Number(
+            (await filtered.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n,
+          )
+      : undefined,
+  );
+  return { records, total, hasMore };
 }
 
 /** Newest first, keyset (created_at, id) descending: the page after `after`. */
 export async function listExperiments(
   db: Kysely<ExperimentsDb>,
   filter: ExperimentFilter,
-  page: { limit: number; after?: Keyset | undefined },
+  page: KeysetPageRequest,
 ): Promise<ExperimentPage> {
   let base = db.selectFrom("experiments");
   if (filter.requesterAccountId !== undefined)
-    base = base.where("requester_account_id", "=", filter.requesterAccountId);
-  if (filter.status !== undefined) base = base.where("status", "=", filter.status);
-  if (filter.createdAfter !== undefined) base = base.where("created_at", ">", filter.createdAfter);
-  if (filter.createdBefore !== undefined) base = base.where("created_at", "<", filter.createdBefore);
+    base = base.where("experiments.requester_account_id", "=", filter.requesterAccountId);
+  if (filter.status !== undefined) base = base.where("experiments.status", "=", filter.status);
+  if (filter.createdAfter !== undefined)
+    base = base.where("experiments.created_at", ">", filter.createdAfter);
+  if (filter.createdBefore !== undefined)
+    base = base.where("experiments.created_at", "<", filter.createdBefore);
 
-  let rowsQuery = base
-    .selectAll()
-    .orderBy("created_at", "desc")
-    .orderBy("id", "desc")
+  let rowsQuery = withRecords(base)
+    .orderBy("experiments.created_at", "desc")
+    .orderBy("experiments.id", "desc")
     .limit(page.limit + 1);
   const after = page.after;
   if (after)
     rowsQuery = rowsQuery.where((eb) =>
-      eb(eb.refTuple("created_at", "id"), "<", eb.tuple(after.at, after.id)),
+      eb(eb.refTuple("experiments.created_at", "experiments.id"), "<", eb.tuple(after.at, after.id)),
     );
-  const [rows, count] = await Promise.all([
-    rowsQuery.execute(),
-    base.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
-  ]);
-  return { rows: rows.slice(0, page.limit), total: Number(count.n), hasMore: rows.length > page.limit };
+  return pageOf(base, rowsQuery, page);
 }
 
 /** The staff review queue: pending_review, oldest submission first, keyset (submitted_at, id) ascending. */
 export async function listReviewQueue(
   db: Kysely<ExperimentsDb>,
-  page: { limit: number; after?: Keyset | undefined },
+  page: KeysetPageRequest,
 ): Promise<ExperimentPage> {
-  const base = db.selectFrom("experiments").where("status", "=", "pending_review");
-  let rowsQuery = base
-    .selectAll()
-    .orderBy("submitted_at", "asc")
-    .orderBy("id", "asc")
+  const base = db.selectFrom("experiments").where("experiments.status", "=", "pending_review");
+  let rowsQuery = withRecords(base)
+    .orderBy("experiments.submitted_at", "asc")
+    .orderBy("experiments.id", "asc")
     .limit(page.limit + 1);
   const after = page.after;
   if (after)
     rowsQuery = rowsQuery.where((eb) =>
-      eb(eb.refTuple("submitted_at", "id"), ">", eb.tuple(after.at, after.id)),
+      eb(eb.refTuple("experiments.submitted_at", "experiments.id"), ">", eb.tuple(after.at, after.id)),
     );
-  const [rows, count] = await Promise.all([
-    rowsQuery.execute(),
-    base.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
-  ]);
-  return { rows: rows.slice(0, page.limit), total: Number(count.n), hasMore: rows.length > page.limit };
+  return pageOf(base, rowsQuery, page);
 }
 
 /**
@@ -230,22 +259,6 @@ export async function countActiveJobs(db: Kysely<ExperimentsDb>, operatorId: str
     .where("status", "in", [...ACTIVE_JOB_STATUSES])
     .executeTakeFirstOrThrow();
   return Number(n);
-}
-
-/** Active jobs per operator, for several operators at once (absent: 0). */
-export async function activeJobsByOperator(
-  db: Kysely<ExperimentsDb>,
-  operatorIds: readonly string[],
-): Promise<Map<string, number>> {
-  if (operatorIds.length === 0) return new Map();
-  const rows = await db
-    .selectFrom("experiments")
-    .select((eb) => ["operator_id", eb.fn.countAll<number>().as("n")])
-    .where("operator_id", "in", [...operatorIds])
-    .where("status", "in", [...ACTIVE_JOB_STATUSES])
-    .groupBy("operator_id")
-    .execute();
-  return new Map(rows.map((row) => [row.operator_id ?? "", Number(row.n)]));
 }
 
 export interface PaymentProjection {

@@ -14,26 +14,3 @@ export async function countIssues(db: Kysely<ExperimentsDb>, experimentId: strin
     .executeTakeFirstOrThrow();
   return Number(n);
 }
-
-/** The issues of each experiment, oldest first (experiments without any are absent). */
-export async function issuesOf(
-  db: Kysely<ExperimentsDb>,
-  experimentIds: readonly string[],
-): Promise<Map<string, IssueRow[]>> {
-  const byExperiment = new Map<string, IssueRow[]>();
-  if (experimentIds.length === 0) return byExperiment;
-  const rows = await db
-    .selectFrom("experiment_issues")
-    .selectAll()
-    .where("experiment_id", "in", [...experimentIds])
-    .orderBy("experiment_id")
-    .orderBy("reported_at")
-    .orderBy("id")
-    .execute();
-  for (const row of rows) {
-    const list = byExperiment.get(row.experiment_id) ?? [];
-    list.push(row);
-    byExperiment.set(row.experiment_id, list);
-  }
-  return byExperiment;
-}

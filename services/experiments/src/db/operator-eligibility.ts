@@ -6,6 +6,7 @@
 import type { EligibilitySnapshot } from "@petri/contracts";
 import { jsonb } from "@petri/db";
 import { type Kysely, sql } from "kysely";
+import { ACTIVE_JOB_STATUSES } from "../domain/jobs/index.js";
 import type { ExperimentsDb, OperatorEligibilityRow } from "./schema.js";
 
 export interface EligibilityRecord {
@@ -84,17 +85,29 @@ export async function findEligibilityByAccount(
   return query.executeTakeFirst();
 }
 
-/** Active operators whose verified types include `experimentType` (the candidates of a job). */
-export async function listActiveEligibility(
+/**
+ * Active operators whose verified types include `experimentType` (the candidates of a job),
+ * each with the number of jobs it holds now (claimed or in progress), in one statement.
+ */
+export async function listCandidatesWithActiveJobs(
   db: Kysely<ExperimentsDb>,
   experimentType: string,
-): Promise<OperatorEligibilityRow[]> {
-  return db
+): Promise<(OperatorEligibilityRow & { active_jobs: number })[]> {
+  const rows = await db
     .selectFrom("operator_eligibility")
-    .selectAll()
-    .where("status", "=", "active")
-    .where(sql<boolean>`experiment_types @> ${jsonb([experimentType])}::jsonb`)
+    .selectAll("operator_eligibility")
+    .select((eb) =>
+      eb
+        .selectFrom("experiments")
+        .select(eb.fn.countAll<number>().as("n"))
+        .whereRef("experiments.operator_id", "=", "operator_eligibility.operator_id")
+        .where("experiments.status", "in", [...ACTIVE_JOB_STATUSES])
+        .as("active_jobs"),
+    )
+    .where("operator_eligibility.status", "=", "active")
+    .where(sql<boolean>`operator_eligibility.experiment_types @> ${jsonb([experimentType])}::jsonb`)
     .execute();
+  return rows.map((row) => ({ ...row, active_jobs: Number(row.active_jobs ?? 0) }));
 }
 
 /** The fields of a row that the shared eligibility rule reads. */

@@ -51,10 +51,12 @@ export function disputesRpc(useCases: ExperimentsUseCases) {
         status: request.status,
         limit: request.limit,
         cursor: request.cursor,
+        includeTotal: request.includeTotal,
       });
       return create(ListDisputesResponseSchema, {
         disputes: page.disputes.map(disputeMessage),
-        total: BigInt(page.total),
+        total: BigInt(page.total ?? 0),
+        hasTotal: page.total !== undefined,
         nextCursor: page.nextCursor,
         hasMore: page.hasMore,
       });

@@ -48,7 +48,8 @@ import type { ExperimentsUseCases } from "./use-cases.js";
 function pageMessage(page: ExperimentListPage) {
   return {
     experiments: page.experiments.map(experimentMessage),
-    total: BigInt(page.total),
+    total: BigInt(page.total ?? 0),
+    hasTotal: page.total !== undefined,
     nextCursor: page.nextCursor,
     hasMore: page.hasMore,
   };
@@ -98,6 +99,7 @@ export function requestsRpc(useCases: ExperimentsUseCases) {
         createdBefore: request.createdBefore ? timestampDate(request.createdBefore) : undefined,
         limit: request.limit,
         cursor: request.cursor,
+        includeTotal: request.includeTotal,
       });
       return create(ListExperimentsResponseSchema, pageMessage(page));
     },
@@ -170,6 +172,7 @@ export function requestsRpc(useCases: ExperimentsUseCases) {
       const page = await useCases.listReviewQueue(principal, {
         limit: request.limit,
         cursor: request.cursor,
+        includeTotal: request.includeTotal,
       });
       return create(ListReviewQueueResponseSchema, pageMessage(page));
     },

@@ -8,8 +8,8 @@ import type { OperatorView } from "./operator-view.js";
 
 export interface OperatorListPage {
   operators: OperatorView[];
-  /** Every operator matching the filter, regardless of the cursor. */
-  total: number;
+  /** Every operator matching the filter, regardless of the cursor: when counted or known (pageTotal). */
+  total: number | undefined;
   /** "" when there is no further page. */
   nextCursor: string;
   hasMore: boolean;
@@ -33,6 +33,7 @@ export function makeListOperators(deps: { db: Kysely<MarketplaceDb> }) {
     status: string;
     limit: number;
     cursor: string;
+    includeTotal: boolean;
   }): Promise<OperatorListPage> {
     const status = statusFilter(input.status);
     const limit = parseLimit(input.limit);
@@ -41,7 +42,7 @@ export function makeListOperators(deps: { db: Kysely<MarketplaceDb> }) {
       const [at, id] = decodeCursor(input.cursor, ["date", "string"]) as [Date, string];
       after = { at, id };
     }
-    const page = await listOperators(deps.db, { status }, { limit, after });
+    const page = await listOperators(deps.db, { status }, { limit, after, countTotal: input.includeTotal });
     const counts = await activeJobCounts(
       deps.db,
       page.records.map((record) => record.id),

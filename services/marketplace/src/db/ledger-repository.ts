@@ -23,6 +23,7 @@ import {
   type Posting,
   type PostingKind,
   assertValidPosting,
+  canOverdraw,
   postingKey,
   samePosting,
 } from "../domain/ledger/postings.js";
@@ -100,6 +101,9 @@ export async function recordPosting<DB extends LedgerTables>(
     )
     .execute();
 
+  // Balances are never negative after a posting (this check), so one that only adds to
+  // them cannot overdraw any: nothing to check (a hold).
+  if (!canOverdraw(posting)) return { postingId: inserted.id, recorded: true };
   const negative = await trx
     .selectFrom("ledger_entries as e")
     .innerJoin("ledger_postings as p", "p.id", "e.posting_id")
@@ -197,13 +201,15 @@ export async function lockLedger<DB extends LedgerTables>(
   experimentId: string,
 ): Promise<ExperimentLedger> {
   const trx = transaction as unknown as Transaction<LedgerTables>;
-  await trx
+  const hold = await trx
     .selectFrom("ledger_postings")
     .select("id")
     .where("experiment_id", "=", experimentId)
     .where("kind", "=", "hold")
     .forUpdate()
     .executeTakeFirst();
+  // Every other posting needs the hold (recordPosting): no hold, no postings to read.
+  if (!hold) return { experimentId, postings: [] };
   return loadLedger(trx, experimentId);
 }
 

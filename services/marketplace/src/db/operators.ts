@@ -2,7 +2,7 @@
  * The operators table: one lab per account, read and written here only. Rows hold the profile
  * and verification record as validated by the domain; reads give them back typed.
  */
-import { ConflictError, isId } from "@petri/service-kit";
+import { ConflictError, isId, pageTotal } from "@petri/service-kit";
 import { type Kysely, sql } from "kysely";
 import type { OperatorProfile } from "../domain/operators/profile.js";
 import type { RecordedQuality } from "../domain/operators/quality.js";
@@ -144,7 +144,8 @@ export async function saveOperatorQuality(
 
 export interface OperatorPage {
   records: OperatorRecord[];
-  total: number;
+  /** Every match (not only after the cursor): undefined unless counted or known (pageTotal). */
+  total: number | undefined;
   hasMore: boolean;
 }
 
@@ -152,11 +153,10 @@ export interface OperatorPage {
 export async function listOperators(
   db: Kysely<MarketplaceDb>,
   filter: { status?: OperatorStatus | undefined },
-  page: { limit: number; after?: { at: Date; id: string } | undefined },
+  page: { limit: number; after?: { at: Date; id: string } | undefined; countTotal: boolean },
 ): Promise<OperatorPage> {
   let base = db.selectFrom("operators");
   if (filter.status) base = base.where("status", "=", filter.status);
-  const { total } = await base.select(sql<number>`count(*)::int`.as("total")).executeTakeFirstOrThrow();
   let query = base.selectAll();
   const after = page.after;
   if (after) {
@@ -172,7 +172,16 @@ export async function listOperators(
     .orderBy("id", "desc")
     .limit(page.limit + 1)
     .execute();
-  return { records: rows.slice(0, page.limit).map(recordOf), total, hasMore: rows.length > page.limit };
+  const hasMore = rows.length > page.limit;
+  const records = rows.slice(0, page.limit).map(recordOf);
+  const total = await pageTotal(
+    { first: after === undefined, hasMore, size: records.length },
+    page.countTotal
+      ? async () =>
+          (await base.select(sql<number>`count(*)::int`.as("total")).executeTakeFirstOrThrow()).total
+      : undefined,
+  );
+  return { records, total, hasMore };
 }
 
 /** Active operators, at most `limit` (lab ranking's bounded scan), by id. */

@@ -104,10 +104,12 @@ export class MarketplaceRpc implements ServiceImpl<typeof MarketplaceService> {
       status: request.status,
       limit: request.limit,
       cursor: request.cursor,
+      includeTotal: request.includeTotal,
     });
     return create(ListOperatorsResponseSchema, {
       operators: page.operators.map(operatorMessage),
-      total: BigInt(page.total),
+      total: BigInt(page.total ?? 0),
+      hasTotal: page.total !== undefined,
       nextCursor: page.nextCursor,
       hasMore: page.hasMore,
     });

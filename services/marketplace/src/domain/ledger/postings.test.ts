@@ -4,6 +4,7 @@ import { LedgerError } from "./errors.js";
 import {
   type Posting,
   assertValidPosting,
+  canOverdraw,
   compensationPosting,
   disputeResolutionPosting,
   holdAdjustmentPosting,
@@ -150,5 +151,15 @@ describe("postings", () => {
     expect(samePosting(a, { ...a, entries: [...a.entries].reverse() })).toBe(true);
     expect(samePosting(a, releasePosting(EXP, OP, 101))).toBe(false);
     expect(samePosting(a, releasePosting(EXP, "op_2", 100))).toBe(false);
+  });
+});
+
+describe("canOverdraw", () => {
+  it("is false for a posting that only adds to balances other than the requester's funds (a hold)", () => {
+    expect(canOverdraw(holdPosting(EXP, 1_000))).toBe(false);
+  });
+  it("is true for one that takes from escrow or an operator's payable", () => {
+    expect(canOverdraw(releasePosting(EXP, OP, 1_000))).toBe(true);
+    expect(canOverdraw(refundPosting(EXP, 1_000))).toBe(true);
   });
 });

@@ -59,6 +59,15 @@ export interface Posting {
   readonly entries: readonly LedgerEntry[];
 }
 
+/**
+ * Whether the posting takes money from an account other than the requester's funds: only
+ * such a posting can leave one of the experiment's balances negative (they are all at or
+ * above zero before it).
+ */
+export function canOverdraw(posting: Pick<Posting, "entries">): boolean {
+  return posting.entries.some((entry) => entry.account !== REQUESTER_FUNDS && entry.amountCents < 0);
+}
+
 /** The posting's key ("" for the once-only kinds). */
 export function postingKey(posting: Pick<Posting, "key">): string {
   return posting.key ?? "";

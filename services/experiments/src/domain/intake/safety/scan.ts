@@ -60,6 +60,14 @@ const SYNONYMS: CompiledSynonym[] = CONTROLLED_SUBSTANCES.flatMap((entry) =>
   }),
 ).filter((s) => s.squashed.length >= 4);
 
+/** Single-token synonyms by their token, and the others: a string is looked up token by token. */
+const SINGLE_TOKEN = new Map<string, number[]>();
+const MULTI_TOKEN: number[] = [];
+SYNONYMS.forEach((compiled, index) => {
+  if (!compiled.singleToken) MULTI_TOKEN.push(index);
+  else SINGLE_TOKEN.set(compiled.squashed, [...(SINGLE_TOKEN.get(compiled.squashed) ?? []), index]);
+});
+
 const CODES: CompiledCode[] = CONTROLLED_SUBSTANCES.flatMap((entry) =>
   (entry.codes ?? []).map((code) => ({
     entry,
@@ -79,22 +87,42 @@ export interface ControlledHit {
   matched: string;
 }
 
-function synonymMatches(tokens: string[], compiled: CompiledSynonym): boolean {
-  if (compiled.singleToken) return tokens.includes(compiled.squashed);
-  const squashed = tokens.join("");
-  if (!squashed.includes(compiled.squashed)) return false;
+/** A string's tokens as every synonym is compared with them, worked out once per string. */
+interface TokenizedText {
+  tokens: ReadonlySet<string>;
+  /** The tokens run together. */
+  squashed: string;
+  /** Offsets in `squashed` where a token starts or ends. */
+  boundaries: ReadonlySet<number>;
+}
+
+function tokenize(text: string): TokenizedText {
+  const tokens = normalizeTokens(text);
   const boundaries = new Set<number>([0]);
   let offset = 0;
   for (const token of tokens) {
     offset += token.length;
     boundaries.add(offset);
   }
-  let from = squashed.indexOf(compiled.squashed);
+  return { tokens: new Set(tokens), squashed: tokens.join(""), boundaries };
+}
+
+/** A multi-word synonym found on token boundaries, its words spaced or run together. */
+function multiTokenMatches(text: TokenizedText, compiled: CompiledSynonym): boolean {
+  let from = text.squashed.indexOf(compiled.squashed);
   while (from !== -1) {
-    if (boundaries.has(from) && boundaries.has(from + compiled.squashed.length)) return true;
-    from = squashed.indexOf(compiled.squashed, from + 1);
+    if (text.boundaries.has(from) && text.boundaries.has(from + compiled.squashed.length)) return true;
+    from = text.squashed.indexOf(compiled.squashed, from + 1);
   }
   return false;
+}
+
+/** The synonyms the text mentions, in SYNONYMS order (which decides the synonym a hit names). */
+function matchingSynonyms(text: TokenizedText): CompiledSynonym[] {
+  const indexes: number[] = [];
+  for (const token of text.tokens) indexes.push(...(SINGLE_TOKEN.get(token) ?? []));
+  for (const index of MULTI_TOKEN) if (multiTokenMatches(text, SYNONYMS[index]!)) indexes.push(index);
+  return indexes.sort((a, b) => a - b).map((index) => SYNONYMS[index]!);
 }
 
 function scanString(found: FoundString): ControlledHit[] {
@@ -105,12 +133,7 @@ function scanString(found: FoundString): ControlledHit[] {
     seen.add(substance.id);
     hits.push({ substance, path: found.path, matched });
   };
-  const tokens = normalizeTokens(found.text);
-  if (tokens.length > 0) {
-    for (const compiled of SYNONYMS) {
-      if (synonymMatches(tokens, compiled)) add(compiled.entry, compiled.synonym);
-    }
-  }
+  for (const compiled of matchingSynonyms(tokenize(found.text))) add(compiled.entry, compiled.synonym);
   for (const compiled of CODES) {
     if (compiled.pattern.test(found.text)) add(compiled.entry, compiled.code);
   }
