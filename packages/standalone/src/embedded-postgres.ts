@@ -1,7 +1,7 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
-import { chmod, chown, mkdir, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { chmod, chown, mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
@@ -121,21 +121,38 @@ async function ensureReachable(clusterDir: string, user: RunAs): Promise<void> {
   }
 }
 
-async function loadOrCreatePassword(file: string): Promise<string> {
+/**
+ * The superuser's password: created with a new cluster, read back on later starts. A cluster
+ * whose password file is gone cannot be entered any more: that is said plainly.
+ */
+async function loadOrCreatePassword(file: string, clusterExists: boolean): Promise<string> {
   try {
     return (await readFile(file, "utf8")).trim();
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    if (clusterExists) {
+      throw new Error(
+        `the embedded database's password file ${file} is missing: restore it, or remove ` +
+          "the cluster directory beside it to start with an empty database",
+        { cause: error },
+      );
+    }
   }
   const password = randomBytes(24).toString("base64url");
-  await writeFile(file, `${password}\n`, { mode: 0o600, flag: "wx" });
+  await writeFile(file, `${password}\n`, { mode: 0o600 });
   return password;
 }
 
 /** Creates the cluster: UTF-8, C locale (no dependency on the machine's locales), SCRAM passwords. */
 async function initialise(bin: Binaries, options: EmbeddedPostgresOptions, password: string, user?: RunAs) {
-  // A directory without PG_VERSION holds no finished cluster (an interrupted initdb): start over.
-  await rm(options.clusterDir, { recursive: true, force: true });
+  // initdb removes what it wrote when it fails; anything else found here is not ours to delete.
+  const existing = await readdir(options.clusterDir).catch(() => []);
+  if (existing.length > 0) {
+    throw new Error(
+      `${options.clusterDir} is not empty and holds no PostgreSQL cluster (no PG_VERSION): ` +
+        "move it away (an initdb killed halfway leaves such a directory) and start again",
+    );
+  }
   await mkdir(options.clusterDir, { recursive: true, mode: 0o700 });
   // initdb reads the password from a file, as the server's account: a private temporary one.
   const scratch = await mkdtemp(path.join(tmpdir(), "petri-initdb-"));
@@ -174,6 +191,17 @@ function alive(pid: number): boolean {
   }
 }
 
+/** Is `pid` a PostgreSQL process (and not another one that took over the pid of a dead server)? */
+async function isPostgres(pid: number): Promise<boolean> {
+  const command = existsSync("/proc")
+    ? await readFile(`/proc/${pid}/cmdline`, "utf8").catch(() => "")
+    : await run("ps", ["-o", "command=", "-p", String(pid)]).then(
+        ({ stdout }) => stdout,
+        () => "",
+      );
+  return command.includes("postgres");
+}
+
 /**
  * A server left running on this cluster by a Petri process that was killed (SIGKILL, a crash
  * of the machine's OOM killer) is stopped before the new one starts; a stale postmaster.pid
@@ -187,8 +215,7 @@ async function recoverLeftover(clusterDir: string, logger: Logger): Promise<void
   } catch {
     return;
   }
-  const command = await readFile(`/proc/${pid}/cmdline`, "utf8").catch(() => "");
-  if (!Number.isInteger(pid) || pid <= 0 || !alive(pid) || !command.includes("postgres")) {
+  if (!Number.isInteger(pid) || pid <= 0 || !alive(pid) || !(await isPostgres(pid))) {
     await rm(lockFile, { force: true });
     return;
   }
@@ -241,13 +268,15 @@ async function waitUntilAccepting(
  * free port of 127.0.0.1 only, without a Unix socket, with a password kept in `passwordFile`.
  */
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<EmbeddedPostgres> {
-  const { clusterDir, logger } = options;
+  const clusterDir = path.resolve(options.clusterDir);
+  const { logger } = options;
   const bin = await binaries();
   const user = await runAs(logger);
   if (user) await ensureReachable(clusterDir, user);
-  const password = await loadOrCreatePassword(options.passwordFile);
-  if (!existsSync(path.join(clusterDir, "PG_VERSION"))) {
-    await initialise(bin, options, password, user);
+  const clusterExists = existsSync(path.join(clusterDir, "PG_VERSION"));
+  const password = await loadOrCreatePassword(path.resolve(options.passwordFile), clusterExists);
+  if (!clusterExists) {
+    await initialise(bin, { ...options, clusterDir }, password, user);
     logger.info({ dir: clusterDir }, "initialised the embedded database");
   } else {
     // The server insists on a private cluster directory.
