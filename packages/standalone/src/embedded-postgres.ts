@@ -264,6 +264,31 @@ async function waitUntilAccepting(
 }
 
 /**
+ * A pool's end() drops its clients without waiting for their sockets to close; a fast shutdown
+ * arriving first would end those sessions with an error. So the stop waits (briefly, bounded)
+ * until no other session is left; one that stays (an operator's psql) is ended by the shutdown.
+ */
+async function untilClientsLeave(url: string): Promise<void> {
+  const probe = new pg.Client({ connectionString: url });
+  probe.on("error", () => undefined);
+  try {
+    await probe.connect();
+    const deadline = Date.now() + 5_000;
+    while (Date.now() < deadline) {
+      const { rows } = await probe.query<{ n: number }>(
+        "select count(*)::int as n from pg_stat_activity where backend_type = 'client backend' and pid <> pg_backend_pid()",
+      );
+      if (rows[0]?.n === 0) return;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  } catch {
+    // The server is already going: nothing to wait for.
+  } finally {
+    await probe.end().catch(() => undefined);
+  }
+}
+
+/**
  * Starts a PostgreSQL server of its own on `clusterDir` (initialising it on first use), on a
  * free port of 127.0.0.1 only, without a Unix socket, with a password kept in `passwordFile`.
  */
@@ -318,6 +343,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   });
   const url = `postgres://${SUPERUSER}:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
   const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) await untilClientsLeave(url);
     child.stdin?.end();
     await exited;
   };
