@@ -1,7 +1,19 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
-import { chmod, chown, mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from "node:fs/promises";
+import {
+  chmod,
+  chown,
+  cp,
+  mkdir,
+  mkdtemp,
+  readFile,
+  readdir,
+  rename,
+  rm,
+  stat,
+  writeFile,
+} from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
@@ -94,6 +106,45 @@ async function runAs(logger: Logger): Promise<RunAs | undefined> {
   }
 }
 
+function canEnter(info: { uid: number; gid: number; mode: number }, user: RunAs): boolean {
+  if (info.uid === user.uid) return (info.mode & 0o100) !== 0;
+  if (info.gid === user.gid) return (info.mode & 0o010) !== 0;
+  return (info.mode & 0o001) !== 0;
+}
+
+async function reachableBy(file: string, user: RunAs): Promise<boolean> {
+  for (let current = path.dirname(file); ; current = path.dirname(current)) {
+    if (!canEnter(await stat(current), user)) return false;
+    if (current === path.dirname(current)) return true;
+  }
+}
+
+/**
+ * Under root, the project may live where the server's account cannot go (a checkout under
+ * /root): then the binaries are copied once to a directory of the temporary area it can reach.
+ */
+async function binariesReachableBy(bin: Binaries, user: RunAs, logger: Logger): Promise<Binaries> {
+  if (await reachableBy(bin.postgres, user)) return bin;
+  const native = path.dirname(path.dirname(bin.postgres));
+  const { version } = JSON.parse(await readFile(path.join(native, "..", "package.json"), "utf8")) as {
+    version: string;
+  };
+  const copy = path.join(tmpdir(), `petri-postgres-${version}`);
+  // The temporary area is shared: only a copy this account made is trusted.
+  const existing = await stat(copy).catch(() => undefined);
+  if (existing && existing.uid !== process.getuid?.()) {
+    throw new Error(`${copy} exists and is not ours: remove it, or set PETRI_DATABASE_URL`);
+  }
+  if (!existsSync(path.join(copy, "bin", "postgres"))) {
+    const partial = await mkdtemp(`${copy}-partial-`);
+    await cp(native, partial, { recursive: true, verbatimSymlinks: true });
+    await chmod(partial, 0o755);
+    await rename(partial, copy).catch(async () => rm(partial, { recursive: true, force: true }));
+    logger.info({ dir: copy }, "copied the PostgreSQL binaries where the server's account can reach them");
+  }
+  return { initdb: path.join(copy, "bin", "initdb"), postgres: path.join(copy, "bin", "postgres") };
+}
+
 /**
  * The server's account must enter every directory above the cluster. The data directory is
  * Petri's own: it is opened for traversal (not listing; its files keep their own modes).
@@ -103,12 +154,7 @@ async function ensureReachable(clusterDir: string, user: RunAs): Promise<void> {
   await mkdir(dataDir, { recursive: true });
   for (let current = dataDir; ; current = path.dirname(current)) {
     const info = await stat(current);
-    const reachable =
-      info.uid === user.uid
-        ? (info.mode & 0o100) !== 0
-        : info.gid === user.gid
-          ? (info.mode & 0o010) !== 0
-          : (info.mode & 0o001) !== 0;
+    const reachable = canEnter(info, user);
     if (!reachable && current === dataDir && info.uid === process.getuid?.()) {
       await chmod(current, (info.mode & 0o7777) | 0o001);
     } else if (!reachable) {
@@ -295,8 +341,8 @@ async function untilClientsLeave(url: string): Promise<void> {
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<EmbeddedPostgres> {
   const clusterDir = path.resolve(options.clusterDir);
   const { logger } = options;
-  const bin = await binaries();
   const user = await runAs(logger);
+  const bin = user ? await binariesReachableBy(await binaries(), user, logger) : await binaries();
   if (user) await ensureReachable(clusterDir, user);
   const clusterExists = existsSync(path.join(clusterDir, "PG_VERSION"));
   const password = await loadOrCreatePassword(path.resolve(options.passwordFile), clusterExists);
