@@ -40,7 +40,7 @@ const boundaries = (extra = []) => [
     enforceBuildableLibDependency: false,
     allowCircularSelfDependency: false,
     depConstraints: depConstraints.map((c) =>
-      c.sourceTag === "type:service" || c.sourceTag === "type:gateway" || c.sourceTag === "type:lib"
+      ["type:service", "type:gateway", "type:lib", "type:app"].includes(c.sourceTag)
         ? { ...c, onlyDependOnLibsWithTags: [...c.onlyDependOnLibsWithTags, ...extra] }
         : c,
     ),

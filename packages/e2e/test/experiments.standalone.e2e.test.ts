@@ -19,7 +19,7 @@ import { hypothesisLibraryScenario } from "./hypotheses.scenarios.js";
 import { cloudLabsScenario } from "./cloud-labs.scenarios.js";
 import { STAFF, startStandaloneHost } from "./support/hosts.js";
 
-describe("experiment requests, standalone mode (one process, PGlite, in-process bus)", () => {
+describe("experiment requests, standalone mode (one process, embedded PostgreSQL, in-process bus)", () => {
   let host: Awaited<ReturnType<typeof startStandaloneHost>>;
   let target: ExperimentsTarget;
 

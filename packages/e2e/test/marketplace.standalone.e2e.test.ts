@@ -12,7 +12,7 @@ import { webhookDeliveriesScenario } from "./webhooks.scenarios.js";
 import { STAFF, startStandaloneHost } from "./support/hosts.js";
 
 describe(
-  "the marketplace loop, standalone mode (one process, PGlite, in-process bus)",
+  "the marketplace loop, standalone mode (one process, embedded PostgreSQL, in-process bus)",
   { timeout: 180_000 },
   () => {
     let host: Awaited<ReturnType<typeof startStandaloneHost>>;

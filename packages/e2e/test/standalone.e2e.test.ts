@@ -11,7 +11,7 @@ import {
 import { loginLockoutSparesTheOffice } from "./login-limits.scenarios.js";
 import { STAFF, startStandaloneHost } from "./support/hosts.js";
 
-describe("standalone mode (one process, PGlite, in-process bus)", () => {
+describe("standalone mode (one process, embedded PostgreSQL, in-process bus)", () => {
   let host: Awaited<ReturnType<typeof startStandaloneHost>>;
   let target: Target;
 

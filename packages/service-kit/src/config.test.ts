@@ -138,6 +138,22 @@ describe("loadConfig", () => {
     expect(message).toContain('(got "shown")');
   });
 
+  it("never echoes the password of a connection URL it refuses", () => {
+    const message = (() => {
+      try {
+        loadConfig(baseServiceConfigSchema({ defaultPort: 7101 }), {
+          ...clusterEnv,
+          DATABASE_URL: "mysql://petri:s3cret-pw@db.internal:3306/petri",
+        });
+      } catch (error) {
+        return (error as Error).message;
+      }
+      return "";
+    })();
+    expect(message).toContain('(got "mysql://petri:[redacted]@db.internal:3306/petri")');
+    expect(message).not.toContain("s3cret-pw");
+  });
+
   it("treats empty strings as unset, so defaults apply and required ones say 'not set'", () => {
     const config = loadConfig(baseServiceConfigSchema({ defaultPort: 7101 }), {
       ...clusterEnv,

@@ -41,7 +41,9 @@ function describe(issue: z.core.$ZodIssue, env: Env): ConfigProblem {
     // A custom refinement could quote its input; make sure a secret never reaches stderr.
     if (raw.length > 0) problem = problem.split(raw).join("[redacted]");
   } else if (raw !== undefined && name) {
-    problem += ` (got ${JSON.stringify(raw.length > 80 ? `${raw.slice(0, 77)}...` : raw)})`;
+    // A connection URL may carry a password (postgres://user:password@host): never echo it.
+    const shown = raw.replace(/(\/\/[^/@:\s]*):[^/@\s]*@/, "$1:[redacted]@");
+    problem += ` (got ${JSON.stringify(shown.length > 80 ? `${shown.slice(0, 77)}...` : shown)})`;
   }
   return { variable, problem };
 }

@@ -1,6 +1,5 @@
 import { createRouterTransport } from "@connectrpc/connect";
 import { mkdtemp, rm } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { serve } from "@hono/node-server";
@@ -22,6 +21,8 @@ import {
   healthRoutes,
   serverInterceptors,
 } from "@petri/service-kit";
+import { type EmbeddedPostgres, startEmbeddedPostgres } from "./embedded-postgres.js";
+import { freePort } from "./free-port.js";
 import { type CloudLabsServiceOptions, createCloudLabsService } from "@petri/cloud-labs";
 import { type EngineServiceOptions, createEngineService } from "@petri/engine";
 import { type WebhookUrlCheckOptions, createExperimentsService } from "@petri/experiments";
@@ -57,9 +58,27 @@ const SERVICE_FACTORIES: Record<ServiceName, ServiceFactory> = {
     createNotificationsService(deps, { dataDir: options.dataDir, ...options.notifications }),
 };
 
+/**
+ * Which database standalone runs on:
+ * - `embedded` (default): a PostgreSQL server of its own, started and stopped with the host, its
+ *   cluster in <dataDir>/postgres (a temporary directory, removed on stop, for "memory://");
+ * - `url`: an existing PostgreSQL database (one schema per service, as in the embedded one);
+ * - `pglite`: PGlite inside this process, in <dataDir>/pgdata (opt-in).
+ */
+export type StandaloneDatabase = { kind: "embedded" } | { kind: "url"; url: string } | { kind: "pglite" };
+
+/**
+ * The one pool the seven services share. Two cores run the whole host; more connections than
+ * that mostly queue inside PostgreSQL, while too few make a slow transaction (a results
+ * submission) hold up unrelated reads. 20 stays well under the embedded server's limit.
+ */
+export const STANDALONE_POOL_SIZE = 20;
+
 export interface StandaloneOptions {
-  /** The data directory (PGlite's files go in <dataDir>/pgdata), or "memory://". */
+  /** The data directory (the embedded database in <dataDir>/postgres, result files), or "memory://". */
   dataDir: string;
+  /** The database (default: the embedded PostgreSQL server). */
+  database?: StandaloneDatabase;
   /** Identity's secrets and settings (see @petri/identity standaloneIdentityOptions). */
   identity: IdentityServiceOptions;
   /** Notifications' settings (SMTP, KEK; see @petri/notifications notificationsOptionsFromConfig). */
@@ -90,35 +109,68 @@ export interface Standalone {
   url: string;
   port: number;
   services: HostedService[];
-  /** The embedded database (tests read projections through it). */
+  /** The services' database (tests read projections through it). */
   database: Database;
+  /** The embedded PostgreSQL server's wrapper process, when standalone runs one. */
+  databaseServerPid?: number;
   stop(): Promise<void>;
 }
 
 /**
- * Standalone mode: the gateway and every service in ONE process, on PGlite (a schema per
- * service) and the in-process bus. Calls still cross the Connect contract: each service is
+ * Standalone mode: the gateway and every service in ONE process, on one database (a schema per
+ * service; by default an embedded PostgreSQL server this host starts and stops) and the
+ * in-process bus. Calls still cross the Connect contract: each service is
  * reached through a router transport that serialises every message and runs the same
  * interceptors as the cluster's HTTP servers.
  */
 export async function startStandalone(options: StandaloneOptions): Promise<Standalone> {
+  const { logger } = options;
+  // What startup has set up, undone in reverse order by stop() or by a failed startup (so that
+  // no embedded database server outlives a host that did not come up).
+  const teardown: Array<() => Promise<void>> = [];
+  const undo = async () => {
+    for (const step of teardown.reverse()) await step();
+  };
+  try {
+    return await startHost(options, teardown, undo);
+  } catch (error) {
+    await undo().catch((cleanupError: unknown) =>
+      logger.warn({ err: cleanupError }, "cleaning up after a failed start failed"),
+    );
+    throw error;
+  }
+}
+
+async function startHost(
+  options: StandaloneOptions,
+  teardown: Array<() => Promise<void>>,
+  undo: () => Promise<void>,
+): Promise<Standalone> {
   const { logger, clock, failpoints } = options;
   const inMemory = options.dataDir === "memory://";
-  const pgData = inMemory ? "memory://" : path.join(options.dataDir, "pgdata");
-  // Result files need a directory even in memory mode: a temporary one, removed on stop.
-  const storage: StandaloneStorage = {
-    blobDir: inMemory
-      ? await mkdtemp(path.join(tmpdir(), "petri-blobs-"))
-      : path.join(options.dataDir, "blobs"),
-  };
-  const database = await createDatabase({ driver: "pglite", dataDir: pgData });
+  // Memory mode keeps its files (result files, the embedded cluster) in a temporary directory, removed on stop.
+  const scratchDir = inMemory ? await mkdtemp(path.join(tmpdir(), "petri-standalone-")) : undefined;
+  if (scratchDir) teardown.push(() => rm(scratchDir, { recursive: true, force: true }));
+  const filesDir = scratchDir ?? options.dataDir;
+  const storage: StandaloneStorage = { blobDir: path.join(filesDir, "blobs") };
+  const { database, server: databaseServer } = await openDatabase(
+    options.database ?? { kind: "embedded" },
+    filesDir,
+    inMemory,
+    logger,
+    teardown,
+  );
   const bus = await InProcessEventBus.create({ db: database, clock, logger });
+  teardown.push(() => bus.close());
   const deps: ServiceDeps = { database, bus, clock, logger, failpoints };
   const services = (Object.keys(SERVICE_FACTORIES) as ServiceName[]).map((name) =>
     SERVICE_FACTORIES[name](deps, options, storage),
   );
   for (const service of services) await service.migrate();
-  for (const service of services) await service.start();
+  for (const service of services) {
+    await service.start();
+    teardown.push(() => service.stop());
+  }
 
   // The internal principal keys live only in this process's memory.
   const keys = await generateInternalKeyPair();
@@ -166,6 +218,7 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
     server.once("listening", () => resolve());
     server.once("error", reject);
   });
+  teardown.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
   const url = `http://${options.host}:${port}`;
 
   let stopped = false;
@@ -174,28 +227,52 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
     port,
     services,
     database,
+    ...(databaseServer ? { databaseServerPid: databaseServer.pid } : {}),
     async stop() {
       if (stopped) return;
       stopped = true;
       stopping = true;
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      for (const service of services) await service.stop();
-      await bus.close();
-      await database.destroy();
-      if (inMemory) await rm(storage.blobDir, { recursive: true, force: true });
+      await undo();
     },
   };
 }
 
-function freePort(host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, host, () => {
-      const address = probe.address();
-      probe.close(() =>
-        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
-      );
-    });
-  });
+async function openDatabase(
+  choice: StandaloneDatabase,
+  filesDir: string,
+  inMemory: boolean,
+  logger: Logger,
+  teardown: Array<() => Promise<void>>,
+): Promise<{ database: Database; server?: EmbeddedPostgres }> {
+  const pool = {
+    poolMax: STANDALONE_POOL_SIZE,
+    applicationName: "petri-standalone",
+    onIdleClientError: (error: Error) => logger.warn({ err: error }, "an idle database connection failed"),
+  };
+  switch (choice.kind) {
+    case "pglite": {
+      const database = await createDatabase({
+        driver: "pglite",
+        dataDir: inMemory ? "memory://" : path.join(filesDir, "pgdata"),
+      });
+      teardown.push(() => database.destroy());
+      return { database };
+    }
+    case "url": {
+      const database = await createDatabase({ driver: "pg", url: choice.url, ...pool });
+      teardown.push(() => database.destroy());
+      return { database };
+    }
+    case "embedded": {
+      const server = await startEmbeddedPostgres({
+        clusterDir: path.join(filesDir, "postgres"),
+        passwordFile: path.join(filesDir, "postgres-password"),
+        logger,
+      });
+      teardown.push(() => server.stop());
+      const database = await createDatabase({ driver: "pg", url: server.url, ...pool });
+      teardown.push(() => database.destroy());
+      return { database, server };
+    }
+  }
 }

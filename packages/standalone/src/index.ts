@@ -1,1 +1,1 @@
-export { startStandalone, type Standalone, type StandaloneOptions } from "./host.js";
+export { startStandalone, type Standalone, type StandaloneOptions, type StandaloneDatabase } from "./host.js";

@@ -19,7 +19,7 @@ import { engineOptionsFromEnv } from "@petri/engine";
 import { standaloneIdentityConfigSchema, standaloneIdentityOptions } from "@petri/identity";
 import { notificationsOptionsFromConfig, standaloneNotificationsConfigSchema } from "@petri/notifications";
 import { corsOriginsSchema, trustProxySchema } from "@petri/gateway";
-import { startStandalone } from "./host.js";
+import { type StandaloneDatabase, startStandalone } from "./host.js";
 
 const config = exitOnConfigError(() =>
   loadConfig(
@@ -31,6 +31,10 @@ const config = exitOnConfigError(() =>
       PETRI_CORS_ORIGINS: corsOriginsSchema,
       // As the cluster gateway: take the client address from the last X-Forwarded-For entry.
       PETRI_TRUST_PROXY: trustProxySchema,
+      // An existing PostgreSQL database instead of the embedded server (one schema per service).
+      PETRI_DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+      // The embedded engine: a PostgreSQL server of its own (default), or PGlite in this process.
+      PETRI_EMBEDDED_DB: z.enum(["postgres", "pglite"]).default("postgres"),
     }),
   ),
 );
@@ -65,8 +69,21 @@ const engine = exitOnConfigError(() => engineOptionsFromEnv());
 // Cloud labs: the sandbox lab's timing, and a real lab's run API when PETRI_CLOUDLABS_HTTP_* are set.
 const cloudlabs = exitOnConfigError(() => cloudLabsOptionsFromEnv());
 
+const database: StandaloneDatabase =
+  config.PETRI_DATABASE_URL !== undefined
+    ? { kind: "url", url: config.PETRI_DATABASE_URL }
+    : config.PETRI_EMBEDDED_DB === "pglite"
+      ? { kind: "pglite" }
+      : { kind: "embedded" };
+const databaseLabel = {
+  url: "PostgreSQL at PETRI_DATABASE_URL",
+  pglite: "PGlite in this process",
+  embedded: "embedded PostgreSQL",
+}[database.kind];
+
 const petri = await startStandalone({
   dataDir,
+  database,
   identity,
   notifications,
   experiments,
@@ -82,7 +99,7 @@ const petri = await startStandalone({
 console.log(
   [
     "",
-    `Petri is running (standalone: every service in this process, data in ${dataDir})`,
+    `Petri is running (standalone: every service in this process, data in ${dataDir}, ${databaseLabel})`,
     `  API          ${petri.url}`,
     `  health       ${petri.url}/health`,
     `  OpenAPI 3.1  ${petri.url}/openapi.json`,

@@ -8,6 +8,9 @@ import { ownedSubmission } from "./owned-submission.js";
 import { recordStatusChanged } from "./submission-events.js";
 import { forLab } from "./submission-worker.js";
 
+/** More than the number of statuses a submission can pass through before it ends. */
+const MAX_ATTEMPTS = 6;
+
 /**
  * POST /cloud-labs/submissions/{id}/cancel: from pending, submitted, queued or running. A
  * submission the lab has accepted is cancelled at the lab first (outside any transaction);
@@ -16,24 +19,31 @@ import { forLab } from "./submission-worker.js";
  */
 export function makeCancelSubmission(deps: ChangingDeps & { adapterFor(row: SubmissionRow): LabAdapter }) {
   return async function cancelSubmission(principal: Principal, id: string): Promise<SubmissionRow> {
-    const row = await ownedSubmission(deps.db, principal, id);
     const refuse = (status: string) =>
       new InvalidStateError(`a ${status} submission cannot be cancelled`, status, CANCELLABLE_FROM);
-    if (!(CANCELLABLE_FROM as readonly string[]).includes(row.status)) throw refuse(row.status);
-    if (row.provider_submission_id)
-      await deps.adapterFor(row).cancel(forLab(row), AbortSignal.timeout(10_000));
-    const now = deps.clock.now();
-    const cancelled = await deps.db.transaction().execute(async (trx) => {
-      const after = await updateSubmission(
-        trx,
-        { id: row.id, expected: row.status },
-        { status: "cancelled", cancel_requested: true, completed_at: now, updated_at: now },
-      );
-      if (after) await recordStatusChanged(trx, after, row.status, now);
-      return after;
-    });
-    if (!cancelled) throw refuse((await ownedSubmission(deps.db, principal, id)).status);
-    deps.afterCommit();
-    return cancelled;
+    // The worker may move the submission on between the read and the update (submitted ->
+    // queued -> running, on another connection): then read it again, and cancel it from its
+    // new status while that is still cancellable. Statuses only move forward, so this ends.
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
+      const row = await ownedSubmission(deps.db, principal, id);
+      if (!(CANCELLABLE_FROM as readonly string[]).includes(row.status)) throw refuse(row.status);
+      if (row.provider_submission_id)
+        await deps.adapterFor(row).cancel(forLab(row), AbortSignal.timeout(10_000));
+      const now = deps.clock.now();
+      const cancelled = await deps.db.transaction().execute(async (trx) => {
+        const after = await updateSubmission(
+          trx,
+          { id: row.id, expected: row.status },
+          { status: "cancelled", cancel_requested: true, completed_at: now, updated_at: now },
+        );
+        if (after) await recordStatusChanged(trx, after, row.status, now);
+        return after;
+      });
+      if (cancelled) {
+        deps.afterCommit();
+        return cancelled;
+      }
+    }
+    throw refuse((await ownedSubmission(deps.db, principal, id)).status);
   };
 }

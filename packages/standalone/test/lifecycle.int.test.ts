@@ -1,0 +1,102 @@
+/**
+ * `npm start`'s process on the embedded database: a clean stop on SIGTERM and SIGINT leaves no
+ * database process behind, a SIGKILL of Node takes the database down with it, and the next
+ * start on that data directory comes up with the data written before.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { processesUsing, waitFor } from "./support/processes.js";
+
+const repoRoot = path.resolve(import.meta.dirname, "../../..");
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === "object" && address ? resolve(address.port) : reject()));
+    });
+  });
+}
+
+interface Running {
+  child: ChildProcess;
+  url: string;
+  exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+async function startPetri(dataDir: string): Promise<Running> {
+  const port = await freePort();
+  const child = spawn(
+    process.execPath,
+    ["--conditions=@petri/source", "--import", "tsx", "packages/standalone/src/main.ts"],
+    {
+      cwd: repoRoot,
+      env: { ...process.env, PETRI_DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: "warn" },
+      stdio: ["ignore", "ignore", "inherit"],
+    },
+  );
+  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once("exit", (code, signal) => resolve({ code, signal })),
+  );
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(async () => {
+    if (child.exitCode !== null) throw new Error(`standalone exited during startup (${child.exitCode})`);
+    return (await fetch(`${url}/health`).catch(() => undefined))?.status === 200;
+  }, 180_000);
+  return { child, url, exit };
+}
+
+const register = (url: string, email: string) =>
+  fetch(`${url}/auth/register`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email, password: "a long enough password", name: "Barbara" }),
+  });
+
+describe("npm start on the embedded database", { timeout: 300_000 }, () => {
+  let dataDir: string;
+  let clusterDir: string;
+  let running: Running | undefined;
+
+  beforeAll(() => {
+    dataDir = mkdtempSync(path.join(tmpdir(), "petri-lifecycle-"));
+    clusterDir = path.join(dataDir, "postgres");
+  });
+
+  afterAll(async () => {
+    if (running && running.child.exitCode === null && running.child.signalCode === null) {
+      running.child.kill("SIGTERM");
+      await running.exit;
+    }
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("stops its database on SIGTERM and SIGINT, leaving no process of that data directory", async () => {
+    for (const signal of ["SIGTERM", "SIGINT"] as const) {
+      running = await startPetri(dataDir);
+      expect(processesUsing(clusterDir).length).toBeGreaterThan(0);
+      running.child.kill(signal);
+      expect(await running.exit).toEqual({ code: 0, signal: null });
+      expect(processesUsing(clusterDir)).toEqual([]);
+    }
+  });
+
+  it("after a SIGKILL of Node the database goes too, and the next start has the data", async () => {
+    running = await startPetri(dataDir);
+    expect((await register(running.url, "kept@example.org")).status).toBe(201);
+    running.child.kill("SIGKILL");
+    await running.exit;
+    await waitFor(() => processesUsing(clusterDir).length === 0);
+
+    running = await startPetri(dataDir);
+    expect((await register(running.url, "kept@example.org")).status).toBe(409);
+    running.child.kill("SIGTERM");
+    expect(await running.exit).toEqual({ code: 0, signal: null });
+  });
+});
