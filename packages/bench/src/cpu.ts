@@ -69,10 +69,15 @@ export function uptimeMs(): number {
   return Number(readFileSync("/proc/uptime", "utf8").split(" ")[0]) * 1000;
 }
 
-/** Resident memory of a process in bytes (VmRSS), or undefined once it is gone. */
+/**
+ * Proportional resident memory of a process in bytes (Pss of /proc/<pid>/smaps_rollup: each
+ * shared page split between the processes mapping it), or undefined once it is gone. Summed over
+ * a process tree it is that tree's memory; summed VmRSS would count PostgreSQL's shared buffers
+ * and every shared library once per process.
+ */
 export function rssBytes(pid: number): number | undefined {
   try {
-    const match = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    const match = /^Pss:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, "utf8"));
     return match ? Number(match[1]) * 1024 : undefined;
   } catch {
     return undefined;

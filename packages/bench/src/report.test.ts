@@ -26,7 +26,7 @@ describe("summaries of the webhook and idle rows", () => {
     });
   });
 
-  it("says why statements are not counted, and leaves PostgreSQL's RSS out of the total", () => {
+  it("says why statements are not counted, and sums every process's memory, the database's too", () => {
     const round = {
       seconds: 20,
       coresByProcess: new Map([["standalone", 0.01]]),
@@ -37,10 +37,10 @@ describe("summaries of the webhook and idle rows", () => {
         ["postgres", 500 * 2 ** 20],
       ]),
     };
-    const idle = summariseIdle("standalone", [round], "n/a for PGlite");
+    const idle = summariseIdle("standalone", [round], "n/a (no proxy)");
     const table = idleTable([idle], [{ target: "standalone", coldStartMs: 1234 }]);
     expect(table).toContain(
-      "| standalone | 1234 | 0.010 (0.010–0.010) | n/a for PGlite | 200 MB over 1 label(s) |",
+      "| standalone | 1234 | 0.010 (0.010–0.010) | n/a (no proxy) | 700 MB over 2 label(s) |",
     );
   });
 });

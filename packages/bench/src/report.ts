@@ -216,7 +216,7 @@ export function webhookTable(webhooks: WebhookSummary[]): string {
 
 export function idleTable(idle: IdleSummary[], starts: StartSummary[]): string {
   const lines = [
-    "| side | cold start ms | idle cores, median (min–max) | idle SQL statements/s, median (min–max) | idle RSS (Petri's processes) | RSS by process | idle cores by process |",
+    "| side | cold start ms | idle cores, median (min–max) | idle SQL statements/s, median (min–max) | idle memory (PSS, every process) | PSS by process | idle cores by process |",
     "|---|---|---|---|---|---|---|",
   ];
   for (const start of starts) {
@@ -225,8 +225,7 @@ export function idleTable(idle: IdleSummary[], starts: StartSummary[]): string {
       lines.push(`| ${start.target} | ${fixed(start.coldStartMs, 0)} | not run | not run | not run | | |`);
       continue;
     }
-    // PostgreSQL backends' RSS counts the shared buffers each has touched: shown, not summed.
-    const petriRss = [...i.rssByProcess].filter(([label]) => label !== "postgres");
+    const petriRss = [...i.rssByProcess];
     const rssByProcess = [...i.rssByProcess]
       .sort((a, b) => b[1] - a[1])
       .map(([label, bytes]) => `${label} ${megabytes(bytes)}`)
@@ -282,15 +281,17 @@ export function markdownReport(result: BenchResult, run: RunDescription): string
     "CPU per request is the utime+stime (from `/proc/<pid>/stat`) used during a round by every server",
     "process of the side, and by the PostgreSQL backends connected to its database (`pg_stat_activity`",
     "by database name; a backend that connected during a round counts whole, one that left is not",
-    "counted), divided by the responses of that round. Standalone runs PGlite inside its one process,",
-    "so its database work is in its own figure. nats-server (cluster), the load generator and the",
+    "counted), divided by the responses of that round. Standalone counts its whole process tree: Node",
+    "and the embedded PostgreSQL server it starts (postmaster, auxiliaries, backends). nats-server",
+    "(cluster), the load generator and the",
     "statement-counting proxy are not counted. The spread is the minimum and maximum over rounds;",
     "req/s, p50 and p99 are medians over rounds.",
     "",
     "SQL/req counts the statements the cluster's services send (simple-protocol Query and",
     "extended-protocol Execute messages, read by a TCP proxy in front of PostgreSQL, so PostgreSQL's",
     "settings stay as they are) during a round, divided by its responses; background work running",
-    "meanwhile (outbox relays, polls) is in it. Standalone's PGlite has no wire protocol to count.",
+    "meanwhile (outbox relays, polls) is in it. Standalone's embedded server is reached on a port of",
+    "its own choosing, with no proxy in between: not counted.",
     "",
     "The load comes from one requester on the custom tier (limits set by staff) where the server",
     "offers it, else it is spread over pro-tier requesters (1,000 requests a minute each); see Run.",
@@ -309,9 +310,9 @@ export function markdownReport(result: BenchResult, run: RunDescription): string
     "",
     "**Idle**: each round, after the load and the claims and a quiet settle period, a window with no",
     "traffic: the CPU cores its processes (and PostgreSQL backends) used on average, the SQL",
-    "statements per second, and at its end the resident memory (VmRSS) per process. The RSS total is",
-    "Petri's own processes; PostgreSQL backends are listed apart, as their RSS counts the shared",
-    "buffers each has touched. **Cold start** is from the start of the first server process to the",
+    "statements per second, and at its end the proportional memory (PSS, shared pages split between",
+    "the processes mapping them) of every process, the database's included (standalone's embedded",
+    "server; the cluster's backends). **Cold start** is from the start of the first server process to the",
     "first `/health` 200 (polled every 100 ms), on a fresh data directory (standalone) or a fresh",
     "database (cluster; start.sh's build is before it and not counted).",
     "",

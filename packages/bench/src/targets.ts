@@ -172,10 +172,9 @@ export async function startStandaloneTarget(settings: HostSettings = {}): Promis
   return {
     name: "standalone",
     baseUrl,
-    // PGlite runs inside this one process: the database's work is in its figure. An embedded
-    // database in processes of its own would be started under it, and counted with it.
+    // The embedded PostgreSQL server is started under this process: counted with it.
     processes: async () => processTree(child.pid!, "standalone"),
-    sqlNotCounted: "n/a for PGlite (in-process, no wire protocol to count)",
+    sqlNotCounted: "n/a (the embedded server's port is its own; no proxy in between)",
     coldStartMs,
     async stop() {
       await stopChild(child);
