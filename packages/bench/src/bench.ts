@@ -1,5 +1,5 @@
 import { connect } from "node:net";
-import { type IdleResult, measureIdle } from "./idle.js";
+import { type IdleResult, measureIdle, waitForQuiet } from "./idle.js";
 import { type RoundSize, runRound } from "./load.js";
 import {
   type BenchResult,
@@ -120,6 +120,9 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
             );
           }
           if (selected("webhook")) {
+            // Claims are timed on a system that has caught up with the load rounds' events.
+            const waited = await waitForQuiet(petri, 120);
+            log(`${mode} round ${round}: quiet after ${waited.toFixed(1)} s`);
             const claims = await runWebhookRound(petri.baseUrl, population, receiver, options.claims);
             webhookRounds.push(claims);
             log(`${mode} round ${round}: webhook: ${claims.claims} claims, ${claims.missed} missed`);

@@ -12,16 +12,41 @@ export interface IdleResult {
   rssByProcess: Map<string, number>;
 }
 
+/** Below this many cores over a half-second sample, a target is taken to have caught up. */
+const QUIET_CORES = 0.05;
+const QUIET_SAMPLE_MS = 500;
+
+/**
+ * Waits until the target has worked off what the last load left behind (events still in its
+ * bus, deliveries, relays): its processes use under QUIET_CORES over a half-second sample, or
+ * `maxSeconds` pass. Returns the seconds waited. Without it the webhook row after a round of
+ * POSTs measured the backlog of the POSTs' events (standalone's p50 10 s), not a claim.
+ */
+export async function waitForQuiet(target: Target, maxSeconds: number): Promise<number> {
+  const started = performance.now();
+  while (performance.now() - started < maxSeconds * 1000) {
+    const processes = await target.processes();
+    const before = sample(processes);
+    const from = performance.now();
+    await new Promise((resolve) => setTimeout(resolve, QUIET_SAMPLE_MS));
+    const ms = [...cpuDelta(processes, before, sample(processes)).values()].reduce((a, b) => a + b, 0);
+    if (ms / (performance.now() - from) < QUIET_CORES) break;
+  }
+  return (performance.now() - started) / 1000;
+}
+
 /**
  * No traffic for `seconds`: what the target does on its own (timers, polls, background loops).
- * The window starts after `settleSeconds` of quiet, so that work left over from the last round
- * (outbox relays, deliveries) is not counted as idle.
+ * The window starts once the target is quiet (waitForQuiet) and `settleSeconds` more have
+ * passed, so that work left over from the last round (outbox relays, deliveries) is not
+ * counted as idle.
  */
 export async function measureIdle(
   target: Target,
   seconds: number,
   settleSeconds: number,
 ): Promise<IdleResult> {
+  await waitForQuiet(target, 120);
   await new Promise((resolve) => setTimeout(resolve, settleSeconds * 1000));
   const processesBefore = await target.processes();
   const before = sample(processesBefore);
