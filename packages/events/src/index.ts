@@ -33,6 +33,7 @@ export {
   type ConsumerSubscription,
   type EventContext,
   type EventHandler,
+  type OnOptions,
   type Subscription,
 } from "./consumer-runner.js";
 /** The structural (pino-compatible) logger the bus adapters, relay and runner take. */
