@@ -20,12 +20,21 @@ export interface EventContext<P extends Message = Message> {
   afterCommit: OnCommit;
 }
 
-export type EventHandler<P extends Message = Message> = (ctx: EventContext<P>) => Promise<void>;
+export type EventHandler<P extends Message = Message> = ((ctx: EventContext<P>) => Promise<void>) & {
+  /**
+   * False for an event the handler would leave without effect, decided from the event alone
+   * (no database): it is then only acknowledged, like a type without a handler.
+   */
+  readonly appliesTo?: (payload: P) => boolean;
+};
 
 /** One stream the runner consumes, through one filter, with handlers by payload type. */
 export interface Subscription {
   stream: StreamSpec;
-  /** One subject filter per stream (wildcards allowed); types without a handler are skipped. */
+  /**
+   * One subject filter per stream (wildcards allowed). An event whose type has no handler
+   * here is only acknowledged: nothing is written for it, not even the inbox row.
+   */
   filterSubject: string;
   /** Keyed by the payload's full proto type name (envelope.type); see `on()`. */
   handlers: Record<string, EventHandler>;
@@ -33,12 +42,19 @@ export interface Subscription {
 
 export type ConsumerSubscription = Subscription;
 
+export interface OnOptions<P extends Message> {
+  /** Events this predicate rejects are acknowledged without a transaction (see EventHandler.appliesTo). */
+  appliesTo?: (payload: P) => boolean;
+}
+
 /** A typed handler entry: `handlers: { ...on(events.identity.accountRegistered, async ({ payload }) => ...) }`. */
 export function on<Desc extends DescMessage>(
   spec: EventSpec<Desc>,
-  handler: EventHandler<MessageShape<Desc>>,
+  handler: (ctx: EventContext<MessageShape<Desc>>) => Promise<void>,
+  options: OnOptions<MessageShape<Desc>> = {},
 ): Record<string, EventHandler> {
-  return { [spec.schema.typeName]: handler as unknown as EventHandler };
+  const entry = options.appliesTo ? Object.assign(handler, { appliesTo: options.appliesTo }) : handler;
+  return { [spec.schema.typeName]: entry as unknown as EventHandler };
 }
 
 export interface ConsumerRunnerOptions {
@@ -69,6 +85,8 @@ export interface ConsumerRunnerOptions {
 export interface ConsumerRunnerStats {
   /** Deliveries whose effect this runner committed. */
   applied: number;
+  /** Deliveries acknowledged without a transaction: no handler for their type. */
+  skipped: number;
   /** Deliveries found in the inbox already (the effect had been applied before). */
   duplicates: number;
   /** Handler failures that were scheduled for a retry. */
@@ -94,7 +112,13 @@ export class ConsumerRunner {
   private controller: AbortController | undefined;
   private loops: Promise<void>[] = [];
   private active = 0;
-  private readonly counters: ConsumerRunnerStats = { applied: 0, duplicates: 0, retried: 0, deadLettered: 0 };
+  private readonly counters: ConsumerRunnerStats = {
+    applied: 0,
+    skipped: 0,
+    duplicates: 0,
+    retried: 0,
+    deadLettered: 0,
+  };
   private readonly db: Kysely<MessagingTables>;
 
   constructor(private readonly opts: ConsumerRunnerOptions) {
@@ -193,6 +217,18 @@ export class ConsumerRunner {
   private async handleDelivery(sub: Subscription, delivery: Delivery): Promise<void> {
     const { envelope } = delivery;
     const log = this.opts.logger;
+    const handler = sub.handlers[envelope.type];
+    if (!handler) return this.skip(delivery);
+    let payload: Message;
+    let applies: boolean;
+    try {
+      payload = decodePayload(envelope);
+      applies = handler.appliesTo?.(payload) ?? true;
+    } catch (err) {
+      await this.failed(delivery, err);
+      return;
+    }
+    if (!applies) return this.skip(delivery);
     let outcome: "applied" | "duplicate";
     try {
       outcome = await transactionWithCommitHooks(
@@ -205,14 +241,12 @@ export class ConsumerRunner {
             .returning("event_id")
             .executeTakeFirst();
           if (!inserted) return "duplicate" as const;
-          const handler = sub.handlers[envelope.type];
-          if (handler)
-            await handler({
-              trx: trx as Kysely<any>,
-              envelope,
-              payload: decodePayload(envelope),
-              afterCommit,
-            });
+          await handler({
+            trx: trx as Kysely<any>,
+            envelope,
+            payload,
+            afterCommit,
+          });
           if (this.opts.afterApplied) afterCommit(this.opts.afterApplied);
           return "applied" as const;
         },
@@ -237,11 +271,26 @@ export class ConsumerRunner {
       }
       throw err;
     }
+    await this.acknowledge(delivery);
+  }
+
+  /** An event without effect here: no inbox row (nothing to make exactly once), only the ack. */
+  private async skip(delivery: Delivery): Promise<void> {
+    this.counters.skipped += 1;
+    await this.acknowledge(delivery);
+  }
+
+  /** Acknowledges a delivery whose effect is committed (or that has none). */
+  private async acknowledge(delivery: Delivery): Promise<void> {
+    const { envelope } = delivery;
     try {
       await delivery.ack();
     } catch (err) {
-      // The effect is committed; a redelivery will only find the inbox row.
-      log.warn({ err: errorMessage(err), eventId: envelope.id }, "ack failed; the event will be redelivered");
+      // The effect is committed (a redelivery only finds the inbox row) or there is none.
+      this.opts.logger.warn(
+        { err: errorMessage(err), eventId: envelope.id },
+        "ack failed; the event will be redelivered",
+      );
     }
   }
 

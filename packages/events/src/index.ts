@@ -19,7 +19,13 @@ export {
   type EnvelopeMeta,
   type EventEnvelope,
 } from "./envelope.js";
-export { recordEvent, type RecordEventMeta } from "./record-event.js";
+export {
+  eventFor,
+  recordEvent,
+  recordEvents,
+  type PendingEvent,
+  type RecordEventMeta,
+} from "./record-event.js";
 export { isValidFilter, isValidSubject, subjectMatches } from "./subjects.js";
 export { BusNamespace, NatsEventBus, type NatsEventBusOptions } from "./nats-bus.js";
 export { InProcessEventBus, NoStreamError, type InProcessEventBusOptions } from "./in-process-bus.js";
@@ -33,6 +39,7 @@ export {
   type ConsumerSubscription,
   type EventContext,
   type EventHandler,
+  type OnOptions,
   type Subscription,
 } from "./consumer-runner.js";
 /** The structural (pino-compatible) logger the bus adapters, relay and runner take. */

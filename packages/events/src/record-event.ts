@@ -13,34 +13,67 @@ export interface RecordEventMeta {
   traceparent?: string;
 }
 
+/** One event ready for the outbox, built by `eventFor` and written by `recordEvents`. */
+export interface PendingEvent {
+  envelope: EventEnvelope;
+  aggregateVersion: number;
+  traceparent: string | null;
+}
+
+/** Builds the envelope of one event, to record it with others of the same change. */
+export function eventFor<Desc extends DescMessage>(
+  spec: EventSpec<Desc>,
+  payload: MessageInitShape<Desc>,
+  meta: RecordEventMeta,
+): PendingEvent {
+  return {
+    envelope: buildEnvelope(spec, payload, meta),
+    aggregateVersion: meta.aggregateVersion,
+    traceparent: meta.traceparent ?? null,
+  };
+}
+
 /**
- * Writes one event to the service's outbox inside the caller's transaction, so the event
- * exists if and only if the state change commits. This is the only way a use case emits
- * an event; the OutboxRelay publishes it after the commit.
+ * Writes events to the service's outbox inside the caller's transaction, so they exist if
+ * and only if the state change commits, in one statement and in the given order (the
+ * relay publishes in outbox order). With `recordEvent`, the only way a use case emits
+ * events; the OutboxRelay publishes them after the commit.
  *
  * @param trx a schema-bound Kysely transaction (`db.transaction().execute(trx => ...)`)
  */
+export async function recordEvents(
+  trx: Kysely<any>,
+  events: readonly PendingEvent[],
+): Promise<EventEnvelope[]> {
+  if (!trx.isTransaction) {
+    const subjects = events.map((e) => e.envelope.subject).join(", ");
+    throw new Error(`recordEvents(${subjects}) must run inside the transaction that makes the change`);
+  }
+  if (events.length === 0) return [];
+  await (trx as Kysely<MessagingTables>)
+    .insertInto("outbox")
+    .values(
+      events.map(({ envelope, aggregateVersion, traceparent }) => ({
+        id: envelope.id,
+        subject: envelope.subject,
+        type: envelope.type,
+        aggregate_id: envelope.aggregateId,
+        aggregate_version: aggregateVersion,
+        envelope: encodeEnvelope(envelope),
+        traceparent,
+      })),
+    )
+    .execute();
+  return events.map((e) => e.envelope);
+}
+
+/** Writes one event to the outbox in the caller's transaction (see `recordEvents`). */
 export async function recordEvent<Desc extends DescMessage>(
   trx: Kysely<any>,
   spec: EventSpec<Desc>,
   payload: MessageInitShape<Desc>,
   meta: RecordEventMeta,
 ): Promise<EventEnvelope> {
-  if (!trx.isTransaction) {
-    throw new Error(`recordEvent(${spec.subject}) must run inside the transaction that makes the change`);
-  }
-  const envelope = buildEnvelope(spec, payload, meta);
-  await (trx as Kysely<MessagingTables>)
-    .insertInto("outbox")
-    .values({
-      id: envelope.id,
-      subject: envelope.subject,
-      type: envelope.type,
-      aggregate_id: envelope.aggregateId,
-      aggregate_version: meta.aggregateVersion,
-      envelope: encodeEnvelope(envelope),
-      traceparent: meta.traceparent ?? null,
-    })
-    .execute();
-  return envelope;
+  const [envelope] = await recordEvents(trx, [eventFor(spec, payload, meta)]);
+  return envelope!;
 }

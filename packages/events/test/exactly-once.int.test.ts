@@ -4,8 +4,10 @@
  * scenarios, the same expectations.
  */
 import { Failpoints, FAILPOINT, FailpointError } from "@petri/service-kit";
+import type { Kysely } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EventBus } from "../src/bus.js";
+import { on } from "../src/consumer-runner.js";
 import { decodeEnvelope } from "../src/envelope.js";
 import { recordEvent } from "../src/record-event.js";
 import {
@@ -355,7 +357,7 @@ describe.each(factories)("$name", (factory) => {
   );
 
   it.skipIf(skip)(
-    "unknown payload types are recorded without effect; a restarted consumer resumes where it left off",
+    "types without a handler are acknowledged without a database write; a restarted consumer resumes where it left off",
     async () => {
       const svc = await createTestService(rig);
       const firstIds = await svc.commit(5);
@@ -364,9 +366,11 @@ describe.each(factories)("$name", (factory) => {
         subscriptions: [{ stream: svc.stream, filterSubject: svc.stream.subjects[0]!, handlers: {} }],
       });
       first.start();
-      await eventually(async () => first.stats().applied === 5, "five recorded without a handler");
+      await eventually(async () => first.stats().skipped === 5, "five skipped without a handler");
       await first.stop();
+      expect(first.stats()).toMatchObject({ applied: 0, skipped: 5, duplicates: 0 });
       expect((await svc.effects()).size).toBe(0);
+      expect(await inboxRows(svc.db)).toBe(0);
 
       const laterIds = await svc.commit(5);
       await svc.drain(svc.relay());
@@ -383,4 +387,53 @@ describe.each(factories)("$name", (factory) => {
       expect(firstIds.some((id) => laterIds.includes(id))).toBe(false);
     },
   );
+  it.skipIf(skip)(
+    "an event the handler's appliesTo rejects is acknowledged without a transaction; the others apply once",
+    async () => {
+      const svc = await createTestService(rig);
+      const kept = await svc.commit(3, { aggregatePrefix: "keep" });
+      await svc.commit(3, { aggregatePrefix: "skip" });
+      await svc.drain(svc.relay());
+      const runner = svc.runner("svc-f--effects", {
+        subscriptions: [
+          {
+            stream: svc.stream,
+            filterSubject: svc.stream.subjects[0]!,
+            handlers: on(
+              svc.spec,
+              async ({ trx, envelope }) => {
+                await trx
+                  .insertInto("effects")
+                  .values({
+                    consumer: "svc-f--effects",
+                    event_id: envelope.id,
+                    aggregate_id: envelope.aggregateId,
+                  })
+                  .execute();
+              },
+              { appliesTo: (payload) => payload.account?.id.startsWith("keep") ?? false },
+            ),
+          },
+        ],
+      });
+      runner.start();
+      await eventually(async () => runner.stats().applied + runner.stats().skipped === 6, "six settled");
+      await runner.stop();
+      expect(runner.stats()).toMatchObject({ applied: 3, skipped: 3, duplicates: 0 });
+      expect(expectExactlyOnce(await svc.effects(), kept)).toEqual({
+        missing: [],
+        duplicated: [],
+        unexpected: [],
+      });
+      expect(await inboxRows(svc.db)).toBe(3);
+    },
+  );
 });
+
+async function inboxRows(db: Kysely<any>): Promise<number> {
+  const row = await db
+    .selectFrom("inbox")
+    .select((eb) => eb.fn.countAll().as("n"))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}

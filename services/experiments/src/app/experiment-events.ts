@@ -15,7 +15,7 @@
  */
 import type { DescMessage, MessageInitShape } from "@bufbuild/protobuf";
 import { type EventSpec, events } from "@petri/contracts";
-import { recordEvent } from "@petri/events";
+import { eventFor, recordEvent, recordEvents } from "@petri/events";
 import { currentTraceparent } from "@petri/service-kit";
 import type { Kysely } from "kysely";
 import type { ExperimentRecord } from "../db/experiment-records.js";
@@ -51,11 +51,16 @@ export async function recordSubmitted(
   now: Date,
 ): Promise<void> {
   const experiment = experimentMessage(row);
-  await record(trx, events.experiments.experimentSubmitted, row, now, {
-    experiment,
-    holdAmountCents: BigInt(row.hold_cents),
-  });
-  if (row.status === "open") await record(trx, events.experiments.experimentOpened, row, now, { experiment });
+  const recorded = [
+    eventFor(
+      events.experiments.experimentSubmitted,
+      { experiment, holdAmountCents: BigInt(row.hold_cents) },
+      meta(row, now),
+    ),
+  ];
+  if (row.status === "open")
+    recorded.push(eventFor(events.experiments.experimentOpened, { experiment }, meta(row, now)));
+  await recordEvents(trx, recorded);
 }
 
 /** A reviewed or designed request became open. */

@@ -10,6 +10,11 @@ import type { Kysely } from "kysely";
 import { findHypothesis, linkExperiment } from "../db/hypotheses.js";
 import type { HypothesesDb } from "../db/schema.js";
 
+/** Only an experiment created from a hypothesis has anything to link (checked before any I/O). */
+export function namesSourceHypothesis(event: ExperimentSubmitted): boolean {
+  return (event.experiment?.sourceHypothesisId ?? "") !== "";
+}
+
 export async function applyExperimentSubmitted(
   trx: Kysely<HypothesesDb>,
   event: ExperimentSubmitted,
@@ -17,7 +22,7 @@ export async function applyExperimentSubmitted(
   logger: Logger,
 ): Promise<void> {
   const experiment = event.experiment;
-  if (!experiment || experiment.sourceHypothesisId === "") return;
+  if (!experiment || !namesSourceHypothesis(event)) return;
   const hypothesis = await findHypothesis(trx, experiment.sourceHypothesisId);
   if (!hypothesis || hypothesis.ownerAccountId !== experiment.requesterAccountId) {
     logger.warn(

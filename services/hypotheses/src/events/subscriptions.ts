@@ -4,7 +4,7 @@ import { type ConsumerDefinition, on } from "@petri/events";
 import type { Clock, Logger } from "@petri/service-kit";
 import type { Kysely } from "kysely";
 import type { HypothesesDb } from "../db/schema.js";
-import { applyExperimentSubmitted } from "./experiment-submitted.js";
+import { applyExperimentSubmitted, namesSourceHypothesis } from "./experiment-submitted.js";
 
 /** Every event the hypotheses service consumes, in one place. */
 export function hypothesesConsumers(deps: { clock: Clock; logger: Logger }): ConsumerDefinition[] {
@@ -16,13 +16,16 @@ export function hypothesesConsumers(deps: { clock: Clock; logger: Logger }): Con
           stream: streamFor("experiments"),
           filterSubject: "petri.experiments.experiment_submitted",
           handlers: {
-            ...on(events.experiments.experimentSubmitted, ({ trx, payload }) =>
-              applyExperimentSubmitted(
-                trx as Kysely<HypothesesDb>,
-                payload as ExperimentSubmitted,
-                deps.clock.now(),
-                deps.logger,
-              ),
+            ...on(
+              events.experiments.experimentSubmitted,
+              ({ trx, payload }) =>
+                applyExperimentSubmitted(
+                  trx as Kysely<HypothesesDb>,
+                  payload as ExperimentSubmitted,
+                  deps.clock.now(),
+                  deps.logger,
+                ),
+              { appliesTo: namesSourceHypothesis },
             ),
           },
         },

@@ -19,7 +19,7 @@ import {
 } from "@petri/contracts/experiments";
 import { MarketplaceService } from "@petri/contracts/marketplace";
 import type { Database } from "@petri/db";
-import { InProcessEventBus, buildEnvelope, decodeEnvelope, decodePayload } from "@petri/events";
+import { BUS_SCHEMA, InProcessEventBus, buildEnvelope, decodeEnvelope, decodePayload } from "@petri/events";
 import {
   type Principal,
   createLogger,
@@ -86,24 +86,37 @@ export async function startMarketplace(database: Database): Promise<Marketplace>
   const db = database.forSchema<MarketplaceDb>("marketplace");
   const as = await routerClients(MarketplaceService, (router) => service.routes(router), logger);
 
+  const busDb = database.forSchema<any>(BUS_SCHEMA);
+
   /**
-   * Waits until every consumer has either applied (inbox) or dead-lettered each envelope. A
-   * failing event is redelivered after a backoff on the fake clock, so time moves on by a
-   * second per round while something is still outstanding.
+   * Waits until every consumer has settled each envelope on the bus: acknowledged (applied,
+   * or skipped without an inbox row when it has no handler for the type) or terminated
+   * (dead-lettered). A failing event is redelivered after a backoff on the fake clock, so
+   * time moves on by a second per round while something is still outstanding.
    */
   async function settled(ids: string[]): Promise<void> {
     for (let round = 0; round < 600; round += 1) {
-      const inbox = await db
-        .selectFrom("inbox")
-        .select(["consumer", "event_id"])
-        .where("event_id", "in", ids)
+      const rows: { durable: string; msg_id: string }[] = await busDb
+        .selectFrom("messages as m")
+        .innerJoin("consumers as c", "c.stream", "m.stream")
+        .select(["c.durable", "m.msg_id"])
+        .where("m.msg_id", "in", ids)
+        .where("c.durable", "in", [...CONSUMERS])
+        .whereRef("m.seq", "<=", "c.cursor")
+        .where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom("deliveries as d")
+                .select("d.seq")
+                .whereRef("d.stream", "=", "m.stream")
+                .whereRef("d.durable", "=", "c.durable")
+                .whereRef("d.seq", "=", "m.seq")
+                .where("d.state", "=", "pending"),
+            ),
+          ),
+        )
         .execute();
-      const dead = await db
-        .selectFrom("dead_letters")
-        .select(["consumer", "event_id"])
-        .where("event_id", "in", ids)
-        .execute();
-      const done = new Set([...inbox, ...dead].map((row) => `${row.consumer}/${row.event_id}`));
+      const done = new Set(rows.map((row) => `${row.durable}/${row.msg_id}`));
       if (CONSUMERS.every((consumer) => ids.every((id) => done.has(`${consumer}/${id}`)))) return;
       await new Promise((resolve) => setTimeout(resolve, 10));
       if (round % 3 === 2) await clock.advance(1_000);
