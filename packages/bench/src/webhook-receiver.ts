@@ -4,11 +4,10 @@
  * PETRI_WEBHOOK_TEST_CA_FILE and PETRI_WEBHOOK_TEST_ALLOWLIST (hostSettings). It answers 200 at
  * once and notes when the first delivery of each (experiment, event) arrived.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { type Server, createServer } from "node:https";
-import { tmpdir } from "node:os";
 import path from "node:path";
-import selfsigned from "selfsigned";
+import { loopbackCertificate, writeCaFile } from "@petri/testkit";
 
 export class WebhookReceiver {
   private constructor(
@@ -22,23 +21,11 @@ export class WebhookReceiver {
   ) {}
 
   static async start(): Promise<WebhookReceiver> {
-    const pems = await selfsigned.generate([{ name: "commonName", value: "petri-bench-receiver" }], {
-      keyType: "ec",
-      algorithm: "sha256",
-      notBeforeDate: new Date(Date.now() - 60 * 60_000),
-      notAfterDate: new Date(Date.now() + 7 * 24 * 60 * 60_000),
-      extensions: [
-        { name: "basicConstraints", cA: true },
-        { name: "keyUsage", digitalSignature: true, keyCertSign: true },
-        { name: "extKeyUsage", serverAuth: true },
-        { name: "subjectAltName", altNames: [{ type: 7, ip: "127.0.0.1" }] },
-      ],
-    });
-    const caDir = mkdtempSync(path.join(tmpdir(), "petri-bench-ca-"));
-    const caFile = path.join(caDir, "receiver-ca.pem");
-    writeFileSync(caFile, pems.cert);
+    const pems = await loopbackCertificate("petri-bench-receiver");
+    const caFile = writeCaFile(pems.cert, "petri-bench-ca");
+    const caDir = path.dirname(caFile);
     const arrivals = new Map<string, number>();
-    const server = createServer({ cert: pems.cert, key: pems.private }, (request, response) => {
+    const server = createServer({ cert: pems.cert, key: pems.key }, (request, response) => {
       const arrived = performance.now();
       const chunks: Buffer[] = [];
       request.on("data", (chunk: Buffer) => chunks.push(chunk));

@@ -10,3 +10,9 @@ export {
 export { FakeClock } from "./clock.js";
 export { natsServerAvailable, natsServerBinary, startNatsServer, type NatsServerHandle } from "./nats.js";
 export { micRequest, operatorProfile, verificationRecord } from "./requests.js";
+export {
+  type LoopbackCertificate,
+  type LoopbackCertificateOptions,
+  loopbackCertificate,
+  writeCaFile,
+} from "./loopback-certificate.js";

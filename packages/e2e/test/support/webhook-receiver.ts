@@ -9,11 +9,8 @@
  * PETRI_WEBHOOK_TEST_CA_FILE and reach it through PETRI_WEBHOOK_TEST_ALLOWLIST.
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { mkdtempSync, writeFileSync } from "node:fs";
 import { type Server, createServer } from "node:https";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import selfsigned from "selfsigned";
+import { loopbackCertificate, writeCaFile } from "@petri/testkit";
 
 export interface ReceivedWebhook {
   path: string;
@@ -28,24 +25,10 @@ let certificate: Promise<{ cert: string; key: string; caFile: string }> | undefi
 
 /** One certificate per test process, its PEM also written to a file for the services' config. */
 export function receiverCertificate() {
-  certificate ??= selfsigned
-    .generate([{ name: "commonName", value: "petri-e2e-receiver" }], {
-      keyType: "ec",
-      algorithm: "sha256",
-      notBeforeDate: new Date(Date.now() - 60 * 60_000),
-      notAfterDate: new Date(Date.now() + 24 * 60 * 60_000),
-      extensions: [
-        { name: "basicConstraints", cA: true },
-        { name: "keyUsage", digitalSignature: true, keyCertSign: true },
-        { name: "extKeyUsage", serverAuth: true },
-        { name: "subjectAltName", altNames: [{ type: 7, ip: "127.0.0.1" }] },
-      ],
-    })
-    .then((pems) => {
-      const caFile = path.join(mkdtempSync(path.join(tmpdir(), "petri-e2e-ca-")), "receiver-ca.pem");
-      writeFileSync(caFile, pems.cert);
-      return { cert: pems.cert, key: pems.private, caFile };
-    });
+  certificate ??= loopbackCertificate("petri-e2e-receiver").then((pems) => ({
+    ...pems,
+    caFile: writeCaFile(pems.cert, "petri-e2e-ca"),
+  }));
   return certificate;
 }
 
