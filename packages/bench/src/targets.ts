@@ -6,7 +6,8 @@ import { promisify } from "node:util";
 import { createTestDatabase, testDatabaseAdminUrl } from "@petri/testkit";
 import pg from "pg";
 import { type ProcessSet, processTree, startedAtMs, uptimeMs } from "./cpu.js";
-import { freePort, repoRoot, spawnTs, stopChild, waitUntilServing } from "./processes.js";
+import { freePort, freePortBase } from "@petri/testkit";
+import { repoRoot, spawnTs, stopChild, waitUntilServing } from "./processes.js";
 import { type SqlCounter, startSqlCounter } from "./sql/counter.js";
 
 const run = promisify(execFile);
@@ -183,26 +184,6 @@ export async function startStandaloneTarget(settings: HostSettings = {}): Promis
   };
 }
 
-/** Ports base+1..base+7 (services), base+11 (an experiments replica) and the gateway's, all free. */
-async function freePortBase(): Promise<number> {
-  const { createServer } = await import("node:net");
-  const free = (port: number) =>
-    new Promise<boolean>((resolve) => {
-      const probe = createServer();
-      probe.once("error", () => resolve(false));
-      probe.listen(port, "127.0.0.1", () => probe.close(() => resolve(true)));
-    });
-  // Below Linux's ephemeral range (32768+), where outgoing connections could take a port
-  // between this check and the moment a service binds it. Bounded: a busy machine still has
-  // plenty of free ranges, and the loop gives up rather than spin.
-  for (let attempt = 0; attempt < 50; attempt += 1) {
-    const base = 20_000 + Math.floor(Math.random() * 12_000);
-    const offsets = [1, 2, 3, 4, 5, 6, 7, 11, 20];
-    if ((await Promise.all(offsets.map((o) => free(base + o)))).every(Boolean)) return base;
-  }
-  throw new Error("no free port range for the cluster");
-}
-
 /**
  * Petri cluster mode through deploy/local/start.sh (a process per service, PostgreSQL, NATS), on
  * a database and bus namespace of its own. The gateway trusts X-Forwarded-For so that the
@@ -214,7 +195,8 @@ export async function startClusterTarget(settings: HostSettings = {}): Promise<T
   const stamp = `${process.pid}_${Date.now()}`;
   const database = `petri_bench_${stamp}`;
   const state = mkdtempSync(path.join(tmpdir(), "petri-bench-cluster-"));
-  const portBase = await freePortBase();
+  // Services on base+1..base+7, an experiments replica on base+11, the gateway on base+20.
+  const portBase = await freePortBase([1, 2, 3, 4, 5, 6, 7, 11, 20]);
   const counter: SqlCounter = await startSqlCounter("127.0.0.1:5432");
   const env = {
     ...process.env,

@@ -26,3 +26,4 @@ export * from "./background-loop.js";
 export * from "./rpc-compression.js";
 export * from "./safety-poll.js";
 export * from "./verified-token-cache.js";
+export * from "./ports.js";

@@ -18,9 +18,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { promisify } from "node:util";
-import type { Logger } from "@petri/service-kit";
+import { type Logger, freePort } from "@petri/service-kit";
 import pg from "pg";
-import { freePort } from "./free-port.js";
 
 const run = promisify(execFile);
 

@@ -17,12 +17,12 @@ import {
   type Logger,
   answerClientErrors,
   clientInterceptors,
+  freePort,
   generateInternalKeyPair,
   healthRoutes,
   serverInterceptors,
 } from "@petri/service-kit";
 import { type EmbeddedPostgres, startEmbeddedPostgres } from "./embedded-postgres.js";
-import { freePort } from "./free-port.js";
 import { type CloudLabsServiceOptions, createCloudLabsService } from "@petri/cloud-labs";
 import { type EngineServiceOptions, createEngineService } from "@petri/engine";
 import { type WebhookUrlCheckOptions, createExperimentsService } from "@petri/experiments";

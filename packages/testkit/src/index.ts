@@ -16,3 +16,4 @@ export {
   loopbackCertificate,
   writeCaFile,
 } from "./loopback-certificate.js";
+export { freePort, freePortBase } from "./ports.js";

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { accessSync, constants, mkdtempSync, rmSync } from "node:fs";
-import { createConnection, createServer } from "node:net";
+import { createConnection } from "node:net";
+import { freePort } from "@petri/service-kit";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 
@@ -47,19 +48,6 @@ export function natsServerBinary(): string | undefined {
 
 export function natsServerAvailable(): boolean {
   return natsServerBinary() !== undefined;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.unref();
-    srv.on("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const addr = srv.address();
-      const port = typeof addr === "object" && addr ? addr.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 /** Resolves true once a client connection on the port receives the server's INFO line. */

@@ -1,5 +1,6 @@
 import type { ChildProcess } from "node:child_process";
-import { freePort, spawnTs, stopChild, waitUntilServing } from "../processes.js";
+import { freePort } from "@petri/testkit";
+import { spawnTs, stopChild, waitUntilServing } from "../processes.js";
 
 /** The statement-counting proxy (servers/sql-proxy.ts), running in a process of its own. */
 export interface SqlCounter {

@@ -1,6 +1,6 @@
 import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { connect, createServer } from "node:net";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -19,7 +19,7 @@ import {
   webhookTestAllowlistFromConfig,
 } from "@petri/service-kit";
 import { type Standalone, startStandalone } from "@petri/standalone";
-import { postgresAvailable, requireInfra } from "@petri/testkit";
+import { freePortBase, postgresAvailable, requireInfra } from "@petri/testkit";
 import pg from "pg";
 import { WEBHOOK_TEST_ALLOWLIST, receiverCertificate } from "./webhook-receiver.js";
 
@@ -114,27 +114,6 @@ export async function startStandaloneHost(
   return host;
 }
 
-function portFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const probe = createServer();
-    probe.once("error", () => resolve(false));
-    probe.listen(port, "127.0.0.1", () => probe.close(() => resolve(true)));
-  });
-}
-
-/**
- * A port base for one cluster: services on base+1..base+7, gateways on base+20 and base+21.
- * Chosen below Linux's ephemeral range (32768+), where outgoing connections would otherwise
- * take a port between this check and the moment a process binds it.
- */
-async function freePortBase(): Promise<number> {
-  for (;;) {
-    const base = 20_000 + Math.floor(Math.random() * 12_000);
-    const ports = [1, 2, 3, 4, 5, 6, 7, 11, 20, 21].map((offset) => base + offset);
-    if ((await Promise.all(ports.map(portFree))).every(Boolean)) return base;
-  }
-}
-
 /**
  * Cluster mode through deploy/local: a process per service on a fresh PostgreSQL database,
  * NATS JetStream, two gateway replicas and two experiments replicas (gateway i calls
@@ -143,7 +122,8 @@ async function freePortBase(): Promise<number> {
 export async function startClusterHost(label: string) {
   const database = `petri_e2e_${label}_${process.pid}_${Date.now()}`;
   const state = mkdtempSync(path.join(tmpdir(), `petri-cluster-${label}-`));
-  const portBase = await freePortBase();
+  // Services on base+1..base+7, experiments replica base+11, gateways base+20 and base+21.
+  const portBase = await freePortBase([1, 2, 3, 4, 5, 6, 7, 11, 20, 21]);
   const gatewayPort = portBase + 20;
   const env = {
     ...process.env,
