@@ -121,14 +121,17 @@ export class BackgroundLoop {
     let poked = false;
     const cancel = new AbortController();
     const both = AbortSignal.any([signal, cancel.signal]);
+    const dueIn = dueAt ? dueAt.getTime() - this.options.clock.now().getTime() : undefined;
+    // Work that is due but could not be taken (no room, or still leased) is looked at again at
+    // the poll's shortest interval: backing off there would leave known work waiting up to the
+    // longest one.
+    const pollMs = dueIn !== undefined && dueIn <= 0 ? this.safetyPoll.minMs : this.safetyPoll.next();
     const waits: Promise<void>[] = [
       woken.promise.then(() => {
         poked = true;
       }),
-      this.realTimeWait(this.safetyPoll.next(), both),
+      this.realTimeWait(pollMs, both),
     ];
-    // Work that is due but could not be taken (no room, or leased elsewhere) waits for a poke or the poll.
-    const dueIn = dueAt ? dueAt.getTime() - this.options.clock.now().getTime() : undefined;
     if (dueIn !== undefined && dueIn > 0) waits.push(this.options.clock.sleep(dueIn, both));
     try {
       await Promise.race(waits);
