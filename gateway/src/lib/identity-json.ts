@@ -8,6 +8,7 @@ import {
   Tier,
 } from "@petri/contracts/identity";
 import type { Principal, PrincipalRole, PrincipalTier } from "@petri/service-kit";
+import { TIER_LIMITS, type TierLimits } from "./catalog.js";
 
 /** The roles an account can have (service-kit's "system" is the gateway's own, never an account's). */
 export const ACCOUNT_ROLES = ["requester", "operator", "staff"] as const;
@@ -79,6 +80,25 @@ export function rateLimitsJson(account: Account): { per_minute: number; per_day:
   if (account.tier !== Tier.CUSTOM || !limits) return null;
   return { per_minute: Number(limits.perMinute), per_day: Number(limits.perDay) };
 }
+
+/** GET /auth/me: the caller's account and the limits that apply to it. */
+export function ownAccountView(account: Account): {
+  account: ReturnType<typeof accountJson>;
+  limits: TierLimits;
+} {
+  const json = accountJson(account);
+  const custom = rateLimitsJson(account);
+  const limits =
+    json.tier === "custom"
+      ? // Identity always sends a custom tier's limits; the lowest tier's if it ever did not.
+        custom
+        ? { requests_per_minute: custom.per_minute, requests_per_day: custom.per_day }
+        : TIER_LIMITS.standard
+      : TIER_LIMITS[json.tier];
+  return { account: json, limits };
+}
+
+export type OwnAccountView = ReturnType<typeof ownAccountView>;
 
 /** The account as staff see it (the /admin/accounts operations): with a custom tier's limits. */
 export function adminAccountJson(account: Account) {

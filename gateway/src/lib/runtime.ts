@@ -4,6 +4,7 @@
  */
 import type { Clock, Logger, Principal } from "@petri/service-kit";
 import { AccessTokenVerifier } from "./access-tokens.js";
+import { AccountViews } from "./account-views.js";
 import { ApiKeyAuthenticator, DEFAULT_API_KEY_CACHE_TTL_MS } from "./api-keys.js";
 import { AuthFailureLimiter } from "./auth-failures.js";
 import type { ServiceClients } from "./clients.js";
@@ -37,6 +38,8 @@ export interface GatewayDeps {
   revocationRefreshMs?: number;
   /** Readiness of this gateway process for GET /readyz (false while draining). Default: always ready. */
   ready?: () => boolean;
+  /** How long GET /auth/me may reuse an account's view (a custom tier's new limits take this long to show on other gateways). Default 5 s. */
+  accountViewTtlMs?: number;
   /** How long GET /health reuses the services' readiness it last asked for. Default 1 s. */
   healthMaxAgeMs?: number;
 }
@@ -55,6 +58,7 @@ export interface GatewayRuntime {
   accessTokens: AccessTokenVerifier;
   apiKeys: ApiKeyAuthenticator;
   revocations: RevocationState;
+  accountViews: AccountViews;
   quota: QuotaLeases;
   authFailures: AuthFailureLimiter;
   health: ServiceHealth;
@@ -114,6 +118,12 @@ export function createRuntime(deps: GatewayDeps): GatewayRuntime {
       revocations,
     }),
     revocations,
+    accountViews: new AccountViews({
+      identity: clients.identity,
+      clock,
+      revocations,
+      ...(deps.accountViewTtlMs !== undefined && { ttlMs: deps.accountViewTtlMs }),
+    }),
     quota: new QuotaLeases({ draw, clock }),
     authFailures: new AuthFailureLimiter({ draw, clock }),
     health: new ServiceHealth({

@@ -3,11 +3,10 @@ import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { asCaller, asGateway } from "../../lib/clients.js";
 import { CredentialRejectedError } from "../../lib/credential-errors.js";
-import { TIER_LIMITS } from "../../lib/catalog.js";
 import type { GatewayEnv } from "../../lib/create-app.js";
 import { loginCredential, passwordConfirmationCredential } from "../../lib/auth-failures.js";
 import { blockedAuthentication, failedAuthentication } from "../../lib/guard.js";
-import { accountJson, apiKeyJson, rateLimitsJson } from "../../lib/identity-json.js";
+import { accountJson, apiKeyJson } from "../../lib/identity-json.js";
 import { ApiError, RespondWith } from "../../lib/problem.js";
 import type { changePassword, getMe, issueToken, register, revokeToken } from "./auth.routes.js";
 
@@ -54,20 +53,8 @@ export const issueTokenHandler: RouteHandler<typeof issueToken, GatewayEnv> = as
   );
 };
 
-export const getMeHandler: RouteHandler<typeof getMe, GatewayEnv> = async (c) => {
-  const { account } = await c.get("runtime").clients.identity.getAccount({ accountId: "" }, asCaller());
-  if (!account) throw new Error("identity returned no account");
-  const json = accountJson(account);
-  const custom = rateLimitsJson(account);
-  const limits =
-    json.tier === "custom"
-      ? // Identity always sends a custom tier's limits; the lowest tier's if it ever did not.
-        custom
-        ? { requests_per_minute: custom.per_minute, requests_per_day: custom.per_day }
-        : TIER_LIMITS.standard
-      : TIER_LIMITS[json.tier];
-  return c.json({ account: json, limits }, 200);
-};
+export const getMeHandler: RouteHandler<typeof getMe, GatewayEnv> = async (c) =>
+  c.json(await c.get("runtime").accountViews.own(c.get("principal").accountId), 200);
 
 /**
  * RFC 7009: 200 for any token. Only a token this gateway verifies (signature, expiry, not

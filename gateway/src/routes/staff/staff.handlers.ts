@@ -17,17 +17,25 @@ export const getAdminAccountHandler: RouteHandler<typeof getAdminAccount, Gatewa
 export const updateAccountAccessHandler: RouteHandler<typeof updateAccountAccess, GatewayEnv> = async (c) => {
   const { account_id } = c.req.valid("param");
   const { role, tier, rate_limits } = c.req.valid("json");
-  const { account } = await c.get("runtime").clients.identity.updateAccountAccess(
-    {
-      accountId: account_id,
-      role: role ? ROLE_BY_NAME[role] : Role.UNSPECIFIED,
-      tier: tier ? TIER_BY_NAME[tier] : Tier.UNSPECIFIED,
-      rateLimits: rate_limits
-        ? { perMinute: BigInt(rate_limits.per_minute), perDay: BigInt(rate_limits.per_day) }
-        : undefined,
-    },
-    asCaller(),
-  );
+  const runtime = c.get("runtime");
+  let response;
+  try {
+    response = await runtime.clients.identity.updateAccountAccess(
+      {
+        accountId: account_id,
+        role: role ? ROLE_BY_NAME[role] : Role.UNSPECIFIED,
+        tier: tier ? TIER_BY_NAME[tier] : Tier.UNSPECIFIED,
+        rateLimits: rate_limits
+          ? { perMinute: BigInt(rate_limits.per_minute), perDay: BigInt(rate_limits.per_day) }
+          : undefined,
+      },
+      asCaller(),
+    );
+  } finally {
+    // Also when the call failed: the change may have been made all the same.
+    runtime.accountViews.accountChanged();
+  }
+  const { account } = response;
   if (!account) throw new Error("identity returned no account");
   return c.json({ account: adminAccountJson(account) }, 200);
 };
