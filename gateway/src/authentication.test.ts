@@ -2,6 +2,7 @@ import { QuotaPolicy, Role, Tier } from "@petri/contracts/identity";
 import { FakeClock } from "@petri/testkit";
 import { SignJWT, base64url, exportSPKI, generateKeyPair } from "jose";
 import { beforeEach, describe, expect, it, vi } from "vitest";
+import { DEFAULT_ACCOUNT_VIEW_TTL_MS } from "./lib/account-views.js";
 import { AUDIENCE, FakeIdentity, ISSUER, bodyOf, from, gatewayFor } from "../test/support/fake-identity.js";
 
 const ME = "/auth/me";
@@ -270,6 +271,8 @@ describe("credentials", () => {
   it("calls identity as the gateway for its own lookups and as the caller for the caller's requests", async () => {
     const token = await identity.token(accountId);
     expect((await bearer(token)).status).toBe(200);
+    // Past the account view's lifetime, so the second request asks identity again.
+    await clock.set(clock.now().getTime() + DEFAULT_ACCOUNT_VIEW_TTL_MS);
     expect((await withKey(apiKey)).status).toBe(200);
     const byMethod = (method: string) => identity.principals.filter((p) => p.method === method);
     for (const method of ["ListSigningKeys", "AuthenticateApiKey", "AcquireQuota"]) {
