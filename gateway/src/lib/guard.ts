@@ -47,10 +47,36 @@ const BEARER = /^Bearer[ \t]+([A-Za-z0-9\-_.~+/]+=*)[ \t]*$/i;
 
 type Ctx = Context<GatewayEnv>;
 
+// Routes live as long as the app: each one's operation key is built once.
+const operationKeys = new WeakMap<object, string>();
+
 /** "GET /auth/api-keys/{api_key_id}" for the route this request matched, or undefined. */
 export function matchedOperation(c: Context): string | undefined {
   const route = matchedRoutes(c).find((r) => r.method !== "ALL");
-  return route ? operationKey(route.method, route.path) : undefined;
+  if (!route) return undefined;
+  let key = operationKeys.get(route);
+  if (key === undefined) {
+    key = operationKey(route.method, route.path);
+    operationKeys.set(route, key);
+  }
+  return key;
+}
+
+// A keep-alive connection carries many requests from one peer: its address is normalised once.
+const peerSubjects = new WeakMap<object, string>();
+
+/** The rate-limit subject of this request's source (see source-address.ts). */
+function requestSource(c: Context, trustProxy: boolean): string {
+  const forwardedFor = trustProxy ? c.req.header("x-forwarded-for") : undefined;
+  if (forwardedFor !== undefined) return sourceAddress(peerAddress(c), forwardedFor, trustProxy);
+  const socket = (c.env as { incoming?: { socket?: object } } | undefined)?.incoming?.socket;
+  if (socket === undefined) return sourceAddress(peerAddress(c), undefined, trustProxy);
+  let subject = peerSubjects.get(socket);
+  if (subject === undefined) {
+    subject = sourceAddress(peerAddress(c), undefined, trustProxy);
+    peerSubjects.set(socket, subject);
+  }
+  return subject;
 }
 
 function peerAddress(c: Context): string | undefined {
@@ -190,7 +216,7 @@ export function guard(): MiddlewareHandler<GatewayEnv> {
     if (operation !== undefined && EXEMPT.has(operation)) return next();
 
     const runtime = c.get("runtime");
-    const address = sourceAddress(peerAddress(c), c.req.header("x-forwarded-for"), runtime.trustProxy);
+    const address = requestSource(c, runtime.trustProxy);
     c.set("sourceAddress", address);
     const authorization = c.req.header("authorization");
     const apiKey = c.req.header("x-api-key");
@@ -242,7 +268,14 @@ export function guard(): MiddlewareHandler<GatewayEnv> {
     });
     if (stop) return stop;
 
-    const context = currentRequestContext() ?? createRequestContext({ requestId: c.get("requestId") });
-    await runWithRequestContext({ ...context, principal }, () => next());
+    // The request's own context (create-app.ts) takes the principal: no second context scope.
+    const context = currentRequestContext();
+    if (context) {
+      context.principal = principal;
+      return next();
+    }
+    await runWithRequestContext(createRequestContext({ requestId: c.get("requestId"), principal }), () =>
+      next(),
+    );
   };
 }

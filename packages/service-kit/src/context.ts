@@ -9,7 +9,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { randomUUID } from "node:crypto";
 import type { Principal } from "./principal.js";
-import { childSpan, parseTraceparent } from "./traceparent.js";
+import { childSpanContext, formatTraceparent } from "./traceparent.js";
 
 export interface RequestContext {
   requestId: string;
@@ -44,11 +44,14 @@ export function newRequestId(): string {
 export function createRequestContext(
   init: { parentTraceparent?: string | null; requestId?: string | null; principal?: Principal } = {},
 ): RequestContext {
-  const traceparent = childSpan(init.parentTraceparent);
-  // childSpan always returns a well-formed traceparent.
-  const trace = parseTraceparent(traceparent)!;
+  const trace = childSpanContext(init.parentTraceparent);
   const requestId = init.requestId && SAFE_REQUEST_ID.test(init.requestId) ? init.requestId : newRequestId();
-  const context: RequestContext = { requestId, traceparent, traceId: trace.traceId, spanId: trace.spanId };
+  const context: RequestContext = {
+    requestId,
+    traceparent: formatTraceparent(trace),
+    traceId: trace.traceId,
+    spanId: trace.spanId,
+  };
   if (init.principal) context.principal = init.principal;
   return context;
 }

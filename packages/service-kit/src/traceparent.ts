@@ -74,7 +74,12 @@ export function generateTraceparent(sampled = true): string {
  * A malformed parent starts a new trace rather than failing the request.
  */
 export function childSpan(traceparent: string | null | undefined): string {
+  return formatTraceparent(childSpanContext(traceparent));
+}
+
+/** childSpan's fields, for callers that need them as well as the header (no parse back). */
+export function childSpanContext(traceparent: string | null | undefined): TraceContext {
   const parent = parseTraceparent(traceparent);
-  if (!parent) return generateTraceparent();
-  return formatTraceparent({ traceId: parent.traceId, spanId: newSpanId(), flags: parent.flags });
+  if (!parent) return { traceId: newTraceId(), spanId: newSpanId(), flags: 1 };
+  return { traceId: parent.traceId, spanId: newSpanId(), flags: parent.flags };
 }
