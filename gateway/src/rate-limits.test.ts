@@ -209,3 +209,17 @@ describe("anonymous and exempt requests", () => {
     expect(identity.count("AcquireQuota")).toBe(0);
   });
 });
+
+describe("the source address of requests on one connection", () => {
+  it("is the peer's for each request without X-Forwarded-For, and the header's (trusted) for each with it", async () => {
+    const app = await gatewayFor(identity, { trustProxy: true });
+    const connection = from(SOURCE); // one socket for every request below, as on a keep-alive connection
+    const config = (headers: Record<string, string> = {}) => app.request("/config", { headers }, connection);
+    expect((await config()).status).toBe(200);
+    expect((await config({ "x-forwarded-for": "203.0.113.7" })).status).toBe(200);
+    expect((await config()).status).toBe(200);
+    expect((await config({ "x-forwarded-for": "203.0.113.8" })).status).toBe(200);
+    for (const subject of [SOURCE, "203.0.113.7", "203.0.113.8"])
+      expect(identity.grantedThisMinute(QuotaPolicy.ANONYMOUS, subject), subject).toBeGreaterThan(0);
+  });
+});
