@@ -64,18 +64,10 @@ export async function recordPosting<DB extends LedgerTables>(
       .executeTakeFirst();
     if (!hold) throw new LedgerError("no_hold", `${posting.kind} on ${posting.experimentId} before any hold`);
   }
-  const inserted = await trx
-    .insertInto("ledger_postings")
-    .values({
-      id: options.id ?? `lp_${randomUUID().replaceAll("-", "")}`,
-      experiment_id: posting.experimentId,
-      kind: posting.kind,
-      key: postingKey(posting),
-      created_at: options.now,
-    })
-    .onConflict((oc) => oc.columns(["experiment_id", "kind", "key"]).doNothing())
-    .returning("id")
-    .executeTakeFirst();
+  const inserted = await insertPostingWithEntries(trx, posting, {
+    id: options.id ?? `lp_${randomUUID().replaceAll("-", "")}`,
+    now: options.now,
+  });
 
   if (!inserted) {
     const stored = await loadPosting(trx, posting.experimentId, posting.kind, postingKey(posting));
@@ -89,17 +81,6 @@ export async function recordPosting<DB extends LedgerTables>(
     }
     return { postingId: stored.id, recorded: false };
   }
-
-  await trx
-    .insertInto("ledger_entries")
-    .values(
-      posting.entries.map((entry) => ({
-        posting_id: inserted.id,
-        account: entry.account,
-        amount_cents: entry.amountCents,
-      })),
-    )
-    .execute();
 
   // Balances are never negative after a posting (this check), so one that only adds to
   // them cannot overdraw any: nothing to check (a hold).
@@ -120,6 +101,50 @@ export async function recordPosting<DB extends LedgerTables>(
     );
   }
   return { postingId: inserted.id, recorded: true };
+}
+
+/**
+ * The posting and its entries in one statement: the entries are inserted from the posting the
+ * statement inserted, so a posting already stored (the unique key conflicts) inserts neither
+ * and returns nothing.
+ */
+async function insertPostingWithEntries(
+  trx: Transaction<LedgerTables>,
+  posting: Posting,
+  row: { id: string; now: Date },
+): Promise<{ id: string } | undefined> {
+  return trx
+    .with("posting", (db) =>
+      db
+        .insertInto("ledger_postings")
+        .values({
+          id: row.id,
+          experiment_id: posting.experimentId,
+          kind: posting.kind,
+          key: postingKey(posting),
+          created_at: row.now,
+        })
+        .onConflict((oc) => oc.columns(["experiment_id", "kind", "key"]).doNothing())
+        .returning("id"),
+    )
+    .with("entries", (db) =>
+      db
+        .insertInto("ledger_entries")
+        .columns(["posting_id", "account", "amount_cents"])
+        .expression((eb) =>
+          eb.selectFrom("posting").select([
+            "posting.id",
+            // Set-returning functions in one select list run in step: one row per entry.
+            sql<string>`unnest(${posting.entries.map((entry) => entry.account)}::text[])`.as("account"),
+            sql<number>`unnest(${posting.entries.map((entry) => entry.amountCents)}::bigint[])`.as(
+              "amount_cents",
+            ),
+          ]),
+        ),
+    )
+    .selectFrom("posting")
+    .select("posting.id")
+    .executeTakeFirst();
 }
 
 /** Records several postings (one business event) in one transaction of its own. */
