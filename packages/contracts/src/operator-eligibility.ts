@@ -87,24 +87,43 @@ export function normalizeEquipmentName(name: string): string {
   return name.trim().replace(/\s+/g, " ").toLowerCase();
 }
 
-/** The calendar date (YYYY-MM-DD) of `now` in `timeZone`; UTC when the zone is unknown. */
-export function localDate(now: Date, timeZone: string): string {
-  let parts: Intl.DateTimeFormatPart[];
+/**
+ * Date formatters by time zone, built once each: building one costs far more than formatting
+ * (it loads the zone's rules), and eligibility is checked for every candidate operator of
+ * every estimate. Only zones Intl accepts are kept (IANA names, as profiles are checked to
+ * have), so the map stays as small as the set of zones operators use.
+ */
+const dateFormatters = new Map<string, Intl.DateTimeFormat>();
+
+function dateFormatter(timeZone: string): Intl.DateTimeFormat | null {
+  const known = dateFormatters.get(timeZone);
+  if (known) return known;
+  let formatter: Intl.DateTimeFormat;
   try {
-    parts = new Intl.DateTimeFormat("en-US", {
-      timeZone: timeZone || "UTC",
+    formatter = new Intl.DateTimeFormat("en-US", {
+      timeZone,
       year: "numeric",
       month: "2-digit",
       day: "2-digit",
-    }).formatToParts(now);
+    });
   } catch {
-    return now.toISOString().slice(0, 10);
+    return null;
   }
+  dateFormatters.set(timeZone, formatter);
+  return formatter;
+}
+
+/** The calendar date (YYYY-MM-DD) of `now` in `timeZone`; UTC when the zone is unknown. */
+export function localDate(now: Date, timeZone: string): string {
+  const formatter = dateFormatter(timeZone || "UTC");
+  if (formatter === null) return now.toISOString().slice(0, 10);
+  const parts = formatter.formatToParts(now);
   const get = (type: string) => parts.find((p) => p.type === type)?.value ?? "";
   return `${get("year")}-${get("month")}-${get("day")}`;
 }
 
 export function isOnVacation(snapshot: Pick<EligibilitySnapshot, "timezone" | "vacations">, now: Date) {
+  if (snapshot.vacations.length === 0) return false;
   const today = localDate(now, snapshot.timezone);
   return snapshot.vacations.some((v) => v.start <= today && today <= v.end);
 }

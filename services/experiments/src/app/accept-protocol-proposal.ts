@@ -6,7 +6,7 @@ import type { ExperimentsDb } from "../db/schema.js";
 import { acceptProposal, withAcceptedProtocol } from "../domain/lifecycle/protocol-design.js";
 import { transition } from "../domain/lifecycle/transitions.js";
 import { lockOwned } from "./experiment-access.js";
-import { recordOpened, recordUpdated } from "./experiment-events.js";
+import { recordUpdatedAndOpened } from "./experiment-events.js";
 import { acceptIntake } from "./intake.js";
 import { estimateColumns, priceRequest } from "./pricing.js";
 
@@ -56,8 +56,7 @@ export function makeAcceptProtocolProposal(deps: {
         updated_at: now,
       });
       const record = await loadRecord(trx, updated);
-      await recordUpdated(trx, record, now);
-      await recordOpened(trx, record, now);
+      await recordUpdatedAndOpened(trx, record, now);
       return record;
     });
     deps.afterCommit();

@@ -84,6 +84,26 @@ export async function recordUpdated(
   });
 }
 
+/**
+ * An accepted protocol proposal: re-estimated (ExperimentUpdated, the new hold) and open
+ * (ExperimentOpened), one change, written in one outbox statement in that order.
+ */
+export async function recordUpdatedAndOpened(
+  trx: Kysely<ExperimentsDb>,
+  row: ExperimentRecord,
+  now: Date,
+): Promise<void> {
+  const experiment = experimentMessage(row);
+  await recordEvents(trx, [
+    eventFor(
+      events.experiments.experimentUpdated,
+      { experiment, holdAmountCents: BigInt(row.hold_cents) },
+      meta(row, now),
+    ),
+    eventFor(events.experiments.experimentOpened, { experiment }, meta(row, now)),
+  ]);
+}
+
 /** Cancelled (by the requester, or rejected by review), with the refund and compensation to release. */
 export async function recordCancelled(
   trx: Kysely<ExperimentsDb>,

@@ -41,22 +41,37 @@ export async function postToLedger(
   let current = ledger;
   for (const posting of postings) {
     const result = await recordPosting(trx, posting, { now });
-    if (!result.recorded) continue;
-    current = applyPosting(current, posting).ledger;
-    const calls = await executeProviderCalls(deps.provider, posting);
-    await recordProviderCalls(trx, result.postingId, deps.provider.name, calls, now);
-    const payment = paymentMessage(
-      current.experimentId,
-      summarize(current.experimentId, current.postings),
-      paymentStatusOf(paymentStateOf(current), false),
-      current.postings.length,
-    );
-    await recordEvent(
-      trx,
-      events.marketplace.paymentUpdated,
-      { payment, kind: posting.kind },
-      { aggregateId: current.experimentId, aggregateVersion: current.postings.length, occurredAt: now },
-    );
+    if (result.recorded) current = await carryOutPosting(trx, deps, current, posting, result.postingId);
   }
+  return current;
+}
+
+/**
+ * A posting just recorded (id `postingId`) on `ledger`: the provider carries it out, its
+ * references are kept and PaymentUpdated is recorded. Returns the ledger after it.
+ */
+export async function carryOutPosting(
+  trx: Transaction<MarketplaceDb>,
+  deps: LedgerDeps,
+  ledger: ExperimentLedger,
+  posting: Posting,
+  postingId: string,
+): Promise<ExperimentLedger> {
+  const now = deps.clock.now();
+  const current = applyPosting(ledger, posting).ledger;
+  const calls = await executeProviderCalls(deps.provider, posting);
+  await recordProviderCalls(trx, postingId, deps.provider.name, calls, now);
+  const payment = paymentMessage(
+    current.experimentId,
+    summarize(current.experimentId, current.postings),
+    paymentStatusOf(paymentStateOf(current), false),
+    current.postings.length,
+  );
+  await recordEvent(
+    trx,
+    events.marketplace.paymentUpdated,
+    { payment, kind: posting.kind },
+    { aggregateId: current.experimentId, aggregateVersion: current.postings.length, occurredAt: now },
+  );
   return current;
 }

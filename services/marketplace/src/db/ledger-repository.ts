@@ -8,7 +8,7 @@
  * every committed posting: escrow can never be overdrawn by a release racing a refund.
  */
 import { randomUUID } from "node:crypto";
-import { type Kysely, type Transaction, sql } from "kysely";
+import { type Kysely, type QueryCreator, type Transaction, sql } from "kysely";
 import { REQUESTER_FUNDS } from "../domain/ledger/accounts.js";
 import { LedgerError } from "../domain/ledger/errors.js";
 import {
@@ -64,42 +64,12 @@ export async function recordPosting<DB extends LedgerTables>(
       .executeTakeFirst();
     if (!hold) throw new LedgerError("no_hold", `${posting.kind} on ${posting.experimentId} before any hold`);
   }
-  const inserted = await trx
-    .insertInto("ledger_postings")
-    .values({
-      id: options.id ?? `lp_${randomUUID().replaceAll("-", "")}`,
-      experiment_id: posting.experimentId,
-      kind: posting.kind,
-      key: postingKey(posting),
-      created_at: options.now,
-    })
-    .onConflict((oc) => oc.columns(["experiment_id", "kind", "key"]).doNothing())
-    .returning("id")
-    .executeTakeFirst();
+  const inserted = await insertPostingWithEntries(trx, posting, {
+    id: options.id ?? newPostingId(),
+    now: options.now,
+  });
 
-  if (!inserted) {
-    const stored = await loadPosting(trx, posting.experimentId, posting.kind, postingKey(posting));
-    if (!stored)
-      throw new Error(`ledger: ${posting.kind} of ${posting.experimentId} conflicted but is not visible`);
-    if (!samePosting(stored.posting, posting)) {
-      throw new LedgerError(
-        "conflicting_replay",
-        `${posting.experimentId} already has a different ${posting.kind} posting (${stored.id})`,
-      );
-    }
-    return { postingId: stored.id, recorded: false };
-  }
-
-  await trx
-    .insertInto("ledger_entries")
-    .values(
-      posting.entries.map((entry) => ({
-        posting_id: inserted.id,
-        account: entry.account,
-        amount_cents: entry.amountCents,
-      })),
-    )
-    .execute();
+  if (!inserted) return replayOf(trx, posting);
 
   // Balances are never negative after a posting (this check), so one that only adds to
   // them cannot overdraw any: nothing to check (a hold).
@@ -120,6 +90,102 @@ export async function recordPosting<DB extends LedgerTables>(
     );
   }
   return { postingId: inserted.id, recorded: true };
+}
+
+/** A posting whose key was stored already: nothing recorded if identical, else conflicting_replay. */
+async function replayOf(trx: Transaction<LedgerTables>, posting: Posting): Promise<RecordResult> {
+  const stored = await loadPosting(trx, posting.experimentId, posting.kind, postingKey(posting));
+  if (!stored)
+    throw new Error(`ledger: ${posting.kind} of ${posting.experimentId} conflicted but is not visible`);
+  if (!samePosting(stored.posting, posting)) {
+    throw new LedgerError(
+      "conflicting_replay",
+      `${posting.experimentId} already has a different ${posting.kind} posting (${stored.id})`,
+    );
+  }
+  return { postingId: stored.id, recorded: false };
+}
+
+/**
+ * A submission's hold posting (recordPosting's rules: a replay records nothing) and its hold
+ * target (saveHoldTarget's rule: unless a newer version set it), in one statement. A hold
+ * changes no balance downwards and needs no earlier posting, so nothing is read before it.
+ */
+export async function recordHold<DB extends LedgerTables>(
+  transaction: Transaction<DB>,
+  hold: Posting,
+  target: HoldTarget,
+  options: RecordOptions,
+): Promise<RecordResult> {
+  const trx = transaction as unknown as Transaction<LedgerTables>;
+  assertValidPosting(hold);
+  if (hold.kind !== "hold") throw new Error(`recordHold: ${hold.kind} is not a hold`);
+  const inserted = await trx
+    .with("posting", (db) => insertPosting(db, hold, { id: options.id ?? newPostingId(), now: options.now }))
+    .with("entries", (db) => insertEntriesOf(db, hold))
+    // The other CTEs' names are not tables of the target's insert.
+    .with("target", (db) =>
+      upsertHoldTarget(db as unknown as QueryCreator<LedgerTables>, hold.experimentId, target, options.now),
+    )
+    .selectFrom("posting")
+    .select("posting.id")
+    .executeTakeFirst();
+  if (!inserted) return replayOf(trx, hold);
+  return { postingId: inserted.id, recorded: true };
+}
+
+/**
+ * The posting and its entries in one statement: the entries are inserted from the posting the
+ * statement inserted, so a posting already stored (the unique key conflicts) inserts neither
+ * and returns nothing.
+ */
+async function insertPostingWithEntries(
+  trx: Transaction<LedgerTables>,
+  posting: Posting,
+  row: { id: string; now: Date },
+): Promise<{ id: string } | undefined> {
+  return trx
+    .with("posting", (db) => insertPosting(db, posting, row))
+    .with("entries", (db) => insertEntriesOf(db, posting))
+    .selectFrom("posting")
+    .select("posting.id")
+    .executeTakeFirst();
+}
+
+function newPostingId(): string {
+  return `lp_${randomUUID().replaceAll("-", "")}`;
+}
+
+/** The posting's row unless its (experiment, kind, key) is stored already; returns its id. */
+function insertPosting(db: QueryCreator<LedgerTables>, posting: Posting, row: { id: string; now: Date }) {
+  return db
+    .insertInto("ledger_postings")
+    .values({
+      id: row.id,
+      experiment_id: posting.experimentId,
+      kind: posting.kind,
+      key: postingKey(posting),
+      created_at: row.now,
+    })
+    .onConflict((oc) => oc.columns(["experiment_id", "kind", "key"]).doNothing())
+    .returning("id");
+}
+
+/** The entries of `posting`, for the row of the statement's "posting" CTE (none when it inserted none). */
+function insertEntriesOf(db: QueryCreator<LedgerTables & { posting: { id: string } }>, posting: Posting) {
+  return db
+    .insertInto("ledger_entries")
+    .columns(["posting_id", "account", "amount_cents"])
+    .expression((eb) =>
+      eb.selectFrom("posting").select([
+        "posting.id",
+        // Set-returning functions in one select list run in step: one row per entry.
+        sql<string>`unnest(${posting.entries.map((entry) => entry.account)}::text[])`.as("account"),
+        sql<number>`unnest(${posting.entries.map((entry) => entry.amountCents)}::bigint[])`.as(
+          "amount_cents",
+        ),
+      ]),
+    );
 }
 
 /** Records several postings (one business event) in one transaction of its own. */
@@ -298,7 +364,16 @@ export async function saveHoldTarget<DB extends LedgerTables>(
   now: Date,
 ): Promise<void> {
   const trx = transaction as unknown as Transaction<LedgerTables>;
-  await trx
+  await upsertHoldTarget(trx, experimentId, target, now).execute();
+}
+
+function upsertHoldTarget(
+  db: QueryCreator<LedgerTables>,
+  experimentId: string,
+  target: HoldTarget,
+  now: Date,
+) {
+  return db
     .insertInto("escrow_hold_targets")
     .values({
       experiment_id: experimentId,
@@ -315,8 +390,7 @@ export async function saveHoldTarget<DB extends LedgerTables>(
           updated_at: eb.ref("excluded.updated_at"),
         }))
         .where("escrow_hold_targets.target_version", "<", (eb) => eb.ref("excluded.target_version")),
-    )
-    .execute();
+    );
 }
 
 /** The experiment's postings as a domain ledger (input to the postingsFor* functions). */

@@ -4,6 +4,16 @@ import { holdEscrow } from "../app/hold-escrow.js";
 import { experimentOf, statusName } from "./experiment-change.js";
 import { type Handler, projectExperiment, transactionOf } from "./handlers.js";
 
+/**
+ * True when the job projection needs this submission: one that went to pending_review. A
+ * submission that opened the request is always recorded with ExperimentOpened in the same
+ * change (same version, same experiment; experiments' recordSubmitted), and that event
+ * projects it: applying both would be two transactions for one state, racing each other.
+ */
+export function submissionNeedsProjection(event: ExperimentSubmitted): boolean {
+  return event.experiment === undefined || statusName(event.experiment.status) !== "open";
+}
+
 /** A request entered open or pending_review: the job appears; its hold goes into escrow. */
 export const experimentSubmitted: {
   jobs: Handler<ExperimentSubmitted>;

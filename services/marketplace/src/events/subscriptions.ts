@@ -6,7 +6,7 @@ import { experimentClaimed } from "./experiment-claimed.js";
 import { experimentDisputed } from "./experiment-disputed.js";
 import { experimentOpened } from "./experiment-opened.js";
 import { experimentStarted } from "./experiment-started.js";
-import { experimentSubmitted } from "./experiment-submitted.js";
+import { experimentSubmitted, submissionNeedsProjection } from "./experiment-submitted.js";
 import { experimentUpdated } from "./experiment-updated.js";
 import type { EventDeps } from "./handlers.js";
 import { issueReported } from "./issue-reported.js";
@@ -33,7 +33,9 @@ export function marketplaceConsumers(deps: EventDeps): ConsumerDefinition[] {
         {
           ...EXPERIMENTS,
           handlers: {
-            ...on(x.experimentSubmitted, (ctx) => experimentSubmitted.jobs(ctx, deps)),
+            ...on(x.experimentSubmitted, (ctx) => experimentSubmitted.jobs(ctx, deps), {
+              appliesTo: submissionNeedsProjection,
+            }),
             ...on(x.experimentOpened, (ctx) => experimentOpened.jobs(ctx, deps)),
             ...on(x.experimentUpdated, (ctx) => experimentUpdated.jobs(ctx, deps)),
             ...on(x.experimentCancelled, (ctx) => experimentCancelled.jobs(ctx, deps)),

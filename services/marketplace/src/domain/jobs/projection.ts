@@ -51,6 +51,14 @@ function stateOf(change: JobChange): JobState {
   };
 }
 
+/** The version an experiment is created at (a draft records no event until submitted, later). */
+const FIRST_EXPERIMENT_VERSION = 1;
+
+/** True for a change of the experiment's first version: usually the first event its job sees. */
+export function isFirstVersion(change: JobChange): boolean {
+  return change.version === FIRST_EXPERIMENT_VERSION;
+}
+
 /** The record after one event (the same record object when nothing changes). */
 export function applyJobChange(current: JobRecord | undefined, change: JobChange): JobRecord {
   const openedAt = change.status === "open" ? change.occurredAt : null;
