@@ -86,11 +86,9 @@ type UnshownColumn =
 
 /**
  * What a response shows of an experiment: a whole record (after a write), or a read of only
- * the columns the message needs, whose request is the JSON text PostgreSQL returns for the
- * jsonb (`request_json`), passed through to the message instead of parsed and re-serialised.
+ * the columns the message needs.
  */
-export type ExperimentView = Omit<ExperimentRecord, UnshownColumn | "request"> &
-  ({ request: ExperimentRow["request"] } | { request_json: string });
+export type ExperimentView = Omit<ExperimentRecord, UnshownColumn>;
 
 const VIEW_COLUMNS = [
   "id",
@@ -98,6 +96,7 @@ const VIEW_COLUMNS = [
   "status",
   "experiment_type",
   "title",
+  "request",
   "cost_low_cents",
   "cost_typical_cents",
   "cost_high_cents",
@@ -141,7 +140,7 @@ const VIEW_COLUMNS = [
   "created_at",
   "updated_at",
   "submitted_at",
-] as const satisfies readonly Exclude<keyof ExperimentRow, UnshownColumn | "request">[];
+] as const satisfies readonly Exclude<keyof ExperimentRow, UnshownColumn>[];
 
 /**
  * Selects what an ExperimentView needs, with the belongings of each experiment, from a
@@ -151,12 +150,10 @@ const VIEW_COLUMNS = [
 export function selectViews(experiments: SelectQueryBuilder<ExperimentsDb, "experiments", object>) {
   return experiments
     .select(VIEW_COLUMNS.map((column) => `experiments.${column}` as const))
-    .select(sql<string>`experiments.request::text`.as("request_json"))
     .select(belongings);
 }
 
-type ViewRow = Omit<ExperimentView, "issues" | "dispute" | "request"> & {
-  request_json: string;
+type ViewRow = Omit<ExperimentView, "issues" | "dispute"> & {
   issues: AsJson<IssueRow>[];
   dispute: AsJson<DisputeRow> | null;
 };

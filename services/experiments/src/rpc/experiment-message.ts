@@ -26,8 +26,9 @@ import {
   RequestIssueSchema,
 } from "@petri/contracts/experiments";
 import type { ExperimentView } from "../db/experiment-records.js";
+import { jobOf } from "../db/experiments.js";
 import type { DisputeRow, ExperimentRow, IssueRow, OperatorAvailability } from "../db/schema.js";
-import { type JobRequirements, jobRequirementsOf } from "../domain/jobs/index.js";
+import type { JobRequirements } from "../domain/jobs/index.js";
 import type { ExperimentStatus } from "../domain/lifecycle/transitions.js";
 
 const STATUS_MESSAGES: Record<ExperimentStatus, ExperimentStatusMessage> = {
@@ -184,17 +185,6 @@ export function disputeMessage(dispute: DisputeRow): Dispute {
   });
 }
 
-/** The request's JSON text: as read from the database when it was read as text. */
-function requestJsonOf(view: ExperimentView): string {
-  return "request_json" in view ? view.request_json : JSON.stringify(view.request);
-}
-
-/** The job requirements stored with the request, or derived for rows stored before there were any. */
-function jobOfView(view: ExperimentView): JobRequirements {
-  if (view.job) return view.job;
-  return jobRequirementsOf("request_json" in view ? JSON.parse(view.request_json) : view.request);
-}
-
 /** The whole Experiment: the row with its issues and dispute (a record or a view of one). */
 export function experimentMessage(row: ExperimentView): Experiment {
   const estimate = estimateOf(row);
@@ -204,7 +194,7 @@ export function experimentMessage(row: ExperimentView): Experiment {
     status: statusMessage(row.status),
     experimentType: row.experiment_type ?? "",
     title: row.title ?? "",
-    requestJson: requestJsonOf(row),
+    requestJson: JSON.stringify(row.request),
     estimate: estimate ? estimateMessage(estimate) : undefined,
     reviewReasons: [...row.review_reasons],
     operator: row.operator_id
@@ -254,7 +244,7 @@ export function experimentMessage(row: ExperimentView): Experiment {
           approvedAt: timestampFromDate(row.approved_at),
         })
       : undefined,
-    job: jobMessage(jobOfView(row)),
+    job: jobMessage(jobOf(row)),
     sourceHypothesisId: row.source_hypothesis_id ?? "",
   });
 }
