@@ -3,6 +3,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { Kysely, PostgresDialect, sql } from "kysely";
 import { Pool } from "pg";
 import type { Database, DatabaseConfig } from "./database.js";
+import { namedStatementPool } from "./named-statement-pool.js";
 import { SerialisedPGliteDialect } from "./pglite-dialect.js";
 import { pgTypeParsers, pgliteTypeParsers } from "./type-parsers.js";
 
@@ -47,7 +48,7 @@ function createPgDatabase(config: Extract<DatabaseConfig, { driver: "pg" }>): Da
   // An idle client losing its connection (server restart, network) is emitted on the pool;
   // without a listener Node would crash the process. The pool drops that client by itself.
   pool.on("error", (error) => config.onIdleClientError?.(error));
-  const root = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
+  const root = new Kysely<any>({ dialect: new PostgresDialect({ pool: namedStatementPool(pool) }) });
   return buildDatabase("pg", root, async () => {
     if (!pool.ended) await pool.end();
   });

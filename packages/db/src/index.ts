@@ -32,3 +32,4 @@ export { jsonb } from "./json.js";
 export { isRetryableTransactionError, isUniqueViolation, sqlState, violatedConstraint } from "./errors.js";
 export { UnsafeIntegerError, parseInt8 } from "./type-parsers.js";
 export { transactionWithCommitHooks, type OnCommit } from "./after-commit.js";
+export { FixedQuery, FixedQueryVariants, type FixedQueryOptions, type ValueOf } from "./fixed-query.js";

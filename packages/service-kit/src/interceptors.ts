@@ -46,6 +46,14 @@ export const kPrincipal = createContextKey<Principal | undefined>(undefined, {
   description: "petri principal",
 });
 
+/**
+ * The request context traceInterceptor started for this call: the principal interceptor adds
+ * the principal to it rather than entering a second context around the rest of the chain.
+ */
+const kRequestContext = createContextKey<RequestContext | undefined>(undefined, {
+  description: "petri request context of the call",
+});
+
 /** Health checks need no principal: probes and load balancers call them. */
 export const HEALTH_PROCEDURES: readonly string[] = [
   "grpc.health.v1.Health/Check",
@@ -151,6 +159,12 @@ export function principalInterceptor(
       throw connectErrorWithDetail("invalid internal principal token", Code.Unauthenticated, "unauthorized");
     }
     req.contextValues.set(kPrincipal, principal);
+    const callContext = req.contextValues.get(kRequestContext);
+    if (callContext) {
+      // This call's own context, current for the rest of the chain already.
+      callContext.principal = principal;
+      return next(req);
+    }
     const context = { ...(currentRequestContext() ?? createRequestContext()), principal };
     return nextInContext(context, req, next);
   };
@@ -266,6 +280,7 @@ export function traceInterceptor(): Interceptor {
       parentTraceparent: req.header.get(TRACEPARENT_HEADER),
       requestId: req.header.get(REQUEST_ID_HEADER),
     });
+    req.contextValues.set(kRequestContext, context);
     const res = await nextInContext(context, req, next);
     res.header.set(REQUEST_ID_HEADER, context.requestId);
     return res;
@@ -369,13 +384,13 @@ export function toConnectError(
 /** Server: maps DomainErrors and unexpected errors (see toConnectError), for unary and streams. */
 export function errorInterceptor(logger: Logger): Interceptor {
   return (next) => async (req) => {
-    const call = { procedure: procedureOf(req), signal: req.signal };
     let res: AnyResponse;
     try {
       res = await next(req);
     } catch (error) {
-      throw toConnectError(error, logger, call);
+      throw toConnectError(error, logger, { procedure: procedureOf(req), signal: req.signal });
     }
+    const call = { procedure: procedureOf(req), signal: req.signal };
     if (!res.stream) return res;
     const source = res.message;
     async function* mapped() {

@@ -1,6 +1,6 @@
 import { NotFoundError, type Principal } from "@petri/service-kit";
 import type { Kysely } from "kysely";
-import { type ExperimentRecord, findRecord } from "../db/experiment-records.js";
+import { type ExperimentView, findView } from "../db/experiment-records.js";
 import type { ExperimentsDb } from "../db/schema.js";
 import { assertVisible } from "../domain/authorization.js";
 
@@ -9,10 +9,10 @@ import { assertVisible } from "../domain/authorization.js";
  * otherwise. One statement: the experiment with its issues and dispute.
  */
 export function makeGetExperiment(deps: { db: Kysely<ExperimentsDb> }) {
-  return async function getExperiment(principal: Principal, experimentId: string): Promise<ExperimentRecord> {
-    const record = await findRecord(deps.db, experimentId);
-    if (!record) throw new NotFoundError("experiment", experimentId);
-    assertVisible(principal, record);
-    return record;
+  return async function getExperiment(principal: Principal, experimentId: string): Promise<ExperimentView> {
+    const view = await findView(deps.db, experimentId);
+    if (!view) throw new NotFoundError("experiment", experimentId);
+    assertVisible(principal, view);
+    return view;
   };
 }

@@ -7,7 +7,7 @@ import {
 } from "@petri/service-kit";
 import type { Kysely } from "kysely";
 import { type ExperimentFilter, listExperiments } from "../db/experiments.js";
-import type { ExperimentRecord } from "../db/experiment-records.js";
+import type { ExperimentView } from "../db/experiment-records.js";
 import type { ExperimentsDb } from "../db/schema.js";
 import { isStaff } from "../domain/authorization.js";
 import type { ExperimentStatus } from "../domain/lifecycle/transitions.js";
@@ -26,7 +26,7 @@ export interface ListExperimentsInput {
 }
 
 export interface ExperimentListPage {
-  experiments: ExperimentRecord[];
+  experiments: ExperimentView[];
   /** Every match, when counted or known without counting (pageTotal); undefined otherwise. */
   total: number | undefined;
   /** "" when there is no further page. */

@@ -6,8 +6,9 @@
  * aggregated to JSON), so a read is one round trip to the database whatever the number of
  * experiments.
  */
+import { FixedQuery } from "@petri/db";
 import { isId } from "@petri/service-kit";
-import type { ExpressionBuilder, Kysely, SelectQueryBuilder } from "kysely";
+import { type ExpressionBuilder, type Kysely, type SelectQueryBuilder, sql } from "kysely";
 import { jsonArrayFrom, jsonObjectFrom } from "kysely/helpers/postgres";
 import type { DisputeRow, ExperimentRow, ExperimentsDb, IssueRow } from "./schema.js";
 
@@ -33,16 +34,19 @@ interface BelongingsJson {
  * selection from `experiments`, as JSON columns `issues` and `dispute`.
  */
 function belongings(eb: ExpressionBuilder<ExperimentsDb, "experiments">) {
+  // PostgreSQL evaluates a CASE branch only when it is taken: an experiment without an
+  // operator (see mayHaveBelongings) runs neither subquery.
+  const unassigned = eb("experiments.operator_id", "is", null);
   return [
-    jsonArrayFrom(
+    sql<AsJson<IssueRow>[]>`case when ${unassigned} then '[]'::json else ${jsonArrayFrom(
       eb
         .selectFrom("experiment_issues")
         .selectAll("experiment_issues")
         .whereRef("experiment_issues.experiment_id", "=", "experiments.id")
         .orderBy("experiment_issues.reported_at")
         .orderBy("experiment_issues.id"),
-    ).as("issues"),
-    jsonObjectFrom(
+    )} end`.as("issues"),
+    sql<AsJson<DisputeRow> | null>`case when ${unassigned} then null else ${jsonObjectFrom(
       eb
         .selectFrom("disputes")
         .selectAll("disputes")
@@ -50,7 +54,7 @@ function belongings(eb: ExpressionBuilder<ExperimentsDb, "experiments">) {
         .orderBy("disputes.created_at", "desc")
         .orderBy("disputes.id", "desc")
         .limit(1),
-    ).as("dispute"),
+    )} end`.as("dispute"),
   ];
 }
 
@@ -76,31 +80,104 @@ function recordOf(row: ExperimentRow, belongs: BelongingsJson): ExperimentRecord
   };
 }
 
-/** Selects experiments.* with the belongings of each, from a (filtered) selection of experiments. */
-export function withRecords(experiments: SelectQueryBuilder<ExperimentsDb, "experiments", object>) {
-  return experiments.selectAll("experiments").select(belongings);
+/** Columns the Experiment message does not show. */
+type UnshownColumn =
+  "raw_request" | "review_note" | "reviewed_by" | "reviewed_at" | "cancelled_by" | "payment_version";
+
+/**
+ * What a response shows of an experiment: a whole record (after a write), or a read of only
+ * the columns the message needs.
+ */
+export type ExperimentView = Omit<ExperimentRecord, UnshownColumn>;
+
+const VIEW_COLUMNS = [
+  "id",
+  "requester_account_id",
+  "status",
+  "experiment_type",
+  "title",
+  "request",
+  "cost_low_cents",
+  "cost_typical_cents",
+  "cost_high_cents",
+  "turnaround_standard_days",
+  "turnaround_expedited_days",
+  "turnaround_days",
+  "cost_breakdown",
+  "operator_availability",
+  "hold_cents",
+  "review_reasons",
+  "safety_flags",
+  "protocol_proposal",
+  "proposal_comments",
+  "operator_id",
+  "operator_lab_name",
+  "operator_account_id",
+  "claimed_at",
+  "deadline",
+  "estimated_start_date",
+  "claim_notes",
+  "started_at",
+  "results_submitted_at",
+  "completed_at",
+  "approval_rating",
+  "approval_feedback",
+  "approved_at",
+  "cancel_reason",
+  "refund_cents",
+  "operator_compensation_cents",
+  "refund_status",
+  "cancelled_at",
+  "payment_status",
+  "payment_held_cents",
+  "payment_released_cents",
+  "payment_refunded_cents",
+  "payment_still_held_cents",
+  "payment_updated_at",
+  "job",
+  "source_hypothesis_id",
+  "version",
+  "created_at",
+  "updated_at",
+  "submitted_at",
+] as const satisfies readonly Exclude<keyof ExperimentRow, UnshownColumn>[];
+
+/**
+ * Selects what an ExperimentView needs, with the belongings of each experiment, from a
+ * (filtered) selection of experiments. The columns are listed, never `*`: a prepared
+ * statement keeps its result shape when a migration adds a column.
+ */
+export function selectViews(experiments: SelectQueryBuilder<ExperimentsDb, "experiments", object>) {
+  return experiments
+    .select(VIEW_COLUMNS.map((column) => `experiments.${column}` as const))
+    .select(belongings);
 }
 
-/** Rows of selectRecords as records. */
-export function recordsOf(
-  rows: readonly (ExperimentRow & { issues: unknown; dispute: unknown })[],
-): ExperimentRecord[] {
-  return rows.map((row) => {
-    const { issues, dispute, ...experiment } = row;
-    return recordOf(experiment as ExperimentRow, { issues, dispute } as BelongingsJson);
-  });
+type ViewRow = Omit<ExperimentView, "issues" | "dispute"> & {
+  issues: AsJson<IssueRow>[];
+  dispute: AsJson<DisputeRow> | null;
+};
+
+/** Rows of selectViews as views (the rows are fresh from the driver: decoded in place). */
+export function viewsOf(rows: readonly ViewRow[]): ExperimentView[] {
+  for (const row of rows) {
+    const view = row as unknown as ExperimentView;
+    view.issues = row.issues.length === 0 ? [] : row.issues.map(decodeIssue);
+    view.dispute = row.dispute === null ? null : decodeDispute(row.dispute);
+  }
+  return rows as unknown as ExperimentView[];
 }
 
-/** One experiment with its belongings, in one statement; not an experiment id: not found. */
-export async function findRecord(
-  db: Kysely<ExperimentsDb>,
-  id: string,
-): Promise<ExperimentRecord | undefined> {
+const viewById = new FixedQuery<ExperimentsDb, { id: string }, ViewRow>(
+  (db, value) => selectViews(db.selectFrom("experiments").where("experiments.id", "=", value("id"))),
+  { prepared: true },
+);
+
+/** One experiment as shown, in one statement; not an experiment id: not found. */
+export async function findView(db: Kysely<ExperimentsDb>, id: string): Promise<ExperimentView | undefined> {
   if (!isId("exp", id)) return undefined;
-  const row = await withRecords(
-    db.selectFrom("experiments").where("experiments.id", "=", id),
-  ).executeTakeFirst();
-  return row ? recordsOf([row])[0] : undefined;
+  const rows = await viewById.execute(db, { id });
+  return viewsOf(rows)[0];
 }
 
 /**

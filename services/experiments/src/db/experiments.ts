@@ -1,9 +1,10 @@
 /** The experiments table: one row per experiment (the aggregate), read and written here only. */
+import { FixedQueryVariants } from "@petri/db";
 import { ConflictError, type Keyset, isId, pageTotal } from "@petri/service-kit";
 import type { Insertable, Kysely, SelectQueryBuilder, Updateable } from "kysely";
 import { ACTIVE_JOB_STATUSES, type JobRequirements, jobRequirementsOf } from "../domain/jobs/index.js";
 import type { ExperimentStatus } from "../domain/lifecycle/transitions.js";
-import { type ExperimentRecord, recordsOf, withRecords } from "./experiment-records.js";
+import { type ExperimentView, selectViews, viewsOf } from "./experiment-records.js";
 import type { ExperimentRow, ExperimentsDb, ExperimentsTable } from "./schema.js";
 
 const JSON_COLUMNS = [
@@ -135,7 +136,7 @@ export interface ExperimentFilter {
 }
 
 export interface ExperimentPage {
-  records: ExperimentRecord[];
+  records: ExperimentView[];
   /** Every match (not only after the cursor): undefined unless counted or known (pageTotal). */
   total: number | undefined;
   hasMore: boolean;
@@ -149,32 +150,93 @@ export interface KeysetPageRequest {
 }
 
 /**
- * One page of records (limit + 1 rows fetched, so has_more needs no count) and, if asked,
- * the count of every match of `filtered` (the query before keyset, order and limit).
+ * One page of views from `rows` (limit + 1 rows fetched, so has_more needs no count) and, if
+ * asked, the count of every match of `filtered` (the query before keyset, order and limit).
  */
 async function pageOf(
-  filtered: SelectQueryBuilder<ExperimentsDb, "experiments", object>,
-  rowsQuery: SelectQueryBuilder<
-    ExperimentsDb,
-    "experiments",
-    ExperimentRow & { issues: unknown; dispute: unknown }
-  >,
+  rows: Parameters<typeof viewsOf>[0],
+  filtered: () => SelectQueryBuilder<ExperimentsDb, "experiments", object>,
   page: KeysetPageRequest,
 ): Promise<ExperimentPage> {
-  const rows = await rowsQuery.execute();
   const hasMore = rows.length > page.limit;
-  const records = recordsOf(rows.slice(0, page.limit));
+  const records = viewsOf(rows.slice(0, page.limit));
   const total = await pageTotal(
     { first: page.after === undefined, hasMore, size: records.length },
     page.countTotal
       ? async () =>
           Number(
-            (await filtered.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n,
+            (
+              await filtered()
+                .select((eb) => eb.fn.countAll<number>().as("n"))
+                .executeTakeFirstOrThrow()
+            ).n,
           )
       : undefined,
   );
   return { records, total, hasMore };
 }
+
+/** Which optional parts a list query has: each combination is one fixed query. */
+interface ListShape {
+  requester: boolean;
+  status: boolean;
+  createdAfter: boolean;
+  createdBefore: boolean;
+  after: boolean;
+}
+
+interface ListValues extends Record<string, unknown> {
+  requester: string | undefined;
+  status: ExperimentStatus | undefined;
+  createdAfter: Date | undefined;
+  createdBefore: Date | undefined;
+  afterAt: Date | undefined;
+  afterId: string | undefined;
+  rows: number;
+}
+
+function filtered(
+  db: Kysely<ExperimentsDb>,
+  shape: Omit<ListShape, "after">,
+  value: <K extends "requester" | "status" | "createdAfter" | "createdBefore">(
+    name: K,
+  ) => Exclude<ListValues[K], undefined>,
+) {
+  let base = db.selectFrom("experiments");
+  if (shape.requester) base = base.where("experiments.requester_account_id", "=", value("requester"));
+  if (shape.status) base = base.where("experiments.status", "=", value("status"));
+  if (shape.createdAfter) base = base.where("experiments.created_at", ">", value("createdAfter"));
+  if (shape.createdBefore) base = base.where("experiments.created_at", "<", value("createdBefore"));
+  return base;
+}
+
+const listPage = new FixedQueryVariants<
+  ExperimentsDb,
+  ListShape,
+  ListValues,
+  Parameters<typeof viewsOf>[0][number]
+>(
+  (shape) =>
+    [shape.requester, shape.status, shape.createdAfter, shape.createdBefore, shape.after]
+      .map((present) => (present ? "1" : "0"))
+      .join(""),
+  (db, value, shape) => {
+    let query = selectViews(filtered(db, shape, value))
+      .orderBy("experiments.created_at", "desc")
+      .orderBy("experiments.id", "desc")
+      .limit(value("rows"));
+    if (shape.after)
+      query = query.where((eb) =>
+        eb(
+          eb.refTuple("experiments.created_at", "experiments.id"),
+          "<",
+          eb.tuple(value("afterAt"), value("afterId")),
+        ),
+      );
+    return query;
+  },
+  { prepared: true },
+);
 
 /** Newest first, keyset (created_at, id) descending: the page after `after`. */
 export async function listExperiments(
@@ -182,25 +244,52 @@ export async function listExperiments(
   filter: ExperimentFilter,
   page: KeysetPageRequest,
 ): Promise<ExperimentPage> {
-  let base = db.selectFrom("experiments");
-  if (filter.requesterAccountId !== undefined)
-    base = base.where("experiments.requester_account_id", "=", filter.requesterAccountId);
-  if (filter.status !== undefined) base = base.where("experiments.status", "=", filter.status);
-  if (filter.createdAfter !== undefined)
-    base = base.where("experiments.created_at", ">", filter.createdAfter);
-  if (filter.createdBefore !== undefined)
-    base = base.where("experiments.created_at", "<", filter.createdBefore);
+  const shape = {
+    requester: filter.requesterAccountId !== undefined,
+    status: filter.status !== undefined,
+    createdAfter: filter.createdAfter !== undefined,
+    createdBefore: filter.createdBefore !== undefined,
+  };
+  const values: ListValues = {
+    requester: filter.requesterAccountId,
+    status: filter.status,
+    createdAfter: filter.createdAfter,
+    createdBefore: filter.createdBefore,
+    afterAt: page.after?.at,
+    afterId: page.after?.id,
+    rows: page.limit + 1,
+  };
+  const rows = await listPage.execute(db, { ...shape, after: page.after !== undefined }, values);
+  return pageOf(rows, () => filtered(db, shape, (name) => values[name] as never), page);
+}
 
-  let rowsQuery = withRecords(base)
-    .orderBy("experiments.created_at", "desc")
-    .orderBy("experiments.id", "desc")
-    .limit(page.limit + 1);
-  const after = page.after;
-  if (after)
-    rowsQuery = rowsQuery.where((eb) =>
-      eb(eb.refTuple("experiments.created_at", "experiments.id"), "<", eb.tuple(after.at, after.id)),
-    );
-  return pageOf(base, rowsQuery, page);
+const reviewQueuePage = new FixedQueryVariants<
+  ExperimentsDb,
+  { after: boolean },
+  { afterAt: Date | undefined; afterId: string | undefined; rows: number },
+  Parameters<typeof viewsOf>[0][number]
+>(
+  (shape) => (shape.after ? "after" : "first"),
+  (db, value, shape) => {
+    let query = selectViews(reviewQueue(db))
+      .orderBy("experiments.submitted_at", "asc")
+      .orderBy("experiments.id", "asc")
+      .limit(value("rows"));
+    if (shape.after)
+      query = query.where((eb) =>
+        eb(
+          eb.refTuple("experiments.submitted_at", "experiments.id"),
+          ">",
+          eb.tuple(value("afterAt"), value("afterId")),
+        ),
+      );
+    return query;
+  },
+  { prepared: true },
+);
+
+function reviewQueue(db: Kysely<ExperimentsDb>) {
+  return db.selectFrom("experiments").where("experiments.status", "=", "pending_review");
 }
 
 /** The staff review queue: pending_review, oldest submission first, keyset (submitted_at, id) ascending. */
@@ -208,17 +297,12 @@ export async function listReviewQueue(
   db: Kysely<ExperimentsDb>,
   page: KeysetPageRequest,
 ): Promise<ExperimentPage> {
-  const base = db.selectFrom("experiments").where("experiments.status", "=", "pending_review");
-  let rowsQuery = withRecords(base)
-    .orderBy("experiments.submitted_at", "asc")
-    .orderBy("experiments.id", "asc")
-    .limit(page.limit + 1);
-  const after = page.after;
-  if (after)
-    rowsQuery = rowsQuery.where((eb) =>
-      eb(eb.refTuple("experiments.submitted_at", "experiments.id"), ">", eb.tuple(after.at, after.id)),
-    );
-  return pageOf(base, rowsQuery, page);
+  const rows = await reviewQueuePage.execute(
+    db,
+    { after: page.after !== undefined },
+    { afterAt: page.after?.at, afterId: page.after?.id, rows: page.limit + 1 },
+  );
+  return pageOf(rows, () => reviewQueue(db), page);
 }
 
 /**

@@ -25,7 +25,7 @@ import {
   type RequestIssue,
   RequestIssueSchema,
 } from "@petri/contracts/experiments";
-import type { ExperimentRecord } from "../db/experiment-records.js";
+import type { ExperimentView } from "../db/experiment-records.js";
 import { jobOf } from "../db/experiments.js";
 import type { DisputeRow, ExperimentRow, IssueRow, OperatorAvailability } from "../db/schema.js";
 import type { JobRequirements } from "../domain/jobs/index.js";
@@ -94,7 +94,19 @@ export function estimateMessage(estimate: EstimateRecord): Estimate {
 }
 
 /** The stored estimate of an experiment, or undefined for a draft too incomplete to price. */
-export function estimateOf(row: ExperimentRow): EstimateRecord | undefined {
+export function estimateOf(
+  row: Pick<
+    ExperimentRow,
+    | "cost_low_cents"
+    | "cost_typical_cents"
+    | "cost_high_cents"
+    | "turnaround_standard_days"
+    | "turnaround_expedited_days"
+    | "turnaround_days"
+    | "cost_breakdown"
+    | "operator_availability"
+  >,
+): EstimateRecord | undefined {
   if (row.cost_typical_cents === null || row.cost_low_cents === null || row.cost_high_cents === null)
     return undefined;
   const b = row.cost_breakdown ?? {};
@@ -117,7 +129,7 @@ export function estimateOf(row: ExperimentRow): EstimateRecord | undefined {
 }
 
 /** The protocol proposal with its discussion, as protocol_proposal_json ("" when none). */
-export function proposalJson(row: ExperimentRow): string {
+export function proposalJson(row: Pick<ExperimentRow, "protocol_proposal" | "proposal_comments">): string {
   if (!row.protocol_proposal) return "";
   return JSON.stringify({ ...row.protocol_proposal, comments: row.proposal_comments });
 }
@@ -173,8 +185,8 @@ export function disputeMessage(dispute: DisputeRow): Dispute {
   });
 }
 
-/** The whole Experiment: the row with its issues and dispute (ExperimentRecord). */
-export function experimentMessage(row: ExperimentRecord): Experiment {
+/** The whole Experiment: the row with its issues and dispute (a record or a view of one). */
+export function experimentMessage(row: ExperimentView): Experiment {
   const estimate = estimateOf(row);
   return create(ExperimentSchema, {
     id: row.id,
