@@ -308,14 +308,19 @@ describe("close()", () => {
   });
 
   it("cuts connections after drainTimeoutMs when a request never finishes", async () => {
+    let asked = false;
     const { server, baseUrl, lines } = await start({
       drainTimeoutMs: 100,
-      readiness: () => new Promise<ReadinessReport>(() => undefined),
+      readiness: () => {
+        asked = true;
+        return new Promise<ReadinessReport>(() => undefined);
+      },
       readinessTimeoutMs: 60_000,
     });
     const health = createClient(Health, createGrpcTransport({ baseUrl }));
     const stuck = health.check({}).catch((e: unknown) => e);
-    await new Promise((r) => setTimeout(r, 30));
+    // The request must be in the handler before the close, however slow the machine.
+    await eventually(() => asked);
     await server.close();
     expect(lines.some((l) => l.msg === "drain timed out; closing connections forcibly")).toBe(true);
     expect(await stuck).toBeInstanceOf(ConnectError);
