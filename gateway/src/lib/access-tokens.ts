@@ -19,7 +19,7 @@
  * claim the gateway's "system" role. A token whose cep is below the account's current epoch
  * or whose jti was revoked is refused (lib/revocations.ts).
  *
- * A token that verified is remembered (VerifiedTokenCache, by the exact token string, until its
+ * A token that verified is remembered (ExpiringLruCache, by the exact token string, until its
  * exp or its key's retirement, whichever is first), so a client repeating its token costs no
  * signature check. What can change while the token lives is still checked on every request:
  * the revocation state, and that the current key set holds the same key under the token's kid
@@ -33,7 +33,7 @@ import {
   type Logger,
   type Principal,
   UnavailableError,
-  VerifiedTokenCache,
+  ExpiringLruCache,
 } from "@petri/service-kit";
 import { type CryptoKey, type JWTHeaderParameters, errors as joseErrors, importJWK, jwtVerify } from "jose";
 import { asGateway } from "./clients.js";
@@ -100,7 +100,7 @@ interface VerifiedClaims {
 
 export class AccessTokenVerifier {
   private keySet: KeySet | undefined;
-  private readonly verified: VerifiedTokenCache<VerifiedClaims>;
+  private readonly verified: ExpiringLruCache<VerifiedClaims>;
   private inflight: Promise<KeySet> | undefined;
   private lastAttemptAt = Number.NEGATIVE_INFINITY;
   private forceRefresh = false;
@@ -112,7 +112,7 @@ export class AccessTokenVerifier {
     this.refreshIntervalMs = options.refreshIntervalMs ?? 60_000;
     this.minRefreshIntervalMs = options.minRefreshIntervalMs ?? 5_000;
     this.maxStaleMs = options.maxStaleMs ?? 300_000;
-    this.verified = new VerifiedTokenCache(options.verifiedCacheSize ?? DEFAULT_VERIFIED_ACCESS_TOKENS);
+    this.verified = new ExpiringLruCache(options.verifiedCacheSize ?? DEFAULT_VERIFIED_ACCESS_TOKENS);
   }
 
   /** Makes the next verification fetch the key set first (after a rotation through this gateway). */

@@ -22,7 +22,7 @@
  */
 import type { Client } from "@connectrpc/connect";
 import type { IdentityService } from "@petri/contracts/identity";
-import { type Clock, VerifiedTokenCache } from "@petri/service-kit";
+import { type Clock, ExpiringLruCache } from "@petri/service-kit";
 import { asCaller } from "./clients.js";
 import { type OwnAccountView, ownAccountView } from "./identity-json.js";
 import type { RevocationState } from "./revocations.js";
@@ -45,15 +45,15 @@ interface CachedView {
 }
 
 export class AccountViews {
-  // Keyed by account id; the bounded, expiring map is the one the token caches use.
-  private readonly cache: VerifiedTokenCache<CachedView>;
+  // Keyed by account id.
+  private readonly cache: ExpiringLruCache<CachedView>;
   /** Raised on every local invalidation, so a fetch that raced one is not stored. */
   private invalidations = 0;
   readonly ttlMs: number;
 
   constructor(private readonly options: AccountViewsOptions) {
     this.ttlMs = options.ttlMs ?? DEFAULT_ACCOUNT_VIEW_TTL_MS;
-    this.cache = new VerifiedTokenCache(options.maxEntries ?? DEFAULT_ACCOUNT_VIEW_MAX_ENTRIES);
+    this.cache = new ExpiringLruCache(options.maxEntries ?? DEFAULT_ACCOUNT_VIEW_MAX_ENTRIES);
   }
 
   /**

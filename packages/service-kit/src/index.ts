@@ -25,5 +25,5 @@ export * from "./canonical-json.js";
 export * from "./background-loop.js";
 export * from "./rpc-compression.js";
 export * from "./safety-poll.js";
-export * from "./verified-token-cache.js";
+export * from "./expiring-lru-cache.js";
 export * from "./ports.js";

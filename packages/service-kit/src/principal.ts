@@ -30,7 +30,7 @@ import {
 import { z } from "zod";
 import { systemClock, type Clock } from "./clock.js";
 import { UnauthenticatedError } from "./errors.js";
-import { VerifiedTokenCache } from "./verified-token-cache.js";
+import { ExpiringLruCache } from "./expiring-lru-cache.js";
 
 /**
  * "system" is the gateway acting for itself, before a caller is known: authenticating an
@@ -232,14 +232,14 @@ export class InternalTokenVerifier {
    * Verified tokens until their exp (or their maximum age, if sooner). The keys are fixed for
    * the verifier's life, so nothing else can make a verified token invalid before then.
    */
-  private readonly verified: VerifiedTokenCache<Principal>;
+  private readonly verified: ExpiringLruCache<Principal>;
 
   private constructor(
     private readonly keys: ReadonlyMap<string, CryptoKey>,
     private readonly clock: Clock,
     cacheSize: number,
   ) {
-    this.verified = new VerifiedTokenCache(cacheSize);
+    this.verified = new ExpiringLruCache(cacheSize);
   }
 
   static async create(

@@ -1,15 +1,15 @@
 /**
- * What verifying a token established, remembered under the exact token string until the token
- * expires. Signature checks (WebCrypto Ed25519) are most of a request's authentication cost,
- * and a client sends the same token many times: each hit saves one.
+ * A map bounded twice: by size (the least recently used entry goes first, so a flood of
+ * distinct keys cannot grow memory) and by time (an entry is never returned at or after the
+ * expiry it was stored with).
  *
- * Bounded twice: by size (the least recently used entry goes first, so a flood of distinct
- * tokens cannot grow memory) and by time (an entry is never returned at or after the expiry it
- * was stored with; callers pass the token's exp, or earlier). Only successful verifications are
- * stored; a refused token is verified afresh every time. Checks that can change while a token
- * lives (revocations, key retirement) stay the caller's, on every hit.
+ * Its first use is what verifying a token established, remembered under the exact token
+ * string until the token expires: signature checks (WebCrypto Ed25519) are most of a request's
+ * authentication cost, and a client sends the same token many times. Only successful
+ * verifications are stored there; checks that can change while a token lives (revocations,
+ * key retirement) stay the caller's, on every hit. The gateway's account views use it too.
  */
-export class VerifiedTokenCache<T> {
+export class ExpiringLruCache<T> {
   /** Map iteration order is insertion order: re-inserting on a hit keeps the oldest first. */
   private readonly entries = new Map<string, { value: T; expiresAt: number }>();
 
