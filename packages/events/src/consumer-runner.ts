@@ -5,6 +5,7 @@ import { FAILPOINT, FailpointError, type Clock, type Failpoints } from "@petri/s
 import type { Kysely } from "kysely";
 import type { Delivery, EventBus, StreamSpec } from "./bus.js";
 import { decodePayload, encodeEnvelope } from "./envelope.js";
+import { listenForRecordedEvents } from "./record-event.js";
 import { errorMessage, type Logger } from "./internal/async.js";
 import { type MessagingTables, type OnCommit, transactionWithCommitHooks } from "@petri/db";
 
@@ -76,10 +77,10 @@ export interface ConsumerRunnerOptions {
   /** Unacknowledged deliveries come back after this long (default 30 s). */
   ackWaitMs?: number;
   /**
-   * Called after every transaction that applied an event (the service's outbox relay poke:
-   * a handler may have recorded events, which are then published at once).
+   * Called after the commit of a handler's transaction that recorded events (the service's
+   * outbox relay poke, so they are published at once); not after one that recorded none.
    */
-  afterApplied?: () => void;
+  afterEventsRecorded?: () => void;
 }
 
 export interface ConsumerRunnerStats {
@@ -242,12 +243,11 @@ export class ConsumerRunner {
             .executeTakeFirst();
           if (!inserted) return "duplicate" as const;
           await handler({
-            trx: trx as Kysely<any>,
+            trx: this.watchRecordedEvents(trx as Kysely<any>, afterCommit),
             envelope,
             payload,
             afterCommit,
           });
-          if (this.opts.afterApplied) afterCommit(this.opts.afterApplied);
           return "applied" as const;
         },
         (err) => log.error({ err: errorMessage(err), eventId: envelope.id }, "after-commit callback failed"),
@@ -272,6 +272,18 @@ export class ConsumerRunner {
       throw err;
     }
     await this.acknowledge(delivery);
+  }
+
+  /** The handler's transaction, which registers `afterEventsRecorded` once the handler recorded events. */
+  private watchRecordedEvents(trx: Kysely<any>, afterCommit: OnCommit): Kysely<any> {
+    const wake = this.opts.afterEventsRecorded;
+    if (!wake) return trx;
+    let registered = false;
+    return listenForRecordedEvents(trx, () => {
+      if (registered) return;
+      registered = true;
+      afterCommit(wake);
+    });
   }
 
   /** An event without effect here: no inbox row (nothing to make exactly once), only the ack. */

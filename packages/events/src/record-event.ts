@@ -1,7 +1,15 @@
 import type { DescMessage, MessageInitShape } from "@bufbuild/protobuf";
 import type { EventSpec } from "@petri/contracts";
 import type { EventEnvelope } from "@petri/contracts/common";
-import type { Kysely } from "kysely";
+import type {
+  Kysely,
+  KyselyPlugin,
+  PluginTransformQueryArgs,
+  PluginTransformResultArgs,
+  QueryResult,
+  RootOperationNode,
+  UnknownRow,
+} from "kysely";
 import { buildEnvelope, encodeEnvelope } from "./envelope.js";
 import type { MessagingTables } from "@petri/db";
 
@@ -31,6 +39,32 @@ export function eventFor<Desc extends DescMessage>(
     aggregateVersion: meta.aggregateVersion,
     traceparent: meta.traceparent ?? null,
   };
+}
+
+/**
+ * Carried by a transaction (as a Kysely plugin, so it survives `withSchema` and other derived
+ * instances) whose opener wants to know whether events were recorded in it: `recordEvents`
+ * calls `onRecorded` after writing to the outbox. It changes no query.
+ */
+class EventsRecordedListener implements KyselyPlugin {
+  constructor(readonly onRecorded: () => void) {}
+
+  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
+    return args.node;
+  }
+
+  transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    return Promise.resolve(args.result);
+  }
+}
+
+/**
+ * `trx` that calls `onRecorded` whenever `recordEvents` writes to the outbox through it (for
+ * instance: register the outbox relay's wake-up to run after the commit, only when the
+ * transaction recorded something to publish).
+ */
+export function listenForRecordedEvents<T extends Kysely<any>>(trx: T, onRecorded: () => void): T {
+  return trx.withPlugin(new EventsRecordedListener(onRecorded)) as T;
 }
 
 /**
@@ -64,6 +98,8 @@ export async function recordEvents(
       })),
     )
     .execute();
+  for (const plugin of trx.getExecutor().plugins)
+    if (plugin instanceof EventsRecordedListener) plugin.onRecorded();
   return events.map((e) => e.envelope);
 }
 

@@ -49,7 +49,7 @@ export function createServiceRuntime<DB>(options: ServiceRuntimeOptions) {
         clock,
         failpoints,
         subscriptions: consumer.subscriptions,
-        afterApplied: () => relay.poke(),
+        afterEventsRecorded: () => relay.poke(),
         ...(consumer.concurrency === undefined ? {} : { concurrency: consumer.concurrency }),
         ...(consumer.maxAttempts === undefined ? {} : { maxAttempts: consumer.maxAttempts }),
       }),

@@ -5,6 +5,7 @@
  * can make progress; the checks wait for progress, they never time anything.
  */
 import type { Clock } from "@petri/service-kit";
+import { recordEvent } from "../src/record-event.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   createTestService,
@@ -75,9 +76,7 @@ describe.each(factories)("$name", (factory) => {
       const svc = await createTestService(rig);
       const seenAfterCommit: Array<Promise<number>> = [];
       let attempts = 0;
-      let applied = 0;
       const runner = svc.runner("wake", {
-        afterApplied: () => (applied += 1),
         subscriptions: [
           {
             stream: svc.stream,
@@ -111,10 +110,69 @@ describe.each(factories)("$name", (factory) => {
       try {
         await svc.commit(1);
         await svc.drain(relay);
-        await eventually(() => applied === 1, "the event applied on its second attempt");
+        await eventually(() => runner.stats().applied === 1, "the event applied on its second attempt");
         expect(attempts).toBe(2);
         expect(seenAfterCommit).toHaveLength(1);
         expect(await seenAfterCommit[0]).toBe(1);
+      } finally {
+        await runner.stop();
+      }
+    },
+  );
+
+  it.skipIf(skip)(
+    "a consumer wakes the outbox relay after a handler's transaction that recorded events, and only then",
+    async () => {
+      const svc = await createTestService(rig);
+      // Rows of derived events, read at each wake-up: only committed ones are visible there.
+      const outboxSeenAtWake: Array<Promise<number>> = [];
+      const runner = svc.runner("echo", {
+        afterEventsRecorded: () =>
+          outboxSeenAtWake.push(
+            svc.db
+              .selectFrom("outbox")
+              .select("id")
+              .where("aggregate_id", "like", "derived_%")
+              .execute()
+              .then((rows) => rows.length),
+          ),
+        subscriptions: [
+          {
+            stream: svc.stream,
+            filterSubject: svc.stream.subjects[0]!,
+            handlers: {
+              [svc.spec.schema.typeName]: async ({ trx, envelope }) => {
+                // Only "echo_" aggregates lead to a new event; the derived one leads to none.
+                if (!envelope.aggregateId.startsWith("echo_")) return;
+                const aggregateId = `derived_${envelope.aggregateId}`;
+                const meta = { aggregateId, aggregateVersion: 1, occurredAt: new Date() };
+                await recordEvent(trx, svc.spec, { account: { id: aggregateId } }, meta);
+                await recordEvent(
+                  trx,
+                  svc.spec,
+                  { account: { id: aggregateId } },
+                  { ...meta, aggregateVersion: 2 },
+                );
+              },
+            },
+          },
+        ],
+      });
+      runner.start();
+      const relay = svc.relay();
+      try {
+        await svc.commit(1, { aggregatePrefix: "quiet" });
+        await svc.drain(relay);
+        await eventually(() => runner.stats().applied === 1, "the quiet event applied");
+        expect(outboxSeenAtWake).toHaveLength(0);
+        await svc.commit(1, { aggregatePrefix: "echo" });
+        await svc.drain(relay);
+        await eventually(() => runner.stats().applied === 2, "the echo event applied");
+        await svc.drain(relay);
+        await eventually(() => runner.stats().applied === 4, "the two derived events applied");
+        // One wake-up for the transaction that recorded two events, none for the others.
+        expect(outboxSeenAtWake).toHaveLength(1);
+        expect(await outboxSeenAtWake[0]).toBe(2);
       } finally {
         await runner.stop();
       }

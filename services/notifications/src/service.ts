@@ -95,7 +95,7 @@ export function createNotificationsService(
     options.webhookSender ??
     new UndiciWebhookSender({ resolver, allowlist, ...(options.webhookCa ? { ca: options.webhookCa } : {}) });
 
-  // Scheduling wakes the worker, a pause wakes the mail loop; both are built below.
+  // Scheduling hands deliveries to the worker, a pause wakes the mail loop; both are built below.
   const pokeWorker = () => worker.poke();
   const pokeMail = () => mailLoop.poke();
 
@@ -104,7 +104,7 @@ export function createNotificationsService(
     logger,
     allowlist,
     vault,
-    poke: pokeWorker,
+    offer: (delivery) => worker.offer(delivery),
   });
   const runtime = createServiceRuntime<NotificationsDb>({
     ...deps,

@@ -2,7 +2,7 @@
  * The consumers' effect: an experiment event the requester asked to hear about becomes a
  * delivery row, in the consumer's transaction (the inbox row and the delivery commit
  * together, so a crash can lose neither and a redelivered event adds nothing). The worker
- * is woken once that transaction committed and makes attempt 1 at once.
+ * is handed the delivery once that transaction committed and makes attempt 1 at once.
  *
  * The URL is checked here as far as its text allows (https, no credentials, no private or
  * internal host, no refused IP literal); a refused URL becomes a failed delivery with
@@ -14,13 +14,14 @@
 import { type AddressAllowlist, type Clock, type Logger, checkWebhookUrl, newId } from "@petri/service-kit";
 import type { OnCommit } from "@petri/db";
 import type { Kysely } from "kysely";
-import { lockAccount } from "../db/accounts.js";
+import { shareAccount } from "../db/accounts.js";
 import { insertDelivery } from "../db/deliveries.js";
 import type { NotificationsDb } from "../db/schema.js";
 import { URL_NOT_ALLOWED } from "../domain/attempt-outcome.js";
 import { experimentLinks, serializeWebhookBody } from "../domain/payload.js";
 import { type WebhookEvent, webhookPreferences } from "../domain/webhook-events.js";
 import type { SigningSecretVault } from "./signing-secrets.js";
+import type { DueDelivery } from "../delivery/delivery-worker.js";
 
 export interface ExperimentEventFacts {
   /** The experiments event ("evt_..."): at most one delivery per event. */
@@ -45,8 +46,8 @@ export function makeScheduleWebhookDelivery(deps: {
   logger: Logger;
   allowlist: AddressAllowlist;
   vault: SigningSecretVault;
-  /** Wakes the delivery worker. */
-  poke(): void;
+  /** Hands a delivery due now to the delivery worker. */
+  offer(delivery: DueDelivery): void;
 }) {
   /** `afterCommit` is the consumer transaction's: a worker woken inside it would find nothing yet. */
   return async function scheduleWebhookDelivery(
@@ -58,7 +59,7 @@ export function makeScheduleWebhookDelivery(deps: {
     if (!preferences || !preferences.events.has(facts.event)) return "not_wanted";
     const now = deps.clock.now();
     const target = checkWebhookUrl(preferences.url, deps.allowlist);
-    const account = await lockAccount(trx, facts.requesterAccountId, now);
+    const account = await shareAccount(trx, facts.requesterAccountId, now);
     await deps.vault.ensureCurrent(trx, facts.requesterAccountId, now);
     const payload = serializeWebhookBody({
       event: facts.event,
@@ -76,15 +77,17 @@ export function makeScheduleWebhookDelivery(deps: {
       : account.paused_at
         ? "paused"
         : "scheduled";
+    const deliveryId = newId("msg", now);
+    const hostKey = target.ok ? target.hostKey : "";
     const inserted = await insertDelivery(trx, {
-      id: newId("msg", now),
+      id: deliveryId,
       account_id: facts.requesterAccountId,
       experiment_id: facts.experimentId,
       event: facts.event,
       source_event_id: facts.sourceEventId,
       experiment_version: facts.experimentVersion,
       url: target.ok ? target.url : preferences.url,
-      host_key: target.ok ? target.hostKey : "",
+      host_key: hostKey,
       payload,
       status: outcome === "scheduled" ? "pending" : outcome === "paused" ? "paused" : "failed",
       next_attempt_at: outcome === "scheduled" ? now : null,
@@ -109,7 +112,7 @@ export function makeScheduleWebhookDelivery(deps: {
         },
         "webhook URL refused; delivery recorded as failed",
       );
-    if (outcome === "scheduled") afterCommit(deps.poke);
+    if (outcome === "scheduled") afterCommit(() => deps.offer({ id: deliveryId, host_key: hostKey }));
     return outcome;
   };
 }

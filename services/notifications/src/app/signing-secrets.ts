@@ -7,7 +7,7 @@
 import { randomBytes } from "node:crypto";
 import { KeyEncryptionKey, newId } from "@petri/service-kit";
 import type { Kysely } from "kysely";
-import { insertCurrentSecret, lockCurrentSecret, validSecrets } from "../db/secrets.js";
+import { findCurrentSecret, insertCurrentSecret, validSecrets } from "../db/secrets.js";
 import type { NotificationsDb, WebhookSecretRow } from "../db/schema.js";
 import { SIGNING_SECRET_BYTES, formatSigningSecret } from "../domain/signing.js";
 
@@ -73,14 +73,16 @@ export class SigningSecretVault {
   /**
    * The account's current secret, created (unrevealed) when it has none, so every delivery
    * is signed from the first one; the account obtains it once with CreateWebhookSecret.
+   * The secret row is not locked: a caller that needs it to stay current holds the account
+   * (shareAccount or lockAccount), which creating and rotating secrets lock exclusively.
    */
   async ensureCurrent(trx: Kysely<NotificationsDb>, accountId: string, now: Date): Promise<WebhookSecretRow> {
-    const current = await lockCurrentSecret(trx, accountId);
+    const current = await findCurrentSecret(trx, accountId);
     if (current) return current;
     const { row } = this.generate(accountId, now);
     await insertCurrentSecret(trx, row);
     // Another transaction may have inserted first (the partial unique index): read the winner.
-    const stored = await lockCurrentSecret(trx, accountId);
+    const stored = await findCurrentSecret(trx, accountId);
     if (!stored) throw new Error(`account ${accountId} has no current signing secret after inserting one`);
     return stored;
   }

@@ -15,6 +15,19 @@ export function lockCurrentSecret(
     .executeTakeFirst();
 }
 
+/** The account's current secret, without a row lock (see SigningSecretVault.ensureCurrent). */
+export function findCurrentSecret(
+  db: Kysely<NotificationsDb>,
+  accountId: string,
+): Promise<WebhookSecretRow | undefined> {
+  return db
+    .selectFrom("webhook_secrets")
+    .selectAll()
+    .where("account_id", "=", accountId)
+    .where("retires_at", "is", null)
+    .executeTakeFirst();
+}
+
 /**
  * Inserts a current secret unless the account already has one (two first deliveries racing);
  * returns whether this row went in.

@@ -26,6 +26,12 @@ export const DEFAULT_LEASE_MS = 60_000;
 /** Candidates read per scan; the lease then takes what there is room for. */
 const SCAN_LIMIT = 500;
 
+/** A delivery the worker may take: its id and receiver (host and port). */
+export interface DueDelivery {
+  id: string;
+  host_key: string;
+}
+
 export interface DeliveryWorkerOptions {
   db: Kysely<NotificationsDb>;
   clock: Clock;
@@ -48,6 +54,8 @@ export class DeliveryWorker {
   private readonly inFlight = new Map<string, number>();
   private readonly unresponsive = new Set<string>();
   private readonly running = new Set<Promise<void>>();
+  /** Deliveries announced by the commit that created them, taken without a scan. */
+  private offered: DueDelivery[] = [];
   private readonly loop: BackgroundLoop;
   private stopping = false;
 
@@ -91,6 +99,17 @@ export class DeliveryWorker {
     return this.loop.running();
   }
 
+  /**
+   * A delivery that is due now, announced once the transaction that created it committed:
+   * the next step leases it directly, without scanning for due work first (the scan runs
+   * right after, off the delivery's path). One the worker has no room for is found later by
+   * a scan, like any due delivery.
+   */
+  offer(delivery: DueDelivery): void {
+    this.offered.push(delivery);
+    this.loop.poke();
+  }
+
   poke(): void {
     this.loop.poke();
   }
@@ -121,10 +140,16 @@ export class DeliveryWorker {
     return this.unresponsive.has(hostKey) ? 1 : this.perHost;
   }
 
+  /** Leases what there is room for: the offered deliveries first, else (or if none was left) a scan's. */
   private async claim(): Promise<WebhookDeliveryRow[]> {
-    const free = this.maxInFlight - this.running.size;
-    if (free <= 0) return [];
+    if (this.maxInFlight - this.running.size <= 0) return [];
     const now = this.options.clock.now();
+    const offered = this.offered.splice(0);
+    if (offered.length > 0) {
+      // An offer may have gone stale (taken by a scan or another worker meanwhile).
+      const leased = await this.lease(offered, now);
+      if (leased.length > 0) return leased;
+    }
     const excludedHosts = [...this.inFlight]
       .filter(([hostKey, count]) => count >= this.limitFor(hostKey))
       .map(([hostKey]) => hostKey);
@@ -134,6 +159,12 @@ export class DeliveryWorker {
       excludedHosts,
       limit: SCAN_LIMIT,
     });
+    return this.lease(candidates, now);
+  }
+
+  /** Leases the candidates this worker has room for, in order, within the in-flight and per-receiver limits. */
+  private lease(candidates: readonly DueDelivery[], now: Date): Promise<WebhookDeliveryRow[]> {
+    const free = this.maxInFlight - this.running.size;
     const taken = new Map<string, number>();
     const ids: string[] = [];
     for (const candidate of candidates) {
