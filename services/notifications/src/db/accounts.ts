@@ -12,17 +12,7 @@ export async function lockAccount(
   accountId: string,
   now: Date,
 ): Promise<WebhookAccountRow> {
-  await trx
-    .insertInto("webhook_accounts")
-    .values({
-      account_id: accountId,
-      paused_at: null,
-      paused_by_delivery_id: null,
-      resumed_at: null,
-      updated_at: now,
-    })
-    .onConflict((conflict) => conflict.column("account_id").doNothing())
-    .execute();
+  await createAccountIfMissing(trx, accountId, now);
   return trx
     .selectFrom("webhook_accounts")
     .selectAll()
@@ -47,6 +37,16 @@ export async function shareAccount(
     trx.selectFrom("webhook_accounts").selectAll().where("account_id", "=", accountId).forShare();
   const existing = await held().executeTakeFirst();
   if (existing) return existing;
+  await createAccountIfMissing(trx, accountId, now);
+  return held().executeTakeFirstOrThrow();
+}
+
+/** An account's delivery state starts unpaused; a concurrent first use is no conflict. */
+async function createAccountIfMissing(
+  trx: Kysely<NotificationsDb>,
+  accountId: string,
+  now: Date,
+): Promise<void> {
   await trx
     .insertInto("webhook_accounts")
     .values({
@@ -58,7 +58,6 @@ export async function shareAccount(
     })
     .onConflict((conflict) => conflict.column("account_id").doNothing())
     .execute();
-  return held().executeTakeFirstOrThrow();
 }
 
 export function findAccount(
