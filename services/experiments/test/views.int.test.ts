@@ -4,6 +4,7 @@
  * returns, for varied filters, pages and requesters (a requester's filter bound in the wrong
  * place would show another requester's experiments).
  */
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ExperimentView, findView } from "../src/db/experiment-records.js";
 import {
@@ -156,5 +157,23 @@ describe.each(ENGINES)("experiment views on %s", (engine) => {
     // Staff read through the same use cases: everything listed is visible to them.
     const { experiments } = await exp.as(staff()).listReviewQueue({ limit: 100 });
     expect(experiments.map((e) => e.id)).toEqual(seen);
+  });
+
+  it("an experiment's latest dispute is read through its own index, not by scanning every dispute", async () => {
+    // The view's dispute subquery, planned with sequential scans ruled out: an index that only
+    // orders by time (disputes_created_idx) would still be usable, so the plan must name ours.
+    const plan = await exp.db.transaction().execute(async (trx) => {
+      await sql`set local enable_seqscan = off`.execute(trx);
+      const rows = await trx
+        .selectFrom("disputes")
+        .select("id")
+        .where("experiment_id", "=", "exp_00000000000000000000000000")
+        .orderBy("created_at", "desc")
+        .orderBy("id", "desc")
+        .limit(1)
+        .explain();
+      return rows.map((row) => Object.values(row).join(" ")).join("\n");
+    });
+    expect(plan).toContain("disputes_experiment_latest_idx");
   });
 });
