@@ -1,0 +1,69 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { BackgroundLoop, type StepResult } from "./background-loop.js";
+import { systemClock } from "./clock.js";
+import { createLogger } from "./logger.js";
+
+const logger = createLogger({ service: "background-loop-test", level: "silent" });
+const MIN_MS = 100;
+
+/** A loop whose every step finds nothing it can take, reporting `result`; counts the steps. */
+function loopReporting(result: () => StepResult) {
+  let steps = 0;
+  const loop = new BackgroundLoop({
+    name: "test",
+    clock: systemClock,
+    logger,
+    minPollMs: MIN_MS,
+    pollMs: 60_000,
+    step: async () => {
+      steps += 1;
+      return result();
+    },
+  });
+  return { loop, steps: () => steps };
+}
+
+describe("BackgroundLoop", () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("looks again at the shortest interval while known work is due but could not be taken", async () => {
+    // e.g. a delivery that fell due while still leased by a crashed worker's attempt
+    const { loop, steps } = loopReporting(() => ({ again: false, dueAt: new Date(Date.now() - 1) }));
+    loop.start();
+    await vi.advanceTimersByTimeAsync(10 * MIN_MS + MIN_MS / 2);
+    // the first step, then one every MIN_MS: no backing off while the work is due
+    expect(steps()).toBe(11);
+    const stopped = loop.stop();
+    await vi.runOnlyPendingTimersAsync();
+    await stopped;
+  });
+
+  it("backs off (doubling from the shortest interval) when nothing is due", async () => {
+    const { loop, steps } = loopReporting(() => ({ again: false }));
+    loop.start();
+    await vi.advanceTimersByTimeAsync(10 * MIN_MS + MIN_MS / 2);
+    // looks at 0, then after 100, 200, 400 ms (700 ms), the next at 1,500 ms
+    expect(steps()).toBe(4);
+    const stopped = loop.stop();
+    await vi.runOnlyPendingTimersAsync();
+    await stopped;
+  });
+
+  it("a poke makes an idle loop step at once", async () => {
+    const { loop, steps } = loopReporting(() => ({ again: false }));
+    loop.start();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(steps()).toBe(1);
+    loop.poke();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(steps()).toBe(2);
+    const stopped = loop.stop();
+    await vi.runOnlyPendingTimersAsync();
+    await stopped;
+  });
+});
