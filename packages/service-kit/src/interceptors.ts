@@ -390,8 +390,8 @@ export function errorInterceptor(logger: Logger): Interceptor {
     } catch (error) {
       throw toConnectError(error, logger, { procedure: procedureOf(req), signal: req.signal });
     }
-    const call = { procedure: procedureOf(req), signal: req.signal };
     if (!res.stream) return res;
+    const call = { procedure: procedureOf(req), signal: req.signal };
     const source = res.message;
     async function* mapped() {
       try {
