@@ -21,7 +21,7 @@ export class Client {
   private turn = 0;
   constructor(
     private readonly target: ExperimentsTarget,
-    private readonly credentials: Record<string, string>,
+    readonly credentials: Record<string, string>,
     readonly accountId: string,
   ) {}
 
