@@ -1,6 +1,12 @@
 import { create, isMessage } from "@bufbuild/protobuf";
 import { events } from "@petri/contracts";
-import { AccountRegisteredSchema, AccountSchema, Role } from "@petri/contracts/identity";
+import {
+  type AccountRegistered,
+  AccountRegisteredSchema,
+  AccountSchema,
+  Role,
+} from "@petri/contracts/identity";
+import { BinaryWriter, WireType } from "@bufbuild/protobuf/wire";
 import { describe, expect, it } from "vitest";
 import {
   buildEnvelope,
@@ -66,5 +72,29 @@ describe("envelope", () => {
     expect(a < b).toBe(true);
     const ids = new Set(Array.from({ length: 5_000 }, () => newEventId()));
     expect(ids.size).toBe(5_000);
+  });
+  it("decodes an envelope and payload of a newer release: the fields it added are passed over, the rest read", () => {
+    // A rolled service's new replicas may publish fields this release does not know yet; the
+    // consumers of the release before must read what they know and ignore the rest.
+    const envelope = buildEnvelope(
+      events.identity.accountRegistered,
+      { account: { id: "usr_2", email: "b@example.org", role: Role.REQUESTER } },
+      { aggregateId: "usr_2", aggregateVersion: 1, occurredAt: new Date("2026-03-04T05:06:07Z") },
+    );
+    const addedField = new BinaryWriter().tag(900, WireType.LengthDelimited).string("added later").finish();
+    const newer = { ...envelope, data: new Uint8Array([...envelope.data, ...addedField]) };
+    const bytes = new Uint8Array([...encodeEnvelope(newer), ...addedField]);
+
+    const decoded = decodeEnvelope(bytes);
+    expect(decoded.id).toBe(envelope.id);
+    expect(decoded.type).toBe(envelope.type);
+    expect(envelopeVersion(decoded)).toBe(1);
+    const payload = decodePayload(decoded);
+    expect(isMessage(payload, AccountRegisteredSchema)).toBe(true);
+    expect((payload as AccountRegistered).account).toMatchObject({
+      id: "usr_2",
+      email: "b@example.org",
+      role: Role.REQUESTER,
+    });
   });
 });

@@ -172,3 +172,5 @@ export async function startServiceForTest<S extends HostedService>(
     },
   };
 }
+
+export { type ContractChange, contractChangesOf } from "./schema-steps.js";

@@ -20,3 +20,5 @@ export {
   loadOrCreateIdentitySecrets,
 } from "./security/secrets-file.js";
 export type { StaffCredentials } from "./app/bootstrap-staff.js";
+// The schema history, for checks across services (expand-only steps between releases).
+export { identityMigrations } from "./db/migrations/index.js";

@@ -17,3 +17,5 @@ export { NOTIFICATIONS_SECRETS_FILE, loadOrCreateNotificationsKek } from "./secu
 export { AddressAllowlist, type ResolvedAddress, type Resolver } from "@petri/service-kit";
 export { type Mailer, type OutgoingMail, TableOnlyMailer } from "./mail/mailer.js";
 export { type SmtpConfig, SmtpMailer } from "./mail/smtp-mailer.js";
+// The schema history, for checks across services (expand-only steps between releases).
+export { notificationsMigrations } from "./db/migrations/index.js";
