@@ -4,3 +4,5 @@ export {
   type ExperimentsServiceOptions,
 } from "./service.js";
 export type { WebhookUrlCheckOptions } from "./app/webhook-registration.js";
+// The blob store's settings, for the deployment checks (deploy/k8s) that every overlay provides them.
+export { blobStoreConfigSchema } from "./blobs/index.js";
