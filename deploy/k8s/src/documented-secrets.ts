@@ -12,7 +12,8 @@ export interface DocumentedSecret {
 export const SECRETS_FILE = path.join(K8S_DIR, "secrets.json");
 
 export function documentedSecrets(): Record<string, DocumentedSecret> {
-  return (JSON.parse(readFileSync(SECRETS_FILE, "utf8")) as { secrets: Record<string, DocumentedSecret> }).secrets;
+  return (JSON.parse(readFileSync(SECRETS_FILE, "utf8")) as { secrets: Record<string, DocumentedSecret> })
+    .secrets;
 }
 
 /** The keys of a documented Secret (what envFrom secretRef would bring in). */

@@ -4,7 +4,9 @@ import { OVERLAYS, findKubectl, readRendered, renderOverlay } from "./overlays.j
 
 const kubectl = findKubectl();
 if (!kubectl)
-  console.warn("deploy/k8s: kubectl not found, the freshness check of the rendered manifests is skipped (CI=true fails instead)");
+  console.warn(
+    "deploy/k8s: kubectl not found, the freshness check of the rendered manifests is skipped (CI=true fails instead)",
+  );
 
 describe.skipIf(!kubectl)("rendered manifests", () => {
   it.each(OVERLAYS)("rendered/%s.yaml is what kustomize builds from the overlay", (overlay) => {
@@ -18,7 +20,9 @@ describe.skipIf(!kubectl)("rendered manifests", () => {
 
 describe("findKubectl", () => {
   it("fails under CI when kubectl is missing, naming what is needed", () => {
-    expect(() => findKubectl({ CI: "true", KUBECTL: "/nonexistent/kubectl" })).toThrow(/kubectl was not found/);
+    expect(() => findKubectl({ CI: "true", KUBECTL: "/nonexistent/kubectl" })).toThrow(
+      /kubectl was not found/,
+    );
   });
 
   it("reports a missing kubectl as absent outside CI", () => {

@@ -11,18 +11,25 @@ import { OVERLAYS, type K8sObject, renderedObjects } from "./overlays.js";
 
 type Model = new (data: object) => { validate(): void };
 
-const gatewayApi: Record<string, Model> = { "gateway.networking.k8s.io/v1/HTTPRoute": HTTPRoute as unknown as Model };
+const gatewayApi: Record<string, Model> = {
+  "gateway.networking.k8s.io/v1/HTTPRoute": HTTPRoute as unknown as Model,
+};
 
 /** kubernetes-models exports each API group as a namespace: apps.v1.Deployment, networkingK8sIo.v1.Ingress, v1.Service. */
 function modelFor(object: K8sObject): Model | undefined {
   const special = gatewayApi[`${object.apiVersion}/${object.kind}`];
   if (special) return special;
   const exports = k8s as unknown as Record<string, Record<string, unknown>>;
-  const [group, version] = object.apiVersion.includes("/") ? object.apiVersion.split("/") : [undefined, object.apiVersion];
+  const [group, version] = object.apiVersion.includes("/")
+    ? object.apiVersion.split("/")
+    : [undefined, object.apiVersion];
   const kinds = group
-    ? (exports[group.split(".").map((part, i) => (i === 0 ? part : part[0]!.toUpperCase() + part.slice(1))).join("")]?.[
-        version!
-      ] as Record<string, Model> | undefined)
+    ? (exports[
+        group
+          .split(".")
+          .map((part, i) => (i === 0 ? part : part[0]!.toUpperCase() + part.slice(1)))
+          .join("")
+      ]?.[version!] as Record<string, Model> | undefined)
     : (exports[version!] as Record<string, Model> | undefined);
   return kinds?.[object.kind];
 }
@@ -45,7 +52,10 @@ describe("the schema check", () => {
       apiVersion: "apps/v1",
       kind: "Deployment",
       metadata: { name: "x" },
-      spec: { selector: {}, template: { spec: { containers: [{ name: "a", resources: { limits: { cpu: "lots" } } }] } } },
+      spec: {
+        selector: {},
+        template: { spec: { containers: [{ name: "a", resources: { limits: { cpu: "lots" } } }] } },
+      },
     } as K8sObject;
     expect(() => new (modelFor(bad)!)(bad).validate()).toThrow(/quantity/);
   });

@@ -6,7 +6,11 @@ import type { K8sObject } from "./overlays.js";
 
 export interface LabelSelector {
   matchLabels?: Record<string, string>;
-  matchExpressions?: { key: string; operator: "In" | "NotIn" | "Exists" | "DoesNotExist"; values?: string[] }[];
+  matchExpressions?: {
+    key: string;
+    operator: "In" | "NotIn" | "Exists" | "DoesNotExist";
+    values?: string[];
+  }[];
 }
 
 export interface EnvVar {
@@ -62,7 +66,11 @@ export interface PodSpec {
   securityContext?: SecurityContext;
   automountServiceAccountToken?: boolean;
   serviceAccountName?: string;
-  volumes?: { name: string; persistentVolumeClaim?: { claimName: string }; secret?: { secretName: string } }[];
+  volumes?: {
+    name: string;
+    persistentVolumeClaim?: { claimName: string };
+    secret?: { secretName: string };
+  }[];
 }
 
 export interface Workload {
@@ -73,7 +81,15 @@ export interface Workload {
   pod: PodSpec;
 }
 
-const WORKLOAD_KINDS = new Set(["Deployment", "StatefulSet", "Job", "DaemonSet", "CronJob", "Pod", "ReplicaSet"]);
+const WORKLOAD_KINDS = new Set([
+  "Deployment",
+  "StatefulSet",
+  "Job",
+  "DaemonSet",
+  "CronJob",
+  "Pod",
+  "ReplicaSet",
+]);
 
 /** Every workload's pod template. Kinds Petri does not use are refused rather than ignored. */
 export function workloads(objects: readonly K8sObject[]): Workload[] {
@@ -81,9 +97,12 @@ export function workloads(objects: readonly K8sObject[]): Workload[] {
     .filter((object) => WORKLOAD_KINDS.has(object.kind))
     .map((object) => {
       if (!["Deployment", "StatefulSet", "Job"].includes(object.kind))
-        throw new Error(`${object.kind} ${object.metadata.name}: the checks know Deployment, StatefulSet and Job only`);
-      const template = (object.spec as { template: { metadata?: { labels?: Record<string, string> }; spec: PodSpec } })
-        .template;
+        throw new Error(
+          `${object.kind} ${object.metadata.name}: the checks know Deployment, StatefulSet and Job only`,
+        );
+      const template = (
+        object.spec as { template: { metadata?: { labels?: Record<string, string> }; spec: PodSpec } }
+      ).template;
       return {
         object,
         kind: object.kind as Workload["kind"],
@@ -94,7 +113,10 @@ export function workloads(objects: readonly K8sObject[]): Workload[] {
     });
 }
 
-export const allContainers = (pod: PodSpec): Container[] => [...(pod.initContainers ?? []), ...pod.containers];
+export const allContainers = (pod: PodSpec): Container[] => [
+  ...(pod.initContainers ?? []),
+  ...pod.containers,
+];
 
 export function ofKind<T = Record<string, unknown>>(objects: readonly K8sObject[], kind: string) {
   return objects.filter((object) => object.kind === kind) as (K8sObject & { spec: T })[];
@@ -107,7 +129,8 @@ export function findObject(objects: readonly K8sObject[], kind: string, name: st
 /** Kubernetes' label selector semantics (an empty selector selects everything). */
 export function selects(selector: LabelSelector | undefined, labels: Record<string, string>): boolean {
   if (!selector) return false;
-  for (const [key, value] of Object.entries(selector.matchLabels ?? {})) if (labels[key] !== value) return false;
+  for (const [key, value] of Object.entries(selector.matchLabels ?? {}))
+    if (labels[key] !== value) return false;
   for (const { key, operator, values = [] } of selector.matchExpressions ?? []) {
     const has = key in labels;
     if (operator === "In" && !(has && values.includes(labels[key]!))) return false;
@@ -138,23 +161,38 @@ export function containerEnvironment(
   const env = new Map<string, EnvSource>();
   for (const source of container.envFrom ?? []) {
     if (source.configMapRef) {
-      const map = findObject(objects, "ConfigMap", source.configMapRef.name) as { data?: Record<string, string> } | undefined;
-      if (!map) throw new Error(`container ${container.name}: ConfigMap ${source.configMapRef.name} is not in the overlay`);
+      const map = findObject(objects, "ConfigMap", source.configMapRef.name) as
+        { data?: Record<string, string> } | undefined;
+      if (!map)
+        throw new Error(
+          `container ${container.name}: ConfigMap ${source.configMapRef.name} is not in the overlay`,
+        );
       for (const [name, value] of Object.entries(map.data ?? {}))
         if (value !== "") env.set(name, { from: "configMap", name: source.configMapRef.name, value });
     }
     if (source.secretRef)
       for (const key of secretKeys(source.secretRef.name))
-        env.set(key, { from: "secret", name: source.secretRef.name, key, optional: source.secretRef.optional ?? false });
+        env.set(key, {
+          from: "secret",
+          name: source.secretRef.name,
+          key,
+          optional: source.secretRef.optional ?? false,
+        });
   }
   for (const variable of container.env ?? []) {
     const ref = variable.valueFrom;
     if (ref?.secretKeyRef)
-      env.set(variable.name, { from: "secret", ...ref.secretKeyRef, optional: ref.secretKeyRef.optional ?? false });
+      env.set(variable.name, {
+        from: "secret",
+        ...ref.secretKeyRef,
+        optional: ref.secretKeyRef.optional ?? false,
+      });
     else if (ref?.configMapKeyRef) {
-      const map = findObject(objects, "ConfigMap", ref.configMapKeyRef.name) as { data?: Record<string, string> } | undefined;
+      const map = findObject(objects, "ConfigMap", ref.configMapKeyRef.name) as
+        { data?: Record<string, string> } | undefined;
       const value = map?.data?.[ref.configMapKeyRef.key];
-      if (value !== undefined && value !== "") env.set(variable.name, { from: "configMap", name: ref.configMapKeyRef.name, value });
+      if (value !== undefined && value !== "")
+        env.set(variable.name, { from: "configMap", name: ref.configMapKeyRef.name, value });
       else env.delete(variable.name);
     } else if (ref?.fieldRef) env.set(variable.name, { from: "field" });
     else if (variable.value !== undefined && variable.value !== "")
@@ -171,23 +209,42 @@ export function plainValue(env: Map<string, EnvSource>, name: string): string | 
 }
 
 /** Every Secret (and key, where one is named) the objects refer to. */
-export function secretReferences(objects: readonly K8sObject[]): { where: string; name: string; key?: string; optional: boolean }[] {
+export function secretReferences(
+  objects: readonly K8sObject[],
+): { where: string; name: string; key?: string; optional: boolean }[] {
   const refs: { where: string; name: string; key?: string; optional: boolean }[] = [];
   for (const workload of workloads(objects)) {
     const where = `${workload.kind} ${workload.name}`;
     for (const container of allContainers(workload.pod)) {
       for (const variable of container.env ?? []) {
         const ref = variable.valueFrom?.secretKeyRef;
-        if (ref) refs.push({ where: `${where} ${container.name} ${variable.name}`, name: ref.name, key: ref.key, optional: ref.optional ?? false });
+        if (ref)
+          refs.push({
+            where: `${where} ${container.name} ${variable.name}`,
+            name: ref.name,
+            key: ref.key,
+            optional: ref.optional ?? false,
+          });
       }
       for (const source of container.envFrom ?? [])
-        if (source.secretRef) refs.push({ where: `${where} ${container.name} envFrom`, name: source.secretRef.name, optional: source.secretRef.optional ?? false });
+        if (source.secretRef)
+          refs.push({
+            where: `${where} ${container.name} envFrom`,
+            name: source.secretRef.name,
+            optional: source.secretRef.optional ?? false,
+          });
     }
     for (const volume of workload.pod.volumes ?? [])
-      if (volume.secret) refs.push({ where: `${where} volume ${volume.name}`, name: volume.secret.secretName, optional: false });
+      if (volume.secret)
+        refs.push({
+          where: `${where} volume ${volume.name}`,
+          name: volume.secret.secretName,
+          optional: false,
+        });
   }
   for (const ingress of ofKind<{ tls?: { secretName?: string }[] }>(objects, "Ingress"))
     for (const tls of ingress.spec.tls ?? [])
-      if (tls.secretName) refs.push({ where: `Ingress ${ingress.metadata.name} tls`, name: tls.secretName, optional: false });
+      if (tls.secretName)
+        refs.push({ where: `Ingress ${ingress.metadata.name} tls`, name: tls.secretName, optional: false });
   return refs;
 }

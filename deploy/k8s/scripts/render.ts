@@ -1,7 +1,7 @@
 // `npm run k8s:render`: writes deploy/k8s/rendered/<overlay>.yaml from the overlays.
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { OVERLAYS, findKubectl, renderOverlay, renderedPath } from "./overlays.js";
+import { OVERLAYS, findKubectl, renderOverlay, renderedPath } from "../src/overlays.js";
 
 const kubectl = findKubectl({ ...process.env, CI: "true" })!;
 for (const overlay of OVERLAYS) {
