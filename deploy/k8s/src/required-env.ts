@@ -74,7 +74,7 @@ export function gatewayRequiredVariables(): string[] {
       // Nothing but what node needs; PORT 0 and loopback should the configuration ever pass.
       env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: "0", HOST: "127.0.0.1" },
       encoding: "utf8",
-      timeout: 60_000,
+      timeout: 120_000,
     },
   );
   const names = [...result.stderr.matchAll(/^\s+- (\S+): is required but not set$/gm)].map((m) => m[1]!);
