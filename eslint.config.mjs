@@ -4,8 +4,8 @@ import prettier from "eslint-config-prettier";
 import tseslint from "typescript-eslint";
 
 // Tags (in each package.json "nx.tags"):
-//   type:service | type:gateway | type:lib | type:contracts | type:testkit | type:app | type:e2e | type:proto
-//   scope:<service> | scope:gateway | scope:shared
+//   type:service | type:gateway | type:lib | type:contracts | type:testkit | type:app | type:e2e | type:proto | type:deploy
+//   scope:<service> | scope:gateway | scope:shared | scope:deploy
 //   infra:persistence on the libraries that touch a database or the bus (db, events).
 const depConstraints = [
   { sourceTag: "type:contracts", onlyDependOnLibsWithTags: [] },
@@ -24,6 +24,11 @@ const depConstraints = [
     onlyDependOnLibsWithTags: ["type:service", "type:gateway", "type:lib", "type:contracts"],
   },
   { sourceTag: "type:e2e", onlyDependOnLibsWithTags: ["*"] },
+  // deploy/k8s checks the manifests against the services' own configuration schemas.
+  {
+    sourceTag: "type:deploy",
+    onlyDependOnLibsWithTags: ["type:service", "type:gateway", "type:lib", "type:contracts"],
+  },
   // A service may reach only its own scope and shared code; never another service.
   ...["identity", "experiments", "marketplace", "hypotheses", "engine", "cloud-labs", "notifications"].map(
     (s) => ({
