@@ -68,7 +68,47 @@ function thirdPartyExternal(dependencies: DependencySet): Plugin {
  * packages it imports, or reads from disk at run time, at the versions installed here.
  */
 export async function bundleService(service: BundledService, outRoot: string): Promise<BundleResult> {
-  const dir = path.resolve(outRoot, service);
+  return bundleServiceInto(service, path.resolve(outRoot, service), { runInPlace: false });
+}
+
+/**
+ * The directory inside the service's own workspace package (`<package>/dist/bundle`): run
+ * there, the bundle resolves its packages exactly as the service's source does, including
+ * versions npm nested under the package (cloud-labs' ajv 8 beside the root's ajv 6).
+ */
+export function workspaceBundleDir(service: BundledService): string {
+  return path.join(REPO_ROOT, path.dirname(path.dirname(BUNDLED_SERVICES[service])), "dist", "bundle");
+}
+
+/**
+ * Packages that resolve from `dir` must be the versions the bundle lists (a bundle under the
+ * repo's root would load the root's ajv 6 where cloud-labs was built against its ajv 8).
+ */
+export function assertResolvesAsListed(dir: string, dependencies: Record<string, string>): void {
+  const wrong: string[] = [];
+  for (const [name, version] of Object.entries(dependencies)) {
+    let found: string;
+    try {
+      found = installedVersion(name, dir);
+    } catch {
+      continue;
+    }
+    if (found !== version) wrong.push(`${name} ${found} (bundled against ${version})`);
+  }
+  if (wrong.length > 0) {
+    throw new Error(`run from ${dir}, the bundle would load other versions: ${wrong.join(", ")}`);
+  }
+}
+
+/**
+ * `runInPlace`: the bundle will run where it is written, against the node_modules above it
+ * (checked); otherwise it is copied elsewhere and its own package.json installed beside it.
+ */
+export async function bundleServiceInto(
+  service: BundledService,
+  dir: string,
+  options: { runInPlace: boolean },
+): Promise<BundleResult> {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const dependencies = new DependencySet();
@@ -93,7 +133,11 @@ export async function bundleService(service: BundledService, outRoot: string): P
       dependencies.add(name, path.dirname(file));
     }
   }
-  const manifest = bundleManifest(dependencies.versions());
+  const repo = JSON.parse(readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as {
+    overrides?: Record<string, unknown>;
+  };
+  const manifest = bundleManifest(dependencies.versions(), repo.overrides);
   writeFileSync(path.join(dir, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`);
+  if (options.runInPlace) assertResolvesAsListed(dir, manifest.dependencies);
   return { service, dir, dependencies: manifest.dependencies };
 }

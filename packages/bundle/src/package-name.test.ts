@@ -42,4 +42,19 @@ describe("bundleManifest", () => {
     });
     expect(Object.keys(manifest.dependencies)).toEqual(["@bufbuild/protobuf", "zod"]);
   });
+
+  it("keeps the repo's overrides about packages the bundle lists, and only those", () => {
+    const overrides = {
+      "kysely-pglite-dialect": { "@electric-sql/pglite": "$@electric-sql/pglite" },
+      "not-listed": { other: "1.0.0" },
+    };
+    const listed = new Map([
+      ["kysely-pglite-dialect", "1.3.1"],
+      ["@electric-sql/pglite", "0.5.16"],
+    ]);
+    expect(bundleManifest(listed, overrides).overrides).toEqual({
+      "kysely-pglite-dialect": { "@electric-sql/pglite": "$@electric-sql/pglite" },
+    });
+    expect(bundleManifest(new Map([["zod", "4.6.7"]]), overrides)).not.toHaveProperty("overrides");
+  });
 });

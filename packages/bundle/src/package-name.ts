@@ -26,11 +26,24 @@ export function runtimeResolvedPackages(source: string): string[] {
   return [...names].sort();
 }
 
-/** The package.json written beside a bundle: its third-party packages, nothing else. */
-export function bundleManifest(dependencies: ReadonlyMap<string, string>): {
-  type: "module";
-  dependencies: Record<string, string>;
-} {
+type Overrides = Record<string, unknown>;
+
+/**
+ * The package.json written beside a bundle: its third-party packages and, of the repo's npm
+ * `overrides`, those about packages it lists (without them npm cannot resolve the same tree:
+ * kysely-pglite-dialect's peer range predates the pinned PGlite).
+ */
+export function bundleManifest(
+  dependencies: ReadonlyMap<string, string>,
+  repoOverrides: Overrides = {},
+): { type: "module"; dependencies: Record<string, string>; overrides?: Overrides } {
   const sorted = [...dependencies.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return { type: "module", dependencies: Object.fromEntries(sorted) };
+  const overrides = Object.fromEntries(
+    Object.entries(repoOverrides).filter(([name]) => dependencies.has(name)),
+  );
+  return {
+    type: "module",
+    dependencies: Object.fromEntries(sorted),
+    ...(Object.keys(overrides).length > 0 ? { overrides } : {}),
+  };
 }
