@@ -3,7 +3,7 @@
 # schema and a role per service) and nats-server on 127.0.0.1, plus the gateway in front.
 # Starts PostgreSQL and nats-server when they are not running. Stop with deploy/local/stop.sh.
 #   PORT (gateway, default 8080), PETRI_PORT_BASE (services on base+1..base+7, default 7100),
-#   PETRI_DB (default petri), PETRI_LOCAL_DIR (default .deploy-local), PETRI_SKIP_BUILD=1 to reuse dist/,
+#   PETRI_DB (default petri), PETRI_LOCAL_DIR (default .deploy-local), PETRI_SKIP_BUILD=1 to reuse the bundles,
 #   GATEWAY_REPLICAS (default 1; replica i listens on PORT+i), EXPERIMENTS_REPLICAS (default 1;
 #   replica i > 0 listens on base+10+i, and gateway replica g calls experiments replica g mod n),
 #   PETRI_STAFF_EMAIL / PETRI_STAFF_PASSWORD (a staff account created or reset at start-up),
@@ -81,9 +81,11 @@ private_key=$(node -e 'process.stdout.write(JSON.parse(require("fs").readFileSyn
 public_key=$(node -e 'process.stdout.write(JSON.parse(require("fs").readFileSync(process.argv[1])).publicKeyPem)' "$state/internal-jwt.json")
 kid=$(node -e 'process.stdout.write(JSON.parse(require("fs").readFileSync(process.argv[1])).kid)' "$state/internal-jwt.json")
 
+# The production bundles the images hold, each in its package's dist/bundle, where its
+# third-party packages resolve from the repo's node_modules.
 if [ "${PETRI_SKIP_BUILD:-}" != 1 ]; then
-  echo "deploy/local: building"
-  npm run --silent build >"$state/logs/build.log" 2>&1 || { cat "$state/logs/build.log"; exit 1; }
+  echo "deploy/local: bundling"
+  npm run --silent bundle >"$state/logs/build.log" 2>&1 || { cat "$state/logs/build.log"; exit 1; }
 fi
 flock -u 9
 
@@ -116,7 +118,7 @@ for entry in $services; do
       DATABASE_URL="postgres://petri_$name@${PETRI_SERVICES_DATABASE_ADDRESS:-127.0.0.1:5432}/$db" \
       NATS_URL="nats://127.0.0.1:4222" \
       PETRI_INTERNAL_JWT_PUBLIC_KEY="$public_key" \
-      nohup node "services/$dir/dist/main.js" >"$state/logs/$label.log" 2>&1 &
+      nohup node --enable-source-maps "services/$dir/dist/bundle/main.js" >"$state/logs/$label.log" 2>&1 &
     echo "$label $!" >> "$state/pids"
   done
 done
@@ -130,7 +132,7 @@ for i in $(seq 0 $((replicas - 1))); do
     PETRI_MARKETPLACE_URL=${urls[marketplace]} PETRI_HYPOTHESES_URL=${urls[hypotheses]} \
     PETRI_ENGINE_URL=${urls[engine]} PETRI_CLOUDLABS_URL=${urls[cloudlabs]} \
     PETRI_NOTIFICATIONS_URL=${urls[notifications]} \
-    nohup node gateway/dist/main.js >"$state/logs/gateway-$i.log" 2>&1 &
+    nohup node --enable-source-maps gateway/dist/bundle/main.js >"$state/logs/gateway-$i.log" 2>&1 &
   echo "gateway-$i $!" >> "$state/pids"
 done
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { ServiceName } from "@petri/contracts";
-import { createDatabase } from "@petri/db";
+import { type Database, createDatabase } from "@petri/db";
 import {
   InternalTokenVerifier,
   baseServiceConfigSchema,
@@ -11,10 +11,14 @@ import {
   failpoints,
   installSignalHandlers,
   loadConfig,
+  logLevelSchema,
+  postgresUrlSchema,
   serverInterceptors,
   systemClock,
 } from "@petri/service-kit";
-import type { HostedService } from "@petri/service-kit";
+import type { HostedService, Logger } from "@petri/service-kit";
+import { awaitMigrations } from "./await-migrations.js";
+import type { EventBus } from "./bus.js";
 import { NatsEventBus } from "./nats-bus.js";
 import type { ServiceDeps } from "./service-runtime.js";
 
@@ -26,11 +30,33 @@ export interface ClusterServiceOptions {
   maxRequestBytes?: number;
 }
 
+/** `node main.js [serve|migrate]`: serve (the default), or run the migrations and exit. */
+export const CLUSTER_COMMANDS = ["serve", "migrate"] as const;
+
+const migrateOnStartSchema = z
+  .enum(["true", "false", "1", "0"], { error: "must be true or false" })
+  .default("true")
+  .transform((value) => value === "true" || value === "1");
+
 /**
  * Cluster mode: one service in its own process, on PostgreSQL (its own schema) and NATS
  * JetStream, behind a Connect server. Shutdown runs in DESIGN.md's order.
+ *
+ * `migrate` (first argument) brings the schema to the newest migration and exits: 0 when
+ * done, 1 on failure. Kubernetes runs it as a Job before the serving replicas, which then
+ * set PETRI_MIGRATE_ON_START=false: they listen at once, answer /readyz 503 until the
+ * migrations are at head, and only then start their consumers and relay.
  */
-export async function runClusterService(options: ClusterServiceOptions): Promise<void> {
+export async function runClusterService(
+  options: ClusterServiceOptions,
+  args: readonly string[] = process.argv.slice(2),
+): Promise<void> {
+  const command = args[0] ?? "serve";
+  if (command === "migrate") return migrateAndExit(options);
+  if (command !== "serve") {
+    process.stderr.write(`unknown command "${command}"; expected one of: ${CLUSTER_COMMANDS.join(", ")}\n`);
+    process.exit(2);
+  }
   const config = exitOnConfigError(() =>
     loadConfig(
       baseServiceConfigSchema({ defaultPort: options.defaultPort }).extend({
@@ -39,15 +65,13 @@ export async function runClusterService(options: ClusterServiceOptions): Promise
           .string()
           .regex(/^[a-z0-9_-]{0,40}$/)
           .default(""),
+        // false: a separate step (`main.js migrate`, a Kubernetes Job) migrates; wait for it.
+        PETRI_MIGRATE_ON_START: migrateOnStartSchema,
       }),
     ),
   );
   const logger = createLogger({ service: options.service, level: config.LOG_LEVEL });
-  const database = await createDatabase({
-    driver: "pg",
-    url: config.DATABASE_URL,
-    applicationName: `petri-${options.service}`,
-  });
+  const database = await openDatabase(options.service, config.DATABASE_URL);
   const bus = await NatsEventBus.connect({
     servers: config.NATS_URL,
     name: `petri-${options.service}`,
@@ -55,8 +79,10 @@ export async function runClusterService(options: ClusterServiceOptions): Promise
     namespace: config.PETRI_BUS_NAMESPACE,
   });
   const hosted = options.create({ database, bus, clock: systemClock, logger, failpoints });
-  await hosted.migrate();
-  await hosted.start();
+  if (config.PETRI_MIGRATE_ON_START) {
+    await hosted.migrate();
+    await hosted.start();
+  }
 
   const verifier = await InternalTokenVerifier.create([config.PETRI_INTERNAL_JWT_PUBLIC_KEY]);
   const server = buildServiceServer({
@@ -74,10 +100,12 @@ export async function runClusterService(options: ClusterServiceOptions): Promise
   const { port } = await server.listen(config.PORT, config.HOST);
   logger.info({ port, host: config.HOST }, `${options.service} service listening`);
 
+  const waiting = new AbortController();
   const shutdown = createShutdown({
     logger,
     timeoutMs: config.SHUTDOWN_TIMEOUT_MS,
     steps: [
+      { name: "stop waiting for migrations", run: () => waiting.abort() },
       { name: "readiness false", run: () => server.setServing(false) },
       { name: "stop consumers and relay", run: () => hosted.stop() },
       { name: "close server", run: () => server.close() },
@@ -86,4 +114,61 @@ export async function runClusterService(options: ClusterServiceOptions): Promise
     ],
   });
   installSignalHandlers(shutdown);
+
+  if (!config.PETRI_MIGRATE_ON_START) {
+    const atHead = await awaitMigrations({
+      hosted,
+      clock: systemClock,
+      logger,
+      intervalMs: 2_000,
+      signal: waiting.signal,
+    });
+    if (atHead && !shutdown.started) {
+      await hosted.start();
+      logger.info("migrations at head; consumers and relay started");
+    }
+  }
+}
+
+function openDatabase(service: ServiceName, url: string): Promise<Database> {
+  return createDatabase({ driver: "pg", url, applicationName: `petri-${service}` });
+}
+
+/** Migrating touches only the database; anything reaching for the bus meanwhile is a bug. */
+function noBus(): EventBus {
+  const refuse = (): never => {
+    throw new Error("the migrate command has no event bus");
+  };
+  return {
+    kind: "nats",
+    ensureStream: refuse,
+    publish: refuse,
+    consume: refuse,
+    subscribe: refuse,
+    connected: () => false,
+    close: async () => undefined,
+  };
+}
+
+/** Needs only DATABASE_URL (and the service's own settings, read by its main.ts). */
+async function migrateAndExit(options: ClusterServiceOptions): Promise<never> {
+  const config = exitOnConfigError(() =>
+    loadConfig(z.object({ DATABASE_URL: postgresUrlSchema, LOG_LEVEL: logLevelSchema.default("info") })),
+  );
+  const logger: Logger = createLogger({ service: options.service, level: config.LOG_LEVEL });
+  let code = 0;
+  let database: Database | undefined;
+  try {
+    database = await openDatabase(options.service, config.DATABASE_URL);
+    const hosted = options.create({ database, bus: noBus(), clock: systemClock, logger, failpoints });
+    await hosted.migrate();
+    logger.info("migrations at head");
+  } catch (error) {
+    logger.error({ err: error }, "migration failed");
+    code = 1;
+  } finally {
+    await database?.destroy().catch(() => undefined);
+  }
+  // The composition root may hold timers or sockets of its own; the command is done.
+  process.exit(code);
 }

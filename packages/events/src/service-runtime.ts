@@ -2,6 +2,7 @@ import { type ServiceName, streamFor } from "@petri/contracts";
 import { type Database, migrateToLatest, migrationStatus } from "@petri/db";
 import type { Clock, Failpoints, HostedService, Logger, ReadinessCheck } from "@petri/service-kit";
 import type { Kysely, Migration } from "kysely";
+import { MIGRATIONS_CHECK } from "./await-migrations.js";
 import type { EventBus } from "./bus.js";
 import { ConsumerRunner, type ConsumerSubscription } from "./consumer-runner.js";
 import { OutboxRelay } from "./outbox-relay.js";
@@ -63,7 +64,7 @@ export function createServiceRuntime<DB>(options: ServiceRuntimeOptions) {
       checks.push({ name: "database", ok: true });
       const status = await migrationStatus(database, service, options.migrations);
       checks.push({
-        name: "migrations",
+        name: MIGRATIONS_CHECK,
         ok: status.atHead,
         ...(status.atHead ? {} : { detail: `pending: ${status.pending.join(", ")}` }),
       });
