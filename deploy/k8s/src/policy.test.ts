@@ -3,7 +3,7 @@
  * ports, one migrations Job per service, PDBs, autoscaling, images, blob storage and the
  * gateway's per-call balancing through headless Services.
  */
-import { readdirSync } from "node:fs";
+import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { OVERLAYS, REPO_ROOT, renderedObjects } from "./overlays.js";
@@ -30,6 +30,13 @@ describe("the process list", () => {
       .filter((entry) => entry.isDirectory())
       .map((entry) => entry.name);
     expect(PROCESSES.map((p) => p.name).sort()).toEqual(["gateway", ...dirs].sort());
+  });
+
+  it("is what the Dockerfile builds an image of (its SERVICE build argument's accepted values)", () => {
+    const dockerfile = readFileSync(path.join(REPO_ROOT, "deploy/docker/Dockerfile"), "utf8");
+    const accepted = /case "\$SERVICE" in\s*\\\s*([a-z|-]+)\)/.exec(dockerfile)?.[1];
+    expect(accepted, "the Dockerfile's SERVICE check").toBeDefined();
+    expect(accepted!.split("|").sort()).toEqual(PROCESSES.map((p) => p.name).sort());
   });
 });
 
