@@ -15,7 +15,10 @@ describe("serviceUrlsSchema", () => {
   it("refuses an entry that is not an http(s) URL, and an empty setting", () => {
     const bad = serviceUrlsSchema.safeParse("http://127.0.0.1:7102,ftp://files:21");
     expect(bad.success).toBe(false);
-    expect(bad.error?.issues[0]).toMatchObject({ path: [1], message: "must be an http:// or https:// URL" });
+    expect(bad.error?.issues[0]).toMatchObject({
+      path: [1],
+      message: 'entry "ftp://files:21" is not an http:// or https:// URL',
+    });
     expect(serviceUrlsSchema.safeParse("127.0.0.1:7102").success).toBe(false);
     expect(serviceUrlsSchema.safeParse(" , ").error?.issues[0]?.message).toBe(
       "must name at least one http(s) URL",

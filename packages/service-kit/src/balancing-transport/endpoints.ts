@@ -13,7 +13,10 @@ export type LookupAll = (hostname: string) => Promise<ReadonlyArray<{ address: s
 
 export const systemLookupAll: LookupAll = (hostname) => dnsLookup(hostname, { all: true });
 
-const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" });
+const httpUrl = z.url({
+  protocol: /^https?$/,
+  error: (issue) => `entry "${String(issue.input)}" is not an http:// or https:// URL`,
+});
 
 /**
  * A service URL setting (PETRI_<SVC>_URL): one http(s) URL or a comma-separated list of them,
