@@ -72,9 +72,10 @@ describe.skipIf(!(await clusterInfraReady()))(
         return counts[0]! + counts[1]! >= total ? counts : undefined;
       }, `${total} GetExperiment lines in the replicas' logs`);
       expect(received[0]! + received[1]!).toBe(total);
+      const split = `GetExperiment calls per replica: ${received.join(" / ")}`;
       for (const calls of received) {
-        expect(calls).toBeGreaterThanOrEqual(0.35 * total);
-        expect(calls).toBeLessThanOrEqual(0.65 * total);
+        expect(calls, split).toBeGreaterThanOrEqual(0.35 * total);
+        expect(calls, split).toBeLessThanOrEqual(0.65 * total);
       }
     });
   },
