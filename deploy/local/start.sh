@@ -5,7 +5,8 @@
 #   PORT (gateway, default 8080), PETRI_PORT_BASE (services on base+1..base+7, default 7100),
 #   PETRI_DB (default petri), PETRI_LOCAL_DIR (default .deploy-local), PETRI_SKIP_BUILD=1 to reuse the bundles,
 #   GATEWAY_REPLICAS (default 1; replica i listens on PORT+i), EXPERIMENTS_REPLICAS (default 1;
-#   replica i > 0 listens on base+10+i, and gateway replica g calls experiments replica g mod n),
+#   replica i > 0 listens on base+10+i; every gateway gets all of their URLs and spreads its
+#   calls over them per call),
 #   PETRI_STAFF_EMAIL / PETRI_STAFF_PASSWORD (a staff account created or reset at start-up),
 #   PETRI_SMTP_* / PETRI_MAIL_FROM (notifications' mail; unset: kept in its sent_mail table),
 #   PETRI_WEBHOOK_TEST_ALLOWLIST / PETRI_WEBHOOK_TEST_CA_FILE (tests only: loopback receivers),
@@ -122,13 +123,12 @@ for entry in $services; do
     echo "$label $!" >> "$state/pids"
   done
 done
-read -r -a experiments_urls <<<"${urls[experiments]}"
 replicas=${GATEWAY_REPLICAS:-1}
 for i in $(seq 0 $((replicas - 1))); do
   PORT=$((gateway_port + i)) HOST=127.0.0.1 \
     PETRI_INTERNAL_JWT_PRIVATE_KEY="$private_key" PETRI_INTERNAL_JWT_KID="$kid" \
     PETRI_IDENTITY_URL=${urls[identity]} \
-    PETRI_EXPERIMENTS_URL=${experiments_urls[$((i % ${#experiments_urls[@]}))]} \
+    PETRI_EXPERIMENTS_URL=${urls[experiments]// /,} \
     PETRI_MARKETPLACE_URL=${urls[marketplace]} PETRI_HYPOTHESES_URL=${urls[hypotheses]} \
     PETRI_ENGINE_URL=${urls[engine]} PETRI_CLOUDLABS_URL=${urls[cloudlabs]} \
     PETRI_NOTIFICATIONS_URL=${urls[notifications]} \

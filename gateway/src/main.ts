@@ -1,10 +1,10 @@
 import { serve } from "@hono/node-server";
-import { createConnectTransport } from "@connectrpc/connect-node";
 import { z } from "zod";
 import {
   InternalTokenSigner,
   answerClientErrors,
   clientInterceptors,
+  createBalancedConnectTransport,
   createLogger,
   createShutdown,
   exitOnConfigError,
@@ -15,6 +15,7 @@ import {
   portSchema,
   rpcClientCompression,
   rpcCompressionSchema,
+  serviceUrlsSchema,
   systemClock,
 } from "@petri/service-kit";
 import { createGateway } from "./app.js";
@@ -22,7 +23,6 @@ import { createServiceClients } from "./lib/clients.js";
 import { corsOriginsSchema } from "./lib/cors.js";
 import { trustProxySchema } from "./lib/source-address.js";
 
-const url = z.url({ protocol: /^https?$/ });
 const flag = (fallback: boolean) =>
   z
     .enum(["true", "false", "1", "0"], { error: "must be true or false" })
@@ -42,13 +42,15 @@ const config = exitOnConfigError(() =>
       LOG_LEVEL: logLevelSchema.default("info"),
       PETRI_INTERNAL_JWT_PRIVATE_KEY: z.string().min(1),
       PETRI_INTERNAL_JWT_KID: z.string().min(1),
-      PETRI_IDENTITY_URL: url,
-      PETRI_EXPERIMENTS_URL: url,
-      PETRI_MARKETPLACE_URL: url,
-      PETRI_HYPOTHESES_URL: url,
-      PETRI_ENGINE_URL: url,
-      PETRI_CLOUDLABS_URL: url,
-      PETRI_NOTIFICATIONS_URL: url,
+      // Each: one http(s) URL or a comma-separated list; a host name stands for all its
+      // addresses (a headless Service: one per ready pod), resolved again every 5 s.
+      PETRI_IDENTITY_URL: serviceUrlsSchema,
+      PETRI_EXPERIMENTS_URL: serviceUrlsSchema,
+      PETRI_MARKETPLACE_URL: serviceUrlsSchema,
+      PETRI_HYPOTHESES_URL: serviceUrlsSchema,
+      PETRI_ENGINE_URL: serviceUrlsSchema,
+      PETRI_CLOUDLABS_URL: serviceUrlsSchema,
+      PETRI_NOTIFICATIONS_URL: serviceUrlsSchema,
       // Take the client address from the last X-Forwarded-For entry (one trusted proxy in front).
       PETRI_TRUST_PROXY: trustProxySchema,
       PETRI_MAX_BODY_BYTES: positiveInt.default(1_048_576),
@@ -70,7 +72,7 @@ const signer = await InternalTokenSigner.create(
   config.PETRI_INTERNAL_JWT_PRIVATE_KEY,
   config.PETRI_INTERNAL_JWT_KID,
 );
-const baseUrls = {
+const serviceUrls = {
   identity: config.PETRI_IDENTITY_URL,
   experiments: config.PETRI_EXPERIMENTS_URL,
   marketplace: config.PETRI_MARKETPLACE_URL,
@@ -79,20 +81,23 @@ const baseUrls = {
   cloudlabs: config.PETRI_CLOUDLABS_URL,
   notifications: config.PETRI_NOTIFICATIONS_URL,
 };
-// Connect protocol over one persistent HTTP/2 session per service, in protobuf's binary
-// encoding: Connect's default JSON costs both sides a reflective JSON walk of every message.
+// Connect protocol over one persistent HTTP/2 session per replica of each service, every call
+// sent to the replica with the fewest calls in flight (one session per service would pin
+// this gateway to one replica); protobuf's binary encoding: Connect's default JSON costs both
+// sides a reflective JSON walk of every message.
 const compression = rpcClientCompression(config.PETRI_RPC_COMPRESSION);
-const clients = createServiceClients(
-  (service, interceptors) =>
-    createConnectTransport({
-      baseUrl: baseUrls[service],
-      httpVersion: "2",
-      useBinaryFormat: true,
-      interceptors,
-      ...compression,
-    }),
-  clientInterceptors(signer),
-);
+const transports: Array<{ close(): void }> = [];
+const clients = createServiceClients((service, interceptors) => {
+  const transport = createBalancedConnectTransport({
+    urls: serviceUrls[service],
+    useBinaryFormat: true,
+    interceptors,
+    logger,
+    ...compression,
+  });
+  transports.push(transport);
+  return transport;
+}, clientInterceptors(signer));
 let draining = false;
 const app = createGateway({
   clients,
@@ -125,6 +130,12 @@ installSignalHandlers(
         },
       },
       { name: "close server", run: () => new Promise<void>((resolve) => server.close(() => resolve())) },
+      {
+        name: "close service connections",
+        run: () => {
+          for (const transport of transports) transport.close();
+        },
+      },
     ],
   }),
 );

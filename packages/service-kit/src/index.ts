@@ -27,3 +27,5 @@ export * from "./rpc-compression.js";
 export * from "./safety-poll.js";
 export * from "./expiring-lru-cache.js";
 export * from "./ports.js";
+export * from "./balancing-transport/index.js";
+export * from "./rpc-call-log.js";

@@ -3,8 +3,8 @@
  * (client side: the gateway, and the rare service-to-service call).
  *
  * Server order matters; use `serverInterceptors(...)` or list them as
- *   [traceInterceptor(), errorInterceptor(logger), principalInterceptor(verifier, ...),
- *    safeTextInterceptor()]
+ *   [traceInterceptor(), rpcCallLogInterceptor(logger), errorInterceptor(logger),
+ *    principalInterceptor(verifier, ...), safeTextInterceptor()]
  * The first entry is the outermost layer: the trace context exists before anything logs,
  * error mapping sees authentication failures, and the handler runs with the principal.
  */
@@ -30,6 +30,7 @@ import {
 import { DomainError, ValidationError, type DomainErrorKind } from "./errors.js";
 import type { Logger } from "./logger.js";
 import { safeTextInterceptor } from "./message-text.js";
+import { rpcCallLogInterceptor } from "./rpc-call-log.js";
 import {
   InvalidInternalTokenError,
   PRINCIPAL_HEADER,
@@ -417,6 +418,7 @@ export interface ServerInterceptorOptions {
 export function serverInterceptors(options: ServerInterceptorOptions): Interceptor[] {
   return [
     traceInterceptor(),
+    rpcCallLogInterceptor(options.logger),
     errorInterceptor(options.logger),
     principalInterceptor(options.verifier, {
       logger: options.logger,

@@ -116,10 +116,15 @@ export async function startStandaloneHost(
 
 /**
  * Cluster mode through deploy/local: a process per service on a fresh PostgreSQL database,
- * NATS JetStream, two gateway replicas and two experiments replicas (gateway i calls
- * experiments replica i), so concurrent requests spread over both cross processes twice.
+ * NATS JetStream, two gateway replicas (unless `options.gateways` says otherwise) and two
+ * experiments replicas (every gateway spreads its calls over both), so concurrent requests
+ * cross processes twice. `options.env` adds to every process's environment.
  */
-export async function startClusterHost(label: string) {
+export async function startClusterHost(
+  label: string,
+  options: { gateways?: 1 | 2; env?: Record<string, string> } = {},
+) {
+  const gateways = options.gateways ?? 2;
   const database = `petri_e2e_${label}_${process.pid}_${Date.now()}`;
   const state = mkdtempSync(path.join(tmpdir(), `petri-cluster-${label}-`));
   // Services on base+1..base+7, experiments replica base+11, gateways base+20 and base+21.
@@ -128,7 +133,7 @@ export async function startClusterHost(label: string) {
   const env = {
     ...process.env,
     PORT: String(gatewayPort),
-    GATEWAY_REPLICAS: "2",
+    GATEWAY_REPLICAS: String(gateways),
     EXPERIMENTS_REPLICAS: "2",
     ...(await testServiceEnv()),
     PETRI_STAFF_EMAIL: STAFF.email,
@@ -138,12 +143,15 @@ export async function startClusterHost(label: string) {
     PETRI_LOCAL_DIR: state,
     // Streams and durable consumers of their own, whatever ran on this nats-server before.
     PETRI_BUS_NAMESPACE: `e2e_${label}_${process.pid}_${Date.now()}`.toLowerCase().slice(0, 40),
+    ...options.env,
   };
   await run("bash", ["deploy/local/start.sh"], { cwd: root, env, timeout: 300_000 });
   const databaseUrl = new URL(adminUrl);
   databaseUrl.pathname = `/${database}`;
   return {
-    baseUrls: [`http://127.0.0.1:${gatewayPort}`, `http://127.0.0.1:${gatewayPort + 1}`],
+    baseUrls: Array.from({ length: gateways }, (_, i) => `http://127.0.0.1:${gatewayPort + i}`),
+    /** Each process's output: <service>.log, experiments-1.log (the second replica), gateway-<i>.log. */
+    logDir: path.join(state, "logs"),
     /** Service i (1 identity … 7 notifications) listens on portBase + i. */
     portBase,
     databaseUrl: databaseUrl.toString(),

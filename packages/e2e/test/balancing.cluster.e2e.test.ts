@@ -1,0 +1,82 @@
+/**
+ * Calls spread across replicas: ONE gateway in front of TWO experiments replicas (deploy/local
+ * with EXPERIMENTS_REPLICAS=2), and each replica receives a fair share of that gateway's calls
+ * even though Connect over HTTP/2 would carry them all on one connection.
+ *
+ * The count is exact: every process runs at LOG_LEVEL=debug, where a service writes one
+ * "rpc received" line per call (service-kit's rpcCallLogInterceptor), and each replica logs
+ * to a file of its own. A GET /experiments/{id} makes exactly one GetExperiment call, so the
+ * lines of both replicas add up to the number of requests, and nothing else makes that call.
+ */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Client, micRequest, newRequester } from "./experiments.scenarios.js";
+import { waitFor } from "./scenarios.js";
+import { STAFF, clusterInfraReady, startClusterHost } from "./support/hosts.js";
+
+const GET_EXPERIMENT = "petri.experiments.v1.ExperimentsService/GetExperiment";
+/** Each replica's log file in deploy/local's log directory. */
+const REPLICA_LOGS = ["experiments.log", "experiments-1.log"];
+/** Accounts driving the requests at once: 50 GETs each stays within a standard account's 100 a minute. */
+const ACCOUNTS = 4;
+const GETS_PER_ACCOUNT = 50;
+
+function getExperimentCalls(logFile: string): number {
+  let calls = 0;
+  for (const line of readFileSync(logFile, "utf8").split("\n")) {
+    if (!line.includes(GET_EXPERIMENT)) continue;
+    const entry = JSON.parse(line) as { msg?: string; procedure?: string };
+    if (entry.msg === "rpc received" && entry.procedure === GET_EXPERIMENT) calls += 1;
+  }
+  return calls;
+}
+
+describe.skipIf(!(await clusterInfraReady()))(
+  "calls spread across replicas, cluster mode (one gateway, two experiments replicas)",
+  () => {
+    let host: Awaited<ReturnType<typeof startClusterHost>>;
+
+    beforeAll(async () => {
+      host = await startClusterHost("balancing", { gateways: 1, env: { LOG_LEVEL: "debug" } });
+    }, 360_000);
+
+    afterAll(() => host?.stop(), 120_000);
+
+    it("each experiments replica receives between 35% and 65% of one gateway's 200 GetExperiment calls", async () => {
+      const target = { baseUrls: host.baseUrls, staff: STAFF };
+      const requesters: Array<{ client: Client; id: string }> = [];
+      for (let i = 0; i < ACCOUNTS; i += 1) {
+        const client = await newRequester(target, `balancing${i}`);
+        const created = await client.call("POST", "/experiments", micRequest());
+        expect(created.status, created.text).toBe(201);
+        requesters.push({ client, id: created.body.experiment_id as string });
+      }
+      const logs = REPLICA_LOGS.map((file) => path.join(host.logDir, file));
+      const before = logs.map(getExperimentCalls);
+
+      // The accounts' requests run side by side, each account's one after another.
+      await Promise.all(
+        requesters.map(async ({ client, id }) => {
+          for (let i = 0; i < GETS_PER_ACCOUNT; i += 1) {
+            const response = await client.call("GET", `/experiments/${id}`);
+            expect(response.status, response.text).toBe(200);
+          }
+        }),
+      );
+
+      const total = ACCOUNTS * GETS_PER_ACCOUNT;
+      // Log lines reach the files as they are written; wait until every call is on record.
+      const received = await waitFor(async () => {
+        const counts = logs.map((file, i) => getExperimentCalls(file) - before[i]!);
+        return counts[0]! + counts[1]! >= total ? counts : undefined;
+      }, `${total} GetExperiment lines in the replicas' logs`);
+      expect(received[0]! + received[1]!).toBe(total);
+      const split = `GetExperiment calls per replica: ${received.join(" / ")}`;
+      for (const calls of received) {
+        expect(calls, split).toBeGreaterThanOrEqual(0.35 * total);
+        expect(calls, split).toBeLessThanOrEqual(0.65 * total);
+      }
+    });
+  },
+);
