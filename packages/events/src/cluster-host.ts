@@ -39,6 +39,8 @@ export async function runClusterService(options: ClusterServiceOptions): Promise
           .string()
           .regex(/^[a-z0-9_-]{0,40}$/)
           .default(""),
+        // 3 with a three-node JetStream cluster (deploy/local PETRI_NATS_NODES=3); 1 otherwise.
+        PETRI_STREAM_REPLICAS: z.coerce.number().int().min(1).max(5).default(1),
       }),
     ),
   );
@@ -53,6 +55,7 @@ export async function runClusterService(options: ClusterServiceOptions): Promise
     name: `petri-${options.service}`,
     logger,
     namespace: config.PETRI_BUS_NAMESPACE,
+    streamReplicas: config.PETRI_STREAM_REPLICAS,
   });
   const hosted = options.create({ database, bus, clock: systemClock, logger, failpoints });
   await hosted.migrate();
