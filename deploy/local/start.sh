@@ -10,6 +10,9 @@
 #   PETRI_STAFF_EMAIL / PETRI_STAFF_PASSWORD (a staff account created or reset at start-up),
 #   PETRI_SMTP_* / PETRI_MAIL_FROM (notifications' mail; unset: kept in its sent_mail table),
 #   PETRI_WEBHOOK_TEST_ALLOWLIST / PETRI_WEBHOOK_TEST_CA_FILE (tests only: loopback receivers),
+#   PETRI_NATS_NODES (1: the nats-server on 127.0.0.1:4222, started if absent; 3: a JetStream
+#   cluster of three nodes of its own, deploy/local/nats-cluster.sh, ports PETRI_NATS_CLIENT_PORT
+#   etc.; use PETRI_STREAM_REPLICAS=3 with it),
 #   PETRI_SERVICES_DATABASE_ADDRESS (host:port the services connect to, default 127.0.0.1:5432;
 #   set-up still uses 127.0.0.1:5432; e.g. a pooler or the bench's statement counter in between);
 #   every process inherits this environment.
@@ -18,7 +21,11 @@ root="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$root"
 source scripts/infra.sh
 ensure_postgres
-ensure_nats
+case "${PETRI_NATS_NODES:-1}" in
+  1) ensure_nats; nats_url="nats://127.0.0.1:4222" ;;
+  3) nats_url=$(deploy/local/nats-cluster.sh start) ;;
+  *) echo "deploy/local: PETRI_NATS_NODES must be 1 or 3" >&2; exit 1 ;;
+esac
 
 state="${PETRI_LOCAL_DIR:-$root/.deploy-local}"
 db="${PETRI_DB:-petri}"
@@ -117,7 +124,7 @@ for entry in $services; do
     fi
     env "${extra_env[@]}" PORT=$replica_port HOST=127.0.0.1 \
       DATABASE_URL="postgres://petri_$name@${PETRI_SERVICES_DATABASE_ADDRESS:-127.0.0.1:5432}/$db" \
-      NATS_URL="nats://127.0.0.1:4222" \
+      NATS_URL="$nats_url" \
       PETRI_INTERNAL_JWT_PUBLIC_KEY="$public_key" \
       nohup node --enable-source-maps "services/$dir/dist/bundle/main.js" >"$state/logs/$label.log" 2>&1 &
     echo "$label $!" >> "$state/pids"

@@ -67,6 +67,8 @@ export async function runClusterService(
           .default(""),
         // false: a separate step (`main.js migrate`, a Kubernetes Job) migrates; wait for it.
         PETRI_MIGRATE_ON_START: migrateOnStartSchema,
+        // 3 with a three-node JetStream cluster (deploy/local PETRI_NATS_NODES=3); 1 otherwise.
+        PETRI_STREAM_REPLICAS: z.coerce.number().int().min(1).max(5).default(1),
       }),
     ),
   );
@@ -77,6 +79,7 @@ export async function runClusterService(
     name: `petri-${options.service}`,
     logger,
     namespace: config.PETRI_BUS_NAMESPACE,
+    streamReplicas: config.PETRI_STREAM_REPLICAS,
   });
   const hosted = options.create({ database, bus, clock: systemClock, logger, failpoints });
   if (config.PETRI_MIGRATE_ON_START) {

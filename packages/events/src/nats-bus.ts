@@ -50,6 +50,12 @@ export interface NatsEventBusOptions {
    * petri.identity.x into ci_42.petri.identity.x and durable d into ci_42_d. Empty: no prefix.
    */
   namespace?: string;
+  /**
+   * Copies of every stream (and so of its durable consumers, which follow the stream) kept by
+   * a JetStream cluster: 3 on a three-node cluster, 1 (the default) on a single server. An
+   * existing stream with fewer copies is raised to this; one with more is left as it is.
+   */
+  streamReplicas?: number;
 }
 
 const NAMESPACE_PATTERN = /^[a-z0-9_-]{1,40}$/;
@@ -174,6 +180,7 @@ export class NatsEventBus implements EventBus {
 
   private async provisionStream(spec: StreamSpec): Promise<void> {
     const duplicateWindow = nanos(this.opts.duplicateWindowMs ?? 120_000);
+    const replicas = this.opts.streamReplicas ?? 1;
     let info: StreamInfo;
     try {
       info = await this.jsm.streams.info(spec.name);
@@ -187,9 +194,9 @@ export class NatsEventBus implements EventBus {
           retention: RetentionPolicy.Limits,
           discard: DiscardPolicy.Old,
           duplicate_window: duplicateWindow,
-          num_replicas: 1,
+          num_replicas: replicas,
         });
-        this.opts.logger.info({ stream: spec.name, subjects: spec.subjects }, "stream created");
+        this.opts.logger.info({ stream: spec.name, subjects: spec.subjects, replicas }, "stream created");
         this.provisionedStreams.add(spec.name);
         return;
       } catch (addErr) {
@@ -199,16 +206,25 @@ export class NatsEventBus implements EventBus {
         });
       }
     }
+    // Fewer copies than wanted: a stream made before the cluster grew. Raising them is an
+    // online operation (the new peers catch up from the leader). Never lowered here: a process
+    // still configured for one copy during a roll-out must not take the others away.
+    const wantedReplicas = Math.max(info.config.num_replicas ?? 1, replicas);
     if (
       !sameSubjects(info.config.subjects ?? [], spec.subjects) ||
-      info.config.duplicate_window !== duplicateWindow
+      info.config.duplicate_window !== duplicateWindow ||
+      info.config.num_replicas !== wantedReplicas
     ) {
       await this.jsm.streams.update(spec.name, {
         ...info.config,
         subjects: [...spec.subjects],
         duplicate_window: duplicateWindow,
+        num_replicas: wantedReplicas,
       });
-      this.opts.logger.info({ stream: spec.name, subjects: spec.subjects }, "stream updated");
+      this.opts.logger.info(
+        { stream: spec.name, subjects: spec.subjects, replicas: wantedReplicas },
+        "stream updated",
+      );
     }
     this.provisionedStreams.add(spec.name);
   }

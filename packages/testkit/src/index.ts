@@ -9,6 +9,7 @@ export {
 } from "./postgres.js";
 export { FakeClock } from "./clock.js";
 export { natsServerAvailable, natsServerBinary, startNatsServer, type NatsServerHandle } from "./nats.js";
+export { startNatsCluster, type NatsClusterHandle } from "./nats-cluster.js";
 export { micRequest, operatorProfile, verificationRecord } from "./requests.js";
 export {
   type LoopbackCertificate,

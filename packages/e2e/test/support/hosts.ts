@@ -118,17 +118,22 @@ export async function startStandaloneHost(
  * Cluster mode through deploy/local: a process per service on a fresh PostgreSQL database,
  * NATS JetStream, two gateway replicas (unless `options.gateways` says otherwise) and two
  * experiments replicas (every gateway spreads its calls over both), so concurrent requests
- * cross processes twice. `options.env` adds to every process's environment.
+ * cross processes twice. `options.env` adds to every process's environment. `natsNodes: 3`
+ * gives the deployment a three-node JetStream cluster of its own (streams with three
+ * replicas) instead of the shared nats-server on 127.0.0.1:4222.
  */
 export async function startClusterHost(
   label: string,
-  options: { gateways?: 1 | 2; env?: Record<string, string> } = {},
+  options: { gateways?: 1 | 2; env?: Record<string, string>; natsNodes?: 1 | 3 } = {},
 ) {
   const gateways = options.gateways ?? 2;
   const database = `petri_e2e_${label}_${process.pid}_${Date.now()}`;
   const state = mkdtempSync(path.join(tmpdir(), `petri-cluster-${label}-`));
-  // Services on base+1..base+7, experiments replica base+11, gateways base+20 and base+21.
-  const portBase = await freePortBase([1, 2, 3, 4, 5, 6, 7, 11, 20, 21]);
+  const natsCluster = options.natsNodes === 3;
+  // Services on base+1..base+7, experiments replica base+11, gateways base+20 and base+21;
+  // with the NATS cluster its client ports base+30.., routes base+40.., monitoring base+50...
+  const natsOffsets = natsCluster ? [30, 31, 32, 40, 41, 42, 50, 51, 52] : [];
+  const portBase = await freePortBase([1, 2, 3, 4, 5, 6, 7, 11, 20, 21, ...natsOffsets]);
   const gatewayPort = portBase + 20;
   const env = {
     ...process.env,
@@ -143,9 +148,22 @@ export async function startClusterHost(
     PETRI_LOCAL_DIR: state,
     // Streams and durable consumers of their own, whatever ran on this nats-server before.
     PETRI_BUS_NAMESPACE: `e2e_${label}_${process.pid}_${Date.now()}`.toLowerCase().slice(0, 40),
+    ...(natsCluster && {
+      PETRI_NATS_NODES: "3",
+      PETRI_STREAM_REPLICAS: "3",
+      PETRI_NATS_CLIENT_PORT: String(portBase + 30),
+      PETRI_NATS_ROUTE_PORT: String(portBase + 40),
+      PETRI_NATS_MONITOR_PORT: String(portBase + 50),
+    }),
     ...options.env,
   };
-  await run("bash", ["deploy/local/start.sh"], { cwd: root, env, timeout: 300_000 });
+  try {
+    await run("bash", ["deploy/local/start.sh"], { cwd: root, env, timeout: 300_000 });
+  } catch (error) {
+    // Whatever did start (the NATS nodes, some services) must not outlive the test.
+    await run("bash", ["deploy/local/stop.sh"], { cwd: root, env, timeout: 60_000 }).catch(() => undefined);
+    throw error;
+  }
   const databaseUrl = new URL(adminUrl);
   databaseUrl.pathname = `/${database}`;
   return {
@@ -154,6 +172,10 @@ export async function startClusterHost(
     logDir: path.join(state, "logs"),
     /** Service i (1 identity … 7 notifications) listens on portBase + i. */
     portBase,
+    /** deploy/local's directory: pids, logs/<label>.log, nats/<n>/. */
+    state,
+    /** The NATS cluster's monitoring URLs, node 1..3 (none on the shared nats-server). */
+    natsMonitorUrls: natsCluster ? [0, 1, 2].map((n) => `http://127.0.0.1:${portBase + 50 + n}`) : [],
     databaseUrl: databaseUrl.toString(),
     async stop(): Promise<void> {
       await run("bash", ["deploy/local/stop.sh"], { cwd: root, env, timeout: 60_000 });

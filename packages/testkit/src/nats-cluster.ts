@@ -1,0 +1,46 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { freePortBase } from "./ports.js";
+
+const run = promisify(execFile);
+const script = path.resolve(import.meta.dirname, "../../../deploy/local/nats-cluster.sh");
+
+/** A three-node JetStream cluster on 127.0.0.1, started by deploy/local/nats-cluster.sh. */
+export interface NatsClusterHandle {
+  /** The three client URLs, comma-separated (what a service gets as NATS_URL). */
+  servers: string;
+  /** Monitoring URLs of node 1..3 (/jsz, /healthz). */
+  monitorUrls: string[];
+  stop(): Promise<void>;
+}
+
+/** Same script as deploy/local, in a directory of its own and on free ports. */
+export async function startNatsCluster(): Promise<NatsClusterHandle> {
+  const dir = mkdtempSync(path.join(tmpdir(), "petri-nats-cluster-"));
+  const base = await freePortBase([0, 1, 2, 10, 11, 12, 20, 21, 22]);
+  const env = {
+    ...process.env,
+    PETRI_LOCAL_DIR: dir,
+    PETRI_NATS_CLIENT_PORT: String(base),
+    PETRI_NATS_ROUTE_PORT: String(base + 10),
+    PETRI_NATS_MONITOR_PORT: String(base + 20),
+  };
+  const stop = async () => {
+    await run("bash", [script, "stop"], { env, timeout: 60_000 });
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    const { stdout } = await run("bash", [script, "start"], { env, timeout: 60_000 });
+    return {
+      servers: stdout.trim(),
+      monitorUrls: [0, 1, 2].map((n) => `http://127.0.0.1:${base + 20 + n}`),
+      stop,
+    };
+  } catch (error) {
+    await stop().catch(() => undefined);
+    throw error;
+  }
+}
