@@ -36,7 +36,7 @@ export const OPERATION_BODY_LIMITS: Readonly<Record<string, number>> = {
 
 /**
  * Operations whose handler reads the body as a stream, holding only what it is working on
- * (the results submission: docs/decisions-pending/streamed-submit.md).
+ * (the results submission: D176 in docs/decisions.md).
  */
 export const STREAMED_BODY_OPERATIONS: ReadonlySet<string> = new Set([
   "POST /operator/jobs/{experiment_id}/submit",

@@ -1,6 +1,6 @@
 /**
- * Every service's migrations are expand-only between releases (docs/decisions.md: rolling one
- * service). A service is rolled one replica at a time: for a while, replicas of the release
+ * Every service's migrations are expand-only between releases (D265 in docs/decisions.md). A
+ * service is rolled one replica at a time: for a while, replicas of the release
  * before and of the new one run against the schema the new release migrated to. So a
  * migration adds (tables, nullable columns, columns with a default, indexes) and never takes
  * away or narrows what the code of the release before reads or writes; that happens in a
