@@ -17,6 +17,7 @@ nodes=3
 client_port=${PETRI_NATS_CLIENT_PORT:-14222}
 route_port=${PETRI_NATS_ROUTE_PORT:-16222}
 monitor_port=${PETRI_NATS_MONITOR_PORT:-18222}
+source "$root/deploy/local/stop-pids.sh"
 
 urls() {
   local list=()
@@ -82,20 +83,7 @@ start() {
   exit 1
 }
 
-stop() {
-  [ -s "$dir/pids" ] || return 0
-  local pids alive=""
-  pids=$(awk '{print $2}' "$dir/pids")
-  kill -TERM $pids 2>/dev/null || true
-  for _ in $(seq 1 30); do
-    alive=""
-    for pid in $pids; do kill -0 "$pid" 2>/dev/null && alive="$alive $pid"; done
-    [ -z "$alive" ] && break
-    sleep 1
-  done
-  [ -n "$alive" ] && kill -KILL $alive 2>/dev/null || true
-  : >"$dir/pids"
-}
+stop() { stop_pids_in "$dir/pids"; }
 
 case "${1:-}" in
   start) start ;;

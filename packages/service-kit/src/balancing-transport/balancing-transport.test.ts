@@ -98,6 +98,19 @@ function balancer(
   return { transport, endpoints, call, counts };
 }
 
+/** A Health.Watch stream through `transport` (one request message). */
+function openWatch(transport: BalancingTransport) {
+  return transport.stream(
+    Health.method.watch,
+    undefined,
+    undefined,
+    undefined,
+    (async function* () {
+      yield { service: "" };
+    })(),
+  );
+}
+
 const A = "http://10.0.0.1:8080";
 const B = "http://10.0.0.2:8080";
 const C = "http://10.0.0.3:8080";
@@ -158,16 +171,7 @@ describe("BalancingTransport", () => {
 
   it("balances streams too, and counts a stream in flight until its messages are read", async () => {
     const { transport, endpoints } = balancer([A, B]);
-    const open = () =>
-      transport.stream(
-        Health.method.watch,
-        undefined,
-        undefined,
-        undefined,
-        (async function* () {
-          yield { service: "" };
-        })(),
-      );
+    const open = () => openWatch(transport);
     const first = await open();
     const second = await open();
     const third = await open();
@@ -289,16 +293,7 @@ describe("BalancingTransport", () => {
 
   it("does not repeat a refused stream (its input may have been read)", async () => {
     const { transport, endpoints } = balancer([A, B]);
-    const open = () =>
-      transport.stream(
-        Health.method.watch,
-        undefined,
-        undefined,
-        undefined,
-        (async function* () {
-          yield { service: "" };
-        })(),
-      );
+    const open = () => openWatch(transport);
     await open(); // A
     endpoints.get(B)!.answer = () => refused();
     await expect(open()).rejects.toMatchObject({ code: Code.Unavailable });
