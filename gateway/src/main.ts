@@ -41,7 +41,9 @@ const config = exitOnConfigError(() =>
       HOST: z.string().default("127.0.0.1"),
       LOG_LEVEL: logLevelSchema.default("info"),
       PETRI_INTERNAL_JWT_PRIVATE_KEY: z.string().min(1),
-      PETRI_INTERNAL_JWT_KID: z.string().min(1),
+      // Unset: the public key's RFC 7638 thumbprint, the key id the services derive from a PEM
+      // public key. Set it only when the services are given the key as a JWK with this kid.
+      PETRI_INTERNAL_JWT_KID: z.string().min(1).optional(),
       // Each: one http(s) URL or a comma-separated list; a host name stands for all its
       // addresses (a headless Service: one per ready pod), resolved again every 5 s.
       PETRI_IDENTITY_URL: serviceUrlsSchema,

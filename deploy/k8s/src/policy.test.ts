@@ -238,4 +238,13 @@ describe.each(OVERLAYS)("overlay %s", (overlay) => {
       ).toBe(true);
     }
   });
+
+  it("lets the gateway sign with the key id the services derive from their PEM public key", () => {
+    // A configured PETRI_INTERNAL_JWT_KID would name a key no service knows: every call refused.
+    expect(envOf(petri("gateway").pod.containers[0]!).has("PETRI_INTERNAL_JWT_KID")).toBe(false);
+    for (const s of SERVICES) {
+      const reference = envOf(petri(s.name).pod.containers[0]!).get("PETRI_INTERNAL_JWT_PUBLIC_KEY");
+      expect(reference, s.name).toBeDefined();
+    }
+  });
 });
