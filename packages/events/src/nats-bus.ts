@@ -16,7 +16,14 @@ import {
   type JsMsg,
   type StreamInfo,
 } from "@nats-io/jetstream";
-import { connect, headers as natsHeaders, nanos, type NatsConnection } from "@nats-io/transport-node";
+import {
+  connect,
+  headers as natsHeaders,
+  nanos,
+  RequestError,
+  TimeoutError,
+  type NatsConnection,
+} from "@nats-io/transport-node";
 import type { EventEnvelope } from "@petri/contracts/common";
 import type {
   BroadcastSpec,
@@ -92,6 +99,22 @@ const DEFAULT_ACK_WAIT_MS = 30_000;
 
 function isApiError(err: unknown, code: number): boolean {
   return err instanceof JetStreamApiError && err.code === code;
+}
+
+/** How often a management request is asked again while the cluster settles, 1 s apart. */
+const MANAGEMENT_ATTEMPTS = 20;
+
+/**
+ * A management request that met a cluster electing leaders (a node restarted, a stream's
+ * copies raised): it timed out, found no responder, or JetStream answered 503. Asked again,
+ * it is answered once the election is over.
+ */
+function isClusterSettling(err: unknown): boolean {
+  return (
+    err instanceof TimeoutError ||
+    (err instanceof RequestError && err.isNoResponders()) ||
+    (err instanceof JetStreamApiError && err.status === 503)
+  );
 }
 
 function sameSubjects(a: readonly string[], b: readonly string[]): boolean {
@@ -175,7 +198,27 @@ export class NatsEventBus implements EventBus {
   }
 
   async ensureStream(logical: StreamSpec): Promise<void> {
-    return this.provisionStream(this.namespace.stream(logical));
+    const spec = this.namespace.stream(logical);
+    return this.whenClusterSettled(`stream ${spec.name}`, () => this.provisionStream(spec));
+  }
+
+  /**
+   * Runs a provisioning step, asking again (bounded) while the cluster settles, so a process
+   * starting just after a node restart or a replica raise does not fail its start-up for it.
+   */
+  private async whenClusterSettled<T>(what: string, step: () => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await step();
+      } catch (err) {
+        if (attempt >= MANAGEMENT_ATTEMPTS || this.closing || !isClusterSettling(err)) throw err;
+        this.opts.logger.warn(
+          { err: errorMessage(err), attempt, what },
+          "JetStream is settling; asking again",
+        );
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+      }
+    }
   }
 
   private async provisionStream(spec: StreamSpec): Promise<void> {
@@ -242,7 +285,8 @@ export class NatsEventBus implements EventBus {
 
   /** Creates the durable pull consumer or brings its config in line; returns the server's view. */
   async ensureConsumer(logical: ConsumerSpec): Promise<ConsumerInfo> {
-    return this.provisionConsumer(this.namespace.consumer(logical));
+    const spec = this.namespace.consumer(logical);
+    return this.whenClusterSettled(`consumer ${spec.durable}`, () => this.provisionConsumer(spec));
   }
 
   private async provisionConsumer(spec: ConsumerSpec): Promise<ConsumerInfo> {

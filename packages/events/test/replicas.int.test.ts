@@ -66,12 +66,14 @@ describe.skipIf(skip)("stream replicas on a three-node JetStream cluster", { tim
     await three.ensureStream(stream);
     await three.ensureConsumer(consumer);
     await eventually(
-      async () => peers(await jsm.streams.info("REPLICAS_PETRI_IDENTITY")) === 3,
+      // A request during the elections the raise starts may time out: that is "not yet".
+      async () => peers(await jsm.streams.info("REPLICAS_PETRI_IDENTITY").catch(() => ({}))) === 3,
       "the stream on three nodes",
       30_000,
     );
     await eventually(
-      async () => peers(await jsm.consumers.info("REPLICAS_PETRI_IDENTITY", "replicas_raised")) === 3,
+      async () =>
+        peers(await jsm.consumers.info("REPLICAS_PETRI_IDENTITY", "replicas_raised").catch(() => ({}))) === 3,
       async () =>
         `the consumer on three nodes: ${JSON.stringify((await jsm.consumers.info("REPLICAS_PETRI_IDENTITY", "replicas_raised")).cluster)}`,
       30_000,
