@@ -16,16 +16,16 @@
  * one whole body per request as a string cannot fit the cap at all (6 x 37 MB), and one that
  * held it as a Buffer (outside the heap) goes over the bound (222 MB on top of the rest).
  *
- * Each submit goes over a connection of its own. Building the 37 MB body keeps this test's
- * event loop busy for seconds on a loaded machine; a pooled keep-alive connection the server
- * closed meanwhile (its 5 s idle timeout) would be written to before the close was read, and
- * the write fails with EPIPE: a race of the client, not a property of the server.
+ * Each submit goes over a connection of its own (support/post-body.ts). Building the 37 MB body
+ * keeps this test's event loop busy for seconds on a loaded machine; a pooled keep-alive
+ * connection the server closed meanwhile (its 5 s idle timeout) would be written to before
+ * the close was read, and the write fails with EPIPE: a race of the client, not a property of
+ * the server.
  *
  * Also: the files come back byte for byte with their SHA-256, and oversized or invalid files
  * are still refused (413 / 422 with the field).
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { request } from "node:http";
 import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { freePort } from "@petri/testkit";
@@ -35,6 +35,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Client, type ExperimentsTarget, newRequester, staffClient } from "./experiments.scenarios.js";
 import { claimWhenKnown, newVerifiedOperator, postOpenExperiment } from "./marketplace.scenarios.js";
 import { STAFF } from "./support/hosts.js";
+import { postBody } from "./support/post-body.js";
 
 const MIB = 1024 * 1024;
 const PEAK_GROWTH_BOUND = 320 * MIB;
@@ -78,38 +79,6 @@ function fileBytes(size: number, seed: number): Buffer {
 
 /** MIME-style base64: lines of 76 characters with CRLF (the JSON text escapes them as \r\n). */
 const wrapped = (bytes: Buffer) => bytes.toString("base64").replace(/.{76}/g, "$&\r\n");
-
-/** POST a JSON text over a new connection (no pooled keep-alive socket): status and body. */
-function postOnNewConnection(
-  url: string,
-  headers: Record<string, string>,
-  text: string,
-): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const outgoing = request(
-      url,
-      {
-        method: "POST",
-        agent: false,
-        headers: {
-          ...headers,
-          "content-type": "application/json",
-          "content-length": Buffer.byteLength(text),
-        },
-      },
-      (response) => {
-        const chunks: Buffer[] = [];
-        response.on("data", (chunk: Buffer) => chunks.push(chunk));
-        response.on("end", () =>
-          resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }),
-        );
-        response.on("error", reject);
-      },
-    );
-    outgoing.on("error", reject);
-    outgoing.end(text);
-  });
-}
 
 const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
 
@@ -202,13 +171,13 @@ describe("results submission memory, standalone process", { timeout: 240_000 }, 
     const before = memoryOf(pid);
     const answers = await Promise.all(
       jobs.map(({ experimentId, lab }) =>
-        postOnNewConnection(lab.url(`/operator/jobs/${experimentId}/submit`), lab.credentials, bodyText),
+        postBody(lab.url(`/operator/jobs/${experimentId}/submit`), lab.credentials, bodyText),
       ),
     );
     const after = memoryOf(pid);
     for (const answer of answers) {
       expect(answer.status, answer.text).toBe(200);
-      expect(JSON.parse(answer.text).status).toBe("pending_approval");
+      expect(answer.body.status).toBe("pending_approval");
     }
     const peakGrowth = after.hwm - before.rss;
     const residualGrowth = after.rss - before.rss;
@@ -247,8 +216,13 @@ describe("results submission memory, standalone process", { timeout: 240_000 }, 
     const experimentId = await postOpenExperiment(requester, "Limits");
     const claim = await claimWhenKnown(lab, experimentId);
     expect(claim.status, claim.text).toBe(200);
+    // Refused bodies are answered before they are read in full: see postBody.
     const submit = (uploads: Array<{ name: string; content_base64: string }>) =>
-      lab.call("POST", `/operator/jobs/${experimentId}/submit`, resultsBody(uploads));
+      postBody(
+        lab.url(`/operator/jobs/${experimentId}/submit`),
+        lab.credentials,
+        JSON.stringify(resultsBody(uploads)),
+      );
 
     const oneTooBig = await submit([
       { name: "a.bin", content_base64: fileBytes(10 * MIB + 1, 7).toString("base64") },

@@ -1,0 +1,57 @@
+/**
+ * POST a JSON text over a connection of its own and take the answer as soon as it comes, even
+ * when the server stops reading the rest of the body.
+ *
+ * A server that refuses a body early (413) answers at once, reads on for a short while
+ * (@hono/node-server drains for 500 ms) and then closes the connection. A client still writing
+ * the body then fails with EPIPE, and fetch reports only that, not the 413 it was sent: on a
+ * loaded machine a 2 MB body is not out within 500 ms. This reads the answer while writing and
+ * passes over a write error that comes after it.
+ *
+ * Its own connection also keeps the request off a pooled keep-alive socket the server may have
+ * closed while the test was building a large body.
+ */
+import { request } from "node:http";
+
+export interface PostAnswer {
+  status: number;
+  text: string;
+  /** The answer parsed as JSON (undefined when empty). */
+  body: any;
+}
+
+export function postBody(url: string, headers: Record<string, string>, text: string): Promise<PostAnswer> {
+  return new Promise((resolve, reject) => {
+    let answered = false;
+    const outgoing = request(
+      url,
+      {
+        method: "POST",
+        agent: false,
+        headers: {
+          ...headers,
+          "content-type": "application/json",
+          "content-length": Buffer.byteLength(text),
+        },
+      },
+      (response) => {
+        answered = true;
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk: Buffer) => chunks.push(chunk));
+        response.on("end", () => {
+          const answer = Buffer.concat(chunks).toString("utf8");
+          resolve({
+            status: response.statusCode ?? 0,
+            text: answer,
+            body: answer ? JSON.parse(answer) : undefined,
+          });
+        });
+        response.on("error", reject);
+      },
+    );
+    outgoing.on("error", (error) => {
+      if (!answered) reject(error);
+    });
+    outgoing.end(text);
+  });
+}
