@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import { postBody } from "./support/post-body.js";
+import { postDeclaredLengthOnly } from "./support/post-body.js";
 
 export interface Target {
   baseUrl: string;
@@ -91,12 +91,8 @@ export async function errorsHaveOneShape(target: Target): Promise<void> {
   expect(missing.status).toBe(404);
   expect((await json(missing)).error.code).toBe("not_found");
 
-  // Answered before the body is read: see postBody.
-  const tooLarge = await postBody(
-    `${target.baseUrl}/auth/register`,
-    {},
-    JSON.stringify({ email: "x@example.org", password: "p".repeat(2_000_000), name: "X" }),
-  );
+  // Refused by its declared length, before any of it is read (see postDeclaredLengthOnly).
+  const tooLarge = await postDeclaredLengthOnly(`${target.baseUrl}/auth/register`, {}, 2_000_000);
   expect(tooLarge.status).toBe(413);
   expect(tooLarge.body.error.code).toBe("payload_too_large");
 }

@@ -55,3 +55,42 @@ export function postBody(url: string, headers: Record<string, string>, text: str
     outgoing.end(text);
   });
 }
+
+/**
+ * A POST that declares `declaredBytes` of JSON body and sends none of it until answered: for a
+ * body the server refuses by its declared length (413). The answer comes before any of the
+ * body is read, so no write can race the close that follows it; the connection is dropped
+ * once the answer is in.
+ */
+export function postDeclaredLengthOnly(
+  url: string,
+  headers: Record<string, string>,
+  declaredBytes: number,
+): Promise<PostAnswer> {
+  return new Promise((resolve, reject) => {
+    const outgoing = request(
+      url,
+      {
+        method: "POST",
+        agent: false,
+        headers: { ...headers, "content-type": "application/json", "content-length": declaredBytes },
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk: Buffer) => chunks.push(chunk));
+        response.on("end", () => {
+          const answer = Buffer.concat(chunks).toString("utf8");
+          outgoing.destroy();
+          resolve({
+            status: response.statusCode ?? 0,
+            text: answer,
+            body: answer ? JSON.parse(answer) : undefined,
+          });
+        });
+        response.on("error", reject);
+      },
+    );
+    outgoing.on("error", reject);
+    outgoing.flushHeaders();
+  });
+}
