@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Cluster mode on one machine: every service as its own process against PostgreSQL (a
 # schema and a role per service) and nats-server on 127.0.0.1, plus the gateway in front.
-# Starts PostgreSQL and nats-server when they are not running. Stop with deploy/local/stop.sh.
+# Starts PostgreSQL and nats-server when they are not running. Stop with deploy/local/stop.sh;
+# deploy a new build of one service with deploy/local/roll.sh <service>.
 #   PORT (gateway, default 8080), PETRI_PORT_BASE (services on base+1..base+7, default 7100),
 #   PETRI_DB (default petri), PETRI_LOCAL_DIR (default .deploy-local), PETRI_SKIP_BUILD=1 to reuse the bundles,
 #   GATEWAY_REPLICAS (default 1; replica i listens on PORT+i), EXPERIMENTS_REPLICAS (default 1;

@@ -177,6 +177,18 @@ export async function startClusterHost(
     /** The NATS cluster's monitoring URLs, node 1..3 (none on the shared nats-server). */
     natsMonitorUrls: natsCluster ? [0, 1, 2].map((n) => `http://127.0.0.1:${portBase + 50 + n}`) : [],
     databaseUrl: databaseUrl.toString(),
+    /**
+     * Deploys a fresh build of one service, one replica at a time (deploy/local/roll.sh);
+     * resolves with the script's output once every replica is back and ready.
+     */
+    async roll(service: string): Promise<string> {
+      const { stdout } = await run("bash", ["deploy/local/roll.sh", service], {
+        cwd: root,
+        env,
+        timeout: 300_000,
+      });
+      return stdout;
+    },
     async stop(): Promise<void> {
       await run("bash", ["deploy/local/stop.sh"], { cwd: root, env, timeout: 60_000 });
       const admin = new pg.Client({ connectionString: adminUrl });
