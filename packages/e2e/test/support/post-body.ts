@@ -11,13 +11,30 @@
  * Its own connection also keeps the request off a pooled keep-alive socket the server may have
  * closed while the test was building a large body.
  */
-import { request } from "node:http";
+import { type IncomingMessage, request } from "node:http";
 
 export interface PostAnswer {
   status: number;
   text: string;
   /** The answer parsed as JSON (undefined when empty). */
   body: any;
+}
+
+/** Reads the whole answer; `then` runs once it is in (before the promise settles). */
+function readAnswer(
+  response: IncomingMessage,
+  resolve: (answer: PostAnswer) => void,
+  reject: (error: Error) => void,
+  then: () => void = () => undefined,
+): void {
+  const chunks: Buffer[] = [];
+  response.on("data", (chunk: Buffer) => chunks.push(chunk));
+  response.on("end", () => {
+    const text = Buffer.concat(chunks).toString("utf8");
+    then();
+    resolve({ status: response.statusCode ?? 0, text, body: text ? JSON.parse(text) : undefined });
+  });
+  response.on("error", reject);
 }
 
 export function postBody(url: string, headers: Record<string, string>, text: string): Promise<PostAnswer> {
@@ -36,17 +53,7 @@ export function postBody(url: string, headers: Record<string, string>, text: str
       },
       (response) => {
         answered = true;
-        const chunks: Buffer[] = [];
-        response.on("data", (chunk: Buffer) => chunks.push(chunk));
-        response.on("end", () => {
-          const answer = Buffer.concat(chunks).toString("utf8");
-          resolve({
-            status: response.statusCode ?? 0,
-            text: answer,
-            body: answer ? JSON.parse(answer) : undefined,
-          });
-        });
-        response.on("error", reject);
+        readAnswer(response, resolve, reject);
       },
     );
     outgoing.on("error", (error) => {
@@ -75,20 +82,7 @@ export function postDeclaredLengthOnly(
         agent: false,
         headers: { ...headers, "content-type": "application/json", "content-length": declaredBytes },
       },
-      (response) => {
-        const chunks: Buffer[] = [];
-        response.on("data", (chunk: Buffer) => chunks.push(chunk));
-        response.on("end", () => {
-          const answer = Buffer.concat(chunks).toString("utf8");
-          outgoing.destroy();
-          resolve({
-            status: response.statusCode ?? 0,
-            text: answer,
-            body: answer ? JSON.parse(answer) : undefined,
-          });
-        });
-        response.on("error", reject);
-      },
+      (response) => readAnswer(response, resolve, reject, () => outgoing.destroy()),
     );
     outgoing.on("error", reject);
     outgoing.flushHeaders();
