@@ -123,8 +123,8 @@ const app = createGateway({
 const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) =>
   logger.info({ port: info.port }, "gateway listening"),
 );
-// Node's own answers to unparseable requests (431, 400) get the error envelope too.
-answerClientErrors(server, logger);
+// Node's own answers to unparseable requests (431, 400) get the error envelope, and an access line.
+answerClientErrors(server, logger, { accessLog: true });
 installSignalHandlers(
   createShutdown({
     logger,
