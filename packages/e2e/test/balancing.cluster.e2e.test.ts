@@ -85,7 +85,7 @@ describe.skipIf(!(await clusterInfraReady()))(
           .split("\n")
           .filter((line) => line.includes('"msg":"request"'))
           .map((line) => JSON.parse(line) as Record<string, unknown>);
-      const gets = await waitFor(() => {
+      const gets = await waitFor(async () => {
         const lines = accessLines().filter(
           (line) => line.method === "GET" && line.route === "/experiments/{experiment_id}",
         );
