@@ -117,13 +117,15 @@ function allowedMethods(app: Hono<any>, path: string): string[] {
  * hygiene (request-hygiene.ts), and one error shape for everything (404, 405 with Allow,
  * 413, 415, 422, 500 with the request id and never a stack).
  */
-export function createApp(deps: GatewayAppDeps) {
+export function createApp(appDeps: GatewayAppDeps) {
+  // Its lines name the gateway in standalone mode too, where the host's logger is shared.
+  const deps = { ...appDeps, logger: appDeps.logger.child({ service: "gateway" }) };
   const runtime = createRuntime(deps);
   const app = createRouter();
   const { maxBodyBytes } = runtime;
 
   // Outermost: one access line per request, with the status the layers below settled on.
-  app.use("*", accessLog(deps.logger.child({ service: "gateway" })));
+  app.use("*", accessLog(deps.logger));
   app.use("*", securityHeaders(runtime.trustProxy));
 
   app.use("*", async (c, next) => {
