@@ -10,6 +10,7 @@ import {
   exitOnConfigError,
   installSignalHandlers,
   loadConfig,
+  logFormatSchema,
   logLevelSchema,
   millisecondsSchema,
   portSchema,
@@ -40,6 +41,7 @@ const config = exitOnConfigError(() =>
       PORT: portSchema.default(8080),
       HOST: z.string().default("127.0.0.1"),
       LOG_LEVEL: logLevelSchema.default("info"),
+      LOG_FORMAT: logFormatSchema.default("json"),
       PETRI_INTERNAL_JWT_PRIVATE_KEY: z.string().min(1),
       // Unset: the public key's RFC 7638 thumbprint, the key id the services derive from a PEM
       // public key. Set it only when the services are given the key as a JWK with this kid.
@@ -69,7 +71,11 @@ const config = exitOnConfigError(() =>
     }),
   ),
 );
-const logger = createLogger({ service: "gateway", level: config.LOG_LEVEL });
+const logger = createLogger({
+  service: "gateway",
+  level: config.LOG_LEVEL,
+  format: config.LOG_FORMAT,
+});
 const signer = await InternalTokenSigner.create(
   config.PETRI_INTERNAL_JWT_PRIVATE_KEY,
   config.PETRI_INTERNAL_JWT_KID,
@@ -117,8 +123,8 @@ const app = createGateway({
 const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) =>
   logger.info({ port: info.port }, "gateway listening"),
 );
-// Node's own answers to unparseable requests (431, 400) get the error envelope too.
-answerClientErrors(server, logger);
+// Node's own answers to unparseable requests (431, 400) get the error envelope, and an access line.
+answerClientErrors(server, logger, { accessLog: true });
 installSignalHandlers(
   createShutdown({
     logger,

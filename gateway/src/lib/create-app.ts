@@ -8,6 +8,7 @@ import {
 } from "@petri/service-kit";
 import type { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
+import { accessLog } from "./access-log.js";
 import { bodyLimit, bodyLimitOf } from "./body-limit.js";
 import { connectErrorToHttp, isConnectError, retryAfterSeconds } from "./connect-errors.js";
 import { corsFor } from "./cors.js";
@@ -111,16 +112,20 @@ function allowedMethods(app: Hono<any>, path: string): string[] {
 }
 
 /**
- * The gateway app: security headers, request ids and trace context, default Cache-Control,
+ * The gateway app: the access line (access-log.ts), security headers, request ids and trace context, default Cache-Control,
  * CORS (when configured), the guard (rate limits and authentication), the body limit, input
  * hygiene (request-hygiene.ts), and one error shape for everything (404, 405 with Allow,
  * 413, 415, 422, 500 with the request id and never a stack).
  */
-export function createApp(deps: GatewayAppDeps) {
+export function createApp(appDeps: GatewayAppDeps) {
+  // Its lines name the gateway in standalone mode too, where the host's logger is shared.
+  const deps = { ...appDeps, logger: appDeps.logger.child({ service: "gateway" }) };
   const runtime = createRuntime(deps);
   const app = createRouter();
   const { maxBodyBytes } = runtime;
 
+  // Outermost: one access line per request, with the status the layers below settled on.
+  app.use("*", accessLog(deps.logger));
   app.use("*", securityHeaders(runtime.trustProxy));
 
   app.use("*", async (c, next) => {
@@ -132,6 +137,7 @@ export function createApp(deps: GatewayAppDeps) {
     c.set("runtime", runtime);
     c.header("x-request-id", requestId);
     const context = createRequestContext({ parentTraceparent: c.req.header("traceparent"), requestId });
+    c.set("requestContext", context);
     // The request as received: the body limit may hand later middleware a rebuilt one.
     const original = c.req.raw;
     const unreadBodyPossible = isHttp1(c.env) && hasRequestBody(c);

@@ -2,7 +2,7 @@
  * The gateway's dependencies and its per-process runtime state (verifiers, caches, quota
  * leases), built once per gateway from its deps.
  */
-import type { Clock, Logger, Principal } from "@petri/service-kit";
+import type { Clock, Logger, Principal, RequestContext } from "@petri/service-kit";
 import { AccessTokenVerifier } from "./access-tokens.js";
 import { AccountViews } from "./account-views.js";
 import { ApiKeyAuthenticator, DEFAULT_API_KEY_CACHE_TTL_MS } from "./api-keys.js";
@@ -69,6 +69,8 @@ export interface GatewayEnv {
     deps: GatewayDeps;
     runtime: GatewayRuntime;
     requestId: string;
+    /** The request's trace context (create-app.ts), for lines written outside its scope. */
+    requestContext: RequestContext;
     /** The rate-limit subject of this request's source. */
     sourceAddress: string;
     /** Set by the guard on authenticated operations. */

@@ -4,12 +4,13 @@
  * even though Connect over HTTP/2 would carry them all on one connection.
  *
  * The count is exact: every process runs at LOG_LEVEL=debug, where a service writes one
- * "rpc received" line per call (service-kit's rpcCallLogInterceptor), and each replica logs
+ * "rpc" line per call (service-kit's rpc-call-log.ts, when the call ends), and each replica logs
  * to a file of its own. A GET /experiments/{id} makes exactly one GetExperiment call, so the
  * lines of both replicas add up to the number of requests, and nothing else makes that call.
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
+import { repeatedLogKeys } from "@petri/service-kit/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Client, micRequest, newRequester } from "./experiments.scenarios.js";
 import { waitFor } from "./scenarios.js";
@@ -27,7 +28,7 @@ function getExperimentCalls(logFile: string): number {
   for (const line of readFileSync(logFile, "utf8").split("\n")) {
     if (!line.includes(GET_EXPERIMENT)) continue;
     const entry = JSON.parse(line) as { msg?: string; procedure?: string };
-    if (entry.msg === "rpc received" && entry.procedure === GET_EXPERIMENT) calls += 1;
+    if (entry.msg === "rpc" && entry.procedure === GET_EXPERIMENT) calls += 1;
   }
   return calls;
 }
@@ -77,6 +78,35 @@ describe.skipIf(!(await clusterInfraReady()))(
         expect(calls, split).toBeGreaterThanOrEqual(0.35 * total);
         expect(calls, split).toBeLessThanOrEqual(0.65 * total);
       }
+
+      // The gateway's access lines: one per request, by route template, never the raw path.
+      const accessLines = () =>
+        readFileSync(path.join(host.logDir, "gateway-0.log"), "utf8")
+          .split("\n")
+          .filter((line) => line.includes('"msg":"request"'))
+          .map((line) => JSON.parse(line) as Record<string, unknown>);
+      const gets = await waitFor(async () => {
+        const lines = accessLines().filter(
+          (line) => line.method === "GET" && line.route === "/experiments/{experiment_id}",
+        );
+        return lines.length >= total ? lines : undefined;
+      }, `${total} access lines of GET /experiments/{experiment_id}`);
+      expect(gets).toHaveLength(total);
+      expect(gets[0]).toMatchObject({ service: "gateway", status: 200, account_id: expect.any(String) });
+      expect(JSON.stringify(accessLines())).not.toContain(requesters[0]!.id);
+    });
+
+    it("no line of any process's log repeats a key", () => {
+      const files = readdirSync(host.logDir).filter((file) => file.endsWith(".log") && file !== "build.log");
+      let checked = 0;
+      for (const file of files) {
+        for (const line of readFileSync(path.join(host.logDir, file), "utf8").split("\n")) {
+          if (!line.startsWith("{")) continue;
+          expect(repeatedLogKeys(line), `${file}: ${line}`).toEqual([]);
+          checked += 1;
+        }
+      }
+      expect(checked).toBeGreaterThan(400);
     });
   },
 );

@@ -1,14 +1,17 @@
 /**
- * Secrets never reach the log (issue 13, item 4). The standalone host runs in this process
+ * Secrets never reach the log (issue 13, item 4), and the log is readable (issue 16, item 3):
+ * one access line per request, whoever answered it, and no line repeats a key. The standalone host runs in this process
  * with its logger at debug level writing into an array; the test drives the error paths that
  * handle credentials (registration with a NUL, wrong passwords, bad and forged Bearer tokens,
  * bad and revoked API keys, webhook secret routes, statements that fail in the database while
  * carrying a password hash) and then reads every line back looking for each credential.
  */
-import { createServer } from "node:net";
+import { connect, createServer } from "node:net";
 import { type Clock, createLogger, systemClock } from "@petri/service-kit";
+import { repeatedLogKeys } from "@petri/service-kit/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startStandaloneHost } from "./support/hosts.js";
+import { postDeclaredLengthOnly } from "./support/post-body.js";
 
 const JSON_HEADERS = { "content-type": "application/json" };
 
@@ -26,6 +29,8 @@ function closedPort(): Promise<number> {
 
 describe("standalone mode: secrets never reach the log", () => {
   const lines: string[] = [];
+  /** Requests sent to the gateway, each of which must leave one access line. */
+  let requestsSent = 0;
   let host: Awaited<ReturnType<typeof startStandaloneHost>>;
   let base: string;
   // The host's clock runs with the system's, moved ahead at the end to expire a real token.
@@ -50,6 +55,7 @@ describe("standalone mode: secrets never reach the log", () => {
    */
   const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
     for (let attempt = 1; ; attempt += 1) {
+      requestsSent += 1;
       const response = await fetch(`${base}${path}`, {
         method,
         headers: { ...(body !== undefined && JSON_HEADERS), ...headers },
@@ -227,5 +233,50 @@ describe("standalone mode: secrets never reach the log", () => {
     console.log(
       `log-secrets: checked ${lines.length} log lines (${databaseFailures.length} database failures) for ${secrets.size} secrets`,
     );
+  });
+
+  it("leaves one access line per request, the ones Node and the body limit answer included, and no repeated key", async () => {
+    const apiKey = `petri_sk_${"k".repeat(40)}`;
+    // Headers over Node's limit: answered by the HTTP parser (431), before the app sees them.
+    const oversized = await new Promise<string>((resolve, reject) => {
+      const socket = connect(host.petri.port, "127.0.0.1");
+      const chunks: Buffer[] = [];
+      socket.on("data", (chunk: Buffer) => chunks.push(chunk));
+      socket.on("error", reject);
+      socket.on("close", () => resolve(Buffer.concat(chunks).toString("utf8")));
+      socket.write(
+        `GET /auth/me HTTP/1.1\r\nHost: x\r\nX-Api-Key: ${apiKey}\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`,
+      );
+    });
+    expect(oversized).toMatch(/^HTTP\/1\.1 431 /);
+    // A body over the limit by its declared length (413), and a path no route has (404).
+    const tooLarge = await postDeclaredLengthOnly(`${base}/auth/register`, {}, 2 * 1024 * 1024);
+    expect(tooLarge.status).toBe(413);
+    await expectStatus(404, "GET", "/no/such/route/exp_not-an-id");
+
+    const parsed = lines.map((line) => JSON.parse(line) as Record<string, any>);
+    const access = parsed.filter((line) => line.msg === "request");
+    expect(access.length, "one access line per request").toBe(requestsSent + 2);
+    expect(access.filter((line) => line.status === 431)).toEqual([
+      expect.objectContaining({ method: "GET", route: "(unmatched)", service: "gateway" }),
+    ]);
+    expect(access.filter((line) => line.status === 413)).toEqual([
+      expect.objectContaining({ method: "POST", route: "/auth/register" }),
+    ]);
+    expect(
+      access.filter((line) => line.status === 404 && line.route === "(unmatched)").length,
+    ).toBeGreaterThanOrEqual(1);
+    for (const line of access) {
+      expect(line).toMatchObject({
+        service: "gateway",
+        route: expect.any(String),
+        status: expect.any(Number),
+      });
+      expect(line.request_id, JSON.stringify(line)).toEqual(expect.any(String));
+      expect(line.route).not.toContain("exp_not-an-id");
+    }
+    expect(lines.join("")).not.toContain(apiKey);
+    // Every line of the process, the services' and the host's included, has each key once.
+    for (const line of lines) expect(repeatedLogKeys(line), line).toEqual([]);
   });
 });

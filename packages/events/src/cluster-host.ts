@@ -11,6 +11,7 @@ import {
   failpoints,
   installSignalHandlers,
   loadConfig,
+  logFormatSchema,
   logLevelSchema,
   postgresUrlSchema,
   serverInterceptors,
@@ -72,7 +73,11 @@ export async function runClusterService(
       }),
     ),
   );
-  const logger = createLogger({ service: options.service, level: config.LOG_LEVEL });
+  const logger = createLogger({
+    service: options.service,
+    level: config.LOG_LEVEL,
+    format: config.LOG_FORMAT,
+  });
   const database = await openDatabase(options.service, config.DATABASE_URL);
   const bus = await NatsEventBus.connect({
     servers: config.NATS_URL,
@@ -156,9 +161,19 @@ function noBus(): EventBus {
 /** Needs only DATABASE_URL (and the service's own settings, read by its main.ts). */
 async function migrateAndExit(options: ClusterServiceOptions): Promise<never> {
   const config = exitOnConfigError(() =>
-    loadConfig(z.object({ DATABASE_URL: postgresUrlSchema, LOG_LEVEL: logLevelSchema.default("info") })),
+    loadConfig(
+      z.object({
+        DATABASE_URL: postgresUrlSchema,
+        LOG_LEVEL: logLevelSchema.default("info"),
+        LOG_FORMAT: logFormatSchema.default("json"),
+      }),
+    ),
   );
-  const logger: Logger = createLogger({ service: options.service, level: config.LOG_LEVEL });
+  const logger: Logger = createLogger({
+    service: options.service,
+    level: config.LOG_LEVEL,
+    format: config.LOG_FORMAT,
+  });
   let code = 0;
   let database: Database | undefined;
   try {

@@ -1,6 +1,7 @@
 import http from "node:http";
 import net from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
+import { captureLogs } from "../test/log-capture.js";
 import { answerClientErrors } from "./client-errors.js";
 
 let server: http.Server | undefined;
@@ -10,9 +11,9 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function listening(): Promise<number> {
+async function listening(logger?: ReturnType<typeof captureLogs>["logger"]): Promise<number> {
   server = http.createServer((_req, res) => res.end("ok"));
-  answerClientErrors(server);
+  answerClientErrors(server, logger, { accessLog: logger !== undefined });
   await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", () => resolve()));
   return (server.address() as net.AddressInfo).port;
 }
@@ -73,5 +74,25 @@ describe("answerClientErrors", () => {
     const response = parse(await exchange(port, "NOT HTTP AT ALL\r\n\r\n"));
     expect(response.status).toBe(400);
     expect((response.body as { error: { code: string } }).error.code).toBe("bad_request");
+  });
+
+  it("writes the access line of each answer: method, status, ids, no route and no header value", async () => {
+    const capture = captureLogs("info");
+    const port = await listening(capture.logger);
+    const secret = "petri_sk_0123456789abcdefghijklmnopqrstuv";
+    await exchange(
+      port,
+      `GET /accounts/acc_1 HTTP/1.1\r\nHost: x\r\nX-Api-Key: ${secret}\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`,
+    );
+    await exchange(port, "NOT HTTP AT ALL\r\n\r\n");
+    const lines = capture.lines.filter((line) => line.msg === "request");
+    expect(lines).toEqual([
+      expect.objectContaining({ level: "info", method: "GET", route: "(unmatched)", status: 431 }),
+      expect.objectContaining({ route: "(unmatched)", status: 400 }),
+    ]);
+    expect(lines[0]!.request_id).toMatch(/^req_/);
+    expect(lines[0]!.trace_id).toMatch(/^[0-9a-f]{32}$/);
+    expect(lines[1]).not.toHaveProperty("method");
+    expect(JSON.stringify(capture.lines)).not.toMatch(/acc_1|petri_sk_|aaaa/);
   });
 });

@@ -7,6 +7,8 @@
  */
 import type { EventEmitter } from "node:events";
 import type { Duplex } from "node:stream";
+import { createRequestContext } from "./context.js";
+import { UNMATCHED_ROUTE, logHttpAccess, methodOfRawRequest } from "./http-access-log.js";
 import type { Logger } from "./logger.js";
 
 interface Answer {
@@ -38,9 +40,18 @@ const ANSWER_BY_CODE: Readonly<Record<string, Answer>> = {
   },
 };
 
+function answerFor(error: { code?: string }): Answer {
+  return (error.code !== undefined && ANSWER_BY_CODE[error.code]) || BAD_REQUEST;
+}
+
+/** The status a parser error is answered with (431, 408 or 400). */
+export function clientErrorStatus(error: { code?: string }): number {
+  return answerFor(error).status;
+}
+
 /** The complete HTTP/1.1 response (status line, headers, JSON body) for a parser error. */
 export function clientErrorResponse(error: { code?: string }): string {
-  const answer = (error.code !== undefined && ANSWER_BY_CODE[error.code]) || BAD_REQUEST;
+  const answer = answerFor(error);
   const body = JSON.stringify({ error: { code: answer.code, message: answer.message, details: {} } });
   return [
     `HTTP/1.1 ${answer.status} ${answer.reason}`,
@@ -54,9 +65,18 @@ export function clientErrorResponse(error: { code?: string }): string {
   ].join("\r\n");
 }
 
+export interface AnswerClientErrorsOptions {
+  /** Write the access line (http-access-log.ts) for each answer: the gateway's server does. */
+  accessLog?: boolean;
+}
+
 /** Answers the 'clientError' events of an HTTP/1 server (node:http) with the envelope. */
-export function answerClientErrors(server: EventEmitter, logger?: Logger): void {
-  server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => {
+export function answerClientErrors(
+  server: EventEmitter,
+  logger?: Logger,
+  options: AnswerClientErrorsOptions = {},
+): void {
+  server.on("clientError", (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex) => {
     // The code only: the error carries the raw request bytes (rawPacket), which may hold credentials.
     logger?.debug({ code: error.code }, "http/1 client error");
     const response = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage;
@@ -66,5 +86,17 @@ export function answerClientErrors(server: EventEmitter, logger?: Logger): void 
       return;
     }
     socket.end(clientErrorResponse(error), () => socket.destroy());
+    if (logger && options.accessLog) {
+      // No route ran and no request id was received: the line gets ids of its own.
+      const context = createRequestContext();
+      const method = methodOfRawRequest(error.rawPacket);
+      logHttpAccess(logger, {
+        ...(method === undefined ? {} : { method }),
+        route: UNMATCHED_ROUTE,
+        status: clientErrorStatus(error),
+        requestId: context.requestId,
+        traceId: context.traceId,
+      });
+    }
   });
 }

@@ -25,6 +25,7 @@ describe("loadConfig", () => {
       PORT: 7101,
       HOST: "127.0.0.1",
       LOG_LEVEL: "info",
+      LOG_FORMAT: "json",
       SHUTDOWN_TIMEOUT_MS: 25_000,
       DATABASE_URL: clusterEnv.DATABASE_URL,
     });
@@ -39,6 +40,14 @@ describe("loadConfig", () => {
     expect(config.LOG_LEVEL).toBe("debug");
     expect(config.HOST).toBe("0.0.0.0");
     expect(config.DB_SCHEMA).toBe("identity");
+  });
+
+  it("reads LOG_FORMAT pretty, and refuses a format it does not know", () => {
+    const schema = baseServiceConfigSchema({ defaultPort: 7101 });
+    expect(loadConfig(schema, { ...clusterEnv, LOG_FORMAT: "pretty" }).LOG_FORMAT).toBe("pretty");
+    expect(() => loadConfig(schema, { ...clusterEnv, LOG_FORMAT: "text" })).toThrow(
+      'LOG_FORMAT: must be one of json, pretty (got "text")',
+    );
   });
 
   it("accepts a JWK as the internal public key, and PEM newlines written as \\n", () => {

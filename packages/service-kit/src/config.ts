@@ -4,6 +4,7 @@
  * message an operator can act on: every bad variable at once, never a secret's value.
  */
 import { z } from "zod";
+import { LOG_FORMATS } from "./logger.js";
 
 /**
  * Variables whose names contain these words are never echoed back in error messages.
@@ -103,6 +104,8 @@ export const portSchema = z
 
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 export const logLevelSchema = z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(", ")}` });
+/** LOG_FORMAT: "json" (default) or "pretty" (for a person at a terminal). */
+export const logFormatSchema = z.enum(LOG_FORMATS, { error: `must be one of ${LOG_FORMATS.join(", ")}` });
 
 /** A positive whole number of milliseconds from an env string. */
 export const millisecondsSchema = z
@@ -176,6 +179,7 @@ function commonVariables(defaultPort: number) {
     // Loopback unless told otherwise; containers set HOST=0.0.0.0.
     HOST: z.string().trim().min(1).default("127.0.0.1"),
     LOG_LEVEL: logLevelSchema.default("info"),
+    LOG_FORMAT: logFormatSchema.default("json"),
     // Below Kubernetes' default 30 s terminationGracePeriodSeconds, so we exit on our own.
     SHUTDOWN_TIMEOUT_MS: millisecondsSchema.default(25_000),
   };
@@ -200,7 +204,7 @@ function standaloneServiceConfigSchema(defaultPort: number) {
 }
 
 /**
- * The variables every service's process reads: PORT, HOST, LOG_LEVEL, DATABASE_URL,
+ * The variables every service's process reads: PORT, HOST, LOG_LEVEL, LOG_FORMAT, DATABASE_URL,
  * NATS_URL, PETRI_INTERNAL_JWT_PUBLIC_KEY, SHUTDOWN_TIMEOUT_MS. Services extend it:
  *   const schema = baseServiceConfigSchema({ defaultPort: 7101 }).extend({ DB_SCHEMA: z.string().default("identity") });
  */

@@ -1,4 +1,5 @@
 export * from "./client-errors.js";
+export * from "./http-access-log.js";
 export * from "./clock.js";
 export * from "./config.js";
 export * from "./context.js";

@@ -3,10 +3,11 @@
  * (client side: the gateway, and the rare service-to-service call).
  *
  * Server order matters; use `serverInterceptors(...)` or list them as
- *   [traceInterceptor(), rpcCallLogInterceptor(logger), errorInterceptor(logger),
- *    principalInterceptor(verifier, ...), safeTextInterceptor()]
- * The first entry is the outermost layer: the trace context exists before anything logs,
- * error mapping sees authentication failures, and the handler runs with the principal.
+ *   [traceInterceptor(logger), errorInterceptor(logger), principalInterceptor(verifier, ...),
+ *    safeTextInterceptor()]
+ * The first entry is the outermost layer: the trace context exists before anything logs, the
+ * call's access line (rpc-call-log.ts) sees the final outcome, error mapping sees
+ * authentication failures, and the handler runs with the principal.
  */
 import { create } from "@bufbuild/protobuf";
 import {
@@ -30,7 +31,7 @@ import {
 import { DomainError, ValidationError, type DomainErrorKind } from "./errors.js";
 import type { Logger } from "./logger.js";
 import { safeTextInterceptor } from "./message-text.js";
-import { rpcCallLogInterceptor } from "./rpc-call-log.js";
+import { endLogWithStream, startRpcCallLog } from "./rpc-call-log.js";
 import {
   InvalidInternalTokenError,
   PRINCIPAL_HEADER,
@@ -273,18 +274,31 @@ export function attachPrincipal(
 /**
  * Server: continues the caller's trace (or starts one) with a new span, adopts the caller's
  * request id (or makes one), and runs the handler inside that request context. The request
- * id is echoed in the response headers.
+ * id is echoed in the response headers. With a logger, each call ends with its debug access
+ * line (rpc-call-log.ts).
  */
-export function traceInterceptor(): Interceptor {
+export function traceInterceptor(logger?: Logger): Interceptor {
   return (next) => async (req) => {
     const context = createRequestContext({
       parentTraceparent: req.header.get(TRACEPARENT_HEADER),
       requestId: req.header.get(REQUEST_ID_HEADER),
     });
     req.contextValues.set(kRequestContext, context);
-    const res = await nextInContext(context, req, next);
+    const log = startRpcCallLog(logger, procedureOf(req), context);
+    let res: AnyResponse;
+    try {
+      res = await nextInContext(context, req, next);
+    } catch (error) {
+      log?.end(error);
+      throw error;
+    }
     res.header.set(REQUEST_ID_HEADER, context.requestId);
-    return res;
+    if (!log) return res;
+    if (!res.stream) {
+      log.end();
+      return res;
+    }
+    return { ...res, message: endLogWithStream(res.message, log) };
   };
 }
 
@@ -417,8 +431,7 @@ export interface ServerInterceptorOptions {
 /** The standard server chain, in the right order (see the top of this file). */
 export function serverInterceptors(options: ServerInterceptorOptions): Interceptor[] {
   return [
-    traceInterceptor(),
-    rpcCallLogInterceptor(options.logger),
+    traceInterceptor(options.logger),
     errorInterceptor(options.logger),
     principalInterceptor(options.verifier, {
       logger: options.logger,

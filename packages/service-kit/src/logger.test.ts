@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { captureLogs } from "../test/log-capture.js";
+import { repeatedLogKeys } from "./log-line-keys.js";
+import { createLogger } from "./logger.js";
 import {
   createRequestContext,
   currentRequestContext,
@@ -63,6 +65,93 @@ describe("createLogger", () => {
     expect(lines[0]!.req.headers.authorization).toBe("[redacted]");
     expect(lines[0]!.body.account.token).toBe("[redacted]");
     expect(lines[0]!.keep).toBe("visible");
+  });
+});
+
+/** A logger as a host builds it, writing raw lines into an array. */
+function rawLogs(options: { service?: string; format?: "json" | "pretty" } = {}) {
+  const raw: string[] = [];
+  const logger = createLogger({
+    service: options.service ?? "standalone",
+    level: "debug",
+    ...(options.format ? { format: options.format } : {}),
+    destination: { write: (line: string) => void raw.push(line) },
+  });
+  return { logger, raw };
+}
+
+describe("one key per line", () => {
+  const principal = { accountId: "acc_1", role: "requester", tier: "standard" } as const;
+
+  it("a service's child replaces the host's service name instead of repeating it", () => {
+    const { logger, raw } = rawLogs();
+    const identity = logger.child({ service: "identity" });
+    const relay = identity.child({ service: "identity", component: "relay" });
+    logger.info("host");
+    identity.info("service");
+    relay.info({ component: "relay", service: "identity" }, "component");
+    expect(raw.map(repeatedLogKeys)).toEqual([[], [], []]);
+    expect(raw.map((line) => JSON.parse(line).service)).toEqual(["standalone", "identity", "identity"]);
+    expect(JSON.parse(raw[2]!)).toMatchObject({ component: "relay", msg: "component" });
+  });
+
+  it("context fields come once, with the account of the principal, even when bound or logged again", () => {
+    const { logger, raw } = rawLogs();
+    const bound = logger.child({ request_id: "bound", account_id: "bound" });
+    const context = { ...createRequestContext({ requestId: "req-1" }), principal };
+    runWithRequestContext(context, () => {
+      logger.info({ request_id: "req-1", trace_id: context.traceId }, "logged again");
+      bound.info("bound");
+    });
+    expect(raw.map(repeatedLogKeys)).toEqual([[], []]);
+    expect(JSON.parse(raw[0]!)).toMatchObject({
+      request_id: "req-1",
+      trace_id: context.traceId,
+      span_id: context.spanId,
+      account_id: "acc_1",
+    });
+    // The request in progress names the request and caller, not what a logger was bound with.
+    expect(JSON.parse(raw[1]!)).toMatchObject({ request_id: "req-1", account_id: "acc_1" });
+  });
+
+  it("fields named like pino's own keys are kept under logged_<key>", () => {
+    const { logger, raw } = rawLogs();
+    logger.info({ level: 3, time: "noon", msg: "field" }, "message");
+    logger.info({ msg: "the message itself" });
+    expect(raw.map(repeatedLogKeys)).toEqual([[], []]);
+    expect(JSON.parse(raw[0]!)).toMatchObject({
+      level: "info",
+      msg: "message",
+      logged_level: 3,
+      logged_time: "noon",
+      logged_msg: "field",
+    });
+    expect(JSON.parse(raw[1]!).msg).toBe("the message itself");
+  });
+
+  it("repeatedLogKeys finds a repeated key at any depth", () => {
+    expect(repeatedLogKeys('{"service":"a","x":{"k":1,"k":2},"service":"b"}')).toEqual(["x.k", "service"]);
+    expect(() => repeatedLogKeys("not json")).toThrow(/not a JSON log line/);
+  });
+});
+
+describe("LOG_FORMAT pretty", () => {
+  it("writes readable lines with the same fields, and sanitises them as the JSON ones", () => {
+    const { logger, raw } = rawLogs({ service: "gateway", format: "pretty" });
+    const jwt = "eyJhbGciOiJFZERTQSJ9.eyJzdWIiOiJhY2NfMSJ9.c2lnbmF0dXJl";
+    runWithRequestContext(createRequestContext({ requestId: "req-pretty" }), () =>
+      logger.info(
+        { route: "/experiments/{experiment_id}", password: "hunter2", note: `Bearer ${jwt}` },
+        "request",
+      ),
+    );
+    const text = raw.join("");
+    expect(text).toContain("request");
+    expect(text).toContain("req-pretty");
+    expect(text).toContain("/experiments/{experiment_id}");
+    expect(text).toContain("gateway");
+    expect(text).not.toMatch(/^\{/);
+    for (const secret of ["hunter2", jwt]) expect(text).not.toContain(secret);
   });
 });
 

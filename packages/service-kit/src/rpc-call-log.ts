@@ -1,16 +1,59 @@
 /**
- * One debug line per RPC a server receives ("rpc received", with its procedure and the
- * request's ids): which replica served which call, e.g. to check how a client spreads its
- * calls over replicas. At the default info level it costs one level comparison per call.
+ * A service's access line: one debug "rpc" line per call, written when the call ends (a
+ * streaming call when its stream ends), with the procedure, the outcome ("ok" or the Connect
+ * code name, as on the wire: "not_found") and the duration in milliseconds. The request
+ * context adds request_id, trace_id, span_id and account_id, as on every line.
+ *
+ * Debug, not info: every call a service serves comes from a gateway request that has its own
+ * info line already. At info level a call costs one level check and nothing else.
  */
-import type { Interceptor } from "@connectrpc/connect";
+import { ConnectError } from "@connectrpc/connect";
+import { codeToString } from "@connectrpc/connect/protocol-connect";
+import { type RequestContext, runWithRequestContext } from "./context.js";
 import type { Logger } from "./logger.js";
 
-export function rpcCallLogInterceptor(logger: Logger): Interceptor {
-  return (next) => (req) => {
-    if (logger.isLevelEnabled("debug")) {
-      logger.debug({ procedure: `${req.service.typeName}/${req.method.name}` }, "rpc received");
-    }
-    return next(req);
+export const RPC_CALL_LOG_MESSAGE = "rpc";
+
+export interface RpcCallLog {
+  /** Writes the line: `error` is what the call failed with, undefined when it succeeded. */
+  end(error?: unknown): void;
+}
+
+/** Starts timing a call when debug lines are written; undefined (nothing to do) when not. */
+export function startRpcCallLog(
+  logger: Logger | undefined,
+  procedure: string,
+  context: RequestContext,
+): RpcCallLog | undefined {
+  if (!logger?.isLevelEnabled("debug")) return undefined;
+  const startedAt = performance.now();
+  let ended = false;
+  return {
+    end(error?: unknown) {
+      if (ended) return;
+      ended = true;
+      const code = error === undefined ? "ok" : codeToString(ConnectError.from(error).code);
+      const durationMs = Math.round((performance.now() - startedAt) * 10) / 10;
+      // In the call's context: the principal is known by now, so the line names the account.
+      runWithRequestContext(context, () =>
+        logger.debug({ procedure, code, duration_ms: durationMs }, RPC_CALL_LOG_MESSAGE),
+      );
+    },
   };
+}
+
+/** `source`, ending `log` when the stream ends, fails, or its reader stops early. */
+export function endLogWithStream<T>(source: AsyncIterable<T>, log: RpcCallLog): AsyncIterable<T> {
+  async function* logged() {
+    let failure: unknown;
+    try {
+      yield* source;
+    } catch (error) {
+      failure = error;
+      throw error;
+    } finally {
+      log.end(failure);
+    }
+  }
+  return logged();
 }

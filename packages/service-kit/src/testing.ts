@@ -8,3 +8,4 @@ export {
   SSRF_CORPUS,
   corpusResolver,
 } from "./outbound-url/ssrf-corpus.js";
+export { repeatedLogKeys } from "./log-line-keys.js";

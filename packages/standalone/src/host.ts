@@ -188,7 +188,8 @@ async function startHost(
       {
         router: {
           interceptors: serverInterceptors({
-            logger,
+            // Its lines (the rpc access line among them) name the service that served the call.
+            logger: logger.child({ service: service.name }),
             verifier,
             publicProcedures: [...(service.publicProcedures ?? [])],
           }),
@@ -212,8 +213,8 @@ async function startHost(
   });
   const port = options.port === 0 ? await freePort(options.host) : options.port;
   const server = serve({ fetch: gateway.fetch, port, hostname: options.host });
-  // Node's own answers to unparseable requests (431, 400) get the error envelope too.
-  answerClientErrors(server, logger);
+  // Node's own answers to unparseable requests (431, 400) get the error envelope, and an access line.
+  answerClientErrors(server, logger.child({ service: "gateway" }), { accessLog: true });
   await new Promise<void>((resolve, reject) => {
     server.once("listening", () => resolve());
     server.once("error", reject);

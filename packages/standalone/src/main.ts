@@ -8,6 +8,7 @@ import {
   failpoints,
   installSignalHandlers,
   loadConfig,
+  logFormatSchema,
   logLevelSchema,
   portSchema,
   systemClock,
@@ -28,6 +29,7 @@ const config = exitOnConfigError(() =>
       HOST: z.string().default("127.0.0.1"),
       PETRI_DATA_DIR: z.string().default("./.petri"),
       LOG_LEVEL: logLevelSchema.default("info"),
+      LOG_FORMAT: logFormatSchema.default("json"),
       PETRI_CORS_ORIGINS: corsOriginsSchema,
       // As the cluster gateway: take the client address from the last X-Forwarded-For entry.
       PETRI_TRUST_PROXY: trustProxySchema,
@@ -38,7 +40,11 @@ const config = exitOnConfigError(() =>
     }),
   ),
 );
-const logger = createLogger({ service: "standalone", level: config.LOG_LEVEL });
+const logger = createLogger({
+  service: "standalone",
+  level: config.LOG_LEVEL,
+  format: config.LOG_FORMAT,
+});
 const dataDir = config.PETRI_DATA_DIR === "memory://" ? "memory://" : path.resolve(config.PETRI_DATA_DIR);
 if (dataDir !== "memory://") mkdirSync(dataDir, { recursive: true });
 
