@@ -12,6 +12,7 @@ import { bodyLimit, bodyLimitOf } from "./body-limit.js";
 import { connectErrorToHttp, isConnectError, retryAfterSeconds } from "./connect-errors.js";
 import { corsFor } from "./cors.js";
 import { guard, matchedOperation } from "./guard.js";
+import { httpMetrics } from "./http-metrics.js";
 import { ApiError, RespondWith, errorBody } from "./problem.js";
 import { hasRequestBody, isHttp1 } from "./request-body.js";
 import { requestHygiene } from "./request-hygiene.js";
@@ -121,6 +122,7 @@ export function createApp(deps: GatewayAppDeps) {
   const app = createRouter();
   const { maxBodyBytes } = runtime;
 
+  app.use("*", httpMetrics());
   app.use("*", securityHeaders(runtime.trustProxy));
 
   app.use("*", async (c, next) => {

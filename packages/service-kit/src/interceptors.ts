@@ -7,6 +7,7 @@
  *    principalInterceptor(verifier, ...), safeTextInterceptor()]
  * The first entry is the outermost layer: the trace context exists before anything logs,
  * error mapping sees authentication failures, and the handler runs with the principal.
+ * serverInterceptors() puts rpcMetricsInterceptor() (rpc-metrics.ts) around them all.
  */
 import { create } from "@bufbuild/protobuf";
 import {
@@ -31,6 +32,7 @@ import { DomainError, ValidationError, type DomainErrorKind } from "./errors.js"
 import type { Logger } from "./logger.js";
 import { safeTextInterceptor } from "./message-text.js";
 import { rpcCallLogInterceptor } from "./rpc-call-log.js";
+import { rpcMetricsInterceptor } from "./rpc-metrics.js";
 import {
   InvalidInternalTokenError,
   PRINCIPAL_HEADER,
@@ -417,6 +419,7 @@ export interface ServerInterceptorOptions {
 /** The standard server chain, in the right order (see the top of this file). */
 export function serverInterceptors(options: ServerInterceptorOptions): Interceptor[] {
   return [
+    rpcMetricsInterceptor(),
     traceInterceptor(),
     rpcCallLogInterceptor(options.logger),
     errorInterceptor(options.logger),
