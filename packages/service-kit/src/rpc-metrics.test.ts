@@ -8,24 +8,12 @@ import {
 import { describe, expect, it } from "vitest";
 import { NotFoundError } from "./errors.js";
 import { createLogger } from "./logger.js";
-import { metricsRegistry } from "./metrics.js";
+import { metricSample } from "./metric-sample.js";
 import { serverInterceptors } from "./interceptors.js";
 import { generateInternalKeyPair, InternalTokenVerifier } from "./principal.js";
 
 const CHECK = "grpc.health.v1.Health/Check";
 
-/** A sample's value; `name` may be a histogram's `<name>_count`. */
-async function sampleValue(name: string, labels: Record<string, string>): Promise<number> {
-  const metric = metricsRegistry.getSingleMetric(name.replace(/_count$/, ""));
-  if (!metric) return 0;
-  const { values } = await metric.get();
-  const found = values.find(
-    (v) =>
-      ((v as { metricName?: string }).metricName ?? name) === name &&
-      Object.entries(labels).every(([k, l]) => v.labels[k] === l),
-  );
-  return found?.value ?? 0;
-}
 
 describe("rpcMetricsInterceptor (in serverInterceptors)", () => {
   it("counts calls by procedure and code and times them", async () => {
@@ -50,9 +38,9 @@ describe("rpcMetricsInterceptor (in serverInterceptors)", () => {
     );
     const client = createClient(Health, transport);
     const before = {
-      ok: await sampleValue("petri_rpc_server_calls_total", { procedure: CHECK, code: "ok" }),
-      notFound: await sampleValue("petri_rpc_server_calls_total", { procedure: CHECK, code: "not_found" }),
-      count: await sampleValue("petri_rpc_server_duration_seconds_count", { procedure: CHECK }),
+      ok: await metricSample("petri_rpc_server_calls_total", { procedure: CHECK, code: "ok" }),
+      notFound: await metricSample("petri_rpc_server_calls_total", { procedure: CHECK, code: "not_found" }),
+      count: await metricSample("petri_rpc_server_duration_seconds_count", { procedure: CHECK }),
     };
 
     await client.check({ service: "" });
@@ -61,13 +49,13 @@ describe("rpcMetricsInterceptor (in serverInterceptors)", () => {
       (error) => error instanceof ConnectError && error.code === Code.NotFound,
     );
 
-    expect(await sampleValue("petri_rpc_server_calls_total", { procedure: CHECK, code: "ok" })).toBe(
+    expect(await metricSample("petri_rpc_server_calls_total", { procedure: CHECK, code: "ok" })).toBe(
       before.ok + 2,
     );
-    expect(await sampleValue("petri_rpc_server_calls_total", { procedure: CHECK, code: "not_found" })).toBe(
+    expect(await metricSample("petri_rpc_server_calls_total", { procedure: CHECK, code: "not_found" })).toBe(
       before.notFound + 1,
     );
-    expect(await sampleValue("petri_rpc_server_duration_seconds_count", { procedure: CHECK })).toBe(
+    expect(await metricSample("petri_rpc_server_duration_seconds_count", { procedure: CHECK })).toBe(
       before.count + 3,
     );
   });

@@ -8,3 +8,4 @@ export {
   SSRF_CORPUS,
   corpusResolver,
 } from "./outbound-url/ssrf-corpus.js";
+export { metricSample } from "./metric-sample.js";
