@@ -14,7 +14,6 @@ import { generateInternalKeyPair, InternalTokenVerifier } from "./principal.js";
 
 const CHECK = "grpc.health.v1.Health/Check";
 
-
 describe("rpcMetricsInterceptor (in serverInterceptors)", () => {
   it("counts calls by procedure and code and times them", async () => {
     const keys = await generateInternalKeyPair();

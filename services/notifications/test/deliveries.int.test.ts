@@ -57,7 +57,9 @@ describe.each(ENGINES)("webhook deliveries (%s)", (engine) => {
     expect(await metricSample("petri_webhook_attempts_total", { outcome: "succeeded" })).toBe(
       succeededBefore + 1,
     );
-    expect(await metricSample("petri_webhook_first_attempt_delay_seconds_count")).toBe(firstAttemptsBefore + 1);
+    expect(await metricSample("petri_webhook_first_attempt_delay_seconds_count")).toBe(
+      firstAttemptsBefore + 1,
+    );
 
     const [delivery] = await deliveriesOf(fixture.id);
     expect(delivery).toMatchObject({
