@@ -175,6 +175,11 @@ export async function startClusterHost(
     logDir: path.join(state, "logs"),
     /** Service i (1 identity … 7 notifications) listens on portBase + i. */
     portBase,
+    /** Every process's /metrics: the gateways' metrics ports, then each service replica's own port. */
+    metricsUrls: [
+      ...Array.from({ length: gateways }, (_, i) => `http://127.0.0.1:${portBase + 60 + i}/metrics`),
+      ...[1, 2, 3, 4, 5, 6, 7, 11].map((offset) => `http://127.0.0.1:${portBase + offset}/metrics`),
+    ],
     /** deploy/local's directory: pids, logs/<label>.log, nats/<n>/. */
     state,
     /** The NATS cluster's monitoring URLs, node 1..3 (none on the shared nats-server). */
