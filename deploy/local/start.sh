@@ -5,7 +5,8 @@
 # deploy a new build of one service with deploy/local/roll.sh <service>.
 #   PORT (gateway, default 8080), PETRI_PORT_BASE (services on base+1..base+7, default 7100),
 #   PETRI_DB (default petri), PETRI_LOCAL_DIR (default .deploy-local), PETRI_SKIP_BUILD=1 to reuse the bundles,
-#   GATEWAY_REPLICAS (default 1; replica i listens on PORT+i), EXPERIMENTS_REPLICAS (default 1;
+#   GATEWAY_REPLICAS (default 1; replica i listens on PORT+i and serves /metrics on
+#   PETRI_PORT_BASE+60+i; each service serves /metrics on its own port), EXPERIMENTS_REPLICAS (default 1;
 #   replica i > 0 listens on base+10+i; every gateway gets all of their URLs and spreads its
 #   calls over them per call),
 #   PETRI_STAFF_EMAIL / PETRI_STAFF_PASSWORD (a staff account created or reset at start-up),
@@ -133,7 +134,7 @@ for entry in $services; do
 done
 replicas=${GATEWAY_REPLICAS:-1}
 for i in $(seq 0 $((replicas - 1))); do
-  PORT=$((gateway_port + i)) HOST=127.0.0.1 \
+  PORT=$((gateway_port + i)) HOST=127.0.0.1 PETRI_METRICS_PORT=$((base + 60 + i)) \
     PETRI_INTERNAL_JWT_PRIVATE_KEY="$private_key" PETRI_INTERNAL_JWT_KID="$kid" \
     PETRI_IDENTITY_URL=${urls[identity]} \
     PETRI_EXPERIMENTS_URL=${urls[experiments]// /,} \

@@ -11,7 +11,10 @@ import {
   installSignalHandlers,
   loadConfig,
   logFormatSchema,
+  collectProcessMetrics,
+  listenForMetrics,
   logLevelSchema,
+  metricsListenerConfigSchema,
   millisecondsSchema,
   portSchema,
   rpcClientCompression,
@@ -37,38 +40,40 @@ const positiveInt = z
   .pipe(z.number().int().positive());
 const config = exitOnConfigError(() =>
   loadConfig(
-    z.object({
-      PORT: portSchema.default(8080),
-      HOST: z.string().default("127.0.0.1"),
-      LOG_LEVEL: logLevelSchema.default("info"),
-      LOG_FORMAT: logFormatSchema.default("json"),
-      PETRI_INTERNAL_JWT_PRIVATE_KEY: z.string().min(1),
-      // Unset: the public key's RFC 7638 thumbprint, the key id the services derive from a PEM
-      // public key. Set it only when the services are given the key as a JWK with this kid.
-      PETRI_INTERNAL_JWT_KID: z.string().min(1).optional(),
-      // Each: one http(s) URL or a comma-separated list; a host name stands for all its
-      // addresses (a headless Service: one per ready pod), resolved again every 5 s.
-      PETRI_IDENTITY_URL: serviceUrlsSchema,
-      PETRI_EXPERIMENTS_URL: serviceUrlsSchema,
-      PETRI_MARKETPLACE_URL: serviceUrlsSchema,
-      PETRI_HYPOTHESES_URL: serviceUrlsSchema,
-      PETRI_ENGINE_URL: serviceUrlsSchema,
-      PETRI_CLOUDLABS_URL: serviceUrlsSchema,
-      PETRI_NOTIFICATIONS_URL: serviceUrlsSchema,
-      // Take the client address from the last X-Forwarded-For entry (one trusted proxy in front).
-      PETRI_TRUST_PROXY: trustProxySchema,
-      PETRI_MAX_BODY_BYTES: positiveInt.default(1_048_576),
-      PETRI_API_KEY_CACHE_TTL_MS: millisecondsSchema.default(30_000),
-      // The full reload of the revocation state behind identity's WatchRevocations stream.
-      PETRI_REVOCATION_REFRESH_MS: millisecondsSchema.default(30_000),
-      // Identity's variable of the same name (the access-token lifetime); published by GET /config.
-      ACCESS_TOKEN_TTL_SECONDS: positiveInt.default(3_600),
-      PETRI_REGISTRATION_OPEN: flag(true),
-      // Exact origins (comma-separated) browsers may call the API from; empty: no CORS.
-      PETRI_CORS_ORIGINS: corsOriginsSchema,
-      // Compression of the calls to the services: "none" (same host or zone) or "gzip".
-      PETRI_RPC_COMPRESSION: rpcCompressionSchema,
-    }),
+    z
+      .object({
+        PORT: portSchema.default(8080),
+        HOST: z.string().default("127.0.0.1"),
+        LOG_LEVEL: logLevelSchema.default("info"),
+        LOG_FORMAT: logFormatSchema.default("json"),
+        PETRI_INTERNAL_JWT_PRIVATE_KEY: z.string().min(1),
+        // Unset: the public key's RFC 7638 thumbprint, the key id the services derive from a PEM
+        // public key. Set it only when the services are given the key as a JWK with this kid.
+        PETRI_INTERNAL_JWT_KID: z.string().min(1).optional(),
+        // Each: one http(s) URL or a comma-separated list; a host name stands for all its
+        // addresses (a headless Service: one per ready pod), resolved again every 5 s.
+        PETRI_IDENTITY_URL: serviceUrlsSchema,
+        PETRI_EXPERIMENTS_URL: serviceUrlsSchema,
+        PETRI_MARKETPLACE_URL: serviceUrlsSchema,
+        PETRI_HYPOTHESES_URL: serviceUrlsSchema,
+        PETRI_ENGINE_URL: serviceUrlsSchema,
+        PETRI_CLOUDLABS_URL: serviceUrlsSchema,
+        PETRI_NOTIFICATIONS_URL: serviceUrlsSchema,
+        // Take the client address from the last X-Forwarded-For entry (one trusted proxy in front).
+        PETRI_TRUST_PROXY: trustProxySchema,
+        PETRI_MAX_BODY_BYTES: positiveInt.default(1_048_576),
+        PETRI_API_KEY_CACHE_TTL_MS: millisecondsSchema.default(30_000),
+        // The full reload of the revocation state behind identity's WatchRevocations stream.
+        PETRI_REVOCATION_REFRESH_MS: millisecondsSchema.default(30_000),
+        // Identity's variable of the same name (the access-token lifetime); published by GET /config.
+        ACCESS_TOKEN_TTL_SECONDS: positiveInt.default(3_600),
+        PETRI_REGISTRATION_OPEN: flag(true),
+        // Exact origins (comma-separated) browsers may call the API from; empty: no CORS.
+        PETRI_CORS_ORIGINS: corsOriginsSchema,
+        // Compression of the calls to the services: "none" (same host or zone) or "gzip".
+        PETRI_RPC_COMPRESSION: rpcCompressionSchema,
+      })
+      .extend(metricsListenerConfigSchema.shape),
   ),
 );
 const logger = createLogger({
@@ -125,6 +130,12 @@ const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOS
 );
 // Node's own answers to unparseable requests (431, 400) get the error envelope, and an access line.
 answerClientErrors(server, logger, { accessLog: true });
+// Prometheus scrapes a port of its own, never the public API's.
+collectProcessMetrics();
+const metrics =
+  config.PETRI_METRICS_PORT === 0
+    ? undefined
+    : await listenForMetrics({ port: config.PETRI_METRICS_PORT, host: config.PETRI_METRICS_HOST, logger });
 installSignalHandlers(
   createShutdown({
     logger,
@@ -138,6 +149,7 @@ installSignalHandlers(
         },
       },
       { name: "close server", run: () => new Promise<void>((resolve) => server.close(() => resolve())) },
+      { name: "close metrics listener", run: () => metrics?.close() },
       {
         name: "close service connections",
         run: () => {

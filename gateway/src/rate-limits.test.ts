@@ -1,4 +1,5 @@
 import { QuotaPolicy, Tier } from "@petri/contracts/identity";
+import { metricSample } from "@petri/service-kit/testing";
 import { FakeClock } from "@petri/testkit";
 import { beforeEach, describe, expect, it } from "vitest";
 import { MAX_TOKENS_PER_DRAW } from "./lib/quota-leases.js";
@@ -41,7 +42,10 @@ describe("per-account rate limits", () => {
     ["ai_agent", Tier.AI_AGENT, 500],
   ])(
     "%s: L+20 requests in one minute give exactly L 2xx and 20 429, then the window resets",
-    async (_name, tier, limit) => {
+    async (name, tier, limit) => {
+      const refusals = () =>
+        metricSample("petri_rate_limit_refusals_total", { quota: "account", tier: name });
+      const refusedBefore = await refusals();
       const app = await gatewayFor(identity);
       const { secret } = identity.addAccount({ tier });
       const statuses: number[] = [];
@@ -68,6 +72,7 @@ describe("per-account rate limits", () => {
       expect(statuses.filter((s) => s === 200)).toHaveLength(limit);
       expect(statuses.filter((s) => s === 429)).toHaveLength(20);
       expect(statuses.slice(0, limit).every((s) => s === 200)).toBe(true);
+      expect(await refusals()).toBe(refusedBefore + 20);
 
       await clock.advance(30_000);
       const stillLimited = await me(app, { "x-api-key": secret });

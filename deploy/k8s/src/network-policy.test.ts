@@ -110,6 +110,19 @@ describe.each(OVERLAYS)("overlay %s: network policies", (overlay) => {
     }
   });
 
+  it("lets Prometheus (a namespace labelled petri.io/monitoring=true) scrape every process's metrics port, and nothing else", () => {
+    const monitoring = (peer: Peer) =>
+      peer.namespaceSelector?.matchLabels?.["petri.io/monitoring"] === "true";
+    for (const name of ["gateway", ...SERVICES.map((s) => s.name)]) {
+      const rules = policies
+        .filter((p) => p.spec.policyTypes.includes("Ingress") && selects(p.spec.podSelector, labelsOf(name)))
+        .flatMap((p) => p.spec.ingress ?? [])
+        .filter((r) => (r.from ?? []).some(monitoring));
+      const ports = rules.flatMap((r) => (r.ports ?? []).map((p) => p.port));
+      expect(ports, `${name}: ports open to monitoring`).toEqual([name === "gateway" ? "metrics" : "http"]);
+    }
+  });
+
   it("lets every service reach PostgreSQL (5432) and NATS (4222)", () => {
     for (const s of SERVICES) {
       const ports = policies

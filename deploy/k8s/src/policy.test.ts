@@ -108,9 +108,20 @@ describe.each(OVERLAYS)("overlay %s", (overlay) => {
       const env = envOf(c);
       expect(plainValue(env, "PORT"), `${p.name} PORT`).toBe(String(HTTP_PORT));
       expect(plainValue(env, "HOST"), `${p.name} HOST`).toBe("0.0.0.0");
+      // The gateway's /metrics has a port of its own (its http port is the public API's).
       expect(c.ports, `${p.name} ports`).toEqual([
         { name: "http", containerPort: HTTP_PORT, protocol: "TCP" },
+        ...(p.name === "gateway"
+          ? [
+              {
+                name: "metrics",
+                containerPort: Number(plainValue(env, "PETRI_METRICS_PORT")),
+                protocol: "TCP",
+              },
+            ]
+          : []),
       ]);
+      if (p.name === "gateway") expect(plainValue(env, "PETRI_METRICS_HOST")).toBe("0.0.0.0");
     }
     for (const service of ofKind<{
       selector?: Record<string, string>;

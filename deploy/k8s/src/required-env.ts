@@ -71,8 +71,14 @@ export function gatewayRequiredVariables(): string[] {
     ["--conditions=@petri/source", "--import", "tsx", path.join(REPO_ROOT, "gateway/src/main.ts")],
     {
       cwd: REPO_ROOT,
-      // Nothing but what node needs; PORT 0 and loopback should the configuration ever pass.
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: "0", HOST: "127.0.0.1" },
+      // Nothing but what node needs; PORT 0, loopback and no metrics listener should the configuration ever pass.
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        PORT: "0",
+        HOST: "127.0.0.1",
+        PETRI_METRICS_PORT: "0",
+      },
       encoding: "utf8",
       timeout: 120_000,
     },

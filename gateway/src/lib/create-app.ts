@@ -13,6 +13,7 @@ import { bodyLimit, bodyLimitOf } from "./body-limit.js";
 import { connectErrorToHttp, isConnectError, retryAfterSeconds } from "./connect-errors.js";
 import { corsFor } from "./cors.js";
 import { guard, matchedOperation } from "./guard.js";
+import { httpMetrics } from "./http-metrics.js";
 import { ApiError, RespondWith, errorBody } from "./problem.js";
 import { hasRequestBody, isHttp1 } from "./request-body.js";
 import { requestHygiene } from "./request-hygiene.js";
@@ -126,6 +127,7 @@ export function createApp(appDeps: GatewayAppDeps) {
 
   // Outermost: one access line per request, with the status the layers below settled on.
   app.use("*", accessLog(deps.logger));
+  app.use("*", httpMetrics());
   app.use("*", securityHeaders(runtime.trustProxy));
 
   app.use("*", async (c, next) => {

@@ -37,6 +37,7 @@ import type { GatewayEnv, GatewayRuntime } from "./create-app.js";
 import { type AuthAttempt, type FailureDecision, headerCredential } from "./auth-failures.js";
 import { CredentialRejectedError } from "./credential-errors.js";
 import { TIER_BY_NAME } from "./identity-json.js";
+import { countRateLimitRefusal } from "./rate-limit-metrics.js";
 import { errorBody } from "./problem.js";
 import type { QuotaDecision, QuotaKey } from "./quota-draw.js";
 import { sourceAddress } from "./source-address.js";
@@ -140,6 +141,8 @@ async function admit(c: Ctx, key: QuotaKey): Promise<Response | undefined> {
     return limiterUnavailable(c, error);
   }
   if (!decision.allowed) {
+    const principal = key.policy === QuotaPolicy.ACCOUNT ? c.get("principal") : undefined;
+    countRateLimitRefusal(principal ? "account" : "anonymous", principal?.tier);
     return rateLimited(
       c,
       decision,
@@ -151,6 +154,7 @@ async function admit(c: Ctx, key: QuotaKey): Promise<Response | undefined> {
 }
 
 function tooManyFailures(c: Ctx, decision: FailureDecision): Response {
+  countRateLimitRefusal("auth_failures");
   return rateLimited(
     c,
     decision,

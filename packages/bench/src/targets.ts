@@ -156,6 +156,8 @@ export async function startStandaloneTarget(settings: HostSettings = {}): Promis
     PORT: String(port),
     HOST: "127.0.0.1",
     PETRI_DATA_DIR: dataDir,
+    // No metrics listener: its default port would collide between parallel runs.
+    PETRI_METRICS_PORT: "0",
     LOG_LEVEL: "warn",
     PETRI_STAFF_EMAIL: STAFF.email,
     PETRI_STAFF_PASSWORD: STAFF.password,
@@ -187,8 +189,8 @@ export async function startClusterTarget(settings: HostSettings = {}): Promise<T
   const stamp = `${process.pid}_${Date.now()}`;
   const database = `petri_bench_${stamp}`;
   const state = mkdtempSync(path.join(tmpdir(), "petri-bench-cluster-"));
-  // Services on base+1..base+7, an experiments replica on base+11, the gateway on base+20.
-  const portBase = await freePortBase([1, 2, 3, 4, 5, 6, 7, 11, 20]);
+  // Services on base+1..base+7, an experiments replica on base+11, the gateway on base+20 (its metrics on base+60).
+  const portBase = await freePortBase([1, 2, 3, 4, 5, 6, 7, 11, 20, 60]);
   const counter: SqlCounter = await startSqlCounter("127.0.0.1:5432");
   const env = {
     ...process.env,

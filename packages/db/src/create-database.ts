@@ -2,7 +2,7 @@ import { mkdir } from "node:fs/promises";
 import { PGlite } from "@electric-sql/pglite";
 import { Kysely, PostgresDialect, sql } from "kysely";
 import { Pool } from "pg";
-import type { Database, DatabaseConfig } from "./database.js";
+import type { Database, DatabaseConfig, PoolUsage } from "./database.js";
 import { namedStatementPool } from "./named-statement-pool.js";
 import { SerialisedPGliteDialect } from "./pglite-dialect.js";
 import { pgTypeParsers, pgliteTypeParsers } from "./type-parsers.js";
@@ -39,9 +39,10 @@ export async function createDatabase(config: DatabaseConfig): Promise<Database> 
 }
 
 function createPgDatabase(config: Extract<DatabaseConfig, { driver: "pg" }>): Database {
+  const max = config.poolMax ?? 10;
   const pool = new Pool({
     connectionString: config.url,
-    max: config.poolMax ?? 10,
+    max,
     application_name: config.applicationName ?? "petri",
     types: pgTypeParsers,
   });
@@ -49,7 +50,8 @@ function createPgDatabase(config: Extract<DatabaseConfig, { driver: "pg" }>): Da
   // without a listener Node would crash the process. The pool drops that client by itself.
   pool.on("error", (error) => config.onIdleClientError?.(error));
   const root = new Kysely<any>({ dialect: new PostgresDialect({ pool: namedStatementPool(pool) }) });
-  return buildDatabase("pg", root, async () => {
+  const usage = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max });
+  return buildDatabase("pg", root, usage, async () => {
     if (!pool.ended) await pool.end();
   });
 }
@@ -62,14 +64,20 @@ async function createPgliteDatabase(
   if (!/^[a-z]+:\/\//.test(dataDir)) await mkdir(dataDir, { recursive: true });
   const pglite = await PGlite.create(dataDir, { parsers: pgliteTypeParsers });
   const root = new Kysely<any>({ dialect: new SerialisedPGliteDialect(pglite) });
-  return buildDatabase("pglite", root, async () => {
-    if (!pglite.closed) await pglite.close();
-  });
+  return buildDatabase(
+    "pglite",
+    root,
+    () => undefined,
+    async () => {
+      if (!pglite.closed) await pglite.close();
+    },
+  );
 }
 
 function buildDatabase(
   driver: Database["driver"],
   root: Kysely<any>,
+  poolUsage: () => PoolUsage | undefined,
   closeEngine: () => Promise<void>,
 ): Database {
   const views = new Map<string, Kysely<any>>();
@@ -77,6 +85,7 @@ function buildDatabase(
   return {
     driver,
     root,
+    poolUsage,
     forSchema<DB>(schema: string): Kysely<DB> {
       let view = views.get(schema);
       if (!view) {

@@ -28,8 +28,23 @@ export interface Database {
   forSchema<DB>(schema: string): Kysely<DB>;
   /** Unbound Kysely, for infrastructure (creating schemas, the in-process bus tables). */
   readonly root: Kysely<any>;
+  /**
+   * The connection pool's state right now (pg); undefined on PGlite, whose single serialised
+   * connection is no pool.
+   */
+  poolUsage(): PoolUsage | undefined;
   /** Throws when the database cannot answer `select 1`. */
   ping(): Promise<void>;
   /** Closes the pool / PGlite; idempotent (later calls await the first). */
   destroy(): Promise<void>;
+}
+
+export interface PoolUsage {
+  /** Open connections (idle + in use). */
+  total: number;
+  idle: number;
+  /** Queries waiting for a connection. */
+  waiting: number;
+  /** The pool's ceiling (poolMax). */
+  max: number;
 }

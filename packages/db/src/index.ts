@@ -1,4 +1,5 @@
-export type { Database, DatabaseConfig } from "./database.js";
+export type { Database, DatabaseConfig, PoolUsage } from "./database.js";
+export { observeDatabasePool } from "./pool-metrics.js";
 export { createDatabase } from "./create-database.js";
 export {
   MIGRATION_LOCK_TABLE,

@@ -118,6 +118,8 @@ describe("results submission memory, standalone process", { timeout: 240_000 }, 
           PORT: String(port),
           HOST: "127.0.0.1",
           PETRI_DATA_DIR: dataDir,
+          // No metrics listener: its default port would collide between parallel runs.
+          PETRI_METRICS_PORT: "0",
           PETRI_STAFF_EMAIL: STAFF.email,
           PETRI_STAFF_PASSWORD: STAFF.password,
           LOG_LEVEL: "warn",

@@ -46,6 +46,11 @@ export interface Delivery {
   working(): Promise<void>;
 }
 
+export interface ConsumerLag {
+  pending: number;
+  unacknowledged: number;
+}
+
 export interface ConsumeOptions {
   /** At most this many handlers run at once. */
   concurrency: number;
@@ -82,6 +87,11 @@ export interface EventBus {
     handler: (envelope: EventEnvelope) => void,
     signal: AbortSignal,
   ): Promise<void>;
+  /**
+   * For metrics: messages of a durable consumer not delivered yet (`pending`) and delivered
+   * but not acknowledged (`unacknowledged`). Optional: a bus without it reports no lag.
+   */
+  consumerLag?(stream: StreamSpec, durable: string): Promise<ConsumerLag>;
   /** For readiness: is the adapter connected to its backing store? */
   connected(): boolean;
   /** Drains and closes connections. */

@@ -1,10 +1,11 @@
 import { z } from "zod";
 import type { ServiceName } from "@petri/contracts";
-import { type Database, createDatabase } from "@petri/db";
+import { type Database, createDatabase, observeDatabasePool } from "@petri/db";
 import {
   InternalTokenVerifier,
   baseServiceConfigSchema,
   buildServiceServer,
+  collectProcessMetrics,
   createLogger,
   createShutdown,
   exitOnConfigError,
@@ -79,6 +80,8 @@ export async function runClusterService(
     format: config.LOG_FORMAT,
   });
   const database = await openDatabase(options.service, config.DATABASE_URL);
+  collectProcessMetrics();
+  observeDatabasePool(database, options.service);
   const bus = await NatsEventBus.connect({
     servers: config.NATS_URL,
     name: `petri-${options.service}`,

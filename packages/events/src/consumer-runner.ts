@@ -7,6 +7,7 @@ import type { Delivery, EventBus, StreamSpec } from "./bus.js";
 import { decodePayload, encodeEnvelope } from "./envelope.js";
 import { listenForRecordedEvents } from "./record-event.js";
 import { errorMessage, type Logger } from "./internal/async.js";
+import { consumerCounters } from "./messaging-metrics.js";
 import { type MessagingTables, type OnCommit, transactionWithCommitHooks } from "@petri/db";
 
 export interface EventContext<P extends Message = Message> {
@@ -121,9 +122,11 @@ export class ConsumerRunner {
     deadLettered: 0,
   };
   private readonly db: Kysely<MessagingTables>;
+  private readonly metrics: ReturnType<typeof consumerCounters>;
 
   constructor(private readonly opts: ConsumerRunnerOptions) {
     this.db = opts.db as Kysely<MessagingTables>;
+    this.metrics = consumerCounters(opts.name);
     this.maxAttempts = opts.maxAttempts ?? 5;
     this.backoff = opts.backoffMs ?? defaultBackoff;
     this.concurrency = opts.concurrency ?? 4;
@@ -218,6 +221,7 @@ export class ConsumerRunner {
   private async handleDelivery(sub: Subscription, delivery: Delivery): Promise<void> {
     const { envelope } = delivery;
     const log = this.opts.logger;
+    this.metrics.delivered(delivery.deliveryCount);
     const handler = sub.handlers[envelope.type];
     if (!handler) return this.skip(delivery);
     let payload: Message;
@@ -262,6 +266,7 @@ export class ConsumerRunner {
     }
     if (outcome === "applied") this.counters.applied += 1;
     else this.counters.duplicates += 1;
+    this.metrics.finished(outcome);
     try {
       await this.opts.failpoints.hit(FAILPOINT.afterEffectBeforeAck);
     } catch (err) {
@@ -289,6 +294,7 @@ export class ConsumerRunner {
   /** An event without effect here: no inbox row (nothing to make exactly once), only the ack. */
   private async skip(delivery: Delivery): Promise<void> {
     this.counters.skipped += 1;
+    this.metrics.finished("skipped");
     await this.acknowledge(delivery);
   }
 
@@ -341,6 +347,7 @@ export class ConsumerRunner {
         return;
       }
       this.counters.deadLettered += 1;
+      this.metrics.finished("dead_lettered");
       log.error(
         {
           eventId: envelope.id,
@@ -357,6 +364,7 @@ export class ConsumerRunner {
       return;
     }
     this.counters.retried += 1;
+    this.metrics.finished("retried");
     log.warn(
       { eventId: envelope.id, type: envelope.type, attempt: deliveryCount, reason, consumer: this.opts.name },
       "event handler failed; will retry",

@@ -123,6 +123,30 @@ describe("InProcessEventBus (PGlite)", () => {
     await bus.close();
   });
 
+  it("reports a consumer's lag: messages past its cursor, and deliveries awaiting an ack", async () => {
+    const clock = new FakeClock();
+    const bus = await InProcessEventBus.create({ db: database, clock, logger: testLogger() });
+    const { stream, subject } = freshStream();
+    await bus.ensureStream(stream);
+    expect(await bus.consumerLag(stream, "laggard")).toEqual({ pending: 0, unacknowledged: 0 });
+    for (let i = 0; i < 3; i += 1) await bus.publish(envelopeOn(subject("x")));
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const rec = consumeInto(bus, stream, "laggard", stream.subjects[0]!, async (d) => {
+      await held;
+      await d.ack();
+    });
+    // All three claimed (past the cursor), none acknowledged yet.
+    await eventually(() => rec.deliveries.length === 3, "3 deliveries in flight");
+    expect(await bus.consumerLag(stream, "laggard")).toEqual({ pending: 0, unacknowledged: 3 });
+    const stopping = rec.stop();
+    release();
+    await stopping;
+    await bus.publish(envelopeOn(subject("x")));
+    expect(await bus.consumerLag(stream, "laggard")).toEqual({ pending: 1, unacknowledged: 0 });
+    await bus.close();
+  });
+
   it("redelivers after nak(delay) and after the ack deadline, never after term", async () => {
     const clock = new FakeClock();
     const bus = await InProcessEventBus.create({ db: database, clock, logger: testLogger() });

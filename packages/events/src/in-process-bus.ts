@@ -7,6 +7,7 @@ import type {
   ConsumeOptions,
   ConsumerSpec,
   Delivery,
+  ConsumerLag,
   EventBus,
   PublishAck,
   StreamSpec,
@@ -526,6 +527,35 @@ export class InProcessEventBus implements EventBus {
       .where("state", "=", "pending")
       .where("delivery_count", "=", claimed.deliveryCount)
       .execute();
+  }
+
+  /**
+   * Messages past the consumer's cursor (its filter is applied when they are claimed, so a
+   * filtered consumer's count includes messages it will skip) and its deliveries awaiting an ack.
+   */
+  async consumerLag(stream: StreamSpec, durable: string): Promise<ConsumerLag> {
+    const row = await this.db
+      .selectFrom("consumers")
+      .innerJoin("streams", "streams.name", "consumers.stream")
+      .select((eb) => [
+        "consumers.cursor",
+        "streams.last_seq",
+        eb
+          .selectFrom("deliveries")
+          .select((d) => d.fn.countAll().as("n"))
+          .whereRef("deliveries.stream", "=", "consumers.stream")
+          .whereRef("deliveries.durable", "=", "consumers.durable")
+          .where("deliveries.state", "=", "pending")
+          .as("unacknowledged"),
+      ])
+      .where("consumers.stream", "=", stream.name)
+      .where("consumers.durable", "=", durable)
+      .executeTakeFirst();
+    if (!row) return { pending: 0, unacknowledged: 0 };
+    return {
+      pending: Math.max(0, Number(row.last_seq) - Number(row.cursor)),
+      unacknowledged: Number(row.unacknowledged ?? 0),
+    };
   }
 
   /** Stream state for tests and diagnostics (same shape as NatsEventBus.streamInfo). */

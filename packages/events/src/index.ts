@@ -1,6 +1,7 @@
 export type {
   BroadcastSpec,
   ConsumeOptions,
+  ConsumerLag,
   ConsumerSpec,
   Delivery,
   EventBus,

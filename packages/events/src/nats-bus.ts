@@ -30,6 +30,7 @@ import type {
   ConsumeOptions,
   ConsumerSpec,
   Delivery,
+  ConsumerLag,
   EventBus,
   PublishAck,
   StreamSpec,
@@ -471,6 +472,13 @@ export class NatsEventBus implements EventBus {
       }
       signal.removeEventListener("abort", onAbort);
     })();
+  }
+
+  /** JetStream's own count: num_pending (after the filter) and num_ack_pending. */
+  async consumerLag(stream: StreamSpec, durable: string): Promise<ConsumerLag> {
+    const spec = this.namespace.consumer({ stream, durable, filterSubject: ">" });
+    const info = await this.jsm.consumers.info(spec.stream.name, spec.durable);
+    return { pending: info.num_pending, unacknowledged: info.num_ack_pending };
   }
 
   /** Stream state for tests and diagnostics. */

@@ -5,6 +5,7 @@ import type { Kysely, Migration } from "kysely";
 import { MIGRATIONS_CHECK } from "./await-migrations.js";
 import type { EventBus } from "./bus.js";
 import { ConsumerRunner, type ConsumerSubscription } from "./consumer-runner.js";
+import { observeMessaging } from "./messaging-metrics.js";
 import { OutboxRelay } from "./outbox-relay.js";
 
 /** What the host hands to every service's composition root, in both run modes. */
@@ -56,6 +57,7 @@ export function createServiceRuntime<DB>(options: ServiceRuntimeOptions) {
       }),
   );
   let started = false;
+  let stopObserving: (() => void) | undefined;
 
   async function readiness() {
     const checks: ReadinessCheck[] = [];
@@ -85,9 +87,21 @@ export function createServiceRuntime<DB>(options: ServiceRuntimeOptions) {
       relay.start();
       for (const runner of runners) runner.start();
       started = true;
+      stopObserving ??= observeMessaging({
+        service,
+        db,
+        relay,
+        bus,
+        consumers: (options.consumers ?? []).map((c) => ({
+          name: c.name,
+          streams: c.subscriptions.map((s) => s.stream),
+        })),
+      });
     },
     async stop() {
       started = false;
+      stopObserving?.();
+      stopObserving = undefined;
       await Promise.all(runners.map((runner) => runner.stop()));
       await relay.stop();
     },

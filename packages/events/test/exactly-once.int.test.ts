@@ -4,6 +4,7 @@
  * scenarios, the same expectations.
  */
 import { Failpoints, FAILPOINT, FailpointError } from "@petri/service-kit";
+import { metricSample } from "@petri/service-kit/testing";
 import type { Kysely } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EventBus } from "../src/bus.js";
@@ -219,6 +220,11 @@ describe.each(factories)("$name", (factory) => {
         ],
       });
       const relay = svc.relay();
+      const counted = (name: string) => metricSample(name, { consumer: "svc-d--effects" });
+      const countedBefore = {
+        deadLettered: await counted("petri_consumer_dead_lettered_total"),
+        redeliveries: await counted("petri_consumer_redeliveries_total"),
+      };
       runner.start();
       relay.start();
       await eventually(async () => {
@@ -240,6 +246,9 @@ describe.each(factories)("$name", (factory) => {
       expect(decodeEnvelope(dead!.envelope).id).toBe(poison);
       expect(poisonAttempts).toBe(3);
       expect(runner.stats()).toMatchObject({ applied: 200, retried: 2, deadLettered: 1 });
+      // The poison pill's second and third deliveries were redeliveries.
+      expect(await counted("petri_consumer_dead_lettered_total")).toBe(countedBefore.deadLettered + 1);
+      expect(await counted("petri_consumer_redeliveries_total")).toBe(countedBefore.redeliveries + 2);
       expect(expectExactlyOnce(await svc.effects(), good)).toEqual({
         missing: [],
         duplicated: [],

@@ -30,3 +30,6 @@ export * from "./expiring-lru-cache.js";
 export * from "./ports.js";
 export * from "./balancing-transport/index.js";
 export * from "./rpc-call-log.js";
+export * from "./metrics.js";
+export * from "./metrics-server.js";
+export * from "./rpc-metrics.js";

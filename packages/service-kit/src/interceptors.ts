@@ -8,6 +8,7 @@
  * The first entry is the outermost layer: the trace context exists before anything logs, the
  * call's access line (rpc-call-log.ts) sees the final outcome, error mapping sees
  * authentication failures, and the handler runs with the principal.
+ * serverInterceptors() puts rpcMetricsInterceptor() (rpc-metrics.ts) around them all.
  */
 import { create } from "@bufbuild/protobuf";
 import {
@@ -32,6 +33,7 @@ import { DomainError, ValidationError, type DomainErrorKind } from "./errors.js"
 import type { Logger } from "./logger.js";
 import { safeTextInterceptor } from "./message-text.js";
 import { endLogWithStream, startRpcCallLog } from "./rpc-call-log.js";
+import { rpcMetricsInterceptor } from "./rpc-metrics.js";
 import {
   InvalidInternalTokenError,
   PRINCIPAL_HEADER,
@@ -431,6 +433,7 @@ export interface ServerInterceptorOptions {
 /** The standard server chain, in the right order (see the top of this file). */
 export function serverInterceptors(options: ServerInterceptorOptions): Interceptor[] {
   return [
+    rpcMetricsInterceptor(),
     traceInterceptor(options.logger),
     errorInterceptor(options.logger),
     principalInterceptor(options.verifier, {

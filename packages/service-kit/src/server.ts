@@ -3,7 +3,8 @@
  *   - HTTP/2 cleartext with prior knowledge (h2c): gRPC, gRPC-Web and Connect, which is how
  *     services call each other in cluster mode;
  *   - HTTP/1.1: Connect and gRPC-Web (gRPC itself needs HTTP/2 trailers), plus /healthz and
- *     /readyz, because Kubernetes httpGet probes speak HTTP/1.1 only.
+ *     /readyz, because Kubernetes httpGet probes speak HTTP/1.1 only, and /metrics (Prometheus;
+ *     the port is internal, never behind the public gateway).
  * Node has no h2c server that also accepts HTTP/1.1 (allowHTTP1 relies on TLS ALPN), so a
  * plain net.Server accepts each connection, looks at its first bytes, and hands the socket
  * to an http2 or an http server that never listen themselves. Both run the same Connect
@@ -22,6 +23,7 @@ import type { Clock } from "./clock.js";
 import { healthRoutes } from "./health.js";
 import type { ReadinessReport } from "./hosted-service.js";
 import type { Logger } from "./logger.js";
+import { serveMetrics } from "./metrics-server.js";
 
 type NodeHandlerFn = NonNullable<ConnectNodeAdapterOptions["fallback"]>;
 
@@ -150,6 +152,10 @@ export function buildServiceServer(options: ServiceServerOptions): ServiceServer
           jsonResponse(res, 503, report, method === "HEAD");
         },
       );
+      return;
+    }
+    if (probe && path === "/metrics") {
+      serveMetrics(res, method === "HEAD", logger);
       return;
     }
     jsonResponse(res, 404, { error: { code: "not_found", message: "not found" } }, method === "HEAD");

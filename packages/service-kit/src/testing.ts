@@ -9,3 +9,4 @@ export {
   corpusResolver,
 } from "./outbound-url/ssrf-corpus.js";
 export { repeatedLogKeys } from "./log-line-keys.js";
+export { metricSample } from "./metric-sample.js";

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { serve } from "@hono/node-server";
 import type { ServiceName } from "@petri/contracts";
-import { type Database, createDatabase } from "@petri/db";
+import { type Database, createDatabase, observeDatabasePool } from "@petri/db";
 import { InProcessEventBus, type ServiceDeps } from "@petri/events";
 import { createGateway, createServiceClients } from "@petri/gateway";
 import {
@@ -17,9 +17,11 @@ import {
   type Logger,
   answerClientErrors,
   clientInterceptors,
+  collectProcessMetrics,
   freePort,
   generateInternalKeyPair,
   healthRoutes,
+  listenForMetrics,
   serverInterceptors,
 } from "@petri/service-kit";
 import { type EmbeddedPostgres, startEmbeddedPostgres } from "./embedded-postgres.js";
@@ -100,6 +102,11 @@ export interface StandaloneOptions {
   gateway?: { corsOrigins?: readonly string[]; trustProxy?: boolean };
   port: number;
   host: string;
+  /**
+   * Where Prometheus scrapes GET /metrics (every service's series, one registry for the
+   * process), apart from the public port; port 0 picks a free one. Absent: no metrics listener.
+   */
+  metrics?: { port: number; host: string };
   logger: Logger;
   clock: Clock;
   failpoints: Failpoints;
@@ -109,6 +116,8 @@ export interface Standalone {
   url: string;
   port: number;
   services: HostedService[];
+  /** The metrics listener's URL (http://host:port/metrics), when options.metrics asked for one. */
+  metricsUrl?: string;
   /** The services' database (tests read projections through it). */
   database: Database;
   /** The embedded PostgreSQL server's wrapper process, when standalone runs one. */
@@ -160,6 +169,8 @@ async function startHost(
     logger,
     teardown,
   );
+  const stopPoolMetrics = observeDatabasePool(database, "standalone");
+  teardown.push(async () => stopPoolMetrics());
   const bus = await InProcessEventBus.create({ db: database, clock, logger });
   teardown.push(() => bus.close());
   const deps: ServiceDeps = { database, bus, clock, logger, failpoints };
@@ -221,12 +232,16 @@ async function startHost(
   });
   teardown.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
   const url = `http://${options.host}:${port}`;
+  collectProcessMetrics();
+  const metrics = options.metrics && (await listenForMetrics({ ...options.metrics, logger }));
+  if (metrics) teardown.push(() => metrics.close());
 
   let stopped = false;
   return {
     url,
     port,
     services,
+    ...(metrics ? { metricsUrl: metrics.url } : {}),
     database,
     ...(databaseServer ? { databaseServerPid: databaseServer.pid } : {}),
     async stop() {

@@ -10,6 +10,7 @@ import {
   loadConfig,
   logFormatSchema,
   logLevelSchema,
+  metricsListenerConfigSchema,
   portSchema,
   systemClock,
   webhookTestAllowlistConfigSchema,
@@ -24,20 +25,22 @@ import { type StandaloneDatabase, startStandalone } from "./host.js";
 
 const config = exitOnConfigError(() =>
   loadConfig(
-    z.object({
-      PORT: portSchema.default(8080),
-      HOST: z.string().default("127.0.0.1"),
-      PETRI_DATA_DIR: z.string().default("./.petri"),
-      LOG_LEVEL: logLevelSchema.default("info"),
-      LOG_FORMAT: logFormatSchema.default("json"),
-      PETRI_CORS_ORIGINS: corsOriginsSchema,
-      // As the cluster gateway: take the client address from the last X-Forwarded-For entry.
-      PETRI_TRUST_PROXY: trustProxySchema,
-      // An existing PostgreSQL database instead of the embedded server (one schema per service).
-      PETRI_DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
-      // The embedded engine: a PostgreSQL server of its own (default), or PGlite in this process.
-      PETRI_EMBEDDED_DB: z.enum(["postgres", "pglite"]).default("postgres"),
-    }),
+    z
+      .object({
+        PORT: portSchema.default(8080),
+        HOST: z.string().default("127.0.0.1"),
+        PETRI_DATA_DIR: z.string().default("./.petri"),
+        LOG_LEVEL: logLevelSchema.default("info"),
+        LOG_FORMAT: logFormatSchema.default("json"),
+        PETRI_CORS_ORIGINS: corsOriginsSchema,
+        // As the cluster gateway: take the client address from the last X-Forwarded-For entry.
+        PETRI_TRUST_PROXY: trustProxySchema,
+        // An existing PostgreSQL database instead of the embedded server (one schema per service).
+        PETRI_DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+        // The embedded engine: a PostgreSQL server of its own (default), or PGlite in this process.
+        PETRI_EMBEDDED_DB: z.enum(["postgres", "pglite"]).default("postgres"),
+      })
+      .extend(metricsListenerConfigSchema.shape),
   ),
 );
 const logger = createLogger({
@@ -98,6 +101,10 @@ const petri = await startStandalone({
   gateway: { corsOrigins: config.PETRI_CORS_ORIGINS, trustProxy: config.PETRI_TRUST_PROXY },
   port: config.PORT,
   host: config.HOST,
+  // Prometheus' port, apart from the API's; PETRI_METRICS_PORT=0 turns it off.
+  ...(config.PETRI_METRICS_PORT === 0
+    ? {}
+    : { metrics: { port: config.PETRI_METRICS_PORT, host: config.PETRI_METRICS_HOST } }),
   logger,
   clock: systemClock,
   failpoints,
@@ -109,6 +116,7 @@ console.log(
     `  API          ${petri.url}`,
     `  health       ${petri.url}/health`,
     `  OpenAPI 3.1  ${petri.url}/openapi.json`,
+    ...(petri.metricsUrl ? [`  metrics      ${petri.metricsUrl}`] : []),
     "Stop with Ctrl-C.",
     "",
   ].join("\n"),

@@ -5,6 +5,7 @@
  * owner-only access; the raw data.
  */
 import { Code } from "@connectrpc/connect";
+import { metricSample } from "@petri/service-kit/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FULL_INTAKES, MIC_CLOUD_INTAKE } from "../src/domain/interpret/fixtures.js";
 import {
@@ -98,6 +99,11 @@ describe.each(ENGINES)("cloud labs on %s", (engine) => {
 
   it("sends a translated experiment to the sandbox lab and follows it to completed, one event per change", async () => {
     const owner = requester();
+    const ended = { provider: AUTOPROTOCOL, outcome: "completed" };
+    const endedBefore = {
+      count: await metricSample("petri_cloudlab_submission_duration_seconds_count", ended),
+      sum: await metricSample("petri_cloudlab_submission_duration_seconds_sum", ended),
+    };
     const experiment = storedExperiment(owner, MIC);
     const { submission, translation } = await cl
       .as(owner)
@@ -128,6 +134,13 @@ describe.each(ENGINES)("cloud labs on %s", (engine) => {
     expect(Object.keys(results.mic_values).length).toBeGreaterThan(0);
     expect(done.startedAt).toBeDefined();
     expect(done.completedAt).toBeDefined();
+    // Created, then three polls a minute apart on the test clock: at least 3 minutes.
+    expect(await metricSample("petri_cloudlab_submission_duration_seconds_count", ended)).toBe(
+      endedBefore.count + 1,
+    );
+    expect(
+      (await metricSample("petri_cloudlab_submission_duration_seconds_sum", ended)) - endedBefore.sum,
+    ).toBeGreaterThanOrEqual(180);
 
     const events = await cl.db
       .selectFrom("outbox")

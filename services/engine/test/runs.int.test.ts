@@ -7,6 +7,7 @@
  * synchronous endpoint's deadline.
  */
 import { Code } from "@connectrpc/connect";
+import { metricSample } from "@petri/service-kit/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { leasePendingRuns } from "../src/db/runs.js";
 import { EngineProviderError } from "../src/domain/generation.js";
@@ -55,6 +56,9 @@ describe.each(ENGINES)("engine runs on %s", (engine) => {
 
   it("queues a run, the worker completes it with progress 100, and only its owner sees it", async () => {
     const owner = requester();
+    const completedBefore = await metricSample("petri_engine_run_duration_seconds_count", {
+      outcome: "completed",
+    });
     const { run } = await e.as(owner).startEngineRun(START);
     expect(run).toMatchObject({ status: "PENDING", query: START.query, jobType: "hypothesis_generation" });
     expect(run!.runId).toMatch(/^run_/);
@@ -78,6 +82,9 @@ describe.each(ENGINES)("engine runs on %s", (engine) => {
     });
     expect(result.reasoning_trace.map((s: { step: number }) => s.step)).toEqual([1, 2]);
     expect(result.reasoning_trace[1].action).toBe("literature:not_configured");
+    expect(await metricSample("petri_engine_run_duration_seconds_count", { outcome: "completed" })).toBe(
+      completedBefore + 1,
+    );
     expect((await e.as(owner).getActiveEngineRun({})).run).toBeUndefined();
 
     const stranger = requester();

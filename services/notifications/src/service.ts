@@ -21,6 +21,7 @@ import type { NotificationsDb } from "./db/schema.js";
 import { BackgroundLoop } from "@petri/service-kit";
 import { DeliveryWorker } from "./delivery/delivery-worker.js";
 import { systemResolver } from "./delivery/system-resolver.js";
+import { observeWebhookQueue } from "./delivery/webhook-metrics.js";
 import { UndiciWebhookSender, type WebhookSender } from "./delivery/webhook-sender.js";
 import { notificationsConsumers } from "./events/subscriptions.js";
 import { MailDispatcher } from "./mail/mail-dispatcher.js";
@@ -162,6 +163,7 @@ export function createNotificationsService(
       );
   }
 
+  let stopQueueMetrics: (() => void) | undefined;
   return {
     ...runtime.hosted,
     useCases,
@@ -174,6 +176,7 @@ export function createNotificationsService(
       vault.useKek(await resolveKek(options));
       await checkKek();
       await runtime.hosted.start();
+      stopQueueMetrics ??= observeWebhookQueue(db, clock);
       if (background) {
         worker.start();
         mailLoop.start();
@@ -181,6 +184,7 @@ export function createNotificationsService(
     },
     /** Final: the HTTP and SMTP connection pools are closed (a stopped service is not restarted). */
     async stop() {
+      stopQueueMetrics?.();
       await mailLoop.stop();
       await worker.stop();
       await runtime.hosted.stop();

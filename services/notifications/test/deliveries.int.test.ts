@@ -4,6 +4,7 @@
  * the preferences, one delivery per event, refused URLs, and the address checks at connect
  * time (reliability test plan S2, S3).
  */
+import { metricSample } from "@petri/service-kit/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WEBHOOK_EVENTS } from "../src/domain/webhook-events.js";
 import {
@@ -48,8 +49,17 @@ describe.each(ENGINES)("webhook deliveries (%s)", (engine) => {
     const account = requester();
     const fixture = experiment(account.accountId, receiver.url("r1.hooks.test"));
     const claimed = experimentEvent(fixture, "claimed");
+    const succeededBefore = await metricSample("petri_webhook_attempts_total", { outcome: "succeeded" });
+    const firstAttemptsBefore = await metricSample("petri_webhook_first_attempt_delay_seconds_count");
     await notifications.deliver(claimed);
+    expect(await metricSample("petri_webhook_queue_deliveries", { state: "due" })).toBeGreaterThanOrEqual(1);
     expect(await notifications.service.deliverDue()).toBe(1);
+    expect(await metricSample("petri_webhook_attempts_total", { outcome: "succeeded" })).toBe(
+      succeededBefore + 1,
+    );
+    expect(await metricSample("petri_webhook_first_attempt_delay_seconds_count")).toBe(
+      firstAttemptsBefore + 1,
+    );
 
     const [delivery] = await deliveriesOf(fixture.id);
     expect(delivery).toMatchObject({

@@ -95,6 +95,8 @@ export async function startStandaloneHost(
       cloudlabs: cloudLabsOptionsFromEnv(env),
       port: 0,
       host: "127.0.0.1",
+      // Prometheus' listener on a port of its own (a free one).
+      metrics: { port: 0, host: "127.0.0.1" },
       logger: options.logger ?? createLogger({ service: "e2e", level: "warn" }),
       clock: options.clock ?? systemClock,
       failpoints: new Failpoints(),
@@ -130,10 +132,11 @@ export async function startClusterHost(
   const database = `petri_e2e_${label}_${process.pid}_${Date.now()}`;
   const state = mkdtempSync(path.join(tmpdir(), `petri-cluster-${label}-`));
   const natsCluster = options.natsNodes === 3;
-  // Services on base+1..base+7, experiments replica base+11, gateways base+20 and base+21;
-  // with the NATS cluster its client ports base+30.., routes base+40.., monitoring base+50...
+  // Services on base+1..base+7, experiments replica base+11, gateways base+20 and base+21 (their
+  // metrics base+60 and base+61); with the NATS cluster its client ports base+30.., routes
+  // base+40.., monitoring base+50...
   const natsOffsets = natsCluster ? [30, 31, 32, 40, 41, 42, 50, 51, 52] : [];
-  const portBase = await freePortBase([1, 2, 3, 4, 5, 6, 7, 11, 20, 21, ...natsOffsets]);
+  const portBase = await freePortBase([1, 2, 3, 4, 5, 6, 7, 11, 20, 21, 60, 61, ...natsOffsets]);
   const gatewayPort = portBase + 20;
   const env = {
     ...process.env,
@@ -172,6 +175,11 @@ export async function startClusterHost(
     logDir: path.join(state, "logs"),
     /** Service i (1 identity … 7 notifications) listens on portBase + i. */
     portBase,
+    /** Every process's /metrics: the gateways' metrics ports, then each service replica's own port. */
+    metricsUrls: [
+      ...Array.from({ length: gateways }, (_, i) => `http://127.0.0.1:${portBase + 60 + i}/metrics`),
+      ...[1, 2, 3, 4, 5, 6, 7, 11].map((offset) => `http://127.0.0.1:${portBase + offset}/metrics`),
+    ],
     /** deploy/local's directory: pids, logs/<label>.log, nats/<n>/. */
     state,
     /** The NATS cluster's monitoring URLs, node 1..3 (none on the shared nats-server). */

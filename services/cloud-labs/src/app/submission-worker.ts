@@ -18,6 +18,7 @@ import type { CloudLabsDb, SubmissionRow } from "../db/schema.js";
 import type { LabPlan } from "../domain/plan.js";
 import { advances } from "../domain/submission.js";
 import { recordStatusChanged } from "./submission-events.js";
+import { countLabCallFailure, countSubmissionEnd } from "../submission-metrics.js";
 
 export interface SubmissionWorkerOptions {
   db: Kysely<CloudLabsDb>;
@@ -164,6 +165,7 @@ export class SubmissionWorker {
       { submissionId: row.id, err: error.message, attempts, givesUp },
       "cloud-lab call failed",
     );
+    countLabCallFailure(row.provider_id, row.status === "pending" ? "submit" : "poll", !givesUp);
     if (givesUp) {
       await this.change(row, {
         status: "failed",
@@ -194,6 +196,9 @@ export class SubmissionWorker {
       if (after && after.status !== row.status) await recordStatusChanged(trx, after, row.status, now);
       return after;
     });
-    if (updated) this.options.afterCommit();
+    if (updated) {
+      if (updated.status !== row.status) countSubmissionEnd(updated, updated.status, now);
+      this.options.afterCommit();
+    }
   }
 }

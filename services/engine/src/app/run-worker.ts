@@ -30,6 +30,7 @@ import type { EngineDb, EngineRunRow } from "../db/schema.js";
 import { EngineProviderError, type EngineStage, type JobType } from "../domain/generation.js";
 import type { ExperimentType } from "@petri/contracts";
 import { type EngineProviders, RunFailure, runPipeline } from "./run-pipeline.js";
+import { timeEngineRun } from "../run-metrics.js";
 
 export interface RunWorkerOptions {
   db: Kysely<EngineDb>;
@@ -121,6 +122,7 @@ export class RunWorker {
     const ref = { id: run.id, owner: this.id };
     const deadline = AbortSignal.timeout(limits.runTimeoutMs);
     const signal = AbortSignal.any([stop.signal, deadline]);
+    const ended = timeEngineRun();
     let stage: { stage: EngineStage; percentage: number } = { stage: "queued", percentage: 0 };
     let leaseLost = false;
     const renew = async () => {
@@ -157,15 +159,18 @@ export class RunWorker {
         { experimentType: result.experiment_type, resultJson: JSON.stringify(result) },
         clock.now(),
       );
+      ended("completed");
     } catch (error) {
-      if (leaseLost) return;
+      if (leaseLost) return ended("lease_lost");
       if (stop.signal.aborted && !deadline.aborted) {
         await releaseRun(db, ref, clock.now());
+        ended("released");
         return;
       }
       const failure = this.failureOf(error, deadline.aborted);
       if (failure.code === "internal_error") logger.error({ err: error, runId: run.id }, "engine run failed");
       await failRun(db, ref, failure, clock.now());
+      ended(deadline.aborted ? "timeout" : "failed");
     } finally {
       clearInterval(heartbeat);
     }

@@ -10,6 +10,7 @@ import type { Kysely } from "kysely";
 import type { NotificationsDb, WebhookDeliveryRow } from "../db/schema.js";
 import type { AttemptOutcome } from "../domain/attempt-outcome.js";
 import { signatureHeaders } from "../domain/signing.js";
+import { countWebhookAttempt } from "../delivery/webhook-metrics.js";
 import type { WebhookSender } from "../delivery/webhook-sender.js";
 import type { AttemptRecord, makeRecordDeliveryAttempt } from "./record-delivery-attempt.js";
 import type { SigningSecretVault } from "./signing-secrets.js";
@@ -68,6 +69,7 @@ export function makeAttemptDelivery(deps: {
       outcome: result.outcome,
       latencyMs: result.latencyMs,
     });
+    countWebhookAttempt(leased, attemptedAt, record);
     return { record, outcome: result.outcome };
   };
 }
