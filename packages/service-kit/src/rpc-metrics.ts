@@ -6,6 +6,7 @@
  * For a server stream the duration is the time to the stream's start, not its whole life.
  */
 import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
+import { codeToString } from "@connectrpc/connect/protocol-connect";
 import { FAST_SECONDS_BUCKETS, counter, histogram } from "./metrics.js";
 
 const rpcCalls = counter({
@@ -21,14 +22,11 @@ const rpcDuration = histogram({
   buckets: FAST_SECONDS_BUCKETS,
 });
 
-/** "not_found" for Code.NotFound: the Connect protocol's spelling of each code. */
-function codeLabel(code: Code): string {
-  return Code[code].replace(/([a-z])([A-Z])/g, "$1_$2").toLowerCase();
-}
+/** "not_found" for Code.NotFound: the Connect protocol's spelling of each code, as on the wire. */
 const CODE_LABELS = new Map<Code, string>(
   Object.values(Code)
     .filter((value): value is Code => typeof value === "number")
-    .map((code) => [code, codeLabel(code)]),
+    .map((code) => [code, codeToString(code)]),
 );
 
 interface ProcedureChildren {
