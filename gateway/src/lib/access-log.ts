@@ -4,29 +4,10 @@
  * including those answered before routing or authentication (404, 405, 401, 413, 429, CORS
  * preflights, /health, the docs), and the status error handling settled on.
  */
-import type { Context, MiddlewareHandler } from "hono";
-import { matchedRoutes } from "hono/route";
-import { type Logger, type RequestContext, UNMATCHED_ROUTE, logHttpAccess } from "@petri/service-kit";
+import type { MiddlewareHandler } from "hono";
+import { type Logger, type RequestContext, logHttpAccess } from "@petri/service-kit";
+import { routeTemplate } from "./route-template.js";
 import type { GatewayEnv } from "./runtime.js";
-
-// Routes live as long as the app: each one's template is built once.
-const templates = new WeakMap<object, string>();
-
-/**
- * The OpenAPI template of the route that answered ("/experiments/{experiment_id}"), or
- * UNMATCHED_ROUTE; never the request's own path.
- */
-export function routeTemplate(c: Context): string {
-  // Middleware is registered for method ALL; the last other match is the route's handler.
-  const route = matchedRoutes(c).findLast((r) => r.method !== "ALL");
-  if (!route) return UNMATCHED_ROUTE;
-  let template = templates.get(route);
-  if (template === undefined) {
-    template = route.path.replace(/:([A-Za-z0-9_]+)(\{[^}]*\})?/g, "{$1}");
-    templates.set(route, template);
-  }
-  return template;
-}
 
 export function accessLog(logger: Logger): MiddlewareHandler<GatewayEnv> {
   return async (c, next) => {

@@ -18,11 +18,11 @@ describe("httpMetrics", () => {
       c.req.param("widget_id") === "broken" ? Promise.reject(new Error("boom")) : c.json({ ok: true }),
     );
     app.onError((_error, c) => c.json({ error: "internal" }, 500));
-    const route = "/widgets/:widget_id";
+    const route = "/widgets/{widget_id}";
     const before = {
       ok: await requests({ method: "GET", route, status: "200" }),
       failed: await requests({ method: "GET", route, status: "500" }),
-      unmatched: await requests({ method: "GET", route: "unmatched", status: "404" }),
+      unmatched: await requests({ method: "GET", route: "(unmatched)", status: "404" }),
     };
 
     for (const id of ["w_1", "w_2", "w_3"]) expect((await app.request(`/widgets/${id}`)).status).toBe(200);
@@ -31,11 +31,11 @@ describe("httpMetrics", () => {
 
     expect(await requests({ method: "GET", route, status: "200" })).toBe(before.ok + 3);
     expect(await requests({ method: "GET", route, status: "500" })).toBe(before.failed + 1);
-    expect(await requests({ method: "GET", route: "unmatched", status: "404" })).toBe(before.unmatched + 1);
+    expect(await requests({ method: "GET", route: "(unmatched)", status: "404" })).toBe(before.unmatched + 1);
     const text = await metricsRegistry.metrics();
     expect(text).not.toContain("w_1");
     expect(text).toContain(
-      'petri_http_request_duration_seconds_count{method="GET",route="/widgets/:widget_id"}',
+      'petri_http_request_duration_seconds_count{method="GET",route="/widgets/{widget_id}"}',
     );
   });
 });

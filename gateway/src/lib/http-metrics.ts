@@ -1,13 +1,14 @@
 /**
- * REST metrics: requests by method, route TEMPLATE ("/experiments/:experiment_id", never the
- * raw path, so ids never become label values) and status, and their duration by method and
- * route. Requests no route matched (404, 405) are counted under route "unmatched".
+ * REST metrics: requests by method, route TEMPLATE (route-template.ts, as on the access line:
+ * "/experiments/{experiment_id}", never the raw path, so ids never become label values) and
+ * status, and their duration by method and route. Requests no route matched (404, 405) are
+ * counted under route "(unmatched)".
  *
  * Outermost middleware: every answer is counted, including the guard's 401/429 and onError's.
  */
 import type { MiddlewareHandler } from "hono";
-import { matchedRoutes } from "hono/route";
 import { BoundChildren, FAST_SECONDS_BUCKETS, counter, histogram } from "@petri/service-kit";
+import { routeTemplate } from "./route-template.js";
 
 const httpRequests = counter({
   name: "petri_http_requests_total",
@@ -22,22 +23,11 @@ const httpDuration = histogram({
   buckets: FAST_SECONDS_BUCKETS,
 });
 
-export const UNMATCHED_ROUTE = "unmatched";
-
 /** Methods outside this set are labelled "other": a client cannot invent label values. */
 const KNOWN_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 
 const requestChildren = new BoundChildren<{ inc(): void }>();
 const durationChildren = new BoundChildren<{ observe(seconds: number): void }>();
-
-/** The template of the route that answered: the last matched route that is not middleware. */
-function routeTemplate(c: Parameters<MiddlewareHandler>[0]): string {
-  const matched = matchedRoutes(c);
-  for (let i = matched.length - 1; i >= 0; i -= 1) {
-    if (matched[i]!.method !== "ALL") return matched[i]!.path;
-  }
-  return UNMATCHED_ROUTE;
-}
 
 export function httpMetrics(): MiddlewareHandler {
   return async (c, next) => {

@@ -43,11 +43,11 @@ export async function countersMoveByKnownRequests(target: MetricsTarget): Promis
   expect(
     moved("petri_http_requests_total", {
       method: "GET",
-      route: "/experiments/:experiment_id",
+      route: "/experiments/{experiment_id}",
       status: "404",
     }),
   ).toBe(1);
-  expect(moved("petri_http_requests_total", { method: "GET", route: "unmatched", status: "404" })).toBe(1);
+  expect(moved("petri_http_requests_total", { method: "GET", route: "(unmatched)", status: "404" })).toBe(1);
   expect(moved("petri_rpc_server_calls_total", { procedure: GET_EXPERIMENT, code: "not_found" })).toBe(1);
   // The parser folds a labelled histogram's series into one (its limitation): the duration
   // histograms' counts are checked by the unit tests (rpc-metrics, http-metrics); here, that they exist.
