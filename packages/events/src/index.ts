@@ -51,3 +51,13 @@ export {
   type ServiceRuntimeOptions,
 } from "./service-runtime.js";
 export { runClusterService, type ClusterServiceOptions } from "./cluster-host.js";
+export { Pruner, type PruneTarget, type PrunerOptions } from "./pruner.js";
+export { messagingPruneTargets } from "./messaging-pruning.js";
+export {
+  DEFAULT_RETENTION,
+  MIN_IDEMPOTENCY_RETENTION_MS,
+  MIN_INBOX_RETENTION_MS,
+  retentionConfigSchema,
+  retentionFromEnv,
+  type RetentionSettings,
+} from "./retention.js";

@@ -5,7 +5,10 @@ import type { Kysely, Migration } from "kysely";
 import { MIGRATIONS_CHECK } from "./await-migrations.js";
 import type { EventBus } from "./bus.js";
 import { ConsumerRunner, type ConsumerSubscription } from "./consumer-runner.js";
+import { messagingPruneTargets } from "./messaging-pruning.js";
 import { OutboxRelay } from "./outbox-relay.js";
+import { Pruner } from "./pruner.js";
+import { DEFAULT_RETENTION, type RetentionSettings } from "./retention.js";
 
 /** What the host hands to every service's composition root, in both run modes. */
 export interface ServiceDeps {
@@ -14,6 +17,8 @@ export interface ServiceDeps {
   clock: Clock;
   logger: Logger;
   failpoints: Failpoints;
+  /** How long the messaging tables keep rows (default DEFAULT_RETENTION; hosts read retentionFromEnv). */
+  retention?: RetentionSettings | undefined;
 }
 
 export interface ConsumerDefinition {
@@ -55,6 +60,15 @@ export function createServiceRuntime<DB>(options: ServiceRuntimeOptions) {
         ...(consumer.maxAttempts === undefined ? {} : { maxAttempts: consumer.maxAttempts }),
       }),
   );
+  const retention = options.retention ?? DEFAULT_RETENTION;
+  const pruner = new Pruner({
+    name: `${service}-pruner`,
+    clock,
+    logger,
+    intervalMs: retention.intervalMs,
+    batchSize: retention.batchSize,
+  });
+  for (const target of messagingPruneTargets(db as Kysely<any>, retention)) pruner.register(target);
   let started = false;
 
   async function readiness() {
@@ -84,10 +98,12 @@ export function createServiceRuntime<DB>(options: ServiceRuntimeOptions) {
       for (const runner of runners) await runner.ensureStreams();
       relay.start();
       for (const runner of runners) runner.start();
+      pruner.start();
       started = true;
     },
     async stop() {
       started = false;
+      await pruner.stop();
       await Promise.all(runners.map((runner) => runner.stop()));
       await relay.stop();
     },
@@ -98,6 +114,9 @@ export function createServiceRuntime<DB>(options: ServiceRuntimeOptions) {
     db,
     relay,
     hosted,
+    /** Deletes rows past retention; a service registers its own tables' targets with it. */
+    pruner,
+    retention,
     /** Use cases call this after committing, so the relay publishes at once instead of at its next poll. */
     afterCommit: () => relay.poke(),
   };

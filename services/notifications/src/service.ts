@@ -19,6 +19,7 @@ import { makeGetWebhookSettings } from "./app/get-webhook-settings.js";
 import { notificationsMigrations } from "./db/migrations/index.js";
 import type { NotificationsDb } from "./db/schema.js";
 import { BackgroundLoop } from "@petri/service-kit";
+import { deleteAttemptsBefore } from "./db/deliveries.js";
 import { DeliveryWorker } from "./delivery/delivery-worker.js";
 import { systemResolver } from "./delivery/system-resolver.js";
 import { UndiciWebhookSender, type WebhookSender } from "./delivery/webhook-sender.js";
@@ -64,6 +65,8 @@ export interface NotificationsHostedService extends HostedService {
   readonly useCases: NotificationsUseCases;
   /** Runs every due delivery to completion now; returns the attempts started. */
   deliverDue(): Promise<number>;
+  /** Deletes the rows past retention now (the runtime's pruner also does so on its interval). */
+  prune(): Promise<Record<string, number>>;
   /** Sends the due e-mail now; returns how many messages were handled. */
   dispatchMail(): Promise<number>;
   /** This process's delivery worker (its lease owner id, attempts in flight). */
@@ -113,6 +116,11 @@ export function createNotificationsService(
     consumers: notificationsConsumers({ scheduleWebhookDelivery }),
   });
   const { db } = runtime;
+  runtime.pruner.register({
+    name: "webhook_attempts",
+    retentionMs: runtime.retention.webhookAttemptsMs,
+    deleteBatch: (cutoff, limit) => deleteAttemptsBefore(db, cutoff, limit),
+  });
 
   const recordDeliveryAttempt = makeRecordDeliveryAttempt({ db, clock, pokeMail });
   const attemptDelivery = makeAttemptDelivery({
@@ -167,6 +175,7 @@ export function createNotificationsService(
     useCases,
     worker,
     deliverDue: () => worker.deliverDue(),
+    prune: () => runtime.pruner.pruneAll(),
     dispatchMail: () => dispatcher.dispatchDue(),
     routes: (router) => router.service(NotificationsService, rpc),
     async start() {
