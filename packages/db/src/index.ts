@@ -10,7 +10,9 @@ export {
   migrationStatus,
 } from "./migrate.js";
 export {
+  addDeadLetterReplayColumns,
   createMessagingTables,
+  dropDeadLetterReplayColumns,
   dropMessagingTables,
   type DeadLettersTable,
   type IdempotencyKeysTable,

@@ -61,3 +61,13 @@ export {
   retentionFromEnv,
   type RetentionSettings,
 } from "./retention.js";
+export {
+  createDeadLetters,
+  deadLetterId,
+  parseDeadLetterId,
+  type DeadLetterPosition,
+  type DeadLetterRow,
+  type DeadLetters,
+  type ListDeadLettersInput,
+  type ReplayOutcome,
+} from "./dead-letters.js";

@@ -5,6 +5,7 @@ import type { Kysely, Migration } from "kysely";
 import { MIGRATIONS_CHECK } from "./await-migrations.js";
 import type { EventBus } from "./bus.js";
 import { ConsumerRunner, type ConsumerSubscription } from "./consumer-runner.js";
+import { createDeadLetters } from "./dead-letters.js";
 import { messagingPruneTargets } from "./messaging-pruning.js";
 import { OutboxRelay } from "./outbox-relay.js";
 import { Pruner } from "./pruner.js";
@@ -114,6 +115,8 @@ export function createServiceRuntime<DB>(options: ServiceRuntimeOptions) {
     db,
     relay,
     hosted,
+    /** Staff listing and replay of this service's dead letters (the ListDeadLetters/ReplayDeadLetter RPCs). */
+    deadLetters: createDeadLetters({ service, db: db as Kysely<any>, clock, runners }),
     /** Deletes rows past retention; a service registers its own tables' targets with it. */
     pruner,
     retention,
