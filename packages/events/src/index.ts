@@ -71,3 +71,4 @@ export {
   type ListDeadLettersInput,
   type ReplayOutcome,
 } from "./dead-letters.js";
+export { createDeadLetterRpc, routeDeadLetters } from "./dead-letter-rpc.js";

@@ -5,6 +5,8 @@ import type { Kysely, Migration } from "kysely";
 import { MIGRATIONS_CHECK } from "./await-migrations.js";
 import type { EventBus } from "./bus.js";
 import { ConsumerRunner, type ConsumerSubscription } from "./consumer-runner.js";
+import type { ConnectRouter } from "@connectrpc/connect";
+import { routeDeadLetters } from "./dead-letter-rpc.js";
 import { createDeadLetters } from "./dead-letters.js";
 import { messagingPruneTargets } from "./messaging-pruning.js";
 import { OutboxRelay } from "./outbox-relay.js";
@@ -70,6 +72,7 @@ export function createServiceRuntime<DB>(options: ServiceRuntimeOptions) {
     batchSize: retention.batchSize,
   });
   for (const target of messagingPruneTargets(db as Kysely<any>, retention)) pruner.register(target);
+  const deadLetters = createDeadLetters({ service, db: db as Kysely<any>, clock, runners });
   let started = false;
 
   async function readiness() {
@@ -115,8 +118,10 @@ export function createServiceRuntime<DB>(options: ServiceRuntimeOptions) {
     db,
     relay,
     hosted,
-    /** Staff listing and replay of this service's dead letters (the ListDeadLetters/ReplayDeadLetter RPCs). */
-    deadLetters: createDeadLetters({ service, db: db as Kysely<any>, clock, runners }),
+    /** Staff listing and replay of this service's dead letters. */
+    deadLetters,
+    /** Serves petri.common.v1.DeadLetterService; call from the service's `routes`. */
+    routeDeadLetters: (router: ConnectRouter) => routeDeadLetters(router, service, deadLetters),
     /** Deletes rows past retention; a service registers its own tables' targets with it. */
     pruner,
     retention,

@@ -127,6 +127,9 @@ export function createExperimentsService(
     ...runtime.hosted,
     useCases,
     prune: () => runtime.pruner.pruneAll(),
-    routes: (router) => router.service(ExperimentsService, rpc),
+    routes: (router) => {
+      router.service(ExperimentsService, rpc);
+      runtime.routeDeadLetters(router);
+    },
   };
 }

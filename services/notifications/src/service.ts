@@ -177,7 +177,10 @@ export function createNotificationsService(
     deliverDue: () => worker.deliverDue(),
     prune: () => runtime.pruner.pruneAll(),
     dispatchMail: () => dispatcher.dispatchDue(),
-    routes: (router) => router.service(NotificationsService, rpc),
+    routes: (router) => {
+      router.service(NotificationsService, rpc);
+      runtime.routeDeadLetters(router);
+    },
     async start() {
       // The KEK first: consumers seal a secret for an account's first delivery.
       vault.useKek(await resolveKek(options));
