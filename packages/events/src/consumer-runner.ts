@@ -280,6 +280,11 @@ export class ConsumerRunner {
           .returning("event_id")
           .executeTakeFirst();
         if (!inserted) return "duplicate" as const;
+        await this.opts.failpoints
+          .hit(`${FAILPOINT.consumerHandlerFails}:${this.opts.name}`)
+          .catch((err: unknown) => {
+            throw err instanceof FailpointError ? new Error(`handler failed: ${err.message}`) : err;
+          });
         await handler({
           trx: this.watchRecordedEvents(trx as Kysely<any>, afterCommit),
           envelope,
