@@ -18,6 +18,7 @@ import { resultsRouter } from "./routes/results/results.index.js";
 import { staffDisputesRouter } from "./routes/staff-disputes/staff-disputes.index.js";
 import { staffLedgerRouter } from "./routes/staff-ledger/staff-ledger.index.js";
 import { staffNotificationsRouter } from "./routes/staff-notifications/staff-notifications.index.js";
+import { staffDeadLettersRouter } from "./routes/staff-dead-letters/staff-dead-letters.index.js";
 import { staffOperatorsRouter } from "./routes/staff-operators/staff-operators.index.js";
 import { staffReviewRouter } from "./routes/staff-review/staff-review.index.js";
 import { staffRouter } from "./routes/staff/staff.index.js";
@@ -57,6 +58,7 @@ export function createGateway(deps: GatewayAppDeps) {
   app.route("/", webhooksRouter);
   app.route("/", webhookDeliveriesRouter);
   app.route("/", staffNotificationsRouter);
+  app.route("/", staffDeadLettersRouter);
   app.route("/", hypothesesRouter);
   app.route("/", engineRouter);
   app.route("/", cloudLabsRouter);

@@ -8,6 +8,7 @@ import {
 } from "@connectrpc/connect";
 import { SERVICE_NAMES, type ServiceName } from "@petri/contracts";
 import { CloudLabsService } from "@petri/contracts/cloudlabs";
+import { DeadLetterService } from "@petri/contracts/common";
 import { EngineService } from "@petri/contracts/engine";
 import { ExperimentsService } from "@petri/contracts/experiments";
 import { Health } from "@petri/contracts/health";
@@ -41,6 +42,8 @@ export interface ServiceClients {
   engine: Client<typeof EngineService>;
   cloudlabs: Client<typeof CloudLabsService>;
   health: Record<ServiceName, Client<typeof Health>>;
+  /** petri.common.v1.DeadLetterService of every service (GET/POST /admin/dead-letters). */
+  deadLetters: Record<ServiceName, Client<typeof DeadLetterService>>;
 }
 
 /** Every service behind the gateway. */
@@ -91,5 +94,8 @@ export function createServiceClients(
     health: Object.fromEntries(
       GATEWAY_SERVICES.map((service) => [service, createClient(Health, transports[service])]),
     ) as Record<ServiceName, Client<typeof Health>>,
+    deadLetters: Object.fromEntries(
+      GATEWAY_SERVICES.map((service) => [service, createClient(DeadLetterService, transports[service])]),
+    ) as Record<ServiceName, Client<typeof DeadLetterService>>,
   };
 }

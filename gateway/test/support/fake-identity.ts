@@ -9,7 +9,14 @@ import { randomBytes } from "node:crypto";
 import { EventEmitter, on } from "node:events";
 import { create } from "@bufbuild/protobuf";
 import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
-import { Code, ConnectError, type HandlerContext, createRouterTransport } from "@connectrpc/connect";
+import {
+  Code,
+  ConnectError,
+  type HandlerContext,
+  type ServiceImpl,
+  createRouterTransport,
+} from "@connectrpc/connect";
+import { DeadLetterService } from "@petri/contracts/common";
 import { Health, HealthCheckResponse_ServingStatus } from "@petri/contracts/health";
 import {
   type Account,
@@ -103,6 +110,8 @@ export class FakeIdentity {
   readonly down = new Set<string>();
   /** Services whose grpc.health.v1 check answers NOT_SERVING. */
   readonly notServing = new Set<string>();
+  /** petri.common.v1.DeadLetterService as each service serves it (tests set it; default: none). */
+  deadLetterService: ((service: string) => ServiceImpl<typeof DeadLetterService>) | undefined;
   /** Make an RPC fail with this error (after recording the call). */
   readonly failures = new Map<string, () => Error>();
   private readonly counters = new Map<string, number>();
@@ -339,6 +348,7 @@ export class FakeIdentity {
               : HealthCheckResponse_ServingStatus.SERVING,
           }),
         });
+        if (this.deadLetterService) router.service(DeadLetterService, this.deadLetterService(service));
         router.service(IdentityService, {
           registerAccount: async (request, context) => {
             this.record("RegisterAccount", context);

@@ -11,7 +11,9 @@ export {
   migrationStatus,
 } from "./migrate.js";
 export {
+  addDeadLetterReplayColumns,
   createMessagingTables,
+  dropDeadLetterReplayColumns,
   dropMessagingTables,
   type DeadLettersTable,
   type IdempotencyKeysTable,

@@ -46,6 +46,10 @@ export interface DeadLettersTable {
   reason: string;
   attempts: number;
   failed_at: Generated<Date>;
+  /** When staff replayed it successfully (null while pending); see addDeadLetterReplayColumns. */
+  replayed_at: Date | null;
+  /** Who replayed it (the staff account id). */
+  replayed_by: string | null;
 }
 
 export type IdempotencyStatus = "in_progress" | "completed";
@@ -132,6 +136,31 @@ export async function createMessagingTables(db: Kysely<any>): Promise<void> {
     .addColumn("completed_at", "timestamptz")
     .addPrimaryKeyConstraint("idempotency_keys_pkey", ["principal", "key"])
     .execute();
+}
+
+/**
+ * Adds dead letters' replay marks (replayed_at, replayed_by). Nullable, so older code that
+ * writes dead letters keeps working during a rolling update. Each service calls it from one
+ * migration after its first.
+ */
+export async function addDeadLetterReplayColumns(db: Kysely<any>): Promise<void> {
+  await db.schema
+    .alterTable("dead_letters")
+    .addColumn("replayed_at", "timestamptz")
+    .addColumn("replayed_by", "text")
+    .execute();
+  // The staff list: pending dead letters, newest first.
+  await db.schema
+    .createIndex("dead_letters_pending_idx")
+    .on("dead_letters")
+    .columns(["failed_at", "id"])
+    .where(sql.ref("replayed_at"), "is", null)
+    .execute();
+}
+
+export async function dropDeadLetterReplayColumns(db: Kysely<any>): Promise<void> {
+  await db.schema.dropIndex("dead_letters_pending_idx").ifExists().execute();
+  await db.schema.alterTable("dead_letters").dropColumn("replayed_by").dropColumn("replayed_at").execute();
 }
 
 /** Drops what createMessagingTables created (for the first migration's `down`). */

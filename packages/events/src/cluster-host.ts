@@ -22,6 +22,7 @@ import type { HostedService, Logger } from "@petri/service-kit";
 import { awaitMigrations } from "./await-migrations.js";
 import type { EventBus } from "./bus.js";
 import { NatsEventBus } from "./nats-bus.js";
+import { retentionFromEnv } from "./retention.js";
 import type { ServiceDeps } from "./service-runtime.js";
 
 export interface ClusterServiceOptions {
@@ -74,6 +75,7 @@ export async function runClusterService(
       }),
     ),
   );
+  const retention = exitOnConfigError(() => retentionFromEnv());
   const logger = createLogger({
     service: options.service,
     level: config.LOG_LEVEL,
@@ -89,7 +91,7 @@ export async function runClusterService(
     namespace: config.PETRI_BUS_NAMESPACE,
     streamReplicas: config.PETRI_STREAM_REPLICAS,
   });
-  const hosted = options.create({ database, bus, clock: systemClock, logger, failpoints });
+  const hosted = options.create({ database, bus, clock: systemClock, logger, failpoints, retention });
   if (config.PETRI_MIGRATE_ON_START) {
     await hosted.migrate();
     await hosted.start();

@@ -6,6 +6,7 @@ import type { Kysely } from "kysely";
 import type { Delivery, EventBus, StreamSpec } from "./bus.js";
 import { decodePayload, encodeEnvelope } from "./envelope.js";
 import { listenForRecordedEvents } from "./record-event.js";
+import { subjectMatches } from "./subjects.js";
 import { errorMessage, type Logger } from "./internal/async.js";
 import { consumerCounters } from "./messaging-metrics.js";
 import { type MessagingTables, type OnCommit, transactionWithCommitHooks } from "@petri/db";
@@ -142,6 +143,11 @@ export class ConsumerRunner {
     }
   }
 
+  /** The durable consumer name (also the inbox and dead-letter key). */
+  get name(): string {
+    return this.opts.name;
+  }
+
   /** Provisions the streams this runner reads (idempotent; consume() does it too). */
   async ensureStreams(): Promise<void> {
     for (const sub of this.opts.subscriptions) await this.opts.bus.ensureStream(sub.stream);
@@ -236,26 +242,7 @@ export class ConsumerRunner {
     if (!applies) return this.skip(delivery);
     let outcome: "applied" | "duplicate";
     try {
-      outcome = await transactionWithCommitHooks(
-        this.db,
-        async (trx, afterCommit) => {
-          const inserted = await trx
-            .insertInto("inbox")
-            .values({ consumer: this.opts.name, event_id: envelope.id, processed_at: this.opts.clock.now() })
-            .onConflict((oc) => oc.columns(["consumer", "event_id"]).doNothing())
-            .returning("event_id")
-            .executeTakeFirst();
-          if (!inserted) return "duplicate" as const;
-          await handler({
-            trx: this.watchRecordedEvents(trx as Kysely<any>, afterCommit),
-            envelope,
-            payload,
-            afterCommit,
-          });
-          return "applied" as const;
-        },
-        (err) => log.error({ err: errorMessage(err), eventId: envelope.id }, "after-commit callback failed"),
-      );
+      outcome = await this.applyOnce(handler, envelope, payload);
     } catch (err) {
       if (err instanceof FailpointError) {
         log.warn({ failpoint: err.failpoint, eventId: envelope.id }, "delivery abandoned by failpoint");
@@ -277,6 +264,65 @@ export class ConsumerRunner {
       throw err;
     }
     await this.acknowledge(delivery);
+  }
+
+  /**
+   * The exactly-once step: the inbox row and the handler's effect in one transaction;
+   * "duplicate" (nothing done) when the inbox already holds the event.
+   */
+  private applyOnce(
+    handler: EventHandler,
+    envelope: EventEnvelope,
+    payload: Message,
+  ): Promise<"applied" | "duplicate"> {
+    return transactionWithCommitHooks(
+      this.db,
+      async (trx, afterCommit) => {
+        const inserted = await trx
+          .insertInto("inbox")
+          .values({ consumer: this.opts.name, event_id: envelope.id, processed_at: this.opts.clock.now() })
+          .onConflict((oc) => oc.columns(["consumer", "event_id"]).doNothing())
+          .returning("event_id")
+          .executeTakeFirst();
+        if (!inserted) return "duplicate" as const;
+        await this.opts.failpoints
+          .hit(`${FAILPOINT.consumerHandlerFails}:${this.opts.name}`)
+          .catch((err: unknown) => {
+            throw err instanceof FailpointError ? new Error(`handler failed: ${err.message}`) : err;
+          });
+        await handler({
+          trx: this.watchRecordedEvents(trx as Kysely<any>, afterCommit),
+          envelope,
+          payload,
+          afterCommit,
+        });
+        return "applied" as const;
+      },
+      (err) =>
+        this.opts.logger.error(
+          { err: errorMessage(err), eventId: envelope.id },
+          "after-commit callback failed",
+        ),
+    );
+  }
+
+  /**
+   * Hands a stored (dead-lettered) event to its handler again, outside the bus, with the same
+   * inbox dedupe: "duplicate" when it was applied already, "skipped" when no handler of this
+   * consumer takes it. A failing handler throws (nothing is committed).
+   */
+  async replay(envelope: EventEnvelope): Promise<"applied" | "duplicate" | "skipped"> {
+    const sub = this.opts.subscriptions.find((candidate) =>
+      subjectMatches(candidate.filterSubject, envelope.subject),
+    );
+    const handler = sub?.handlers[envelope.type];
+    if (!handler) return "skipped";
+    const payload = decodePayload(envelope);
+    if (!(handler.appliesTo?.(payload) ?? true)) return "skipped";
+    const outcome = await this.applyOnce(handler, envelope, payload);
+    if (outcome === "applied") this.counters.applied += 1;
+    else this.counters.duplicates += 1;
+    return outcome;
   }
 
   /** The handler's transaction, which registers `afterEventsRecorded` once the handler recorded events. */

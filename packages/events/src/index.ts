@@ -52,3 +52,24 @@ export {
   type ServiceRuntimeOptions,
 } from "./service-runtime.js";
 export { runClusterService, type ClusterServiceOptions } from "./cluster-host.js";
+export { Pruner, type PruneTarget, type PrunerOptions } from "./pruner.js";
+export { messagingPruneTargets } from "./messaging-pruning.js";
+export {
+  DEFAULT_RETENTION,
+  MIN_IDEMPOTENCY_RETENTION_MS,
+  MIN_INBOX_RETENTION_MS,
+  retentionConfigSchema,
+  retentionFromEnv,
+  type RetentionSettings,
+} from "./retention.js";
+export {
+  createDeadLetters,
+  deadLetterId,
+  parseDeadLetterId,
+  type DeadLetterPosition,
+  type DeadLetterRow,
+  type DeadLetters,
+  type ListDeadLettersInput,
+  type ReplayOutcome,
+} from "./dead-letters.js";
+export { createDeadLetterRpc, routeDeadLetters } from "./dead-letter-rpc.js";

@@ -5,8 +5,14 @@ import type { Kysely, Migration } from "kysely";
 import { MIGRATIONS_CHECK } from "./await-migrations.js";
 import type { EventBus } from "./bus.js";
 import { ConsumerRunner, type ConsumerSubscription } from "./consumer-runner.js";
+import type { ConnectRouter } from "@connectrpc/connect";
+import { routeDeadLetters } from "./dead-letter-rpc.js";
+import { createDeadLetters } from "./dead-letters.js";
+import { messagingPruneTargets } from "./messaging-pruning.js";
 import { observeMessaging } from "./messaging-metrics.js";
 import { OutboxRelay } from "./outbox-relay.js";
+import { Pruner } from "./pruner.js";
+import { DEFAULT_RETENTION, type RetentionSettings } from "./retention.js";
 
 /** What the host hands to every service's composition root, in both run modes. */
 export interface ServiceDeps {
@@ -15,6 +21,8 @@ export interface ServiceDeps {
   clock: Clock;
   logger: Logger;
   failpoints: Failpoints;
+  /** How long the messaging tables keep rows (default DEFAULT_RETENTION; hosts read retentionFromEnv). */
+  retention?: RetentionSettings | undefined;
 }
 
 export interface ConsumerDefinition {
@@ -56,6 +64,16 @@ export function createServiceRuntime<DB>(options: ServiceRuntimeOptions) {
         ...(consumer.maxAttempts === undefined ? {} : { maxAttempts: consumer.maxAttempts }),
       }),
   );
+  const retention = options.retention ?? DEFAULT_RETENTION;
+  const pruner = new Pruner({
+    name: `${service}-pruner`,
+    clock,
+    logger,
+    intervalMs: retention.intervalMs,
+    batchSize: retention.batchSize,
+  });
+  for (const target of messagingPruneTargets(db as Kysely<any>, retention)) pruner.register(target);
+  const deadLetters = createDeadLetters({ service, db: db as Kysely<any>, clock, runners });
   let started = false;
   let stopObserving: (() => void) | undefined;
 
@@ -86,6 +104,7 @@ export function createServiceRuntime<DB>(options: ServiceRuntimeOptions) {
       for (const runner of runners) await runner.ensureStreams();
       relay.start();
       for (const runner of runners) runner.start();
+      pruner.start();
       started = true;
       stopObserving ??= observeMessaging({
         service,
@@ -102,6 +121,7 @@ export function createServiceRuntime<DB>(options: ServiceRuntimeOptions) {
       started = false;
       stopObserving?.();
       stopObserving = undefined;
+      await pruner.stop();
       await Promise.all(runners.map((runner) => runner.stop()));
       await relay.stop();
     },
@@ -112,6 +132,13 @@ export function createServiceRuntime<DB>(options: ServiceRuntimeOptions) {
     db,
     relay,
     hosted,
+    /** Staff listing and replay of this service's dead letters. */
+    deadLetters,
+    /** Serves petri.common.v1.DeadLetterService; call from the service's `routes`. */
+    routeDeadLetters: (router: ConnectRouter) => routeDeadLetters(router, service, deadLetters),
+    /** Deletes rows past retention; a service registers its own tables' targets with it. */
+    pruner,
+    retention,
     /** Use cases call this after committing, so the relay publishes at once instead of at its next poll. */
     afterCommit: () => relay.poke(),
   };

@@ -90,4 +90,9 @@ export const FAILPOINT = {
   afterEffectBeforeAck: "after_effect_before_ack",
   afterDbCommitBeforeResponse: "after_db_commit_before_response",
   after2xxBeforeDeliveryRecorded: "after_2xx_before_delivery_recorded",
+  /**
+   * "consumer_handler_fails:<consumer name>": that consumer's handler fails as with a real
+   * error (retried, then dead-lettered), where a FailpointError would only abandon the delivery.
+   */
+  consumerHandlerFails: "consumer_handler_fails",
 } as const;

@@ -5,7 +5,7 @@ import path from "node:path";
 import { serve } from "@hono/node-server";
 import type { ServiceName } from "@petri/contracts";
 import { type Database, createDatabase, observeDatabasePool } from "@petri/db";
-import { InProcessEventBus, type ServiceDeps } from "@petri/events";
+import { InProcessEventBus, type RetentionSettings, type ServiceDeps } from "@petri/events";
 import { createGateway, createServiceClients } from "@petri/gateway";
 import {
   AddressAllowlist,
@@ -100,6 +100,8 @@ export interface StandaloneOptions {
    * whether the client address is the last X-Forwarded-For entry (PETRI_TRUST_PROXY).
    */
   gateway?: { corsOrigins?: readonly string[]; trustProxy?: boolean };
+  /** How long the messaging tables keep rows (see @petri/events retentionFromEnv; default DEFAULT_RETENTION). */
+  retention?: RetentionSettings;
   port: number;
   host: string;
   /**
@@ -173,7 +175,7 @@ async function startHost(
   teardown.push(async () => stopPoolMetrics());
   const bus = await InProcessEventBus.create({ db: database, clock, logger });
   teardown.push(() => bus.close());
-  const deps: ServiceDeps = { database, bus, clock, logger, failpoints };
+  const deps: ServiceDeps = { database, bus, clock, logger, failpoints, retention: options.retention };
   const services = (Object.keys(SERVICE_FACTORIES) as ServiceName[]).map((name) =>
     SERVICE_FACTORIES[name](deps, options, storage),
   );

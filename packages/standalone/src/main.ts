@@ -17,6 +17,7 @@ import {
   webhookTestAllowlistFromConfig,
 } from "@petri/service-kit";
 import { cloudLabsOptionsFromEnv } from "@petri/cloud-labs";
+import { retentionFromEnv } from "@petri/events";
 import { engineOptionsFromEnv } from "@petri/engine";
 import { standaloneIdentityConfigSchema, standaloneIdentityOptions } from "@petri/identity";
 import { notificationsOptionsFromConfig, standaloneNotificationsConfigSchema } from "@petri/notifications";
@@ -77,6 +78,8 @@ const experiments = {
 const engine = exitOnConfigError(() => engineOptionsFromEnv());
 // Cloud labs: the sandbox lab's timing, and a real lab's run API when PETRI_CLOUDLABS_HTTP_* are set.
 const cloudlabs = exitOnConfigError(() => cloudLabsOptionsFromEnv());
+// How long the messaging tables keep rows (README "Retention"); too short an inbox is refused.
+const retention = exitOnConfigError(() => retentionFromEnv());
 
 const database: StandaloneDatabase =
   config.PETRI_DATABASE_URL !== undefined
@@ -98,6 +101,7 @@ const petri = await startStandalone({
   experiments,
   engine,
   cloudlabs,
+  retention,
   gateway: { corsOrigins: config.PETRI_CORS_ORIGINS, trustProxy: config.PETRI_TRUST_PROXY },
   port: config.PORT,
   host: config.HOST,

@@ -103,7 +103,10 @@ export function createCloudLabsService(
     ...runtime.hosted,
     useCases,
     worker,
-    routes: (router) => router.service(CloudLabsService, rpc),
+    routes: (router) => {
+      router.service(CloudLabsService, rpc);
+      runtime.routeDeadLetters(router);
+    },
     async start() {
       await runtime.hosted.start();
       if (background) worker.start();

@@ -79,7 +79,10 @@ export function createEngineService(
     ...runtime.hosted,
     useCases,
     worker,
-    routes: (router) => router.service(EngineService, rpc),
+    routes: (router) => {
+      router.service(EngineService, rpc);
+      runtime.routeDeadLetters(router);
+    },
     async start() {
       await runtime.hosted.start();
       if (options.runInBackground ?? true) worker.start();

@@ -19,7 +19,6 @@ import { makeListExperiments } from "./app/list-experiments.js";
 import { makeListReviewQueue } from "./app/list-review-queue.js";
 import { makeListTemplates } from "./app/list-templates.js";
 import { makeProposeProtocol } from "./app/propose-protocol.js";
-import { makePurgeIdempotencyKeys } from "./app/purge-idempotency-keys.js";
 import { makeRejectReview } from "./app/reject-review.js";
 import { makeReportIssue } from "./app/report-issue.js";
 import { makeRequestProtocolChanges } from "./app/request-protocol-changes.js";
@@ -39,14 +38,11 @@ import type { ExperimentsDb } from "./db/schema.js";
 import { experimentsConsumers } from "./events/subscriptions.js";
 import { type ExperimentsUseCases, createExperimentsRpc } from "./rpc/experiments-rpc.js";
 
-/** How often idempotency keys older than their 24 h retention are deleted. */
-export const IDEMPOTENCY_PURGE_INTERVAL_MS = 10 * 60_000;
-
 export interface ExperimentsHostedService extends HostedService {
   /** The use cases behind the RPCs, for tests and the host. */
   readonly useCases: ExperimentsUseCases;
-  /** One housekeeping pass (also run every IDEMPOTENCY_PURGE_INTERVAL_MS while started). */
-  purgeIdempotencyKeys(): Promise<number>;
+  /** Deletes the rows past retention now (the runtime's pruner also does so on its interval). */
+  prune(): Promise<Record<string, number>>;
 }
 
 export interface ExperimentsServiceOptions {
@@ -125,43 +121,15 @@ export function createExperimentsService(
     getDispute: makeGetDispute({ db, clock, signingKey }),
     resolveDispute: makeResolveDispute(changing),
   };
-  const purgeIdempotencyKeys = makePurgeIdempotencyKeys({ db, clock });
   const rpc = createExperimentsRpc(useCases);
-
-  let housekeeping: { abort: AbortController; done: Promise<void> } | undefined;
-  function startHousekeeping() {
-    const abort = new AbortController();
-    const done = (async () => {
-      while (!abort.signal.aborted) {
-        await clock.sleep(IDEMPOTENCY_PURGE_INTERVAL_MS, abort.signal);
-        if (abort.signal.aborted) break;
-        try {
-          const purged = await purgeIdempotencyKeys();
-          if (purged > 0) logger.debug({ purged }, "purged expired idempotency keys");
-        } catch (error) {
-          logger.warn({ err: error }, "experiments housekeeping failed; will retry");
-        }
-      }
-    })();
-    housekeeping = { abort, done };
-  }
 
   return {
     ...runtime.hosted,
     useCases,
-    purgeIdempotencyKeys,
-    routes: (router) => router.service(ExperimentsService, rpc),
-    async start() {
-      await runtime.hosted.start();
-      if (!housekeeping) startHousekeeping();
-    },
-    async stop() {
-      if (housekeeping) {
-        housekeeping.abort.abort();
-        await housekeeping.done;
-        housekeeping = undefined;
-      }
-      await runtime.hosted.stop();
+    prune: () => runtime.pruner.pruneAll(),
+    routes: (router) => {
+      router.service(ExperimentsService, rpc);
+      runtime.routeDeadLetters(router);
     },
   };
 }

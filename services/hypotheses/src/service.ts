@@ -45,6 +45,9 @@ export function createHypothesesService(deps: ServiceDeps): HypothesesHostedServ
   return {
     ...runtime.hosted,
     useCases,
-    routes: (router) => router.service(HypothesesService, rpc),
+    routes: (router) => {
+      router.service(HypothesesService, rpc);
+      runtime.routeDeadLetters(router);
+    },
   };
 }

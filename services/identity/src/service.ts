@@ -151,7 +151,10 @@ export function createIdentityService(
     ...runtime.hosted,
     useCases,
     purgeExpiredRecords,
-    routes: (router) => router.service(IdentityService, rpc),
+    routes: (router) => {
+      router.service(IdentityService, rpc);
+      runtime.routeDeadLetters(router);
+    },
     // Registration and token issuance are how a caller gets credentials: they cannot need any.
     publicProcedures: IDENTITY_PUBLIC_PROCEDURES,
     async start() {

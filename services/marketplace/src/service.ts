@@ -67,6 +67,9 @@ export function createMarketplaceService(deps: MarketplaceDeps): MarketplaceHost
     ...runtime.hosted,
     useCases,
     paymentProvider,
-    routes: (router) => router.service(MarketplaceService, rpc),
+    routes: (router) => {
+      router.service(MarketplaceService, rpc);
+      runtime.routeDeadLetters(router);
+    },
   };
 }

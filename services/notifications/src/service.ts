@@ -19,6 +19,7 @@ import { makeGetWebhookSettings } from "./app/get-webhook-settings.js";
 import { notificationsMigrations } from "./db/migrations/index.js";
 import type { NotificationsDb } from "./db/schema.js";
 import { BackgroundLoop } from "@petri/service-kit";
+import { deleteAttemptsBefore } from "./db/deliveries.js";
 import { DeliveryWorker } from "./delivery/delivery-worker.js";
 import { systemResolver } from "./delivery/system-resolver.js";
 import { observeWebhookQueue } from "./delivery/webhook-metrics.js";
@@ -65,6 +66,8 @@ export interface NotificationsHostedService extends HostedService {
   readonly useCases: NotificationsUseCases;
   /** Runs every due delivery to completion now; returns the attempts started. */
   deliverDue(): Promise<number>;
+  /** Deletes the rows past retention now (the runtime's pruner also does so on its interval). */
+  prune(): Promise<Record<string, number>>;
   /** Sends the due e-mail now; returns how many messages were handled. */
   dispatchMail(): Promise<number>;
   /** This process's delivery worker (its lease owner id, attempts in flight). */
@@ -114,6 +117,11 @@ export function createNotificationsService(
     consumers: notificationsConsumers({ scheduleWebhookDelivery }),
   });
   const { db } = runtime;
+  runtime.pruner.register({
+    name: "webhook_attempts",
+    retentionMs: runtime.retention.webhookAttemptsMs,
+    deleteBatch: (cutoff, limit) => deleteAttemptsBefore(db, cutoff, limit),
+  });
 
   const recordDeliveryAttempt = makeRecordDeliveryAttempt({ db, clock, pokeMail });
   const attemptDelivery = makeAttemptDelivery({
@@ -169,8 +177,12 @@ export function createNotificationsService(
     useCases,
     worker,
     deliverDue: () => worker.deliverDue(),
+    prune: () => runtime.pruner.pruneAll(),
     dispatchMail: () => dispatcher.dispatchDue(),
-    routes: (router) => router.service(NotificationsService, rpc),
+    routes: (router) => {
+      router.service(NotificationsService, rpc);
+      runtime.routeDeadLetters(router);
+    },
     async start() {
       // The KEK first: consumers seal a secret for an account's first delivery.
       vault.useKek(await resolveKek(options));

@@ -67,7 +67,7 @@ async function testServiceEnv() {
 export async function startStandaloneHost(
   prefix: string,
   extraEnv: Record<string, string> = {},
-  options: { logger?: Logger; clock?: Clock } = {},
+  options: { logger?: Logger; clock?: Clock; failpoints?: Failpoints } = {},
 ) {
   const dataDir = mkdtempSync(path.join(tmpdir(), `${prefix}-`));
   // Parsed like `npm start` parses its environment, with the test-only webhook settings:
@@ -99,7 +99,7 @@ export async function startStandaloneHost(
       metrics: { port: 0, host: "127.0.0.1" },
       logger: options.logger ?? createLogger({ service: "e2e", level: "warn" }),
       clock: options.clock ?? systemClock,
-      failpoints: new Failpoints(),
+      failpoints: options.failpoints ?? new Failpoints(),
     });
   const host = {
     petri: await start(),

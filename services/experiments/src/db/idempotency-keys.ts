@@ -39,16 +39,6 @@ export async function claimUnexpiredKey(
   return beginIdempotent(db, { ...ref, requestHash });
 }
 
-/** Deletes every key completed before `cutoff`; returns how many. */
-export async function purgeKeys(db: Kysely<ExperimentsDb>, cutoff: Date): Promise<number> {
-  const result = await db
-    .deleteFrom("idempotency_keys")
-    .where("status", "=", "completed")
-    .where("completed_at", "<", cutoff)
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
-}
-
 /**
  * True when `ref` completed for this very request (same hash) at or after `cutoff`, i.e. the
  * request would be answered by a replay. A read without a lock, before the transaction:

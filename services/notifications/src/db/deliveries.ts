@@ -115,6 +115,34 @@ export async function nextDueAt(db: Kysely<NotificationsDb>): Promise<Date | und
   return row?.due ? new Date(row.due) : undefined;
 }
 
+/**
+ * Retention: deletes at most `limit` of the oldest attempts made before `cutoff`. A delivery
+ * keeps its attempt_count, so the numbering of later attempts does not depend on these rows.
+ */
+export async function deleteAttemptsBefore(
+  db: Kysely<NotificationsDb>,
+  cutoff: Date,
+  limit: number,
+): Promise<number> {
+  const result = await db
+    .deleteFrom("webhook_attempts")
+    .where((eb) =>
+      eb(
+        eb.refTuple("delivery_id", "number"),
+        "in",
+        eb
+          .selectFrom("webhook_attempts")
+          .select(["delivery_id", "number"])
+          .where("attempted_at", "<", cutoff)
+          .orderBy("attempted_at")
+          .limit(limit)
+          .$asTuple("delivery_id", "number"),
+      ),
+    )
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
 export async function insertAttempt(trx: Kysely<NotificationsDb>, attempt: WebhookAttemptRow): Promise<void> {
   await trx.insertInto("webhook_attempts").values(attempt).execute();
 }

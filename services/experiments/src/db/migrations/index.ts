@@ -4,6 +4,7 @@ import * as createExperiments from "./2026_12_01_1000_create_experiments.js";
 import * as marketplaceLoop from "./2026_12_10_1000_marketplace_loop.js";
 import * as sourceHypothesis from "./2026_12_16_1000_source_hypothesis.js";
 import * as disputesByExperiment from "./2026_12_20_1000_disputes_by_experiment.js";
+import * as deadLetterReplays from "./2027_02_01_1000_dead_letter_replays.js";
 
 /** Every migration of the experiments schema, by name (names sort in order). */
 export const experimentsMigrations: Record<string, Migration> = {
@@ -12,4 +13,5 @@ export const experimentsMigrations: Record<string, Migration> = {
   "2026_12_10_1000_marketplace_loop": marketplaceLoop,
   "2026_12_16_1000_source_hypothesis": sourceHypothesis,
   "2026_12_20_1000_disputes_by_experiment": disputesByExperiment,
+  "2027_02_01_1000_dead_letter_replays": deadLetterReplays,
 };

@@ -5,6 +5,7 @@ import * as createOperatorRoleSources from "./2026_12_10_1000_create_operator_ro
 import * as addCredentialRevocation from "./2026_12_20_1000_add_credential_revocation.js";
 import * as addCustomTier from "./2027_01_10_1000_add_custom_tier.js";
 import * as oneQuotaRowPerSubject from "./2027_01_10_1100_one_quota_row_per_subject.js";
+import * as deadLetterReplays from "./2027_02_01_1000_dead_letter_replays.js";
 
 /** Every migration of the identity schema, by name (names sort in order). */
 export const identityMigrations: Record<string, Migration> = {
@@ -14,4 +15,5 @@ export const identityMigrations: Record<string, Migration> = {
   "2026_12_20_1000_add_credential_revocation": addCredentialRevocation,
   "2027_01_10_1000_add_custom_tier": addCustomTier,
   "2027_01_10_1100_one_quota_row_per_subject": oneQuotaRowPerSubject,
+  "2027_02_01_1000_dead_letter_replays": deadLetterReplays,
 };

@@ -5,6 +5,7 @@ import * as createOperators from "./2026_12_12_1000_create_operators.js";
 import * as createJobs from "./2026_12_12_1100_create_jobs.js";
 import * as addHoldAdjustments from "./2026_12_12_1200_add_hold_adjustments.js";
 import * as createProviderCalls from "./2026_12_12_1300_create_provider_calls.js";
+import * as deadLetterReplays from "./2027_02_01_1000_dead_letter_replays.js";
 
 /** Every migration of the marketplace schema, by name (names sort in order). */
 export const marketplaceMigrations: Record<string, Migration> = {
@@ -14,4 +15,5 @@ export const marketplaceMigrations: Record<string, Migration> = {
   "2026_12_12_1100_create_jobs": createJobs,
   "2026_12_12_1200_add_hold_adjustments": addHoldAdjustments,
   "2026_12_12_1300_create_provider_calls": createProviderCalls,
+  "2027_02_01_1000_dead_letter_replays": deadLetterReplays,
 };

@@ -1,0 +1,69 @@
+/**
+ * Staff dead letters in cluster mode (a process per service, NATS, two gateways): identity's
+ * operator-role consumer fails its first ten handler runs (FAILPOINTS in its environment), so
+ * both eligibility events of a lab (submitted, verified) are dead-lettered after five
+ * deliveries each; staff list them through either gateway, replay them, and the role follows
+ * once; a second replay does nothing more.
+ */
+import { FAILPOINT } from "@petri/service-kit";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { staffClient } from "./experiments.scenarios.js";
+import { eventually, newUnverifiedOperator, verificationRecord } from "./marketplace.scenarios.js";
+import { STAFF, clusterInfraReady, startClusterHost } from "./support/hosts.js";
+
+const CONSUMER = "identity-operator-roles";
+
+describe.skipIf(!(await clusterInfraReady()))(
+  "staff dead letters, cluster mode",
+  { timeout: 180_000 },
+  () => {
+    let host: Awaited<ReturnType<typeof startClusterHost>>;
+
+    beforeAll(async () => {
+      host = await startClusterHost("deadletters", {
+        env: { FAILPOINTS: `${FAILPOINT.consumerHandlerFails}:${CONSUMER}=throw*10` },
+      });
+    }, 360_000);
+    afterAll(async () => {
+      await host?.stop();
+    }, 120_000);
+
+    it("dead-lettered events are listed, replayed, and applied once", async () => {
+      const target = { baseUrls: host.baseUrls, staff: STAFF };
+      const staff = await staffClient(target);
+      const { client: lab, operatorId } = await newUnverifiedOperator(target, "dead-letter-cluster-lab");
+      const verified = await staff.call(
+        "POST",
+        `/admin/operators/${operatorId}/verify`,
+        verificationRecord(),
+      );
+      expect(verified.status, verified.text).toBe(200);
+
+      const listPath = `/admin/dead-letters?consumer=${CONSUMER}`;
+      const pending = await eventually("both eligibility events dead-lettered", async () => {
+        const list = await staff.call("GET", listPath);
+        expect(list.status, list.text).toBe(200);
+        return list.body.dead_letters.length === 2
+          ? (list.body.dead_letters as Array<Record<string, any>>)
+          : undefined;
+      });
+      expect(
+        pending.every((d) => d.service === "identity" && d.status === "pending" && d.attempts === 5),
+      ).toBe(true);
+      expect((await lab.call("GET", "/auth/me")).body.account.role).toBe("requester");
+
+      for (const deadLetter of [...pending].reverse()) {
+        const replayed = await staff.call("POST", `/admin/dead-letters/${deadLetter.dead_letter_id}/replay`);
+        expect(replayed.status, replayed.text).toBe(200);
+        expect(replayed.body).toMatchObject({ outcome: "applied", dead_letter: { status: "replayed" } });
+      }
+      await eventually("the operator role", async () => {
+        const me = await lab.call("GET", "/auth/me");
+        return me.body?.account?.role === "operator" ? true : undefined;
+      });
+      expect((await staff.call("GET", listPath)).body.dead_letters).toEqual([]);
+      const again = await staff.call("POST", `/admin/dead-letters/${pending[0]!.dead_letter_id}/replay`);
+      expect(again.body.outcome).toBe("already_replayed");
+    });
+  },
+);

@@ -1,0 +1,104 @@
+import type { MessagingTables } from "@petri/db";
+import type { Kysely } from "kysely";
+import type { PruneTarget } from "./pruner.js";
+import type { RetentionSettings } from "./retention.js";
+
+/**
+ * What every service schema prunes: applied-event inbox rows, published outbox rows (rows the
+ * relay has not sent are never touched), dead letters, and completed idempotency records (an
+ * in-progress one belongs to a request still running). Each batch deletes by primary key the
+ * oldest `limit` rows past the cut-off.
+ */
+export function messagingPruneTargets(anyDb: Kysely<any>, retention: RetentionSettings): PruneTarget[] {
+  const db = anyDb as Kysely<MessagingTables>;
+  return [
+    {
+      name: "inbox",
+      retentionMs: retention.inboxMs,
+      async deleteBatch(cutoff, limit) {
+        const result = await db
+          .deleteFrom("inbox")
+          .where((eb) =>
+            eb(
+              eb.refTuple("consumer", "event_id"),
+              "in",
+              eb
+                .selectFrom("inbox")
+                .select(["consumer", "event_id"])
+                .where("processed_at", "<", cutoff)
+                .orderBy("processed_at")
+                .limit(limit)
+                .$asTuple("consumer", "event_id"),
+            ),
+          )
+          .executeTakeFirst();
+        return Number(result.numDeletedRows);
+      },
+    },
+    {
+      name: "outbox",
+      retentionMs: retention.sentOutboxMs,
+      async deleteBatch(cutoff, limit) {
+        const result = await db
+          .deleteFrom("outbox")
+          .where(
+            "seq",
+            "in",
+            db
+              .selectFrom("outbox")
+              .select("seq")
+              .where("sent_at", "is not", null)
+              .where("sent_at", "<", cutoff)
+              .orderBy("seq")
+              .limit(limit),
+          )
+          .executeTakeFirst();
+        return Number(result.numDeletedRows);
+      },
+    },
+    {
+      name: "dead_letters",
+      retentionMs: retention.deadLettersMs,
+      async deleteBatch(cutoff, limit) {
+        const result = await db
+          .deleteFrom("dead_letters")
+          .where(
+            "id",
+            "in",
+            db
+              .selectFrom("dead_letters")
+              .select("id")
+              .where("failed_at", "<", cutoff)
+              .orderBy("id")
+              .limit(limit),
+          )
+          .executeTakeFirst();
+        return Number(result.numDeletedRows);
+      },
+    },
+    {
+      name: "idempotency_keys",
+      retentionMs: retention.idempotencyMs,
+      async deleteBatch(cutoff, limit) {
+        const result = await db
+          .deleteFrom("idempotency_keys")
+          .where((eb) =>
+            eb(
+              eb.refTuple("principal", "key"),
+              "in",
+              eb
+                .selectFrom("idempotency_keys")
+                .select(["principal", "key"])
+                .where("status", "=", "completed")
+                .where("completed_at", "<", cutoff)
+                .orderBy("completed_at")
+                .limit(limit)
+                .$asTuple("principal", "key"),
+            ),
+          )
+          .executeTakeFirst();
+        return Number(result.numDeletedRows);
+      },
+    },
+  ];
+}
