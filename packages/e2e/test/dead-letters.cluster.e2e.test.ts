@@ -12,6 +12,8 @@ import { eventually, newUnverifiedOperator, verificationRecord } from "./marketp
 import { STAFF, clusterInfraReady, startClusterHost } from "./support/hosts.js";
 
 const CONSUMER = "identity-operator-roles";
+/** Five deliveries with backoff take a while: a staff request a second stays under 100 a minute. */
+const SLOW_POLL = { intervalMs: 1_000, timeoutMs: 90_000 };
 
 describe.skipIf(!(await clusterInfraReady()))(
   "staff dead letters, cluster mode",
@@ -40,13 +42,17 @@ describe.skipIf(!(await clusterInfraReady()))(
       expect(verified.status, verified.text).toBe(200);
 
       const listPath = `/admin/dead-letters?consumer=${CONSUMER}`;
-      const pending = await eventually("both eligibility events dead-lettered", async () => {
-        const list = await staff.call("GET", listPath);
-        expect(list.status, list.text).toBe(200);
-        return list.body.dead_letters.length === 2
-          ? (list.body.dead_letters as Array<Record<string, any>>)
-          : undefined;
-      });
+      const pending = await eventually(
+        "both eligibility events dead-lettered",
+        async () => {
+          const list = await staff.call("GET", listPath);
+          expect(list.status, list.text).toBe(200);
+          return list.body.dead_letters.length === 2
+            ? (list.body.dead_letters as Array<Record<string, any>>)
+            : undefined;
+        },
+        SLOW_POLL,
+      );
       expect(
         pending.every((d) => d.service === "identity" && d.status === "pending" && d.attempts === 5),
       ).toBe(true);
@@ -57,10 +63,14 @@ describe.skipIf(!(await clusterInfraReady()))(
         expect(replayed.status, replayed.text).toBe(200);
         expect(replayed.body).toMatchObject({ outcome: "applied", dead_letter: { status: "replayed" } });
       }
-      await eventually("the operator role", async () => {
-        const me = await lab.call("GET", "/auth/me");
-        return me.body?.account?.role === "operator" ? true : undefined;
-      });
+      await eventually(
+        "the operator role",
+        async () => {
+          const me = await lab.call("GET", "/auth/me");
+          return me.body?.account?.role === "operator" ? true : undefined;
+        },
+        SLOW_POLL,
+      );
       expect((await staff.call("GET", listPath)).body.dead_letters).toEqual([]);
       const again = await staff.call("POST", `/admin/dead-letters/${pending[0]!.dead_letter_id}/replay`);
       expect(again.body.outcome).toBe("already_replayed");

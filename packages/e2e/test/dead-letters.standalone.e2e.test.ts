@@ -11,6 +11,8 @@ import { eventually, newUnverifiedOperator, verificationRecord } from "./marketp
 import { STAFF, startStandaloneHost } from "./support/hosts.js";
 
 const CONSUMER = "identity-operator-roles";
+/** Five deliveries with backoff take a while: a staff request a second stays under 100 a minute. */
+const SLOW_POLL = { intervalMs: 1_000, timeoutMs: 90_000 };
 const FAILS = `${FAILPOINT.consumerHandlerFails}:${CONSUMER}`;
 
 describe("staff dead letters, standalone mode", { timeout: 180_000 }, () => {
@@ -34,12 +36,18 @@ describe("staff dead letters, standalone mode", { timeout: 180_000 }, () => {
     expect(verified.status, verified.text).toBe(200);
 
     const listPath = `/admin/dead-letters?service=identity&consumer=${CONSUMER}`;
-    const pending = await eventually("the verification dead-lettered", async () => {
-      const list = await staff.call("GET", listPath);
-      expect(list.status, list.text).toBe(200);
-      const found = list.body.dead_letters.filter((d: { type: string }) => /OperatorEligibilityChanged$/.test(d.type));
-      return found.length > 0 ? (list.body.dead_letters as Array<Record<string, any>>) : undefined;
-    });
+    const pending = await eventually(
+      "the verification dead-lettered",
+      async () => {
+        const list = await staff.call("GET", listPath);
+        expect(list.status, list.text).toBe(200);
+        const found = list.body.dead_letters.filter((d: { type: string }) =>
+          /OperatorEligibilityChanged$/.test(d.type),
+        );
+        return found.length > 0 ? (list.body.dead_letters as Array<Record<string, any>>) : undefined;
+      },
+      SLOW_POLL,
+    );
     const verification = pending.find((d) => /OperatorEligibilityChanged$/.test(d.type))!;
     expect(verification).toMatchObject({
       service: "identity",
@@ -78,10 +86,14 @@ describe("staff dead letters, standalone mode", { timeout: 180_000 }, () => {
         replayed_by: expect.any(String),
       });
     }
-    await eventually("the operator role", async () => {
-      const me = await lab.call("GET", "/auth/me");
-      return me.body?.account?.role === "operator" ? true : undefined;
-    });
+    await eventually(
+      "the operator role",
+      async () => {
+        const me = await lab.call("GET", "/auth/me");
+        return me.body?.account?.role === "operator" ? true : undefined;
+      },
+      SLOW_POLL,
+    );
     expect((await staff.call("GET", listPath)).body.dead_letters).toEqual([]);
     const withReplayed = await staff.call("GET", `${listPath}&include_replayed=true`);
     expect(withReplayed.body.dead_letters.map((d: { status: string }) => d.status)).toContain("replayed");

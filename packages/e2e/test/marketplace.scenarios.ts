@@ -19,9 +19,17 @@ import {
 const POLL_MS = 50;
 const EVENTUALLY_MS = 30_000;
 
-/** Polls `probe` until it returns a value (not undefined) or the time runs out. */
-export async function eventually<T>(what: string, probe: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + EVENTUALLY_MS;
+/**
+ * Polls `probe` until it returns a value (not undefined) or the time runs out. A probe that
+ * spends an account's requests over a long wait polls less often (`intervalMs`), or it runs
+ * into the account's 100 requests a minute.
+ */
+export async function eventually<T>(
+  what: string,
+  probe: () => Promise<T | undefined>,
+  options: { intervalMs?: number; timeoutMs?: number } = {},
+): Promise<T> {
+  const deadline = Date.now() + (options.timeoutMs ?? EVENTUALLY_MS);
   let last: unknown;
   while (Date.now() < deadline) {
     try {
@@ -30,7 +38,7 @@ export async function eventually<T>(what: string, probe: () => Promise<T | undef
     } catch (error) {
       last = error;
     }
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? POLL_MS));
   }
   throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ""}`);
 }
