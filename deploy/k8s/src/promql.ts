@@ -1,10 +1,12 @@
 /**
  * The metric names and label names a PromQL expression refers to, for checking alerts and
- * dashboards against the families the processes register. A tokeniser, not a parser: it knows
- * enough of PromQL to tell a metric name (an identifier not followed by `(`, not a keyword) from
- * a function, an aggregation, a label in a matcher or in a `by (...)` list, a string, a number or
- * a duration. What it does not understand (a selector without a metric name) it rejects.
+ * dashboards against the families the processes register. Parsed with Prometheus' own grammar
+ * (@prometheus-io/lezer-promql, the parser of Prometheus' query editor), so a syntax error
+ * fails too; a selector without a metric name (`{__name__=~"..."}`) cannot be checked and is
+ * rejected.
  */
+import { parser } from "@prometheus-io/lezer-promql";
+import type { SyntaxNode } from "@lezer/common";
 
 export interface Selector {
   metric: string;
@@ -18,86 +20,36 @@ export interface PromqlReferences {
   groupingLabels: string[];
 }
 
-/** Keywords that are followed by a parenthesised list of label names. */
-const LABEL_LIST_KEYWORDS = new Set(["by", "without", "on", "ignoring", "group_left", "group_right"]);
-/** Aggregations may be followed by `by (...)` before their arguments: `sum by (a) (x)`. */
-const AGGREGATIONS = [
-  "sum",
-  "min",
-  "max",
-  "avg",
-  "group",
-  "stddev",
-  "stdvar",
-  "count",
-  "count_values",
-].concat(["bottomk", "topk", "quantile", "limitk", "limit_ratio"]);
-const KEYWORDS = new Set([
-  ...LABEL_LIST_KEYWORDS,
-  ...AGGREGATIONS,
-  ...["and", "or", "unless", "offset", "bool", "inf", "nan"],
-]);
-
-const TOKEN =
-  /\s+|(?<string>"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`[^`]*`)|(?<range>\[[^\]]*\])|(?<variable>\$\{?\w+\}?)|(?<number>\d[\w.]*|\.\d\w*)|(?<ident>[A-Za-z_:][\w:]*)|(?<punct>=~|!~|!=|==|<=|>=|[{}(),=<>+\-*/%^@])/y;
-
-interface Token {
-  kind: "string" | "range" | "variable" | "number" | "ident" | "punct";
-  text: string;
-}
-
-function tokenise(expr: string): Token[] {
-  const tokens: Token[] = [];
-  TOKEN.lastIndex = 0;
-  while (TOKEN.lastIndex < expr.length) {
-    const at = TOKEN.lastIndex;
-    const match = TOKEN.exec(expr);
-    if (!match) throw new Error(`PromQL: cannot read ${JSON.stringify(expr.slice(at, at + 20))} in ${expr}`);
-    const kind = Object.entries(match.groups!).find(([, text]) => text !== undefined)?.[0] as Token["kind"];
-    if (kind) tokens.push({ kind, text: match[0] });
-  }
-  return tokens;
-}
-
 export function promqlReferences(expr: string): PromqlReferences {
-  const tokens = tokenise(expr);
-  const selectors: Selector[] = [];
+  const text = (node: SyntaxNode) => expr.slice(node.from, node.to);
+  const selectors = new Map<number, Selector>();
   const groupingLabels: string[] = [];
-  const isPunct = (i: number, text: string) => tokens[i]?.kind === "punct" && tokens[i]!.text === text;
-
-  /** Reads `( a, b )` starting at i; returns the index after `)`. */
-  const readLabelList = (i: number, into: string[]): number => {
-    let j = i + 1;
-    for (; j < tokens.length && !isPunct(j, ")"); j++)
-      if (tokens[j]!.kind === "ident") into.push(tokens[j]!.text);
-    return j + 1;
-  };
-  /** Reads `{ label op "value", ... }` starting at i; returns the index after `}`. */
-  const readMatchers = (i: number, into: string[]): number => {
-    let j = i + 1;
-    for (; j < tokens.length && !isPunct(j, "}"); j++)
-      if (tokens[j]!.kind === "ident") into.push(tokens[j]!.text);
-    return j + 1;
+  const selectorOf = (node: SyntaxNode): Selector => {
+    const known = selectors.get(node.from);
+    if (known) return known;
+    const name = node.getChild("Identifier");
+    if (!name) throw new Error(`PromQL: a selector without a metric name cannot be checked: ${expr}`);
+    const selector: Selector = { metric: text(name), matcherLabels: [] };
+    selectors.set(node.from, selector);
+    return selector;
   };
 
-  for (let i = 0; i < tokens.length;) {
-    const token = tokens[i]!;
-    if (token.kind === "punct" && token.text === "{")
-      throw new Error(`PromQL: a selector without a metric name cannot be checked: ${expr}`);
-    if (token.kind !== "ident") {
-      i++;
-      continue;
-    }
-    const word = token.text;
-    if (LABEL_LIST_KEYWORDS.has(word.toLowerCase())) {
-      i = isPunct(i + 1, "(") ? readLabelList(i + 1, groupingLabels) : i + 1;
-    } else if (KEYWORDS.has(word.toLowerCase()) || isPunct(i + 1, "(")) {
-      i++; // a keyword, or a function or aggregation (its arguments are read as they come)
-    } else {
-      const selector: Selector = { metric: word, matcherLabels: [] };
-      selectors.push(selector);
-      i = isPunct(i + 1, "{") ? readMatchers(i + 1, selector.matcherLabels) : i + 1;
-    }
-  }
-  return { selectors, groupingLabels };
+  parser.parse(expr).iterate({
+    enter(ref) {
+      const node = ref.node;
+      if (ref.type.isError)
+        throw new Error(
+          `PromQL: syntax error at ${JSON.stringify(expr.slice(ref.from, ref.from + 20))} in ${expr}`,
+        );
+      if (ref.name === "VectorSelector") selectorOf(node);
+      if (ref.name !== "LabelName") return;
+      if (node.parent?.name === "GroupingLabels") groupingLabels.push(text(node));
+      else if (node.parent?.name === "UnquotedLabelMatcher") {
+        let selector = node.parent.parent;
+        while (selector && selector.name !== "VectorSelector") selector = selector.parent;
+        if (selector) selectorOf(selector).matcherLabels.push(text(node));
+      }
+    },
+  });
+  return { selectors: [...selectors.values()], groupingLabels };
 }
