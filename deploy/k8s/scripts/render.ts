@@ -1,12 +1,12 @@
-// `npm run k8s:render`: writes deploy/k8s/rendered/<overlay>.yaml from the overlays.
+// `npm run k8s:render`: writes deploy/k8s/rendered/<name>.yaml from the overlays and deploy/k8s/monitoring.
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { OVERLAYS, findKubectl, renderOverlay, renderedPath } from "../src/overlays.js";
+import { RENDERINGS, findKubectl, renderOverlay, renderedPath } from "../src/overlays.js";
 
 const kubectl = findKubectl({ ...process.env, CI: "true" })!;
-for (const overlay of OVERLAYS) {
-  const file = renderedPath(overlay);
+for (const name of RENDERINGS) {
+  const file = renderedPath(name);
   mkdirSync(path.dirname(file), { recursive: true });
-  writeFileSync(file, renderOverlay(kubectl, overlay));
+  writeFileSync(file, renderOverlay(kubectl, name));
   console.log(`rendered ${path.relative(process.cwd(), file)} (kustomize ${kubectl.kustomizeVersion})`);
 }

@@ -11,16 +11,23 @@ import { parseAllDocuments } from "yaml";
 
 export const OVERLAYS = ["local", "production"] as const;
 export type OverlayName = (typeof OVERLAYS)[number];
+/**
+ * Everything rendered: the overlays, and the monitoring objects (deploy/k8s/monitoring, a
+ * kustomization of its own since it needs the Prometheus Operator's CRDs).
+ */
+export const RENDERINGS = [...OVERLAYS, "monitoring"] as const;
+export type RenderingName = (typeof RENDERINGS)[number];
 
 /** deploy/k8s */
 export const K8S_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const REPO_ROOT = path.resolve(K8S_DIR, "../..");
 
-export const overlayDir = (overlay: OverlayName) => path.join(K8S_DIR, "overlays", overlay);
-export const renderedPath = (overlay: OverlayName) => path.join(K8S_DIR, "rendered", `${overlay}.yaml`);
+export const kustomizationDir = (name: RenderingName) =>
+  name === "monitoring" ? path.join(K8S_DIR, "monitoring") : path.join(K8S_DIR, "overlays", name);
+export const renderedPath = (name: RenderingName) => path.join(K8S_DIR, "rendered", `${name}.yaml`);
 
-const HEADER = (overlay: OverlayName) =>
-  `# Rendered by \`kubectl kustomize deploy/k8s/overlays/${overlay}\`: what \`kubectl apply -k\` applies.\n` +
+const HEADER = (name: RenderingName) =>
+  `# Rendered by \`kubectl kustomize ${path.relative(REPO_ROOT, kustomizationDir(name))}\`: what \`kubectl apply -k\` applies.\n` +
   `# Do not edit: change the base or the overlay, then run \`npm run k8s:render\` (a test checks it is fresh).\n`;
 
 export interface Kubectl {
@@ -48,18 +55,18 @@ export function findKubectl(env: NodeJS.ProcessEnv = process.env): Kubectl | und
   }
 }
 
-/** The overlay as kustomize builds it now, with the header the committed file carries. */
-export function renderOverlay(kubectl: Kubectl, overlay: OverlayName): string {
-  const out = execFileSync(kubectl.path, ["kustomize", overlayDir(overlay)], {
+/** The kustomization as kustomize builds it now, with the header the committed file carries. */
+export function renderOverlay(kubectl: Kubectl, name: RenderingName): string {
+  const out = execFileSync(kubectl.path, ["kustomize", kustomizationDir(name)], {
     encoding: "utf8",
     stdio: ["ignore", "pipe", "pipe"],
     maxBuffer: 64 * 1024 * 1024,
   });
-  return HEADER(overlay) + out;
+  return HEADER(name) + out;
 }
 
-export function readRendered(overlay: OverlayName): string {
-  return readFileSync(renderedPath(overlay), "utf8");
+export function readRendered(name: RenderingName): string {
+  return readFileSync(renderedPath(name), "utf8");
 }
 
 /** A Kubernetes object as parsed from YAML (validated separately against the schemas). */
@@ -79,7 +86,7 @@ export function parseManifests(text: string): K8sObject[] {
     .filter((object): object is K8sObject => object !== null);
 }
 
-/** The committed rendering of an overlay, parsed. */
-export function renderedObjects(overlay: OverlayName): K8sObject[] {
-  return parseManifests(readRendered(overlay));
+/** The committed rendering of an overlay (or of the monitoring objects), parsed. */
+export function renderedObjects(name: RenderingName): K8sObject[] {
+  return parseManifests(readRendered(name));
 }

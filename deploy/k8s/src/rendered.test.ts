@@ -1,6 +1,6 @@
 // What an operator applies is committed: each rendered file must equal kustomize's output now.
 import { describe, expect, it } from "vitest";
-import { OVERLAYS, findKubectl, readRendered, renderOverlay } from "./overlays.js";
+import { RENDERINGS, findKubectl, readRendered, renderOverlay } from "./overlays.js";
 
 const kubectl = findKubectl();
 if (!kubectl)
@@ -9,7 +9,7 @@ if (!kubectl)
   );
 
 describe.skipIf(!kubectl)("rendered manifests", () => {
-  it.each(OVERLAYS)("rendered/%s.yaml is what kustomize builds from the overlay", (overlay) => {
+  it.each(RENDERINGS)("rendered/%s.yaml is what kustomize builds from its kustomization", (overlay) => {
     const fresh = renderOverlay(kubectl!, overlay);
     expect(
       readRendered(overlay) === fresh,
