@@ -8,7 +8,7 @@
  * to a file of its own. A GET /experiments/{id} makes exactly one GetExperiment call, so the
  * lines of both replicas add up to the number of requests, and nothing else makes that call.
  */
-import { readFileSync, readdirSync } from "node:fs";
+import { readFileSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { repeatedLogKeys } from "@petri/service-kit/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -29,6 +29,17 @@ function getExperimentCalls(logFile: string): number {
     if (!line.includes(GET_EXPERIMENT)) continue;
     const entry = JSON.parse(line) as { msg?: string; procedure?: string };
     if (entry.msg === "rpc" && entry.procedure === GET_EXPERIMENT) calls += 1;
+  }
+  return calls;
+}
+
+/** Every call a replica logged after `offset` (bytes), by procedure: what a skewed split saw. */
+function callsByProcedure(logFile: string, offset: number): Record<string, number> {
+  const calls: Record<string, number> = {};
+  for (const line of readFileSync(logFile).subarray(offset).toString("utf8").split("\n")) {
+    if (!line.includes('"msg":"rpc"')) continue;
+    const { procedure } = JSON.parse(line) as { procedure: string };
+    calls[procedure] = (calls[procedure] ?? 0) + 1;
   }
   return calls;
 }
@@ -55,6 +66,7 @@ describe.skipIf(!(await clusterInfraReady()))(
       }
       const logs = REPLICA_LOGS.map((file) => path.join(host.logDir, file));
       const before = logs.map(getExperimentCalls);
+      const offsets = logs.map((file) => statSync(file).size);
 
       // One request at a time: the transport sends a call to the replica with the fewest calls
       // in flight, so with several at once a replica the machine's load slows down gets fewer
@@ -74,7 +86,13 @@ describe.skipIf(!(await clusterInfraReady()))(
         return counts[0]! + counts[1]! >= total ? counts : undefined;
       }, `${total} GetExperiment lines in the replicas' logs`);
       expect(received[0]! + received[1]!).toBe(total);
-      const split = `GetExperiment calls per replica: ${received.join(" / ")}`;
+      const split =
+        `GetExperiment calls per replica: ${received.join(" / ")}; every call in the window: ` +
+        JSON.stringify(logs.map((file, i) => callsByProcedure(file, offsets[i]!))) +
+        `; the gateway's skips: ${readFileSync(path.join(host.logDir, "gateway-0.log"), "utf8")
+          .split("\n")
+          .filter((line) => line.includes("endpoint skipped"))
+          .join("\n")}`;
       for (const calls of received) {
         expect(calls, split).toBeGreaterThanOrEqual(0.35 * total);
         expect(calls, split).toBeLessThanOrEqual(0.65 * total);

@@ -10,6 +10,7 @@
  * gives the totals.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Failpoints } from "@petri/service-kit";
 import type { ExperimentsTarget } from "./experiments.scenarios.js";
 import { type Case, fillPath, negativeCases, queryString, sampleBody } from "./support/conformance-cases.js";
 import {
@@ -22,7 +23,7 @@ import {
   validBody,
 } from "./support/conformance-plan.js";
 import { type Finding, Probe } from "./support/conformance-probe.js";
-import { type World, WORLD_PASSWORD, buildWorld } from "./support/conformance-world.js";
+import { type World, WORLD_PASSWORD, buildWorld, withDeadLetter } from "./support/conformance-world.js";
 import { STAFF, startStandaloneHost } from "./support/hosts.js";
 import { Contract, type Operation } from "./support/openapi-contract.js";
 import { WebhookReceiver } from "./support/webhook-receiver.js";
@@ -36,9 +37,10 @@ describe("OpenAPI conformance, standalone mode", { timeout: 600_000 }, () => {
   let contract: Contract;
   let probe: Probe;
   let world: World;
+  const failpoints = new Failpoints();
 
   beforeAll(async () => {
-    host = await startStandaloneHost("petri-e2e-conformance");
+    host = await startStandaloneHost("petri-e2e-conformance", {}, { failpoints });
     receiver = await WebhookReceiver.start();
     contract = new Contract();
     probe = new Probe(contract, host.petri.url);
@@ -54,7 +56,7 @@ describe("OpenAPI conformance, standalone mode", { timeout: 600_000 }, () => {
       return response;
     };
     try {
-      world = await buildWorld(target, receiver);
+      world = await withDeadLetter(target, await buildWorld(target, receiver), failpoints);
     } finally {
       globalThis.fetch = original;
     }
@@ -227,6 +229,8 @@ describe("OpenAPI conformance, standalone mode", { timeout: 600_000 }, () => {
       await call("startEngineRun", [202, 409]);
       await call("approveResults", [200]);
       await call("resolveDispute", [200]);
+      // The world's dead letter, its consumer working again: applied (a second replay is 200 too).
+      await call("replayDeadLetter", [200]);
       await call("suspendOperator", [200], { params: { operator_id: world.operatorIds.otherOperator } });
       await call("reinstateOperator", [200], { params: { operator_id: world.operatorIds.otherOperator } });
       await call("rejectOperator", [200], { params: { operator_id: world.operatorIds.unverified } });

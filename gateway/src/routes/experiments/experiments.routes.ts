@@ -245,24 +245,35 @@ export const ExperimentSchema = z
   })
   .openapi("Experiment");
 
+const cursorFields = {
+  cursor: z
+    .string()
+    .nullable()
+    .openapi({ description: "Pass as ?cursor= for the next page; null on the last page" }),
+  has_more: z.boolean(),
+};
+
 export const PaginationSchema = z
   .object({
     total: z.int().openapi({ description: "Matching items in all pages" }),
-    cursor: z
-      .string()
-      .nullable()
-      .openapi({ description: "Pass as ?cursor= for the next page; null on the last page" }),
-    has_more: z.boolean(),
+    ...cursorFields,
   })
   .openapi("CursorPagination");
 
-/** Pagination of a list whose total is counted only on ?include_total=true. */
-export const OptionalTotalPaginationSchema = PaginationSchema.extend({
-  total: z.int().nullable().openapi({
-    description:
-      "Matching items in all pages: counted when the request says include_total=true, else null (except on a first page that holds every match)",
-  }),
-}).openapi("CursorPaginationOptionalTotal");
+/**
+ * Pagination of a list whose total is counted only on ?include_total=true. Its own object, not
+ * an extension of CursorPagination: the document would render an extension as allOf with the
+ * integer `total`, and no null could match both.
+ */
+export const OptionalTotalPaginationSchema = z
+  .object({
+    total: z.int().nullable().openapi({
+      description:
+        "Matching items in all pages: counted when the request says include_total=true, else null (except on a first page that holds every match)",
+    }),
+    ...cursorFields,
+  })
+  .openapi("CursorPaginationOptionalTotal");
 
 export const ExperimentIdParamsSchema = z.object({
   experiment_id: z

@@ -74,6 +74,7 @@ export function pathParams(operation: Operation, world: World): Record<string, s
       provider_id: world.providerId,
       submission_id: world.submissionId,
       file_id: world.file.id,
+      dead_letter_id: world.deadLetterId,
       file: parameter.schema?.enum?.[0],
     }[parameter.name];
     if (value === undefined)

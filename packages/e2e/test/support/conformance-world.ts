@@ -5,6 +5,7 @@
  * the interesting states, a hypothesis, a completed engine run, a cloud-lab submission, a
  * webhook delivery, a dispute, a results file, an API key.
  */
+import { FAILPOINT, type Failpoints } from "@petri/service-kit";
 import { expect } from "vitest";
 import {
   Client,
@@ -16,6 +17,7 @@ import {
 } from "../experiments.scenarios.js";
 import {
   eventually,
+  newUnverifiedOperator,
   operatorProfile,
   runToPendingApproval,
   verificationRecord,
@@ -34,6 +36,8 @@ export interface World {
   credentials: Record<RoleName, Record<string, string>>;
   accountIds: Record<RoleName, string>;
   operatorIds: { operator: string; otherOperator: string; unverified: string };
+  /** A pending dead letter of identity's operator-role consumer (see withDeadLetter). */
+  deadLetterId: string;
   experiments: {
     /** open: posted, nobody claimed it. */
     open: string;
@@ -94,7 +98,10 @@ function ok(response: { status: number; text: string }, ...statuses: number[]) {
   expect(statuses, response.text).toContain(response.status);
 }
 
-export async function buildWorld(target: ExperimentsTarget, receiver: WebhookReceiver): Promise<World> {
+export async function buildWorld(
+  target: ExperimentsTarget,
+  receiver: WebhookReceiver,
+): Promise<Omit<World, "deadLetterId">> {
   const bootstrapStaff = await staffClient(target);
   const labels = ["owner", "other", "operator", "otherOperator", "unverified"] as const;
   const registered = Object.fromEntries(
@@ -247,4 +254,38 @@ export async function buildWorld(target: ExperimentsTarget, receiver: WebhookRec
       signature: url.searchParams.get("signature")!,
     },
   };
+}
+
+const DEAD_LETTER_CONSUMER = "identity-operator-roles";
+
+/**
+ * The world plus a dead letter for the staff dead-letter routes: while `failpoints` fails every
+ * run of identity's operator-role consumer, one more lab is verified, so its eligibility events
+ * are dead-lettered after five deliveries. Built after the world, whose labs must get their
+ * roles; disarmed afterwards, so a replay applies. Staff polls once a second (100 a minute).
+ */
+export async function withDeadLetter(
+  target: ExperimentsTarget,
+  world: Omit<World, "deadLetterId">,
+  failpoints: Failpoints,
+): Promise<World> {
+  const staff = await staffClient(target);
+  const fails = `${FAILPOINT.consumerHandlerFails}:${DEAD_LETTER_CONSUMER}`;
+  failpoints.arm(fails, "throw");
+  try {
+    const { operatorId } = await newUnverifiedOperator(target, "conf-dead-letter-lab");
+    const verified = await staff.call("POST", `/admin/operators/${operatorId}/verify`, verificationRecord());
+    expect(verified.status, verified.text).toBe(200);
+    const deadLetterId = await eventually(
+      "a dead letter",
+      async () => {
+        const list = await staff.call("GET", `/admin/dead-letters?consumer=${DEAD_LETTER_CONSUMER}`);
+        return list.body?.dead_letters?.[0]?.dead_letter_id as string | undefined;
+      },
+      { intervalMs: 1_000, timeoutMs: 90_000 },
+    );
+    return { ...world, deadLetterId };
+  } finally {
+    failpoints.disarm(fails);
+  }
 }

@@ -232,6 +232,13 @@ export class BalancingTransport implements Transport {
   private noteFailure(endpoint: Endpoint, error: unknown): void {
     if (!isConnectionFailure(error)) return;
     const now = this.now();
+    // Once per skip: an operator sees why a replica stopped getting calls for a while.
+    if (endpoint.skipUntil <= now) {
+      this.options.logger?.warn(
+        { err: error, endpoint: endpoint.baseUrl, skip_ms: this.skipMs },
+        "service endpoint skipped after a connection failure",
+      );
+    }
     endpoint.skipUntil = now + this.skipMs;
     // The endpoint may be a pod that is gone: look again soon, but not once per failed call.
     if (now >= this.nextFailureRefreshAt) {
