@@ -101,6 +101,7 @@ flock -u 9
 
 : > "$state/pids"
 declare -A urls
+service_ports=()
 for entry in $services; do
   IFS=: read -r name dir port <<<"$entry"
   urls[$name]="http://127.0.0.1:$port"
@@ -130,6 +131,7 @@ for entry in $services; do
       PETRI_INTERNAL_JWT_PUBLIC_KEY="$public_key" \
       nohup node --enable-source-maps "services/$dir/dist/bundle/main.js" >"$state/logs/$label.log" 2>&1 &
     echo "$label $!" >> "$state/pids"
+    service_ports+=("$replica_port")
   done
 done
 replicas=${GATEWAY_REPLICAS:-1}
@@ -145,7 +147,12 @@ for i in $(seq 0 $((replicas - 1))); do
   echo "gateway-$i $!" >> "$state/pids"
 done
 
+# Every process, each replica included: a gateway's /health reaches one replica of a service,
+# and a replica still starting (waiting for the migration lock, say) would refuse its share.
 all_ready() {
+  for port in "${service_ports[@]}"; do
+    curl -fsS "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 || return 1
+  done
   for i in $(seq 0 $((replicas - 1))); do
     curl -fsS "http://127.0.0.1:$((gateway_port + i))/health" >/dev/null 2>&1 || return 1
   done
