@@ -234,8 +234,14 @@ export class BalancingTransport implements Transport {
     const now = this.now();
     // Once per skip: an operator sees why a replica stopped getting calls for a while.
     if (endpoint.skipUntil <= now) {
+      // The message only: a failed HTTP/2 call's error can hold the session and its socket in
+      // its cause chain, far too much for a log line to walk.
       this.options.logger?.warn(
-        { err: error, endpoint: endpoint.baseUrl, skip_ms: this.skipMs },
+        {
+          reason: error instanceof Error ? error.message : String(error),
+          endpoint: endpoint.baseUrl,
+          skip_ms: this.skipMs,
+        },
         "service endpoint skipped after a connection failure",
       );
     }
