@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { idleTable, percentile, summariseIdle, summariseWebhooks } from "./report.js";
+import type { RoundResult } from "./load.js";
+import {
+  idleTable,
+  markdownTable,
+  percentile,
+  summarise,
+  summariseIdle,
+  summariseWebhooks,
+} from "./report.js";
 
 describe("percentile (nearest rank)", () => {
   it("picks a sample, never interpolates", () => {
@@ -42,5 +50,37 @@ describe("summaries of the webhook and idle rows", () => {
     expect(table).toContain(
       "| standalone | 1234 | 0.010 (0.010–0.010) | n/a (no proxy) | 700 MB over 2 label(s) |",
     );
+  });
+});
+
+describe("ratios to B2", () => {
+  const round = (cpuMs: number, requestsPerSecond: number): RoundResult => ({
+    responses: 10,
+    requestsPerSecond,
+    p50Ms: 1,
+    p99Ms: 2,
+    non2xx: 0,
+    errors: 0,
+    cpuPerRequest: new Map([["server", cpuMs]]),
+    cpuPerRequestTotal: cpuMs,
+    sqlPerRequest: undefined,
+  });
+
+  it("divides CPU per request and throughput by B2's", () => {
+    const [, gateway] = summarise([
+      { target: "B2", scenario: "select", rounds: [round(0.5, 1000)] },
+      { target: "standalone", scenario: "GET /health", rounds: [round(2, 250)] },
+    ]);
+    expect(gateway!.cpuVsB2).toBe(4);
+    expect(gateway!.throughputVsB2).toBe(0.25);
+  });
+
+  it("gives no CPU ratio when B2 used less than one clock tick, never infinity", () => {
+    const summaries = summarise([
+      { target: "B2", scenario: "select", rounds: [round(0, 1000)] },
+      { target: "standalone", scenario: "GET /health", rounds: [round(2, 250)] },
+    ]);
+    expect(summaries.map((s) => s.cpuVsB2)).toEqual([NaN, NaN]);
+    expect(markdownTable(summaries)).toContain("**n/a**");
   });
 });

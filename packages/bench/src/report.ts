@@ -152,10 +152,12 @@ export function summarise(rows: Row[]): Summary[] {
     };
   });
   const b2 = partial.find((s) => s.target === "B2");
+  // CPU is read in clock ticks (10 ms): a short round of B2 can use less than one, and a ratio to
+  // that zero is no figure (n/a in the table), not infinity.
   return partial.map((s) => ({
     ...s,
     throughputVsB2: b2 ? s.requestsPerSecond / b2.requestsPerSecond : NaN,
-    cpuVsB2: b2 ? s.cpuMsPerRequest / b2.cpuMsPerRequest : NaN,
+    cpuVsB2: b2 && b2.cpuMsPerRequest > 0 ? s.cpuMsPerRequest / b2.cpuMsPerRequest : NaN,
   }));
 }
 
@@ -182,6 +184,8 @@ export function machine(): Machine {
 }
 
 const fixed = (value: number, digits = 2) => (Number.isFinite(value) ? value.toFixed(digits) : "n/a");
+const times = (value: number, digits: number) =>
+  Number.isFinite(value) ? `${value.toFixed(digits)}x` : "n/a";
 
 export function markdownTable(summaries: Summary[]): string {
   const lines = [
@@ -194,7 +198,7 @@ export function markdownTable(summaries: Summary[]): string {
       .map(([label, ms]) => `${label} ${fixed(ms)}`)
       .join(", ");
     lines.push(
-      `| ${s.target} | ${s.scenario} | ${fixed(s.requestsPerSecond, 0)} | ${fixed(s.throughputVsB2, 3)}x | ${fixed(s.p50Ms, 1)} | ${fixed(s.p99Ms, 1)} | ${fixed(s.cpuMsPerRequest)} (${fixed(s.cpuMin)}–${fixed(s.cpuMax)}) | **${fixed(s.cpuVsB2, 1)}x** | ${fixed(s.sqlPerRequest, 1)} | ${s.non2xx} | ${s.errors} | ${byProcess} |`,
+      `| ${s.target} | ${s.scenario} | ${fixed(s.requestsPerSecond, 0)} | ${times(s.throughputVsB2, 3)} | ${fixed(s.p50Ms, 1)} | ${fixed(s.p99Ms, 1)} | ${fixed(s.cpuMsPerRequest)} (${fixed(s.cpuMin)}–${fixed(s.cpuMax)}) | **${times(s.cpuVsB2, 1)}** | ${fixed(s.sqlPerRequest, 1)} | ${s.non2xx} | ${s.errors} | ${byProcess} |`,
     );
   }
   return lines.join("\n");
