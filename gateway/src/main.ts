@@ -8,6 +8,7 @@ import {
   createLogger,
   createShutdown,
   exitOnConfigError,
+  startTracing,
   installSignalHandlers,
   loadConfig,
   logFormatSchema,
@@ -76,6 +77,7 @@ const config = exitOnConfigError(() =>
       .extend(metricsListenerConfigSchema.shape),
   ),
 );
+const tracing = exitOnConfigError(() => startTracing({ serviceName: "petri-gateway" }));
 const logger = createLogger({
   service: "gateway",
   level: config.LOG_LEVEL,
@@ -156,6 +158,7 @@ installSignalHandlers(
           for (const transport of transports) transport.close();
         },
       },
+      { name: "export buffered spans", run: () => tracing.shutdown() },
     ],
   }),
 );

@@ -49,11 +49,36 @@ describe("the gateway's access line", () => {
       status: response.status,
       duration_ms: expect.any(Number),
       request_id: response.headers.get("x-request-id"),
+      // The request's span (request-span.ts), whose trace the caller's traceparent would continue.
       trace_id: expect.stringMatching(/^[0-9a-f]{32}$/),
+      span_id: expect.stringMatching(/^[0-9a-f]{16}$/),
       account_id: accountId,
       msg: "request",
     });
     expect(JSON.stringify(line)).not.toMatch(/key_notmine42|query-secret-value|ada|petri_sk_/);
+  });
+
+  it("continues the caller's trace: a traceparent's trace id, a span of the gateway's own", async () => {
+    const response = await app.request(
+      "/auth/me",
+      {
+        headers: {
+          "x-api-key": apiKey,
+          traceparent: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",
+        },
+      },
+      from(SOURCE),
+    );
+    expect(response.status).toBe(200);
+    const [line] = accessLines();
+    expect(line).toMatchObject({ trace_id: "4bf92f3577b34da6a3ce929d0e0e4736", route: "/auth/me" });
+    expect(line!.span_id).not.toBe("00f067aa0ba902b7");
+    // Without one, each request is a trace of its own.
+    await app.request("/health", {}, from(SOURCE));
+    await app.request("/health", {}, from(SOURCE));
+    const [, first, second] = accessLines();
+    expect(first!.trace_id).toMatch(/^[0-9a-f]{32}$/);
+    expect(second!.trace_id).not.toBe(first!.trace_id);
   });
 
   it("holds no bearer token, API key, e-mail address, password or query string", async () => {

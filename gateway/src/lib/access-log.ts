@@ -5,7 +5,7 @@
  * preflights, /health, the docs), and the status error handling settled on.
  */
 import type { MiddlewareHandler } from "hono";
-import { type Logger, type RequestContext, logHttpAccess } from "@petri/service-kit";
+import { type Logger, type RequestContext, currentTraceIds, logHttpAccess } from "@petri/service-kit";
 import { routeTemplate } from "./route-template.js";
 import type { GatewayEnv } from "./runtime.js";
 
@@ -22,12 +22,14 @@ export function accessLog(logger: Logger): MiddlewareHandler<GatewayEnv> {
       // Unset only if a middleware outside the request-id one failed (none does).
       const context = c.get("requestContext") as RequestContext | undefined;
       const accountId = c.get("principal")?.accountId;
+      const traceId = currentTraceIds()?.traceId;
       logHttpAccess(logger, {
         method: c.req.method,
         route: routeTemplate(c),
         status: failed ? 500 : c.res.status,
         durationMs: performance.now() - startedAt,
-        ...(context ? { requestId: context.requestId, traceId: context.traceId } : {}),
+        ...(context ? { requestId: context.requestId } : {}),
+        ...(traceId === undefined ? {} : { traceId }),
         ...(accountId === undefined ? {} : { accountId }),
       });
     }

@@ -9,6 +9,8 @@ import {
 import type { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { accessLog } from "./access-log.js";
+import { requestSpan } from "./request-span.js";
+import { context as otelContext } from "@opentelemetry/api";
 import { bodyLimit, bodyLimitOf } from "./body-limit.js";
 import { connectErrorToHttp, isConnectError, retryAfterSeconds } from "./connect-errors.js";
 import { corsFor } from "./cors.js";
@@ -125,7 +127,9 @@ export function createApp(appDeps: GatewayAppDeps) {
   const app = createRouter();
   const { maxBodyBytes } = runtime;
 
-  // Outermost: one access line per request, with the status the layers below settled on.
+  // Outermost: the request's span, then one access line per request, with the status the
+  // layers below settled on.
+  app.use("*", requestSpan());
   app.use("*", accessLog(deps.logger));
   app.use("*", httpMetrics());
   app.use("*", securityHeaders(runtime.trustProxy));
@@ -138,7 +142,7 @@ export function createApp(appDeps: GatewayAppDeps) {
     c.set("deps", deps);
     c.set("runtime", runtime);
     c.header("x-request-id", requestId);
-    const context = createRequestContext({ parentTraceparent: c.req.header("traceparent"), requestId });
+    const context = createRequestContext({ requestId, otel: otelContext.active() });
     c.set("requestContext", context);
     // The request as received: the body limit may hand later middleware a rebuilt one.
     const original = c.req.raw;

@@ -4,6 +4,7 @@ import { Kysely, PostgresDialect, sql } from "kysely";
 import { Pool } from "pg";
 import type { Database, DatabaseConfig, PoolUsage } from "./database.js";
 import { namedStatementPool } from "./named-statement-pool.js";
+import { recordQuerySpan } from "./query-spans.js";
 import { SerialisedPGliteDialect } from "./pglite-dialect.js";
 import { pgTypeParsers, pgliteTypeParsers } from "./type-parsers.js";
 
@@ -49,7 +50,10 @@ function createPgDatabase(config: Extract<DatabaseConfig, { driver: "pg" }>): Da
   // An idle client losing its connection (server restart, network) is emitted on the pool;
   // without a listener Node would crash the process. The pool drops that client by itself.
   pool.on("error", (error) => config.onIdleClientError?.(error));
-  const root = new Kysely<any>({ dialect: new PostgresDialect({ pool: namedStatementPool(pool) }) });
+  const root = new Kysely<any>({
+    dialect: new PostgresDialect({ pool: namedStatementPool(pool) }),
+    log: recordQuerySpan,
+  });
   const usage = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max });
   return buildDatabase("pg", root, usage, async () => {
     if (!pool.ended) await pool.end();
@@ -63,7 +67,7 @@ async function createPgliteDatabase(
   // "memory://", "idb://", "file://..." are PGlite URLs; anything else is a directory path.
   if (!/^[a-z]+:\/\//.test(dataDir)) await mkdir(dataDir, { recursive: true });
   const pglite = await PGlite.create(dataDir, { parsers: pgliteTypeParsers });
-  const root = new Kysely<any>({ dialect: new SerialisedPGliteDialect(pglite) });
+  const root = new Kysely<any>({ dialect: new SerialisedPGliteDialect(pglite), log: recordQuerySpan });
   return buildDatabase(
     "pglite",
     root,

@@ -16,6 +16,7 @@ import {
   logLevelSchema,
   postgresUrlSchema,
   serverInterceptors,
+  startTracing,
   systemClock,
 } from "@petri/service-kit";
 import type { HostedService, Logger } from "@petri/service-kit";
@@ -76,6 +77,7 @@ export async function runClusterService(
     ),
   );
   const retention = exitOnConfigError(() => retentionFromEnv());
+  const tracing = exitOnConfigError(() => startTracing({ serviceName: `petri-${options.service}` }));
   const logger = createLogger({
     service: options.service,
     level: config.LOG_LEVEL,
@@ -124,6 +126,7 @@ export async function runClusterService(
       { name: "close server", run: () => server.close() },
       { name: "drain bus", run: () => bus.close() },
       { name: "close database", run: () => database.destroy() },
+      { name: "export buffered spans", run: () => tracing.shutdown() },
     ],
   });
   installSignalHandlers(shutdown);

@@ -9,6 +9,7 @@ import { listenForRecordedEvents } from "./record-event.js";
 import { subjectMatches } from "./subjects.js";
 import { errorMessage, type Logger } from "./internal/async.js";
 import { consumerCounters } from "./messaging-metrics.js";
+import { failActiveSpan, processInSpan } from "./messaging-spans.js";
 import { type MessagingTables, type OnCommit, transactionWithCommitHooks } from "@petri/db";
 
 export interface EventContext<P extends Message = Message> {
@@ -217,7 +218,9 @@ export class ConsumerRunner {
       }
     })();
     try {
-      await this.handleDelivery(sub, delivery);
+      await processInSpan(this.opts.bus, this.opts.name, delivery.envelope, delivery.deliveryCount, () =>
+        this.handleDelivery(sub, delivery),
+      );
     } finally {
       done.abort();
       await heartbeat;
@@ -359,6 +362,7 @@ export class ConsumerRunner {
   }
 
   private async failed(delivery: Delivery, err: unknown): Promise<void> {
+    failActiveSpan(err);
     const { envelope, deliveryCount } = delivery;
     const reason = errorMessage(err);
     const log = this.opts.logger;

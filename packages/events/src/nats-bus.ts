@@ -22,6 +22,7 @@ import {
   nanos,
   RequestError,
   TimeoutError,
+  type MsgHdrs,
   type NatsConnection,
 } from "@nats-io/transport-node";
 import type { EventEnvelope } from "@petri/contracts/common";
@@ -36,6 +37,7 @@ import type {
   StreamSpec,
 } from "./bus.js";
 import { decodeEnvelope, encodeEnvelope } from "./envelope.js";
+import { type TextMapSetter, context, propagation } from "@opentelemetry/api";
 import { errorMessage, Semaphore, type Logger } from "./internal/async.js";
 
 export interface NatsEventBusOptions {
@@ -67,6 +69,8 @@ export interface NatsEventBusOptions {
 }
 
 const NAMESPACE_PATTERN = /^[a-z0-9_-]{1,40}$/;
+
+const natsHeadersSetter: TextMapSetter<MsgHdrs> = { set: (headers, key, value) => headers.set(key, value) };
 
 /** Maps the logical names every service uses to the names of one deployment's namespace. */
 export class BusNamespace {
@@ -275,7 +279,10 @@ export class NatsEventBus implements EventBus {
 
   async publish(envelope: EventEnvelope): Promise<PublishAck> {
     const h = natsHeaders();
-    if (envelope.traceparent) h.set("traceparent", envelope.traceparent);
+    // W3C trace context in the headers, for any reader of the stream: the active (send) span's,
+    // else the one the envelope carries.
+    propagation.inject(context.active(), h, natsHeadersSetter);
+    if (!h.has("traceparent") && envelope.traceparent) h.set("traceparent", envelope.traceparent);
     h.set("Petri-Event-Type", envelope.type);
     const ack = await this.js.publish(this.namespace.subject(envelope.subject), encodeEnvelope(envelope), {
       msgID: envelope.id,

@@ -5,6 +5,7 @@ import { decodeEnvelope } from "./envelope.js";
 import { errorMessage, WakeSignal, type Logger } from "./internal/async.js";
 import type { MessagingTables } from "@petri/db";
 import { subjectMatches } from "./subjects.js";
+import { publishInSpan } from "./messaging-spans.js";
 
 export interface OutboxRelayOptions {
   /** Kysely bound to the service's schema (holding its `outbox` table). */
@@ -172,7 +173,7 @@ export class OutboxRelay {
           if (!this.opts.stream.subjects.some((f) => subjectMatches(f, row.subject))) {
             throw new Error(`subject ${row.subject} is not in stream ${this.opts.stream.name}`);
           }
-          const ack = await this.opts.bus.publish(decodeEnvelope(new Uint8Array(row.envelope)));
+          const ack = await publishInSpan(this.opts.bus, decodeEnvelope(new Uint8Array(row.envelope)));
           duplicate = ack.duplicate;
         } catch (err) {
           this.counters.failures += 1;

@@ -7,7 +7,7 @@
  */
 import type { EventEmitter } from "node:events";
 import type { Duplex } from "node:stream";
-import { createRequestContext } from "./context.js";
+import { newRequestId } from "./context.js";
 import { UNMATCHED_ROUTE, logHttpAccess, methodOfRawRequest } from "./http-access-log.js";
 import type { Logger } from "./logger.js";
 
@@ -87,15 +87,14 @@ export function answerClientErrors(
     }
     socket.end(clientErrorResponse(error), () => socket.destroy());
     if (logger && options.accessLog) {
-      // No route ran and no request id was received: the line gets ids of its own.
-      const context = createRequestContext();
+      // No route ran and no request id was received: the line gets a request id of its own
+      // (and no trace: the request never became one).
       const method = methodOfRawRequest(error.rawPacket);
       logHttpAccess(logger, {
         ...(method === undefined ? {} : { method }),
         route: UNMATCHED_ROUTE,
         status: clientErrorStatus(error),
-        requestId: context.requestId,
-        traceId: context.traceId,
+        requestId: newRequestId(),
       });
     }
   });

@@ -1,22 +1,23 @@
 /**
- * The per-request context: who is calling and which trace the work belongs to.
+ * The per-request context: who is calling, under which request id, and the request's span.
  *
- * It lives in an AsyncLocalStorage so that code far from the handler (logs, outbox writes
- * that copy the traceparent, outgoing Connect calls) can read it without threading a
- * parameter through every function. ALS costs some throughput (toolchain.md G13), which is
- * negligible next to the RPC and database work every request here does.
+ * It lives in an AsyncLocalStorage so that code far from the handler (logs, outgoing Connect
+ * calls) can read it without threading a parameter through every function. The span (an
+ * OpenTelemetry context) is entered along with it, so that spans started below, log lines and
+ * the traceparent copied onto outbox rows (currentTraceparent) all belong to the request.
+ * ALS costs some throughput (toolchain.md G13), which is negligible next to the RPC and
+ * database work every request here does.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { randomUUID } from "node:crypto";
+import { type Context, context as otelContext, isSpanContextValid, trace } from "@opentelemetry/api";
 import type { Principal } from "./principal.js";
-import { childSpanContext, formatTraceparent } from "./traceparent.js";
+import { traceparentOf } from "./tracing/trace-context.js";
 
 export interface RequestContext {
   requestId: string;
-  /** The traceparent of the current span (this service's span for the request). */
-  traceparent: string;
-  traceId: string;
-  spanId: string;
+  /** The request's span, entered with the context (runWithRequestContext). */
+  otel?: Context;
   principal?: Principal;
 }
 
@@ -27,7 +28,14 @@ export function currentRequestContext(): RequestContext | undefined {
 }
 
 export function runWithRequestContext<T>(context: RequestContext, fn: () => T): T {
-  return storage.run(context, fn);
+  const { otel } = context;
+  return otel ? storage.run(context, () => otelContext.with(otel, fn)) : storage.run(context, fn);
+}
+
+/** The trace id of a request context's span, for its access line. */
+export function traceIdOf(context: RequestContext | undefined): string | undefined {
+  const spanContext = context?.otel && trace.getSpanContext(context.otel);
+  return spanContext && isSpanContextValid(spanContext) ? spanContext.traceId : undefined;
 }
 
 // Accept a caller's request id only if it is short and plain, so it cannot inject log lines.
@@ -37,21 +45,13 @@ export function newRequestId(): string {
   return `req_${randomUUID().replaceAll("-", "")}`;
 }
 
-/**
- * A context for work that starts here: a new span under `parentTraceparent` (or a new
- * trace), and the caller's request id when it is safe to log (or a new one).
- */
+/** A context for work that starts here: the caller's request id when it is safe to log (or a new one). */
 export function createRequestContext(
-  init: { parentTraceparent?: string | null; requestId?: string | null; principal?: Principal } = {},
+  init: { requestId?: string | null; principal?: Principal; otel?: Context } = {},
 ): RequestContext {
-  const trace = childSpanContext(init.parentTraceparent);
   const requestId = init.requestId && SAFE_REQUEST_ID.test(init.requestId) ? init.requestId : newRequestId();
-  const context: RequestContext = {
-    requestId,
-    traceparent: formatTraceparent(trace),
-    traceId: trace.traceId,
-    spanId: trace.spanId,
-  };
+  const context: RequestContext = { requestId };
+  if (init.otel) context.otel = init.otel;
   if (init.principal) context.principal = init.principal;
   return context;
 }
@@ -73,20 +73,20 @@ export function iterateWithRequestContext<T>(
 ): AsyncIterable<T> {
   return {
     [Symbol.asyncIterator](): AsyncIterator<T> {
-      const iterator = storage.run(context, () => source[Symbol.asyncIterator]());
+      const iterator = runWithRequestContext(context, () => source[Symbol.asyncIterator]());
       const step: AsyncIterator<T> = {
-        next: (...args: [] | [unknown]) => storage.run(context, () => iterator.next(...args)),
+        next: (...args: [] | [unknown]) => runWithRequestContext(context, () => iterator.next(...args)),
       };
       if (iterator.return)
-        step.return = (value?: unknown) => storage.run(context, () => iterator.return!(value));
+        step.return = (value?: unknown) => runWithRequestContext(context, () => iterator.return!(value));
       if (iterator.throw)
-        step.throw = (error?: unknown) => storage.run(context, () => iterator.throw!(error));
+        step.throw = (error?: unknown) => runWithRequestContext(context, () => iterator.throw!(error));
       return step;
     },
   };
 }
 
-/** The W3C traceparent of the operation in progress, for events it causes. */
+/** The W3C traceparent of the span in progress, for the events it causes (outbox rows). */
 export function currentTraceparent(): string | undefined {
-  return storage.getStore()?.traceparent;
+  return traceparentOf();
 }

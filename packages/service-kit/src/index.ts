@@ -17,7 +17,7 @@ export * from "./pagination.js";
 export * from "./principal.js";
 export * from "./server.js";
 export * from "./shutdown.js";
-export * from "./traceparent.js";
+export * from "./tracing/index.js";
 export * from "./text-fields.js";
 export * from "./json-safety.js";
 export * from "./message-text.js";

@@ -22,6 +22,8 @@ import {
   runWithRequestContext,
   type RequestContext,
 } from "./context.js";
+import { contextFromTraceparent, currentTraceIds, tracer } from "./tracing/trace-context.js";
+import { trace } from "@opentelemetry/api";
 import {
   ConflictError,
   ForbiddenError,
@@ -60,6 +62,8 @@ const SERVING = create(HealthCheckResponseSchema, { status: HealthCheckResponse_
 interface Seen {
   principal: Principal | undefined;
   context: RequestContext | undefined;
+  /** The span active in the handler. */
+  trace: { traceId: string; spanId: string } | undefined;
   headers: Headers;
 }
 
@@ -69,6 +73,7 @@ function testRoutes(seen: Seen[]) {
     seen.push({
       principal: ctx.values.get(kPrincipal),
       context: currentRequestContext(),
+      trace: currentTraceIds(),
       headers: ctx.requestHeader,
     });
   return (router: ConnectRouter) =>
@@ -153,12 +158,15 @@ function asGateway<T>(
   fn: () => Promise<T>,
   init: { traceparent?: string; requestId?: string } = {},
 ) {
+  // The gateway's own request span, continuing its caller's trace when there is one.
+  const parent = contextFromTraceparent(init.traceparent);
+  const span = tracer().startSpan("gateway request", {}, parent);
   const context = createRequestContext({
-    parentTraceparent: init.traceparent ?? null,
     requestId: init.requestId ?? null,
+    otel: trace.setSpan(parent, span),
     ...(principal ? { principal } : {}),
   });
-  return { context, result: runWithRequestContext(context, fn) };
+  return { context, span: span.spanContext(), result: runWithRequestContext(context, fn) };
 }
 
 async function callError(call: Promise<unknown>): Promise<ConnectError> {
@@ -286,31 +294,33 @@ describe("principalInterceptor + attachPrincipal", () => {
 });
 
 describe("traceInterceptor + propagateTrace", () => {
-  it("continues the caller's trace with a new span and keeps its request id", async () => {
+  it("continues the caller's trace with a client and a server span and keeps its request id", async () => {
     const { client, seen } = setup();
     const parent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
     let responseRequestId: string | null = null;
-    const { context, result } = asGateway(
+    const { span: gateway, result } = asGateway(
       alice,
       () => client.list({}, { onHeader: (h) => (responseRequestId = h.get("x-request-id")) }),
       { traceparent: parent, requestId: "req-from-gateway" },
     );
     await result;
-    const server = seen[0]!.context!;
-    // The client sent its own (gateway) span as the parent...
-    expect(seen[0]!.headers.get("traceparent")).toBe(context.traceparent);
-    // ...and the server opened a child span in the same trace.
-    expect(server.traceId).toBe("4bf92f3577b34da6a3ce929d0e0e4736");
-    expect(server.spanId).not.toBe(context.spanId);
-    expect(server.traceparent).toBe(`00-${server.traceId}-${server.spanId}-01`);
-    expect(server.requestId).toBe("req-from-gateway");
+    const server = seen[0]!;
+    // The client sent a span of its own, under the gateway's, as the parent...
+    const sent = /^00-([0-9a-f]{32})-([0-9a-f]{16})-0[01]$/.exec(server.headers.get("traceparent") ?? "");
+    expect(sent?.[1]).toBe("4bf92f3577b34da6a3ce929d0e0e4736");
+    expect(sent?.[2]).not.toBe(gateway.spanId);
+    // ...and the handler runs in a server span of the same trace under that one.
+    expect(server.trace?.traceId).toBe("4bf92f3577b34da6a3ce929d0e0e4736");
+    expect(server.trace?.spanId).not.toBe(sent?.[2]);
+    expect(server.trace?.spanId).not.toBe(gateway.spanId);
+    expect(server.context?.requestId).toBe("req-from-gateway");
     expect(responseRequestId).toBe("req-from-gateway");
   });
 
   it("starts a trace and a request id when the caller sends none", async () => {
     const { client, seen } = setup();
     await client.check({});
-    expect(seen[0]!.context?.traceId).toMatch(/^[0-9a-f]{32}$/);
+    expect(seen[0]!.trace?.traceId).toMatch(/^[0-9a-f]{32}$/);
     expect(seen[0]!.context?.requestId).toMatch(/^req_/);
   });
 
@@ -327,19 +337,20 @@ describe("traceInterceptor + propagateTrace", () => {
     }
     expect(seen).toHaveLength(2);
     for (const s of seen) {
-      expect(s.context?.traceId).toBe("11111111111111111111111111111111");
+      expect(s.trace?.traceId).toBe("11111111111111111111111111111111");
       expect(s.context?.principal).toEqual(alice);
     }
   });
+});
 
-  it("propagateTrace does not override headers the caller set", async () => {
+describe("propagateTrace", () => {
+  it("takes a traceparent the caller set as the parent of its client span", async () => {
+    const received: string[] = [];
     const transport = createRouterTransport(
       (router) =>
         router.service(Health, {
           check: (_req, ctx) => {
-            expect(ctx.requestHeader.get("traceparent")).toBe(
-              "00-33333333333333333333333333333333-4444444444444444-00",
-            );
+            received.push(ctx.requestHeader.get("traceparent") ?? "");
             return SERVING;
           },
         }),
@@ -348,9 +359,11 @@ describe("traceInterceptor + propagateTrace", () => {
     await asGateway(alice, () =>
       createClient(Health, transport).check(
         {},
-        { headers: { traceparent: "00-33333333333333333333333333333333-4444444444444444-00" } },
+        { headers: { traceparent: "00-33333333333333333333333333333333-4444444444444444-01" } },
       ),
     ).result;
+    expect(received[0]).toMatch(/^00-33333333333333333333333333333333-[0-9a-f]{16}-0[01]$/);
+    expect(received[0]).not.toContain("4444444444444444");
   });
 });
 

@@ -32,7 +32,9 @@ import {
 import { DomainError, ValidationError, type DomainErrorKind } from "./errors.js";
 import type { Logger } from "./logger.js";
 import { safeTextInterceptor } from "./message-text.js";
-import { endLogWithStream, startRpcCallLog } from "./rpc-call-log.js";
+import { endWithStream, startRpcCallLog } from "./rpc-call-log.js";
+import { startRpcClientSpan, startRpcServerSpan } from "./tracing/rpc-spans.js";
+import { context as otelContext } from "@opentelemetry/api";
 import { rpcMetricsInterceptor } from "./rpc-metrics.js";
 import {
   InvalidInternalTokenError,
@@ -42,7 +44,6 @@ import {
   type Principal,
 } from "./principal.js";
 
-export const TRACEPARENT_HEADER = "traceparent";
 export const REQUEST_ID_HEADER = "x-request-id";
 
 /** The verified principal of the current call: `ctx.values.get(kPrincipal)` in a handler. */
@@ -274,45 +275,61 @@ export function attachPrincipal(
 // Tracing
 
 /**
- * Server: continues the caller's trace (or starts one) with a new span, adopts the caller's
- * request id (or makes one), and runs the handler inside that request context. The request
- * id is echoed in the response headers. With a logger, each call ends with its debug access
- * line (rpc-call-log.ts).
+ * Server: continues the caller's trace (or starts one) with the call's server span
+ * (tracing/rpc-spans.ts), adopts the caller's request id (or makes one), and runs the handler
+ * inside that request context. The request id is echoed in the response headers. With a
+ * logger, each call ends with its debug access line (rpc-call-log.ts).
  */
 export function traceInterceptor(logger?: Logger): Interceptor {
   return (next) => async (req) => {
+    const span = startRpcServerSpan(req);
     const context = createRequestContext({
-      parentTraceparent: req.header.get(TRACEPARENT_HEADER),
       requestId: req.header.get(REQUEST_ID_HEADER),
+      otel: span.context,
     });
     req.contextValues.set(kRequestContext, context);
     const log = startRpcCallLog(logger, procedureOf(req), context);
+    const end = (error?: unknown) => {
+      log?.end(error);
+      span.end(error);
+    };
     let res: AnyResponse;
     try {
       res = await nextInContext(context, req, next);
     } catch (error) {
-      log?.end(error);
+      end(error);
       throw error;
     }
     res.header.set(REQUEST_ID_HEADER, context.requestId);
-    if (!log) return res;
     if (!res.stream) {
-      log.end();
+      end();
       return res;
     }
-    return { ...res, message: endLogWithStream(res.message, log) };
+    return { ...res, message: endWithStream(res.message, end) };
   };
 }
 
-/** Client: sends the current span as the parent, and the request id, unless already set. */
+/**
+ * Client: the call's client span, sent as the callee's parent (traceparent), and the request
+ * id, unless already set.
+ */
 export function propagateTrace(): Interceptor {
   return (next) => async (req) => {
     const context = currentRequestContext();
-    if (context) {
-      if (!req.header.has(TRACEPARENT_HEADER)) req.header.set(TRACEPARENT_HEADER, context.traceparent);
-      if (!req.header.has(REQUEST_ID_HEADER)) req.header.set(REQUEST_ID_HEADER, context.requestId);
+    if (context && !req.header.has(REQUEST_ID_HEADER)) req.header.set(REQUEST_ID_HEADER, context.requestId);
+    const span = startRpcClientSpan(req);
+    let res: AnyResponse;
+    try {
+      res = await otelContext.with(span.context, () => next(req));
+    } catch (error) {
+      span.end(error);
+      throw error;
     }
-    return next(req);
+    if (!res.stream) {
+      span.end();
+      return res;
+    }
+    return { ...res, message: endWithStream(res.message, (error) => span.end(error)) };
   };
 }
 

@@ -8,7 +8,20 @@ import {
   runWithPrincipal,
   runWithRequestContext,
 } from "./context.js";
-import { parseTraceparent } from "./traceparent.js";
+import { contextFromTraceparent, traceparentOf, tracer } from "./tracing/trace-context.js";
+import { trace } from "@opentelemetry/api";
+
+/** A request context whose span continues `traceparent` (a new trace without one). */
+function contextUnder(init: { traceparent?: string; requestId?: string } = {}) {
+  const parent = contextFromTraceparent(init.traceparent);
+  const span = tracer().startSpan("test request", {}, parent);
+  const { traceId, spanId } = span.spanContext();
+  const context = createRequestContext({
+    requestId: init.requestId ?? null,
+    otel: trace.setSpan(parent, span),
+  });
+  return { context, traceId, spanId };
+}
 
 describe("createLogger", () => {
   it("writes JSON with the service name and a level label", () => {
@@ -27,8 +40,8 @@ describe("createLogger", () => {
 
   it("adds request_id, trace_id and span_id from the request context", async () => {
     const { logger, lines } = captureLogs();
-    const context = createRequestContext({
-      parentTraceparent: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",
+    const { context, spanId } = contextUnder({
+      traceparent: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",
       requestId: "req-abc",
     });
     await runWithRequestContext(context, async () => {
@@ -39,9 +52,9 @@ describe("createLogger", () => {
     expect(lines[0]).toMatchObject({
       request_id: "req-abc",
       trace_id: "4bf92f3577b34da6a3ce929d0e0e4736",
-      span_id: context.spanId,
+      span_id: spanId,
     });
-    expect(context.spanId).not.toBe("00f067aa0ba902b7");
+    expect(spanId).not.toBe("00f067aa0ba902b7");
     expect(lines[1]).not.toHaveProperty("trace_id");
   });
 
@@ -98,16 +111,17 @@ describe("one key per line", () => {
   it("context fields come once, with the account of the principal, even when bound or logged again", () => {
     const { logger, raw } = rawLogs();
     const bound = logger.child({ request_id: "bound", account_id: "bound" });
-    const context = { ...createRequestContext({ requestId: "req-1" }), principal };
+    const traced = contextUnder({ requestId: "req-1" });
+    const context = { ...traced.context, principal };
     runWithRequestContext(context, () => {
-      logger.info({ request_id: "req-1", trace_id: context.traceId }, "logged again");
+      logger.info({ request_id: "req-1", trace_id: traced.traceId }, "logged again");
       bound.info("bound");
     });
     expect(raw.map(repeatedLogKeys)).toEqual([[], []]);
     expect(JSON.parse(raw[0]!)).toMatchObject({
       request_id: "req-1",
-      trace_id: context.traceId,
-      span_id: context.spanId,
+      trace_id: traced.traceId,
+      span_id: traced.spanId,
       account_id: "acc_1",
     });
     // The request in progress names the request and caller, not what a logger was bound with.
@@ -156,25 +170,33 @@ describe("LOG_FORMAT pretty", () => {
 });
 
 describe("request context", () => {
-  it("creates a child span of the caller's trace and keeps a safe request id", () => {
-    const context = createRequestContext({
-      parentTraceparent: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",
+  it("continues the caller's trace with a span of its own and keeps a safe request id", () => {
+    const { context, traceId, spanId } = contextUnder({
+      traceparent: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",
       requestId: "abc-123",
     });
-    expect(context.traceId).toBe("4bf92f3577b34da6a3ce929d0e0e4736");
-    expect(parseTraceparent(context.traceparent)).toEqual({
-      traceId: context.traceId,
-      spanId: context.spanId,
-      flags: 1,
-    });
+    expect(traceId).toBe("4bf92f3577b34da6a3ce929d0e0e4736");
+    expect(spanId).toMatch(/^[0-9a-f]{16}$/);
+    expect(spanId).not.toBe("00f067aa0ba902b7");
+    // Nothing is exported here, so the span is not sampled, but its ids are real.
+    expect(traceparentOf(context.otel)).toBe(`00-${traceId}-${spanId}-00`);
+    expect(runWithRequestContext(context, () => traceparentOf())).toBe(`00-${traceId}-${spanId}-00`);
     expect(context.requestId).toBe("abc-123");
   });
 
-  it("replaces an unsafe or missing request id and starts a trace when there is none", () => {
+  it("replaces an unsafe or missing request id; a malformed traceparent starts a new trace", () => {
     const injected = createRequestContext({ requestId: 'x\n{"level":"fatal"}' });
     expect(injected.requestId).toMatch(/^req_[0-9a-f]{32}$/);
     expect(createRequestContext({ requestId: "a".repeat(129) }).requestId).toMatch(/^req_/);
-    expect(createRequestContext().traceparent).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/);
+    for (const malformed of [
+      "garbage",
+      "00-00000000000000000000000000000000-00f067aa0ba902b7-01",
+      undefined,
+    ]) {
+      const { traceId } = contextUnder(malformed === undefined ? {} : { traceparent: malformed });
+      expect(traceId).toMatch(/^[0-9a-f]{32}$/);
+      expect(traceId).not.toBe("00000000000000000000000000000000");
+    }
   });
 
   it("runWithPrincipal adds the principal to the current context", () => {

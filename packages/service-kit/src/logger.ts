@@ -20,6 +20,7 @@ import {
   type LevelWithSilent,
 } from "pino";
 import { currentRequestContext } from "./context.js";
+import { currentTraceIds } from "./tracing/trace-context.js";
 import { sanitizeLogError, sanitizeLogLine, sanitizeLogValue } from "./log-redaction.js";
 
 export type { Logger } from "pino";
@@ -107,12 +108,14 @@ function destinationFor(options: CreateLoggerOptions): DestinationStream | undef
 function lineFields(_mergeObject: object, _level: number, logger: unknown): Record<string, unknown> {
   const fields: Record<string, unknown> = Object.assign({}, (logger as FieldsHolder)[LINE_FIELDS]);
   const context = currentRequestContext();
-  if (context) {
-    fields.request_id = context.requestId;
-    fields.trace_id = context.traceId;
-    fields.span_id = context.spanId;
-    if (context.principal) fields.account_id = context.principal.accountId;
+  if (context) fields.request_id = context.requestId;
+  // The active span, also outside a request: an event consumer's or a webhook attempt's.
+  const ids = currentTraceIds();
+  if (ids) {
+    fields.trace_id = ids.traceId;
+    fields.span_id = ids.spanId;
   }
+  if (context?.principal) fields.account_id = context.principal.accountId;
   return fields;
 }
 

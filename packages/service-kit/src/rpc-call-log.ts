@@ -42,9 +42,9 @@ export function startRpcCallLog(
   };
 }
 
-/** `source`, ending `log` when the stream ends, fails, or its reader stops early. */
-export function endLogWithStream<T>(source: AsyncIterable<T>, log: RpcCallLog): AsyncIterable<T> {
-  async function* logged() {
+/** `source`, calling `end` once the stream ends, fails, or its reader stops early. */
+export function endWithStream<T>(source: AsyncIterable<T>, end: (error?: unknown) => void): AsyncIterable<T> {
+  async function* watched() {
     let failure: unknown;
     try {
       yield* source;
@@ -52,8 +52,8 @@ export function endLogWithStream<T>(source: AsyncIterable<T>, log: RpcCallLog): 
       failure = error;
       throw error;
     } finally {
-      log.end(failure);
+      end(failure);
     }
   }
-  return logged();
+  return watched();
 }

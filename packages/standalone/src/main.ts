@@ -5,6 +5,7 @@ import {
   createLogger,
   createShutdown,
   exitOnConfigError,
+  startTracing,
   failpoints,
   installSignalHandlers,
   loadConfig,
@@ -44,6 +45,8 @@ const config = exitOnConfigError(() =>
       .extend(metricsListenerConfigSchema.shape),
   ),
 );
+// One process, one trace resource: spans tell the services apart by their RPC and messaging names.
+const tracing = exitOnConfigError(() => startTracing({ serviceName: "petri" }));
 const logger = createLogger({
   service: "standalone",
   level: config.LOG_LEVEL,
@@ -121,6 +124,7 @@ console.log(
     `  health       ${petri.url}/health`,
     `  OpenAPI 3.1  ${petri.url}/openapi.json`,
     ...(petri.metricsUrl ? [`  metrics      ${petri.metricsUrl}`] : []),
+    ...(tracing.url ? [`  traces to    ${tracing.url}`] : []),
     "Stop with Ctrl-C.",
     "",
   ].join("\n"),
@@ -129,6 +133,9 @@ installSignalHandlers(
   createShutdown({
     logger,
     timeoutMs: 25_000,
-    steps: [{ name: "stop standalone", run: () => petri.stop() }],
+    steps: [
+      { name: "stop standalone", run: () => petri.stop() },
+      { name: "export buffered spans", run: () => tracing.shutdown() },
+    ],
   }),
 );

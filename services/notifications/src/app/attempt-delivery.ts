@@ -5,7 +5,16 @@
  * receiver can see are retries of one webhook-id: an attempt whose 2xx could not be
  * recorded (a crash right after it) is sent again after its lease expires.
  */
-import { FAILPOINT, type Clock, type Failpoints, type Logger } from "@petri/service-kit";
+import {
+  FAILPOINT,
+  type Clock,
+  type Failpoints,
+  type Logger,
+  SpanStatusCode,
+  contextFromTraceparent,
+  inSpan,
+  tracer,
+} from "@petri/service-kit";
 import type { Kysely } from "kysely";
 import type { NotificationsDb, WebhookDeliveryRow } from "../db/schema.js";
 import type { AttemptOutcome } from "../domain/attempt-outcome.js";
@@ -34,7 +43,36 @@ export function makeAttemptDelivery(deps: {
     return deps.vault.signingSecrets(deps.db, accountId, now);
   }
 
-  return async function attemptDelivery(
+  // Each attempt is a span in the trace of the event it announces; the POST under it is
+  // undici's client span (and carries the trace to the receiver in its traceparent header).
+  return function attemptDelivery(
+    leased: WebhookDeliveryRow,
+    owner: string,
+  ): Promise<{ record: AttemptRecord; outcome: AttemptOutcome }> {
+    const parent = contextFromTraceparent(leased.traceparent);
+    const span = tracer().startSpan(
+      "webhook attempt",
+      {
+        attributes: {
+          "petri.webhook.delivery_id": leased.id,
+          "petri.webhook.event": leased.event,
+          "petri.webhook.host": leased.host_key,
+        },
+      },
+      parent,
+    );
+    return inSpan(span, parent, async () => {
+      const attempt = await attemptOnce(leased, owner);
+      if (span.isRecording()) {
+        span.setAttribute("petri.webhook.success", attempt.outcome.success);
+        if (!attempt.outcome.success)
+          span.setStatus({ code: SpanStatusCode.ERROR, message: attempt.outcome.error });
+      }
+      return attempt;
+    });
+  };
+
+  async function attemptOnce(
     leased: WebhookDeliveryRow,
     owner: string,
   ): Promise<{ record: AttemptRecord; outcome: AttemptOutcome }> {
@@ -71,5 +109,5 @@ export function makeAttemptDelivery(deps: {
     });
     countWebhookAttempt(leased, attemptedAt, record);
     return { record, outcome: result.outcome };
-  };
+  }
 }

@@ -11,7 +11,14 @@
  * from @petri/service-kit) and again at connect time on every attempt; no DNS lookup runs
  * inside this transaction.
  */
-import { type AddressAllowlist, type Clock, type Logger, checkWebhookUrl, newId } from "@petri/service-kit";
+import {
+  type AddressAllowlist,
+  type Clock,
+  type Logger,
+  checkWebhookUrl,
+  currentTraceparent,
+  newId,
+} from "@petri/service-kit";
 import type { OnCommit } from "@petri/db";
 import type { Kysely } from "kysely";
 import { shareAccount } from "../db/accounts.js";
@@ -98,6 +105,7 @@ export function makeScheduleWebhookDelivery(deps: {
       last_response_code: null,
       last_latency_ms: null,
       delivered_at: null,
+      traceparent: currentTraceparent() ?? null,
       created_at: now,
       updated_at: now,
     });

@@ -1,5 +1,5 @@
 import type { MessagingTables } from "@petri/db";
-import type { Generated, Selectable } from "kysely";
+import type { ColumnType, Generated, Selectable } from "kysely";
 
 /** Who to e-mail about an account's webhooks (fed by identity's AccountRegistered). */
 export interface AccountContactsTable {
@@ -74,6 +74,11 @@ export interface WebhookDeliveriesTable {
   last_latency_ms: number | null;
   last_error: string | null;
   delivered_at: Date | null;
+  /**
+   * The W3C traceparent of the event handling that scheduled it: each attempt's span joins
+   * that trace. Null for deliveries scheduled outside one (test sends, older rows).
+   */
+  traceparent: ColumnType<string | null, string | null | undefined, never>;
   created_at: Date;
   updated_at: Date;
 }

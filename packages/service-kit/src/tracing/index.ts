@@ -1,0 +1,2 @@
+export * from "./start-tracing.js";
+export * from "./trace-context.js";
