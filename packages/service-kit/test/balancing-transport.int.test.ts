@@ -1,9 +1,11 @@
 /**
  * The balancing transport against real Connect servers (h2c on 127.0.0.1): each server counts
- * the calls it received, so the share each got is exact.
+ * the calls it received, so the share each got is exact. Then against a bare HTTP/2 server
+ * that takes the request and drops the connection, the ways a stopping replica does.
  */
+import http2 from "node:http2";
 import net from "node:net";
-import { createClient, type Interceptor } from "@connectrpc/connect";
+import { Code, ConnectError, createClient, type Interceptor } from "@connectrpc/connect";
 import { Health } from "@petri/contracts/health";
 import { afterEach, describe, expect, it } from "vitest";
 import { createBalancedConnectTransport } from "../src/balancing-transport/index.js";
@@ -96,6 +98,89 @@ describe("BalancingTransport over real HTTP/2 connections", () => {
       expect(two.received() - before).toBe(20);
     } finally {
       transport.close();
+    }
+  });
+});
+
+/** How a replica's side of the connection goes away once it has read a call's request. */
+type Drop = (stream: http2.ServerHttp2Stream, socket: net.Socket) => void;
+
+/**
+ * An h2c server that reads each request to its end, then drops the connection with `drop`.
+ * Returns its URL and how many requests it read.
+ */
+async function droppingServer(drop: Drop): Promise<{ url: string; received: () => number; close(): void }> {
+  const server = http2.createServer();
+  const sockets = new Set<net.Socket>();
+  let received = 0;
+  server.on("connection", (socket: net.Socket) => {
+    sockets.add(socket);
+    socket.on("error", () => undefined); // a reset this side made
+  });
+  server.on("sessionError", () => undefined);
+  server.on("stream", (stream) => {
+    stream.on("error", () => undefined);
+    stream.resume();
+    stream.on("end", () => {
+      received += 1;
+      // The client holds one session, so the latest connection is the one this stream is on.
+      drop(stream, [...sockets].at(-1)!);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as net.AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    received: () => received,
+    close() {
+      for (const socket of sockets) socket.destroy();
+      server.close();
+    },
+  };
+}
+
+/** Each way, with the code connect-node itself gives the failed call. */
+const drops: Array<[string, Drop, Code]> = [
+  ["the session destroyed (a stopped process)", (stream) => stream.session!.destroy(), Code.Canceled],
+  [
+    "GOAWAY with INTERNAL_ERROR",
+    (stream) => stream.session!.goaway(http2.constants.NGHTTP2_INTERNAL_ERROR),
+    Code.Internal,
+  ],
+  [
+    "the stream reset with REFUSED_STREAM",
+    (stream) => stream.close(http2.constants.NGHTTP2_REFUSED_STREAM),
+    Code.Internal,
+  ],
+  ["the socket reset (TCP RST)", (_, socket) => socket.resetAndDestroy(), Code.Aborted],
+];
+
+describe("BalancingTransport when a replica's connection goes away mid-call", () => {
+  it.each(drops)("after %s the call fails with Unavailable", async (_, drop, connectNodeCode) => {
+    const replica = await droppingServer(drop);
+    const { transport, health } = healthClient([replica.url]);
+    try {
+      const error = await health.check({ service: "" }, { timeoutMs: 10_000 }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ConnectError);
+      expect(error).toMatchObject({ code: Code.Unavailable, cause: { code: connectNodeCode } });
+      expect(replica.received()).toBe(1); // read, so not sent again
+    } finally {
+      transport.close();
+      replica.close();
+    }
+  });
+
+  it("a stream whose session is destroyed before it answers fails with Unavailable", async () => {
+    const replica = await droppingServer((stream) => stream.session!.destroy());
+    const { transport, health } = healthClient([replica.url]);
+    try {
+      const read = (async () => {
+        for await (const _ of health.watch({ service: "" }, { timeoutMs: 10_000 })) void _;
+      })();
+      await expect(read).rejects.toMatchObject({ code: Code.Unavailable, cause: { code: Code.Canceled } });
+    } finally {
+      transport.close();
+      replica.close();
     }
   });
 });

@@ -12,6 +12,8 @@ class FakeEndpoint {
   answer: "hold" | "ok" | ((call: number) => unknown) = "ok";
   closed = false;
   streamsEnded = 0;
+  /** Thrown by a stream after its first message (the connection died while it ran). */
+  streamFailure: unknown;
 
   constructor(readonly baseUrl: string) {}
 
@@ -27,9 +29,11 @@ class FakeEndpoint {
       this.calls.push({ resolve: () => undefined, reject: () => undefined, timeoutMs: undefined });
       if (typeof this.answer === "function") return Promise.reject(this.answer(this.calls.length - 1));
       const ended = () => (this.streamsEnded += 1);
+      const failure = this.streamFailure;
       async function* messages() {
         try {
           yield { status: 1 };
+          if (failure !== undefined) throw failure;
           yield { status: 1 };
         } finally {
           ended();
@@ -68,6 +72,107 @@ function refused(): ConnectError {
 function reset(): ConnectError {
   const cause = Object.assign(new Error("read ECONNRESET"), { code: "ECONNRESET", syscall: "read" });
   return new ConnectError("read ECONNRESET", Code.Aborted, undefined, undefined, cause);
+}
+
+/** A Node error as Node raises it: a message and a `code`. */
+function nodeError(code: string, message: string, extra: Record<string, unknown> = {}): Error {
+  return Object.assign(new Error(message), { code, ...extra });
+}
+
+/**
+ * connect-node's conversion of a Node error (connectErrorFromNodeReason, not exported): the
+ * Node error's message, the code it picked, the Node error as cause.
+ */
+function fromNodeReason(cause: Error, code: Code): ConnectError {
+  return new ConnectError(cause.message, code, undefined, undefined, cause);
+}
+
+/** connect-node's error for a stream closed under the call (connectErrorFromH2ResetCode). */
+function streamClosed(name: string, rstCode: number, code: Code): ConnectError {
+  return new ConnectError(`http/2 stream closed with error code ${name} (0x${rstCode.toString(16)})`, code);
+}
+
+/**
+ * Every shape in which connect-node 2.1 reports a connection to a replica that went away,
+ * with the code it gives it (the gateway would answer Internal 500, Aborted 409, Canceled 500).
+ */
+const lostConnections: Array<[string, () => ConnectError]> = [
+  ["a reset socket (Aborted)", () => reset()],
+  [
+    "a destroyed request stream (Aborted)",
+    () =>
+      fromNodeReason(
+        nodeError("ERR_STREAM_DESTROYED", "Cannot call write after a stream was destroyed"),
+        Code.Aborted,
+      ),
+  ],
+  [
+    "an invalid stream (Aborted)",
+    () =>
+      fromNodeReason(nodeError("ERR_HTTP2_INVALID_STREAM", "The stream has been destroyed"), Code.Aborted),
+  ],
+  [
+    "a GOAWAY with an error code (Internal)",
+    () =>
+      fromNodeReason(nodeError("ERR_HTTP2_SESSION_ERROR", "Session closed with error code 2"), Code.Internal),
+  ],
+  ...["NGHTTP2_REFUSED_STREAM", "NGHTTP2_INTERNAL_ERROR", "NGHTTP2_PROTOCOL_ERROR"].map(
+    (name): [string, () => ConnectError] => [
+      `a stream reset with ${name} (Internal)`,
+      () =>
+        fromNodeReason(
+          nodeError("ERR_HTTP2_STREAM_ERROR", `Stream closed with error code ${name}`),
+          Code.Internal,
+        ),
+    ],
+  ),
+  [
+    "a request after a GOAWAY (Internal)",
+    () =>
+      fromNodeReason(
+        nodeError("ERR_HTTP2_GOAWAY_SESSION", "New streams cannot be created after receiving a GOAWAY"),
+        Code.Internal,
+      ),
+  ],
+  [
+    "a request on a destroyed session (Internal)",
+    () =>
+      fromNodeReason(nodeError("ERR_HTTP2_INVALID_SESSION", "The session has been destroyed"), Code.Internal),
+  ],
+  [
+    "a pending stream canceled with its session (Internal)",
+    () => {
+      const session = nodeError("ERR_HTTP2_SESSION_ERROR", "Session closed with error code 2");
+      const canceled = nodeError(
+        "ERR_HTTP2_STREAM_CANCEL",
+        `The pending stream has been canceled (caused by: ${session.message})`,
+        { cause: session },
+      );
+      return fromNodeReason(canceled, Code.Internal);
+    },
+  ],
+  [
+    "a session or socket closed under the stream (Canceled)",
+    () => streamClosed("CANCEL", 0x8, Code.Canceled),
+  ],
+  [
+    "a stream closed with INTERNAL_ERROR (Internal)",
+    () => streamClosed("INTERNAL_ERROR", 0x2, Code.Internal),
+  ],
+  [
+    "a stream closed with REFUSED_STREAM (Unavailable)",
+    () => streamClosed("REFUSED_STREAM", 0x7, Code.Unavailable),
+  ],
+  [
+    "a session found destroyed when a request was about to use it (Internal)",
+    () => new ConnectError("expected open session, but it is destroyed", Code.Internal),
+  ],
+  ["a refused connection (Unavailable)", () => refused()],
+];
+
+/** What connect decodes from a server's error answer: the response headers come along. */
+function answered(message: string, code: Code): ConnectError {
+  return new ConnectError(message, code, new Headers({ "content-type": "application/json" }));
 }
 
 let transports: BalancingTransport[] = [];
@@ -269,7 +374,7 @@ describe("BalancingTransport", () => {
     const { call, endpoints, counts } = balancer([A, B]);
     await call(); // A; the next goes to B
     endpoints.get(B)!.answer = () => reset();
-    await expect(call()).rejects.toMatchObject({ code: Code.Aborted });
+    await expect(call()).rejects.toMatchObject({ code: Code.Unavailable });
     expect(counts()).toEqual({ [A]: 1, [B]: 1 });
   });
 
@@ -298,5 +403,59 @@ describe("BalancingTransport", () => {
     endpoints.get(B)!.answer = () => refused();
     await expect(open()).rejects.toMatchObject({ code: Code.Unavailable });
     expect([...endpoints.values()].map((e) => e.calls.length)).toEqual([1, 1]);
+  });
+});
+
+describe("BalancingTransport: a call whose connection failed", () => {
+  it.each(lostConnections)("rejects with Unavailable after %s, the original as cause", async (_, failure) => {
+    const { call, endpoints } = balancer([A]);
+    await call();
+    const original = failure();
+    endpoints.get(A)!.answer = () => original;
+    const error = await call().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConnectError);
+    expect(error).toMatchObject({ code: Code.Unavailable, cause: original });
+    expect((error as ConnectError).rawMessage).toBe("the connection to the service replica failed");
+  });
+
+  it("rejects a stream that could not be opened with Unavailable", async () => {
+    const { transport, endpoints } = balancer([A]);
+    await openWatch(transport);
+    const original = reset();
+    endpoints.get(A)!.answer = () => original;
+    await expect(openWatch(transport)).rejects.toMatchObject({ code: Code.Unavailable, cause: original });
+  });
+
+  it("fails a stream whose connection died while it was read with Unavailable", async () => {
+    const { transport, endpoints } = balancer([A]);
+    await openWatch(transport);
+    const original = streamClosed("CANCEL", 0x8, Code.Canceled);
+    endpoints.get(A)!.streamFailure = original;
+    const response = await openWatch(transport);
+    const read = (async () => {
+      for await (const _ of response.message) void _;
+    })();
+    await expect(read).rejects.toMatchObject({ code: Code.Unavailable, cause: original });
+  });
+
+  it("passes a server's own error through as it is, even one naming a closed stream", async () => {
+    const { call, endpoints } = balancer([A]);
+    await call();
+    for (const answer of [
+      answered("no such experiment", Code.NotFound),
+      // A server passing on what its own downstream call raised: still the server's answer.
+      answered("http/2 stream closed with error code CANCEL (0x8)", Code.Canceled),
+    ]) {
+      endpoints.get(A)!.answer = () => answer;
+      await expect(call()).rejects.toBe(answer);
+    }
+  });
+
+  it("leaves an exceeded deadline DeadlineExceeded", async () => {
+    const { call, endpoints } = balancer([A]);
+    await call();
+    const deadline = new ConnectError("the operation timed out", Code.DeadlineExceeded);
+    endpoints.get(A)!.answer = () => deadline;
+    await expect(call(50)).rejects.toBe(deadline);
   });
 });

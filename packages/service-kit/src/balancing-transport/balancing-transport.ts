@@ -14,6 +14,9 @@
  * `skipMs`, and a unary call is sent once more, to another endpoint, only when its connection
  * was refused: then no server saw it. Anything else may have executed and is not repeated.
  * Streams are never repeated (their input may have been read already).
+ *
+ * A call whose connection failed rejects with Unavailable (the original error as its cause),
+ * whatever code connect-node gave it: the replica went away, which a client may retry.
  */
 import {
   Code,
@@ -25,7 +28,11 @@ import {
 } from "@connectrpc/connect";
 import type { DescMessage, DescMethodStreaming, DescMethodUnary, MessageInitShape } from "@bufbuild/protobuf";
 import type { Logger } from "../logger.js";
-import { isConnectionFailure, neverReachedServer } from "./connection-failure.js";
+import {
+  connectionFailureAsUnavailable,
+  isConnectionFailure,
+  neverReachedServer,
+} from "./connection-failure.js";
 import { type LookupAll, endpointsOf, systemLookupAll } from "./endpoints.js";
 
 type CallHeader = Parameters<Transport["unary"]>[3];
@@ -160,7 +167,7 @@ export class BalancingTransport implements Transport {
     } catch (error) {
       this.noteFailure(endpoint, error);
       finish();
-      throw error;
+      throw connectionFailureAsUnavailable(error);
     }
   }
 
@@ -170,7 +177,7 @@ export class BalancingTransport implements Transport {
       yield* messages;
     } catch (error) {
       this.noteFailure(endpoint, error);
-      throw error;
+      throw connectionFailureAsUnavailable(error);
     } finally {
       finish();
     }
@@ -182,7 +189,8 @@ export class BalancingTransport implements Transport {
       return await call();
     } catch (error) {
       this.noteFailure(endpoint, error);
-      throw error;
+      // Still a connection failure beneath, so the retry decision sees the refusal.
+      throw connectionFailureAsUnavailable(error);
     } finally {
       this.callEnded(endpoint);
     }
