@@ -47,10 +47,12 @@ export async function claimToWebhookTraceScenario(
   const spans = await eventually(
     "the claim's spans at the OTLP receiver",
     async () => {
+      // Spans arrive as each process's batches go out: wait for the chain from the POST to
+      // a root, every link present.
       const got = otlp.trace(traceId!);
-      const post = byId(got, postSpanId);
-      const root = got.find((s) => s.parentSpanId === undefined);
-      return post && root ? got : undefined;
+      for (let span = byId(got, postSpanId); span; span = byId(got, span.parentSpanId))
+        if (span.parentSpanId === undefined) return got;
+      return undefined;
     },
     { intervalMs: 250 },
   );
