@@ -1,18 +1,23 @@
 /**
  * The per-request context: who is calling, under which request id, and the request's span.
  *
- * It lives in an AsyncLocalStorage so that code far from the handler (logs, outgoing Connect
- * calls) can read it without threading a parameter through every function. The span (an
- * OpenTelemetry context) is entered along with it, so that spans started below, log lines and
- * the traceparent copied onto outbox rows (currentTraceparent) all belong to the request.
- * ALS costs some throughput (toolchain.md G13), which is negligible next to the RPC and
- * database work every request here does.
+ * It rides in the OpenTelemetry context (one AsyncLocalStorage, the context manager's), so that
+ * code far from the handler (logs, outgoing Connect calls) can read it without threading a
+ * parameter through every function, and so that spans started below, log lines and the
+ * traceparent copied onto outbox rows (currentTraceparent) all belong to the request. One
+ * AsyncLocalStorage serves both: each one enabled adds its own work to every async resource
+ * the process creates.
  */
-import { AsyncLocalStorage } from "node:async_hooks";
 import { randomUUID } from "node:crypto";
-import { type Context, context as otelContext, isSpanContextValid, trace } from "@opentelemetry/api";
+import {
+  type Context,
+  context as otelContext,
+  createContextKey,
+  isSpanContextValid,
+  trace,
+} from "@opentelemetry/api";
 import type { Principal } from "./principal.js";
-import { traceparentOf } from "./tracing/trace-context.js";
+import { installTraceContext, traceparentOf } from "./tracing/trace-context.js";
 
 export interface RequestContext {
   requestId: string;
@@ -21,21 +26,17 @@ export interface RequestContext {
   principal?: Principal;
 }
 
-const storage = new AsyncLocalStorage<RequestContext>();
+const REQUEST_CONTEXT = createContextKey("petri request context");
+
+// The context manager must exist before the first context is entered or read.
+installTraceContext();
 
 export function currentRequestContext(): RequestContext | undefined {
-  return storage.getStore();
+  return otelContext.active().getValue(REQUEST_CONTEXT) as RequestContext | undefined;
 }
 
 export function runWithRequestContext<T>(context: RequestContext, fn: () => T): T {
-  const { otel } = context;
-  return otel ? storage.run(context, () => otelContext.with(otel, fn)) : storage.run(context, fn);
-}
-
-/** The trace id of a request context's span, for its access line. */
-export function traceIdOf(context: RequestContext | undefined): string | undefined {
-  const spanContext = context?.otel && trace.getSpanContext(context.otel);
-  return spanContext && isSpanContextValid(spanContext) ? spanContext.traceId : undefined;
+  return otelContext.with((context.otel ?? otelContext.active()).setValue(REQUEST_CONTEXT, context), fn);
 }
 
 // Accept a caller's request id only if it is short and plain, so it cannot inject log lines.
@@ -58,8 +59,8 @@ export function createRequestContext(
 
 /** Runs `fn` with the current context plus `principal` (starting a context if none). */
 export function runWithPrincipal<T>(principal: Principal, fn: () => T): T {
-  const current = storage.getStore() ?? createRequestContext();
-  return storage.run({ ...current, principal }, fn);
+  const current = currentRequestContext() ?? createRequestContext();
+  return otelContext.with(otelContext.active().setValue(REQUEST_CONTEXT, { ...current, principal }), fn);
 }
 
 /**
