@@ -9,13 +9,7 @@
  * the process creates.
  */
 import { randomUUID } from "node:crypto";
-import {
-  type Context,
-  context as otelContext,
-  createContextKey,
-  isSpanContextValid,
-  trace,
-} from "@opentelemetry/api";
+import { type Context, context as otelContext, createContextKey } from "@opentelemetry/api";
 import type { Principal } from "./principal.js";
 import { installTraceContext, traceparentOf } from "./tracing/trace-context.js";
 
