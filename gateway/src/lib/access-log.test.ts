@@ -49,7 +49,7 @@ describe("the gateway's access line", () => {
       status: response.status,
       duration_ms: expect.any(Number),
       request_id: response.headers.get("x-request-id"),
-      // The request's span (request-span.ts), whose trace the caller's traceparent would continue.
+      // The request's span (request-scope.ts), whose trace the caller's traceparent would continue.
       trace_id: expect.stringMatching(/^[0-9a-f]{32}$/),
       span_id: expect.stringMatching(/^[0-9a-f]{16}$/),
       account_id: accountId,
@@ -58,7 +58,7 @@ describe("the gateway's access line", () => {
     expect(JSON.stringify(line)).not.toMatch(/key_notmine42|query-secret-value|ada|petri_sk_/);
   });
 
-  it("continues the caller's trace: a traceparent's trace id, a span of the gateway's own", async () => {
+  it("continues the caller's trace (its ids passed on, nothing being exported); each other request is a trace of its own", async () => {
     const response = await app.request(
       "/auth/me",
       {
@@ -72,8 +72,9 @@ describe("the gateway's access line", () => {
     expect(response.status).toBe(200);
     const [line] = accessLines();
     expect(line).toMatchObject({ trace_id: "4bf92f3577b34da6a3ce929d0e0e4736", route: "/auth/me" });
-    expect(line!.span_id).not.toBe("00f067aa0ba902b7");
-    // Without one, each request is a trace of its own.
+    // Nothing is exported here: the gateway makes no span of its own and passes the caller's on.
+    expect(line!.span_id).toBe("00f067aa0ba902b7");
+    // Without one, each request is a trace of its own (startEdgeSpan gives it ids).
     await app.request("/health", {}, from(SOURCE));
     await app.request("/health", {}, from(SOURCE));
     const [, first, second] = accessLines();

@@ -1,16 +1,8 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
-import {
-  DomainError,
-  createRequestContext,
-  domainErrorToConnectError,
-  newId,
-  runWithRequestContext,
-} from "@petri/service-kit";
+import { DomainError, domainErrorToConnectError } from "@petri/service-kit";
 import type { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { accessLog } from "./access-log.js";
-import { requestSpan } from "./request-span.js";
-import { context as otelContext } from "@opentelemetry/api";
 import { bodyLimit, bodyLimitOf } from "./body-limit.js";
 import { connectErrorToHttp, isConnectError, retryAfterSeconds } from "./connect-errors.js";
 import { corsFor } from "./cors.js";
@@ -19,6 +11,7 @@ import { httpMetrics } from "./http-metrics.js";
 import { ApiError, RespondWith, errorBody } from "./problem.js";
 import { hasRequestBody, isHttp1 } from "./request-body.js";
 import { requestHygiene } from "./request-hygiene.js";
+import { requestScope } from "./request-scope.js";
 import { type GatewayDeps, type GatewayEnv, createRuntime } from "./runtime.js";
 import { securityHeaders } from "./security-headers.js";
 
@@ -127,27 +120,18 @@ export function createApp(appDeps: GatewayAppDeps) {
   const app = createRouter();
   const { maxBodyBytes } = runtime;
 
-  // Outermost: the request's span, then one access line per request, with the status the
-  // layers below settled on.
-  app.use("*", requestSpan());
+  // Outermost: the request's id, span and context, then one access line per request, with
+  // the status the layers below settled on.
+  app.use("*", requestScope(deps, runtime));
   app.use("*", accessLog(deps.logger));
   app.use("*", httpMetrics());
   app.use("*", securityHeaders(runtime.trustProxy));
 
   app.use("*", async (c, next) => {
-    const incoming = c.req.header("x-request-id");
-    const requestId =
-      incoming && /^[\w.-]{1,128}$/.test(incoming) ? incoming : newId("req", deps.clock.now());
-    c.set("requestId", requestId);
-    c.set("deps", deps);
-    c.set("runtime", runtime);
-    c.header("x-request-id", requestId);
-    const context = createRequestContext({ requestId, otel: otelContext.active() });
-    c.set("requestContext", context);
     // The request as received: the body limit may hand later middleware a rebuilt one.
     const original = c.req.raw;
     const unreadBodyPossible = isHttp1(c.env) && hasRequestBody(c);
-    await runWithRequestContext(context, () => next());
+    await next();
     // Headers go on the response in place: c.header() after next() would copy the response
     // into a full web Response, which @hono/node-server then has to stream.
     const headers = c.res.headers;

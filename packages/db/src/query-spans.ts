@@ -8,8 +8,7 @@
  * Node loads it), hence this. The text is Kysely's parameterised SQL: bound values never
  * appear in a span.
  */
-import { SpanKind, SpanStatusCode, context, trace } from "@opentelemetry/api";
-import { TRACER_NAME } from "@petri/service-kit";
+import { SpanKind, activeSpanRecording, failSpan, tracer } from "@petri/service-kit";
 import type { LogEvent } from "kysely";
 
 /** The statement's first keyword, as db.operation.name: "SELECT", "INSERT", "WITH"... */
@@ -19,29 +18,21 @@ function operationOf(sqlText: string): string {
 }
 
 export function recordQuerySpan(event: LogEvent): void {
-  const parent = context.active();
-  if (!trace.getSpan(parent)?.isRecording()) return;
+  if (!activeSpanRecording()) return;
   const endedAt = performance.timeOrigin + performance.now();
   const operation = operationOf(event.query.sql);
-  const span = trace.getTracer(TRACER_NAME).startSpan(
-    operation,
-    {
-      kind: SpanKind.CLIENT,
-      startTime: endedAt - event.queryDurationMillis,
-      attributes: {
-        "db.system.name": "postgresql",
-        "db.operation.name": operation,
-        "db.query.text": event.query.sql,
-      },
+  const span = tracer().startSpan(operation, {
+    kind: SpanKind.CLIENT,
+    startTime: endedAt - event.queryDurationMillis,
+    attributes: {
+      "db.system.name": "postgresql",
+      "db.operation.name": operation,
+      "db.query.text": event.query.sql,
     },
-    parent,
-  );
+  });
   if (event.level === "error") {
     const error = event.error;
-    span.setStatus({
-      code: SpanStatusCode.ERROR,
-      message: error instanceof Error ? error.message : String(error),
-    });
+    failSpan(span, error);
     const code = (error as { code?: unknown } | undefined)?.code;
     if (typeof code === "string") span.setAttribute("db.response.status_code", code);
   }

@@ -17,22 +17,22 @@ import {
 import { trace } from "@opentelemetry/api";
 import type { EventBus, PublishAck } from "./bus.js";
 
-const messagingSystem = (bus: EventBus) => (bus.kind === "nats" ? "nats" : "petri_in_process");
+/** The semantic conventions' attributes every span of one message's path shares. */
+function messagingAttributes(bus: EventBus, operation: "send" | "process", envelope: EventEnvelope) {
+  return {
+    "messaging.system": bus.kind === "nats" ? "nats" : "petri_in_process",
+    "messaging.operation.type": operation,
+    "messaging.destination.name": envelope.subject,
+    "messaging.message.id": envelope.id,
+  };
+}
 
 /** Publishes `envelope` in a send span under the span that recorded it; the message carries the send span. */
 export function publishInSpan(bus: EventBus, envelope: EventEnvelope): Promise<PublishAck> {
   const parent = contextFromTraceparent(envelope.traceparent);
   const span = tracer().startSpan(
     `send ${envelope.subject}`,
-    {
-      kind: SpanKind.PRODUCER,
-      attributes: {
-        "messaging.system": messagingSystem(bus),
-        "messaging.operation.type": "send",
-        "messaging.destination.name": envelope.subject,
-        "messaging.message.id": envelope.id,
-      },
-    },
+    { kind: SpanKind.PRODUCER, attributes: messagingAttributes(bus, "send", envelope) },
     parent,
   );
   const sent = {
@@ -56,11 +56,8 @@ export function processInSpan<T>(
     {
       kind: SpanKind.CONSUMER,
       attributes: {
-        "messaging.system": messagingSystem(bus),
-        "messaging.operation.type": "process",
-        "messaging.destination.name": envelope.subject,
+        ...messagingAttributes(bus, "process", envelope),
         "messaging.consumer.group.name": consumer,
-        "messaging.message.id": envelope.id,
         "messaging.message.delivery_count": deliveryCount,
       },
     },

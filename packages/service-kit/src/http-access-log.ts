@@ -24,7 +24,6 @@ export interface HttpAccess {
   /** Until the response's head was ready (a streamed body may still be flowing). */
   durationMs?: number;
   requestId?: string;
-  traceId?: string;
   /** The authenticated caller's account; absent when the request was not authenticated. */
   accountId?: string;
 }
@@ -36,7 +35,6 @@ export function logHttpAccess(logger: Logger, access: HttpAccess): void {
   fields.status = access.status;
   if (access.durationMs !== undefined) fields.duration_ms = Math.round(access.durationMs * 10) / 10;
   if (access.requestId !== undefined) fields.request_id = access.requestId;
-  if (access.traceId !== undefined) fields.trace_id = access.traceId;
   if (access.accountId !== undefined) fields.account_id = access.accountId;
   if (access.status >= 500) logger.warn(fields, ACCESS_LOG_MESSAGE);
   else logger.info(fields, ACCESS_LOG_MESSAGE);

@@ -13,16 +13,17 @@ import {
   HealthCheckResponseSchema,
   HealthCheckResponse_ServingStatus,
 } from "@petri/contracts/health";
-import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, beforeEach, describe, expect, it, onTestFinished } from "vitest";
 import { captureLogs, type LogLine } from "../test/log-capture.js";
 import { ManualClock } from "../test/manual-clock.js";
+import { recordSpans } from "../test/record-spans.js";
 import {
   createRequestContext,
   currentRequestContext,
   runWithRequestContext,
   type RequestContext,
 } from "./context.js";
-import { contextFromTraceparent, currentTraceIds, tracer } from "./tracing/trace-context.js";
+import { contextFromTraceparent, currentTraceIds, startEdgeSpan } from "./tracing/trace-context.js";
 import { trace } from "@opentelemetry/api";
 import {
   ConflictError,
@@ -160,7 +161,7 @@ function asGateway<T>(
 ) {
   // The gateway's own request span, continuing its caller's trace when there is one.
   const parent = contextFromTraceparent(init.traceparent);
-  const span = tracer().startSpan("gateway request", {}, parent);
+  const span = startEdgeSpan("gateway request", {}, parent);
   const context = createRequestContext({
     requestId: init.requestId ?? null,
     otel: trace.setSpan(parent, span),
@@ -294,6 +295,13 @@ describe("principalInterceptor + attachPrincipal", () => {
 });
 
 describe("traceInterceptor + propagateTrace", () => {
+  // Spans of their own at each hop are what an exporting process makes.
+  let recording: ReturnType<typeof recordSpans>;
+  beforeEach(() => {
+    recording = recordSpans();
+  });
+  afterEach(() => recording.stop());
+
   it("continues the caller's trace with a client and a server span and keeps its request id", async () => {
     const { client, seen } = setup();
     const parent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
@@ -344,7 +352,24 @@ describe("traceInterceptor + propagateTrace", () => {
 });
 
 describe("propagateTrace", () => {
+  it("passes the caller's trace context on unchanged when nothing is exported, and starts none", async () => {
+    const { client, seen } = setup();
+    const parent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+    await asGateway(alice, () => client.list({}), { traceparent: parent }).result;
+    expect(seen[0]!.headers.get("traceparent")).toBe(parent);
+    expect(seen[0]!.trace).toEqual({
+      traceId: "4bf92f3577b34da6a3ce929d0e0e4736",
+      spanId: "00f067aa0ba902b7",
+    });
+    // Ids are the edge's to give (startEdgeSpan): a call from nowhere has none.
+    await client.check({});
+    expect(seen[1]!.trace).toBeUndefined();
+    expect(seen[1]!.context?.requestId).toMatch(/^req_/);
+  });
+
   it("takes a traceparent the caller set as the parent of its client span", async () => {
+    const recording = recordSpans();
+    onTestFinished(() => recording.stop());
     const received: string[] = [];
     const transport = createRouterTransport(
       (router) =>

@@ -8,13 +8,14 @@ import {
   runWithPrincipal,
   runWithRequestContext,
 } from "./context.js";
-import { contextFromTraceparent, traceparentOf, tracer } from "./tracing/trace-context.js";
+import { contextFromTraceparent, startEdgeSpan, traceparentOf } from "./tracing/trace-context.js";
 import { trace } from "@opentelemetry/api";
+import { recordSpans } from "../test/record-spans.js";
 
-/** A request context whose span continues `traceparent` (a new trace without one). */
+/** A request context as the gateway makes one: its span continues `traceparent` (a new trace without one). */
 function contextUnder(init: { traceparent?: string; requestId?: string } = {}) {
   const parent = contextFromTraceparent(init.traceparent);
-  const span = tracer().startSpan("test request", {}, parent);
+  const span = startEdgeSpan("test request", {}, parent);
   const { traceId, spanId } = span.spanContext();
   const context = createRequestContext({
     requestId: init.requestId ?? null,
@@ -54,7 +55,6 @@ describe("createLogger", () => {
       trace_id: "4bf92f3577b34da6a3ce929d0e0e4736",
       span_id: spanId,
     });
-    expect(spanId).not.toBe("00f067aa0ba902b7");
     expect(lines[1]).not.toHaveProperty("trace_id");
   });
 
@@ -170,18 +170,38 @@ describe("LOG_FORMAT pretty", () => {
 });
 
 describe("request context", () => {
-  it("continues the caller's trace with a span of its own and keeps a safe request id", () => {
-    const { context, traceId, spanId } = contextUnder({
-      traceparent: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",
-      requestId: "abc-123",
-    });
-    expect(traceId).toBe("4bf92f3577b34da6a3ce929d0e0e4736");
-    expect(spanId).toMatch(/^[0-9a-f]{16}$/);
-    expect(spanId).not.toBe("00f067aa0ba902b7");
-    // Nothing is exported here, so the span is not sampled, but its ids are real.
-    expect(traceparentOf(context.otel)).toBe(`00-${traceId}-${spanId}-00`);
-    expect(runWithRequestContext(context, () => traceparentOf())).toBe(`00-${traceId}-${spanId}-00`);
-    expect(context.requestId).toBe("abc-123");
+  it("continues the caller's trace with a span of its own when exporting, and keeps a safe request id", async () => {
+    const recording = recordSpans();
+    try {
+      const { context, traceId, spanId } = contextUnder({
+        traceparent: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",
+        requestId: "abc-123",
+      });
+      expect(traceId).toBe("4bf92f3577b34da6a3ce929d0e0e4736");
+      expect(spanId).toMatch(/^[0-9a-f]{16}$/);
+      expect(spanId).not.toBe("00f067aa0ba902b7");
+      expect(traceparentOf(context.otel)).toBe(`00-${traceId}-${spanId}-01`);
+      expect(runWithRequestContext(context, () => traceparentOf())).toBe(`00-${traceId}-${spanId}-01`);
+      expect(context.requestId).toBe("abc-123");
+    } finally {
+      await recording.stop();
+    }
+  });
+
+  it("passes the caller's trace context on unchanged when nothing is exported", () => {
+    const caller = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+    const { context, traceId, spanId } = contextUnder({ traceparent: caller });
+    expect([traceId, spanId]).toEqual(["4bf92f3577b34da6a3ce929d0e0e4736", "00f067aa0ba902b7"]);
+    expect(runWithRequestContext(context, () => traceparentOf())).toBe(caller);
+  });
+
+  it("gives a request without a trace fresh ids, not sampled, when nothing is exported", () => {
+    const first = contextUnder();
+    const second = contextUnder();
+    expect(first.traceId).toMatch(/^[0-9a-f]{32}$/);
+    expect(first.spanId).toMatch(/^[0-9a-f]{16}$/);
+    expect(second.traceId).not.toBe(first.traceId);
+    expect(traceparentOf(first.context.otel)).toBe(`00-${first.traceId}-${first.spanId}-00`);
   });
 
   it("replaces an unsafe or missing request id; a malformed traceparent starts a new trace", () => {

@@ -46,7 +46,13 @@ describe("the rpc access line", () => {
     const { capture, client } = serviceLoggingAt("debug");
     await client.check(
       { service: "" },
-      { headers: { [PRINCIPAL_HEADER]: "token", "x-request-id": "req-rpc" } },
+      {
+        headers: {
+          [PRINCIPAL_HEADER]: "token",
+          "x-request-id": "req-rpc",
+          traceparent: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",
+        },
+      },
     );
     await expect(client.check({ service: "missing" })).rejects.toThrow(/was not found/);
     const lines = rpcLines(capture.lines);
@@ -57,8 +63,8 @@ describe("the rpc access line", () => {
       procedure: CHECK,
       code: "ok",
       request_id: "req-rpc",
-      trace_id: expect.stringMatching(/^[0-9a-f]{32}$/),
-      span_id: expect.stringMatching(/^[0-9a-f]{16}$/),
+      trace_id: "4bf92f3577b34da6a3ce929d0e0e4736",
+      span_id: "00f067aa0ba902b7",
       account_id: "acc_rpc",
     });
     expect(lines[0]!.duration_ms).toBeGreaterThanOrEqual(0);

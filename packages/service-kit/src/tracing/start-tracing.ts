@@ -2,8 +2,8 @@
  * Exporting traces: when OTEL_EXPORTER_OTLP_TRACES_ENDPOINT or OTEL_EXPORTER_OTLP_ENDPOINT is
  * set (and OTEL_SDK_DISABLED is not "true", OTEL_TRACES_EXPORTER not "none"), this process's
  * spans go over OTLP/HTTP (JSON) in batches, and outgoing undici requests (webhook POSTs,
- * cloud-lab and model APIs) get client spans. Otherwise nothing is recorded or sent and the
- * only cost is the ids of non-recording spans (trace-context.ts).
+ * cloud-lab and model APIs) get client spans. Otherwise no SDK is installed: spans are the
+ * API's no-op ones, carrying the ids the gateway gave the request (trace-context.ts).
  *
  * The standard variables are honoured as the OpenTelemetry specification names them:
  * OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES (resource), OTEL_TRACES_SAMPLER and
@@ -32,7 +32,7 @@ import {
 } from "@opentelemetry/sdk-trace";
 import { ATTR_SERVICE_NAME } from "@opentelemetry/semantic-conventions";
 import { ConfigError } from "../config.js";
-import { installTraceContext, unsampledProvider } from "./trace-context.js";
+import { installTraceContext } from "./trace-context.js";
 
 export interface TracingOptions {
   /** service.name unless OTEL_SERVICE_NAME says otherwise: "petri-gateway", "petri-experiments", "petri" (standalone). */
@@ -45,7 +45,7 @@ export interface Tracing {
   readonly exporting: boolean;
   /** Where they go (the OTLP traces URL), when exporting. */
   readonly url: string | undefined;
-  /** Exports what is buffered and stops; the process keeps ids-only spans afterwards. */
+  /** Exports what is buffered and stops; spans made afterwards only carry their parents' ids. */
   shutdown(): Promise<void>;
 }
 
@@ -159,8 +159,8 @@ export function startTracing(options: TracingOptions): Tracing {
         try {
           await provider.shutdown();
         } finally {
+          // Back to the API's no-op tracer, as when nothing was ever exported.
           trace.disable();
-          trace.setGlobalTracerProvider(unsampledProvider());
         }
       })();
       return stopped;

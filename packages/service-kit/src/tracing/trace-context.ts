@@ -1,18 +1,23 @@
 /**
  * Trace context through OpenTelemetry's API: the W3C propagator and the AsyncLocalStorage
  * context manager. Spans are made by `tracer()`; where they go is set by startTracing()
- * (exporter.ts). Until then, and when no exporter is configured, an SDK provider that samples
- * nothing is installed: every span is a cheap non-recording one, but it still has real ids,
- * so log lines carry a trace id and the trace context still crosses processes.
+ * (start-tracing.ts). Until then, and when no exporter is configured, no SDK is installed: the
+ * API's no-op tracer makes every span a non-recording one that carries its parent's ids, at
+ * next to no cost. The ids come from the edge: the gateway starts each request with
+ * startEdgeSpan(), which gives a request that arrived without a trace ids of its own, so the
+ * request's log lines, its calls, the events it records and their consumers all carry one
+ * trace id whether or not anything is exported.
  */
 import {
   type Context,
   ROOT_CONTEXT,
   type Span,
   SpanKind,
+  type SpanOptions,
   type TextMapGetter,
   type TextMapSetter,
   SpanStatusCode,
+  TraceFlags,
   type Tracer,
   context,
   isSpanContextValid,
@@ -21,7 +26,7 @@ import {
 } from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import { W3CTraceContextPropagator } from "@opentelemetry/core";
-import { AlwaysOffSampler, TracerProvider } from "@opentelemetry/sdk-trace";
+import { RandomIdGenerator } from "@opentelemetry/sdk-trace";
 
 export { SpanKind, SpanStatusCode, type Context, type Span };
 
@@ -39,17 +44,29 @@ export const TRACER_NAME = "petri";
 
 let installed = false;
 
-/** Registers the context manager, the propagator and the sample-nothing provider, once. */
+/** Registers the context manager and the propagator, once. */
 export function installTraceContext(): void {
   if (installed) return;
   installed = true;
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
-  trace.setGlobalTracerProvider(unsampledProvider());
 }
 
-export function unsampledProvider(): TracerProvider {
-  return new TracerProvider({ sampler: new AlwaysOffSampler() });
+const edgeIds = new RandomIdGenerator();
+
+/**
+ * The span of work entering Petri from outside (a request at the gateway): the tracer's span,
+ * or, when it has no ids (nothing is exported and `parent` holds no trace), a non-recording
+ * span with fresh ids and the sampled flag off, so that everything under it shares a trace id.
+ */
+export function startEdgeSpan(name: string, options: SpanOptions, parent: Context): Span {
+  const span = tracer().startSpan(name, options, parent);
+  if (isSpanContextValid(span.spanContext())) return span;
+  return trace.wrapSpanContext({
+    traceId: edgeIds.generateTraceId(),
+    spanId: edgeIds.generateSpanId(),
+    traceFlags: TraceFlags.NONE,
+  });
 }
 
 /** Asked for on each use: startTracing() may replace the provider after start-up. */
@@ -84,7 +101,7 @@ export function currentTraceIds(): { traceId: string; spanId: string } | undefin
   return { traceId: spanContext.traceId, spanId: spanContext.spanId };
 }
 
-/** Is a span of the active trace being recorded (exported)? Lets hot paths skip optional spans. */
+/** Is the active span being recorded (exported)? Lets hot paths skip optional spans. */
 export function activeSpanRecording(): boolean {
   return trace.getActiveSpan()?.isRecording() ?? false;
 }
