@@ -53,7 +53,8 @@ function functionName(node) {
   if (parent && ts.isVariableDeclaration(parent) && ts.isIdentifier(parent.name)) return parent.name.text;
   if (parent && ts.isPropertyAssignment(parent)) return parent.name.getText();
   if (parent && ts.isPropertyDeclaration(parent)) return parent.name.getText();
-  if (parent && ts.isCallExpression(parent)) return `(callback of ${parent.expression.getText().slice(0, 40)})`;
+  if (parent && ts.isCallExpression(parent))
+    return `(callback of ${parent.expression.getText().slice(0, 40)})`;
   return "(anonymous)";
 }
 
