@@ -31,6 +31,9 @@ export type CheckerRule = keyof typeof CHECKER_RULES;
 
 const EPSILON_UL = 1e-6;
 
+/** The instruction of one op (or of several ops that share a check). */
+type Op<Name extends Instruction["op"]> = Extract<Instruction, { op: Name }>;
+
 type Closure = { kind: "none" } | { kind: "lid" } | { kind: "seal"; type: SealType };
 
 interface ContainerState {
@@ -79,169 +82,186 @@ class Checker {
   private apply(instruction: Instruction, path: string): void {
     switch (instruction.op) {
       case "provision":
-        instruction.to.forEach((target, t) => {
-          const well = this.well(target.well, `${path}/to/${t}/well`);
-          if (!well) return;
-          this.requireOpen(well.container, path, "provision");
-          this.changeVolume(well.container, well.index, this.volume(target.volume), `${path}/to/${t}/volume`);
-        });
-        return;
-      case "liquid_handle": {
-        let tipUl = 0;
-        instruction.locations.forEach((location, l) => {
-          const well = this.well(location.location, `${path}/locations/${l}/location`);
-          if (well) this.requireOpen(well.container, path, "liquid_handle");
-          location.transports.forEach((transport, t) => {
-            const volume = this.volume(transport.volume);
-            const transportPath = `${path}/locations/${l}/transports/${t}/volume`;
-            if (volume > 0 && volume > tipUl + EPSILON_UL) {
-              this.add(
-                transportPath,
-                "tip_overdraw",
-                `dispenses ${volume} µL but the tip holds ${round(tipUl)} µL`,
-              );
-            }
-            tipUl = Math.max(0, tipUl - volume);
-            if (well) this.changeVolume(well.container, well.index, volume, transportPath);
-          });
-        });
-        return;
-      }
-      case "dispense": {
-        const container = this.container(instruction.object, `${path}/object`);
-        const source = this.well(instruction.reagent_source, `${path}/reagent_source`);
-        if (source) this.requireOpen(source.container, path, "dispense");
-        if (!container) return;
-        this.requireOpen(container, path, "dispense");
-        instruction.columns.forEach((column, c) => {
-          const columnPath = `${path}/columns/${c}`;
-          if (!container.type) return;
-          if (column.column >= container.type.columns) {
-            this.add(
-              `${columnPath}/column`,
-              "well_out_of_range",
-              `${container.name} has ${container.type.columns} columns`,
-            );
-            return;
-          }
-          const volume = this.volume(column.volume);
-          for (let index = column.column; index < container.type.wells; index += container.type.columns) {
-            if (source) this.changeVolume(source.container, source.index, -volume, `${columnPath}/volume`);
-            this.changeVolume(container, index, volume, `${columnPath}/volume`);
-          }
-        });
-        return;
-      }
-      case "spread": {
-        const from = this.well(instruction.from, `${path}/from`);
-        const to = this.well(instruction.to, `${path}/to`);
-        const volume = this.volume(instruction.volume);
-        if (from) {
-          this.requireOpen(from.container, path, "spread");
-          this.changeVolume(from.container, from.index, -volume, `${path}/volume`);
-        }
-        if (to) {
-          this.requireOpen(to.container, path, "spread");
-          this.changeVolume(to.container, to.index, volume, `${path}/volume`);
-        }
-        return;
-      }
+        return this.provision(instruction, path);
+      case "liquid_handle":
+        return this.liquidHandle(instruction, path);
+      case "dispense":
+        return this.dispense(instruction, path);
+      case "spread":
+        return this.spread(instruction, path);
       case "cover":
-      case "seal": {
-        const container = this.container(instruction.object, `${path}/object`);
-        if (!container) return;
-        if (container.closure.kind !== "none") {
-          this.add(path, "closure_state", `${container.name} already has a ${container.closure.kind}`);
-        }
-        container.closure =
-          instruction.op === "cover" ? { kind: "lid" } : { kind: "seal", type: instruction.type };
-        return;
-      }
-      case "uncover": {
-        const container = this.container(instruction.object, `${path}/object`);
-        if (!container) return;
-        if (container.closure.kind !== "lid") {
-          this.add(
-            path,
-            "closure_state",
-            `${container.name} has no lid to remove (${container.closure.kind})`,
-          );
-        }
-        container.closure = { kind: "none" };
-        return;
-      }
+      case "seal":
+        return this.close(instruction, path);
+      case "uncover":
+        return this.uncover(instruction, path);
       case "incubate":
-      case "spin": {
-        const container = this.container(instruction.object, `${path}/object`);
-        if (container && container.closure.kind === "none" && !isTube(container)) {
-          this.add(path, "closure_required", `${instruction.op} of ${container.name} needs a lid or a seal`);
-        }
-        return;
-      }
+      case "spin":
+        return this.requireClosure(instruction, path);
       case "absorbance":
-      case "luminescence": {
-        const container = this.container(instruction.object, `${path}/object`);
-        this.useDataref(instruction.dataref, `${path}/dataref`);
-        if (!container) return;
-        this.requireReadable(container, path);
-        instruction.wells.forEach((index, w) =>
-          this.requireLiquid(container, Number(index), `${path}/wells/${w}`),
-        );
-        return;
-      }
-      case "spectrophotometry": {
-        const container = this.container(instruction.object, `${path}/object`);
-        this.useDataref(instruction.dataref, `${path}/dataref`);
-        if (!container) return;
-        this.requireReadable(container, path);
-        instruction.groups.forEach((group, g) => {
-          if (group.mode !== "absorbance") return;
-          group.mode_params.wells.forEach((text, w) => {
-            const wellPath = `${path}/groups/${g}/mode_params/wells/${w}`;
-            const well = this.well(text, wellPath);
-            if (!well) return;
-            if (well.container !== container) {
-              this.add(wellPath, "well_not_in_object", `${text} is not a well of ${container.name}`);
-              return;
-            }
-            this.requireLiquid(container, well.index, wellPath);
-          });
-        });
-        return;
-      }
-      case "thermocycle": {
-        const container = this.container(instruction.object, `${path}/object`);
-        if (instruction.dataref) this.useDataref(instruction.dataref, `${path}/dataref`);
-        if (!container) return;
-        if (container.closure.kind !== "seal") {
-          this.add(path, "closure_required", `thermocycle of ${container.name} needs a seal`);
-        } else if (instruction.dyes && container.closure.type !== "ultra-clear") {
-          this.add(path, "optical_seal_required", `reading dyes through a ${container.closure.type} seal`);
-        }
-        const capacity = container.type?.maxVolumeUl ?? null;
-        const volume = this.volume(instruction.volume);
-        if (capacity !== null && volume > capacity + EPSILON_UL) {
-          this.add(`${path}/volume`, "volume_over_capacity", `${volume} µL exceeds the ${capacity} µL well`);
-        }
-        for (const [dye, wells] of Object.entries(instruction.dyes ?? {})) {
-          wells.forEach((index, w) => {
-            const wellPath = `${path}/dyes/${dye}/${w}`;
-            if (!this.checkIndex(container, index, wellPath)) return;
-            if (!this.hasLiquid(container, index)) {
-              this.add(
-                wellPath,
-                "dye_on_empty_well",
-                `${dye} is read in ${container.name}/${index}, which is empty`,
-              );
-            }
-          });
-        }
-        return;
-      }
+      case "luminescence":
+        return this.plateRead(instruction, path);
+      case "spectrophotometry":
+        return this.spectrophotometry(instruction, path);
+      case "thermocycle":
+        return this.thermocycle(instruction, path);
       case "image_plate":
         this.container(instruction.object, `${path}/object`);
         this.useDataref(instruction.dataref, `${path}/dataref`);
         return;
+    }
+  }
+
+  private provision(instruction: Op<"provision">, path: string): void {
+    instruction.to.forEach((target, t) => {
+      const well = this.well(target.well, `${path}/to/${t}/well`);
+      if (!well) return;
+      this.requireOpen(well.container, path, "provision");
+      this.changeVolume(well.container, well.index, this.volume(target.volume), `${path}/to/${t}/volume`);
+    });
+  }
+
+  private liquidHandle(instruction: Op<"liquid_handle">, path: string): void {
+    let tipUl = 0;
+    instruction.locations.forEach((location, l) => {
+      const well = this.well(location.location, `${path}/locations/${l}/location`);
+      if (well) this.requireOpen(well.container, path, "liquid_handle");
+      location.transports.forEach((transport, t) => {
+        const volume = this.volume(transport.volume);
+        const transportPath = `${path}/locations/${l}/transports/${t}/volume`;
+        if (volume > 0 && volume > tipUl + EPSILON_UL) {
+          this.add(
+            transportPath,
+            "tip_overdraw",
+            `dispenses ${volume} µL but the tip holds ${round(tipUl)} µL`,
+          );
+        }
+        tipUl = Math.max(0, tipUl - volume);
+        if (well) this.changeVolume(well.container, well.index, volume, transportPath);
+      });
+    });
+  }
+
+  private dispense(instruction: Op<"dispense">, path: string): void {
+    const container = this.container(instruction.object, `${path}/object`);
+    const source = this.well(instruction.reagent_source, `${path}/reagent_source`);
+    if (source) this.requireOpen(source.container, path, "dispense");
+    if (!container) return;
+    this.requireOpen(container, path, "dispense");
+    instruction.columns.forEach((column, c) => {
+      const columnPath = `${path}/columns/${c}`;
+      if (!container.type) return;
+      if (column.column >= container.type.columns) {
+        this.add(
+          `${columnPath}/column`,
+          "well_out_of_range",
+          `${container.name} has ${container.type.columns} columns`,
+        );
+        return;
+      }
+      const volume = this.volume(column.volume);
+      for (let index = column.column; index < container.type.wells; index += container.type.columns) {
+        if (source) this.changeVolume(source.container, source.index, -volume, `${columnPath}/volume`);
+        this.changeVolume(container, index, volume, `${columnPath}/volume`);
+      }
+    });
+  }
+
+  private spread(instruction: Op<"spread">, path: string): void {
+    const from = this.well(instruction.from, `${path}/from`);
+    const to = this.well(instruction.to, `${path}/to`);
+    const volume = this.volume(instruction.volume);
+    if (from) {
+      this.requireOpen(from.container, path, "spread");
+      this.changeVolume(from.container, from.index, -volume, `${path}/volume`);
+    }
+    if (to) {
+      this.requireOpen(to.container, path, "spread");
+      this.changeVolume(to.container, to.index, volume, `${path}/volume`);
+    }
+  }
+
+  private close(instruction: Op<"cover" | "seal">, path: string): void {
+    const container = this.container(instruction.object, `${path}/object`);
+    if (!container) return;
+    if (container.closure.kind !== "none") {
+      this.add(path, "closure_state", `${container.name} already has a ${container.closure.kind}`);
+    }
+    container.closure =
+      instruction.op === "cover" ? { kind: "lid" } : { kind: "seal", type: instruction.type };
+  }
+
+  private uncover(instruction: Op<"uncover">, path: string): void {
+    const container = this.container(instruction.object, `${path}/object`);
+    if (!container) return;
+    if (container.closure.kind !== "lid") {
+      this.add(path, "closure_state", `${container.name} has no lid to remove (${container.closure.kind})`);
+    }
+    container.closure = { kind: "none" };
+  }
+
+  private requireClosure(instruction: Op<"incubate" | "spin">, path: string): void {
+    const container = this.container(instruction.object, `${path}/object`);
+    if (container && container.closure.kind === "none" && !isTube(container)) {
+      this.add(path, "closure_required", `${instruction.op} of ${container.name} needs a lid or a seal`);
+    }
+  }
+
+  private plateRead(instruction: Op<"absorbance" | "luminescence">, path: string): void {
+    const container = this.container(instruction.object, `${path}/object`);
+    this.useDataref(instruction.dataref, `${path}/dataref`);
+    if (!container) return;
+    this.requireReadable(container, path);
+    instruction.wells.forEach((index, w) =>
+      this.requireLiquid(container, Number(index), `${path}/wells/${w}`),
+    );
+  }
+
+  private spectrophotometry(instruction: Op<"spectrophotometry">, path: string): void {
+    const container = this.container(instruction.object, `${path}/object`);
+    this.useDataref(instruction.dataref, `${path}/dataref`);
+    if (!container) return;
+    this.requireReadable(container, path);
+    instruction.groups.forEach((group, g) => {
+      if (group.mode !== "absorbance") return;
+      group.mode_params.wells.forEach((text, w) => {
+        const wellPath = `${path}/groups/${g}/mode_params/wells/${w}`;
+        const well = this.well(text, wellPath);
+        if (!well) return;
+        if (well.container !== container) {
+          this.add(wellPath, "well_not_in_object", `${text} is not a well of ${container.name}`);
+          return;
+        }
+        this.requireLiquid(container, well.index, wellPath);
+      });
+    });
+  }
+
+  private thermocycle(instruction: Op<"thermocycle">, path: string): void {
+    const container = this.container(instruction.object, `${path}/object`);
+    if (instruction.dataref) this.useDataref(instruction.dataref, `${path}/dataref`);
+    if (!container) return;
+    if (container.closure.kind !== "seal") {
+      this.add(path, "closure_required", `thermocycle of ${container.name} needs a seal`);
+    } else if (instruction.dyes && container.closure.type !== "ultra-clear") {
+      this.add(path, "optical_seal_required", `reading dyes through a ${container.closure.type} seal`);
+    }
+    const capacity = container.type?.maxVolumeUl ?? null;
+    const volume = this.volume(instruction.volume);
+    if (capacity !== null && volume > capacity + EPSILON_UL) {
+      this.add(`${path}/volume`, "volume_over_capacity", `${volume} µL exceeds the ${capacity} µL well`);
+    }
+    for (const [dye, wells] of Object.entries(instruction.dyes ?? {})) {
+      wells.forEach((index, w) => {
+        const wellPath = `${path}/dyes/${dye}/${w}`;
+        if (!this.checkIndex(container, index, wellPath)) return;
+        if (!this.hasLiquid(container, index)) {
+          this.add(
+            wellPath,
+            "dye_on_empty_well",
+            `${dye} is read in ${container.name}/${index}, which is empty`,
+          );
+        }
+      });
     }
   }
 

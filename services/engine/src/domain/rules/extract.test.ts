@@ -3,12 +3,8 @@ import { describe, expect, it } from "vitest";
 import { extractEntities, testCompound, type Extraction } from "./extract.js";
 import { editDistance, matchVocabulary } from "./match.js";
 import { normaliseText } from "./normalise.js";
-import {
-  parseNumber,
-  readMetricThreshold,
-  readZoneThreshold,
-  canonicalConcentrationUnit,
-} from "./patterns.js";
+import { parseNumber, canonicalConcentrationUnit } from "./patterns.js";
+import { readMetricThreshold, readZoneThreshold } from "./thresholds.js";
 import {
   ANTIMICROBIALS,
   CELL_LINES,

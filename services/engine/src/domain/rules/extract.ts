@@ -5,6 +5,7 @@
  * things first appear in the text.
  */
 import type { RecognisedEntities } from "../generation.js";
+import { organismsFrom } from "./extract-organisms.js";
 import { BUFFER_REAGENTS, matchVocabulary, type VocabularyMatch } from "./match.js";
 import {
   readAmounts,
@@ -23,16 +24,16 @@ import {
   type PlasmidMention,
   type Quantity,
 } from "./patterns.js";
-import {
-  ORGANISMS,
-  type Antimicrobial,
-  type CellLine,
-  type Enzyme,
-  type Gene,
-  type Medium,
-  type Organism,
-  type OrganismStrain,
-  type ReferenceCompound,
+import { overlaps, pushUnique } from "./spans.js";
+import type {
+  Antimicrobial,
+  CellLine,
+  Enzyme,
+  Gene,
+  Medium,
+  Organism,
+  OrganismStrain,
+  ReferenceCompound,
 } from "./vocabulary/index.js";
 
 export interface OrganismMention {
@@ -114,88 +115,6 @@ const GENE_CONTEXT = /\bexpress|\bmRNA|\btranscri|\bq-?PCR|\bgenes?\b/i;
 const NOT_GENES =
   /^(?:RNA|DNA|PCR|QPCR|MIC|MBC|IC50|EC50|ATCC|DMSO|CFU|OD600|OD|QC|RT|NTC|BSL\d?|USA|THE|AND|HIGH|LOW|FOLD|CT|CQ|UV|LPS|PMA|MRSA|ESKAPE|CRISPR|SIRNA|SHRNA|MRNA|CDNA|ELISA|FACS|WT|KO|OE|HIF|NF|TLR|ROS|ATP|GTP|NAD)$/;
 
-const GENERA: Record<string, Organism["kind"]> = {
-  Bacillus: "bacterium",
-  Vibrio: "bacterium",
-  Serratia: "bacterium",
-  Citrobacter: "bacterium",
-  Streptomyces: "bacterium",
-  Lactobacillus: "bacterium",
-  Lactococcus: "bacterium",
-  Corynebacterium: "bacterium",
-  Mycobacterium: "bacterium",
-  Staphylococcus: "bacterium",
-  Streptococcus: "bacterium",
-  Enterococcus: "bacterium",
-  Klebsiella: "bacterium",
-  Pseudomonas: "bacterium",
-  Acinetobacter: "bacterium",
-  Enterobacter: "bacterium",
-  Salmonella: "bacterium",
-  Shigella: "bacterium",
-  Listeria: "bacterium",
-  Clostridium: "bacterium",
-  Clostridioides: "bacterium",
-  Helicobacter: "bacterium",
-  Campylobacter: "bacterium",
-  Proteus: "bacterium",
-  Burkholderia: "bacterium",
-  Neisseria: "bacterium",
-  Bordetella: "bacterium",
-  Legionella: "bacterium",
-  Haemophilus: "bacterium",
-  Moraxella: "bacterium",
-  Stenotrophomonas: "bacterium",
-  Escherichia: "bacterium",
-  Caulobacter: "bacterium",
-  Yersinia: "bacterium",
-  Bacteroides: "bacterium",
-  Cutibacterium: "bacterium",
-  Micrococcus: "bacterium",
-  Bifidobacterium: "bacterium",
-  Agrobacterium: "bacterium",
-  Xanthomonas: "bacterium",
-  Candida: "fungus",
-  Aspergillus: "fungus",
-  Cryptococcus: "fungus",
-  Saccharomyces: "fungus",
-  Schizosaccharomyces: "fungus",
-  Trichophyton: "fungus",
-  Fusarium: "fungus",
-  Penicillium: "fungus",
-};
-const NOT_EPITHETS = new Set([
-  "species",
-  "strain",
-  "strains",
-  "isolate",
-  "isolates",
-  "cells",
-  "culture",
-  "cultures",
-  "growth",
-  "biofilm",
-  "biofilms",
-  "infection",
-  "infections",
-  "were",
-  "with",
-  "from",
-  "that",
-  "this",
-  "when",
-  "grown",
-  "cultured",
-]);
-const BINOMIAL = new RegExp(`(?<![A-Za-z])(${Object.keys(GENERA).join("|")})\\s([a-z]{4,})(?![A-Za-z])`, "g");
-
-function overlaps(
-  a: { start: number; end: number },
-  spans: readonly { start: number; end: number }[],
-): boolean {
-  return spans.some((s) => a.start < s.end && s.start < a.end);
-}
-
 function isControl(text: string, start: number, end: number): boolean {
   const before = text.slice(Math.max(0, start - 60), start);
   const after = text.slice(end, end + 40);
@@ -205,84 +124,6 @@ function isControl(text: string, start: number, end: number): boolean {
     STIMULUS_AFTER.test(after) ||
     STIMULUS_BEFORE.test(before)
   );
-}
-
-function pushUnique<T extends { name: string }>(list: T[], item: T): void {
-  if (!list.some((existing) => existing.name.toLowerCase() === item.name.toLowerCase())) list.push(item);
-}
-
-function strainOf(entry: Organism, atcc: string): OrganismStrain | undefined {
-  return entry.strains?.find((s) => s.atcc === atcc);
-}
-
-function organismsFrom(
-  text: string,
-  matches: readonly VocabularyMatch[],
-  ids: readonly CollectionId[],
-): OrganismMention[] {
-  const mentions: OrganismMention[] = [];
-  const bySpecies = (entry: Organism) => mentions.find((m) => m.entry === entry);
-  const add = (mention: OrganismMention) => {
-    const existing = mention.entry ? bySpecies(mention.entry) : mentions.find((m) => m.name === mention.name);
-    if (!existing) mentions.push(mention);
-    else if (!existing.strain && mention.strain)
-      Object.assign(existing, { ...mention, start: existing.start });
-  };
-  for (const match of matches) {
-    if (match.category === "organism")
-      add({ name: match.entry.name, entry: match.entry, start: match.start });
-    if (match.category === "strain") {
-      add({
-        name: match.entry.organism.name,
-        entry: match.entry.organism,
-        strain: match.entry.strain.designation,
-        strainInfo: match.entry.strain,
-        start: match.start,
-      });
-    }
-  }
-  for (const id of ids) {
-    const known = ORGANISMS.find((o) => strainOf(o, id.id));
-    if (known) {
-      add({
-        name: known.name,
-        entry: known,
-        strain: id.id,
-        strainInfo: strainOf(known, id.id),
-        collection: id.collection,
-        start: id.start,
-      });
-      continue;
-    }
-    // An unknown id belongs to the organism named just before it ("K. pneumoniae ATCC BAA-1705").
-    const before = matches
-      .filter((m) => m.category === "organism" && m.end <= id.start && id.start - m.end <= 40)
-      .pop();
-    if (before && before.category === "organism") {
-      add({
-        name: before.entry.name,
-        entry: before.entry,
-        strain: id.id,
-        collection: id.collection,
-        start: before.start,
-      });
-    }
-  }
-  BINOMIAL.lastIndex = 0;
-  for (let m = BINOMIAL.exec(text); m !== null; m = BINOMIAL.exec(text)) {
-    const epithet = m[2] as string;
-    const span = { start: m.index, end: m.index + m[0].length };
-    if (
-      NOT_EPITHETS.has(epithet) ||
-      overlaps(
-        span,
-        matches.filter((x) => x.category === "organism"),
-      )
-    )
-      continue;
-    add({ name: `${m[1]} ${epithet}`, start: m.index });
-  }
-  return mentions.sort((a, b) => a.start - b.start);
 }
 
 /** Percentages that state an effect ("50% reduction", "by 30%") are not concentrations. */
@@ -300,22 +141,76 @@ function isConcentration(quantity: Quantity, text: string): boolean {
 }
 
 export function extractEntities(text: string): Extraction {
-  const masks: { start: number; end: number }[] = [];
-  MASKED.lastIndex = 0;
-  for (let m = MASKED.exec(text); m !== null; m = MASKED.exec(text)) {
-    masks.push({ start: m.index, end: m.index + m[0].length });
-  }
+  const masks = spansOf(MASKED, text);
   const matches = matchVocabulary(text).filter(
     (m) => !((m.category === "antimicrobial" || m.category === "compound") && overlaps(m, masks)),
   );
   const collectionIds = readCollectionIds(text);
-  const primerSpans: { start: number; end: number; name: string }[] = [];
-  UNIVERSAL_PRIMERS.lastIndex = 0;
-  for (let m = UNIVERSAL_PRIMERS.exec(text); m !== null; m = UNIVERSAL_PRIMERS.exec(text)) {
-    primerSpans.push({ start: m.index, end: m.index + m[0].length, name: m[0] });
-  }
+  const primerSpans = spansOf(UNIVERSAL_PRIMERS, text).map((span) => ({
+    ...span,
+    name: text.slice(span.start, span.end),
+  }));
   const claimed = [...matches, ...collectionIds, ...masks, ...primerSpans];
+  const { cellLines, genes, enzymes, media } = vocabularyMentions(matches);
+  addUnknownGenes(text, claimed, genes);
+  if (enzymes.length === 0) addUnknownEnzymes(text, matches, enzymes);
 
+  // A construct is often named after its insert ("pcDNA3.1-EGFR"): a gene or enzyme name inside
+  // a plasmid name does not make it something else.
+  const plasmids = readPlasmids(text).filter(
+    (p) =>
+      !overlaps(
+        p,
+        matches.filter((m) => m.category !== "gene" && m.category !== "enzyme"),
+      ),
+  );
+  const notGeneOrEnzyme = claimed.filter(
+    (c) => !("category" in c) || (c.category !== "gene" && c.category !== "enzyme"),
+  );
+  const mutations = readMutations(text)
+    .filter((m) => !overlaps(m, [...notGeneOrEnzyme, ...plasmids]))
+    .map((m) => m.name);
+
+  return {
+    organisms: organismsFrom(text, matches, collectionIds),
+    compounds: compoundsFrom(text, matches, claimed),
+    cellLines,
+    genes,
+    enzymes,
+    plasmids,
+    media,
+    primers: [...new Set(primerSpans.map((p) => p.name))],
+    mutations: [...new Set(mutations)],
+    concentrations: readConcentrations(text).filter((q) => isConcentration(q, text)),
+    amounts: readAmounts(text),
+    durations: readDurations(text),
+    temperatures: readTemperatures(text),
+    phValues: readPhValues(text),
+    sizes: readSizes(text),
+    lengths: readLengths(text),
+    collectionIds,
+    corrections: matches
+      .filter((m) => m.correctedTo !== undefined)
+      .map((m) => ({ found: m.text, readAs: m.correctedTo as string })),
+  };
+}
+
+/** Every match of a global pattern, as spans. */
+function spansOf(pattern: RegExp, text: string): { start: number; end: number }[] {
+  const spans: { start: number; end: number }[] = [];
+  pattern.lastIndex = 0;
+  for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
+    spans.push({ start: m.index, end: m.index + m[0].length });
+  }
+  return spans;
+}
+
+/** Vocabulary drugs and reference compounds, then code-named and introduced compounds. */
+function compoundsFrom(
+  text: string,
+  matches: readonly VocabularyMatch[],
+  claimed: readonly { start: number; end: number }[],
+): CompoundMention[] {
   const compounds: CompoundMention[] = [];
   for (const match of matches) {
     if (match.category === "antimicrobial") {
@@ -345,8 +240,15 @@ export function extractEntities(text: string): Extraction {
       start: named.start,
     });
   }
-  compounds.sort((a, b) => a.start - b.start);
+  return compounds.sort((a, b) => a.start - b.start);
+}
 
+function vocabularyMentions(matches: readonly VocabularyMatch[]): {
+  cellLines: Mention<CellLine>[];
+  genes: Mention<Gene>[];
+  enzymes: Mention<Enzyme>[];
+  media: Mention<Medium>[];
+} {
   const cellLines: Mention<CellLine>[] = [];
   const genes: Mention<Gene>[] = [];
   const enzymes: Mention<Enzyme>[] = [];
@@ -361,6 +263,15 @@ export function extractEntities(text: string): Extraction {
     if (match.category === "medium")
       pushUnique(media, { name: match.entry.name, entry: match.entry, start: match.start });
   }
+  return { cellLines, genes, enzymes, media };
+}
+
+/** Gene symbols next to an expression word, and bacterial gene names in an expression context. */
+function addUnknownGenes(
+  text: string,
+  claimed: readonly { start: number; end: number }[],
+  genes: Mention<Gene>[],
+): void {
   for (const pattern of [UNKNOWN_GENE_BEFORE, UNKNOWN_GENE_AFTER]) {
     pattern.lastIndex = 0;
     for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
@@ -379,59 +290,24 @@ export function extractEntities(text: string): Extraction {
     }
   }
   genes.sort((a, b) => a.start - b.start);
-  if (enzymes.length === 0) {
-    for (const unknown of readUnknownEnzymes(text)) {
-      if (
-        overlaps(
-          unknown,
-          matches.filter((m) => m.category !== "enzyme" && m.category !== "gene"),
-        )
+}
+
+/** Enzymes named only by their family noun ("a serine protease"), when no known enzyme is. */
+function addUnknownEnzymes(
+  text: string,
+  matches: readonly VocabularyMatch[],
+  enzymes: Mention<Enzyme>[],
+): void {
+  for (const unknown of readUnknownEnzymes(text)) {
+    if (
+      overlaps(
+        unknown,
+        matches.filter((m) => m.category !== "enzyme" && m.category !== "gene"),
       )
-        continue;
-      pushUnique(enzymes, { name: unknown.name, start: unknown.start });
-    }
+    )
+      continue;
+    pushUnique(enzymes, { name: unknown.name, start: unknown.start });
   }
-
-  // A construct is often named after its insert ("pcDNA3.1-EGFR"): a gene or enzyme name inside
-  // a plasmid name does not make it something else.
-  const plasmids = readPlasmids(text).filter(
-    (p) =>
-      !overlaps(
-        p,
-        matches.filter((m) => m.category !== "gene" && m.category !== "enzyme"),
-      ),
-  );
-  const organisms = organismsFrom(text, matches, collectionIds);
-  const notGeneOrEnzyme = claimed.filter(
-    (c) => !("category" in c) || (c.category !== "gene" && c.category !== "enzyme"),
-  );
-  const mutations = readMutations(text)
-    .filter((m) => !overlaps(m, [...notGeneOrEnzyme, ...plasmids]))
-    .map((m) => m.name);
-  const concentrations = readConcentrations(text).filter((q) => isConcentration(q, text));
-
-  return {
-    organisms,
-    compounds,
-    cellLines,
-    genes,
-    enzymes,
-    plasmids,
-    media,
-    primers: [...new Set(primerSpans.map((p) => p.name))],
-    mutations: [...new Set(mutations)],
-    concentrations,
-    amounts: readAmounts(text),
-    durations: readDurations(text),
-    temperatures: readTemperatures(text),
-    phValues: readPhValues(text),
-    sizes: readSizes(text),
-    lengths: readLengths(text),
-    collectionIds,
-    corrections: matches
-      .filter((m) => m.correctedTo !== undefined)
-      .map((m) => ({ found: m.text, readAs: m.correctedTo as string })),
-  };
 }
 
 /** Adds the entities of the context (background text) after those of the query. */

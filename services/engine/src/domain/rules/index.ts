@@ -6,11 +6,11 @@ export {
   MAX_CONTEXT_CHARS,
   MAX_QUERY_CHARS,
   RULES_ENGINE_ID,
-  TYPE_DEFAULTS,
   draftWithHypothesis,
   runRulesEngine,
   type RulesEngineOutput,
 } from "./engine.js";
+export { TYPE_DEFAULTS } from "./intake-draft.js";
 export { CUES, MIN_LEAD, MIN_SCORE, classify, type Classification } from "./classify.js";
 export { extractEntities, toRecognisedEntities, type Extraction } from "./extract.js";
 export { normaliseText } from "./normalise.js";

@@ -9,7 +9,7 @@ import {
   type AcceptanceCriteria,
   type Measurement,
   type ResultsInput,
-} from "./evaluate.js";
+} from "./index.js";
 
 const results = (
   measurements: Measurement[],

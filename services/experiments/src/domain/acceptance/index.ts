@@ -18,18 +18,14 @@ export type {
   SuccessCondition,
   SuccessConditionResult,
   Verdict,
-} from "./evaluate.js";
-export {
-  buildContingencyTable,
-  compare,
-  COUNT_UNITS,
-  EQ_RELATIVE_TOLERANCE,
-  evaluateAcceptance,
-  failureKeywords,
-  normaliseTestName,
-  normaliseUnit,
-  OPERATORS,
-} from "./evaluate.js";
+} from "./types.js";
+export { OPERATORS } from "./types.js";
+export { evaluateAcceptance } from "./evaluate.js";
+export { compare, EQ_RELATIVE_TOLERANCE } from "./compare.js";
+export { buildContingencyTable, COUNT_UNITS } from "./contingency.js";
+export { failureKeywords } from "./failure-conditions.js";
+export { normaliseTestName } from "./test-names.js";
+export { normaliseUnit } from "./values.js";
 export type { TestName, TestOutcome, TestResult } from "./stats.js";
 export {
   chiSquareTest,

@@ -15,6 +15,7 @@ import type { CustomProtocol, NormalizedDraft, NormalizedProtocol } from "./mode
 import type { StatisticalTest } from "./schema/common.js";
 import type { REQUEST_SECTION_SCHEMAS, RequestSectionKey } from "./schema/request.js";
 import type { customProtocolSchema } from "./schema/protocol.js";
+import { pick, unique } from "./spellings.js";
 
 export type ParsedSections = {
   [K in RequestSectionKey]?: z.output<(typeof REQUEST_SECTION_SCHEMAS)[K]>;
@@ -42,51 +43,6 @@ export interface NormalizeResult {
   draft: NormalizedDraft;
   paths: SourcePaths;
   errors: RequestError[];
-}
-
-function stableStringify(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stableStringify).join(",")}]`;
-  if (value !== null && typeof value === "object") {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableStringify(v)}`).join(",")}}`;
-  }
-  return JSON.stringify(value) ?? "undefined";
-}
-
-export function sameValue(a: unknown, b: unknown): boolean {
-  return stableStringify(a) === stableStringify(b);
-}
-
-function describe(value: unknown): string {
-  const text = stableStringify(value);
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
-}
-
-/** Picks the one value of a field sent under several spellings; conflicts become errors. */
-function pick<T>(
-  candidates: ReadonlyArray<readonly [path: string, value: T | undefined]>,
-  errors: RequestError[],
-): { value?: T; path?: string } {
-  let chosen: { value: T; path: string } | undefined;
-  for (const [path, value] of candidates) {
-    if (value === undefined) continue;
-    if (!chosen) {
-      chosen = { value, path };
-    } else if (!sameValue(chosen.value, value)) {
-      errors.push({
-        path,
-        code: "invalid_value",
-        message: `${path} (${describe(value)}) conflicts with ${chosen.path} (${describe(chosen.value)}): they are the same field; send one, or equal values`,
-      });
-    }
-  }
-  return chosen ?? {};
-}
-
-function unique<T>(items: readonly T[]): T[] {
-  return [...new Set(items)];
 }
 
 type ParsedCustomProtocol = z.output<typeof customProtocolSchema>;
@@ -136,11 +92,70 @@ export function normalizeSections(
 ): NormalizeResult {
   const errors: RequestError[] = [];
   const paths: SourcePaths = { materials: "materials_provided", aliases: [] };
+  // The order of these calls is the order of the conflict errors they report.
+  const turnaround = normalizeTurnaroundBudget(sections, errors, paths);
+  const replicates = normalizeReplicates(sections, errors, paths);
+  const materials = pick(
+    [
+      ["materials_provided", sections.materials_provided],
+      ["protocol.materials", sections.protocol?.materials],
+    ],
+    errors,
+  );
+  if (materials.path) paths.materials = materials.path;
+  const customProtocol = pickCustomProtocol(sections, errors, paths);
+  const hypothesis = normalizeHypothesis(sections, errors);
+  const acceptance = normalizeAcceptanceCriteria(sections, errors, paths);
+  const deliverables = sections.deliverables ?? DEFAULT_DELIVERABLES;
+  const communication = { ...(sections.communication_preferences ?? {}) };
+  if (communication.notification_events)
+    communication.notification_events = unique(communication.notification_events);
+  const protocol = normalizeProtocolChoice(sections);
+
+  // Key order of the stored form: identity, common sections, then the type section.
+  const draft: NormalizedDraft = {
+    ...(experimentType !== undefined ? { experiment_type: experimentType } : {}),
+    metadata: sections.metadata ?? { submitter_type: "human", tags: [], language: "en" },
+    ...(sections.title !== undefined ? { title: sections.title } : {}),
+    ...(hypothesis !== undefined ? { hypothesis } : {}),
+    compliance: normalizeCompliance(sections),
+    turnaround_budget: turnaround,
+    deliverables: {
+      ...deliverables,
+      raw_data_formats: unique(deliverables.raw_data_formats),
+      required_processed_outputs: unique(deliverables.required_processed_outputs),
+    },
+    privacy: sections.privacy ?? "open",
+    ...(protocol !== undefined ? { protocol } : {}),
+    materials_provided: materials.value ?? [],
+    replicates,
+    acceptance_criteria: acceptance,
+    communication_preferences: communication,
+    ...(customProtocol !== undefined ? { custom_protocol: customProtocol } : {}),
+  };
+  for (const key of TYPE_KEYS) {
+    const section = sections[key];
+    if (section !== undefined) (draft as unknown as Record<string, unknown>)[key] = section;
+  }
+
+  return { draft, paths, errors };
+}
+
+const DEFAULT_DELIVERABLES: NonNullable<ParsedSections["deliverables"]> = {
+  minimum_package_level: "L1_BASIC_QC",
+  raw_data_formats: ["CSV"],
+  required_processed_outputs: [],
+  photo_documentation: "key_steps",
+  lab_notebook_scan: true,
+};
+
+function normalizeTurnaroundBudget(
+  sections: ParsedSections,
+  errors: RequestError[],
+  paths: SourcePaths,
+): NormalizedDraft["turnaround_budget"] {
   const tb = sections.turnaround_budget;
   const constraints = sections.constraints;
-  const protocol = sections.protocol;
-
-  // Budget and turnaround -----------------------------------------------------------------------
   const budget = pick<number>(
     [
       ["turnaround_budget.budget_max_usd", tb?.budget_max_usd],
@@ -177,17 +192,22 @@ export function normalizeSections(
   if (priority.path) paths.priority = priority.path;
   if (flexibility.path) paths.flexibility = flexibility.path;
 
-  const turnaround: NormalizedDraft["turnaround_budget"] = {
+  return {
     ...(budget.value !== undefined ? { budget_max_usd: budget.value } : {}),
     ...(days.value !== undefined ? { desired_turnaround_days: days.value } : {}),
     ...(tb?.hard_deadline !== undefined ? { hard_deadline: tb.hard_deadline } : {}),
     budget_flexibility: flexibility.value ?? "strict",
     priority: priority.value ?? "standard",
   };
+}
 
-  // Replicates ------------------------------------------------------------------------------------
+function normalizeReplicates(
+  sections: ParsedSections,
+  errors: RequestError[],
+  paths: SourcePaths,
+): NormalizedDraft["replicates"] {
   const top = sections.replicates;
-  const inner = protocol?.replicates;
+  const inner = sections.protocol?.replicates;
   const technical = pick<number>(
     [
       ["replicates.technical", top?.technical],
@@ -208,18 +228,15 @@ export function normalizeSections(
   );
   if (technical.path) paths.technical = technical.path;
   if (biological.path) paths.biological = biological.path;
+  return { technical: technical.value ?? 3, biological: biological.value ?? 1 };
+}
 
-  // Materials -------------------------------------------------------------------------------------
-  const materials = pick(
-    [
-      ["materials_provided", sections.materials_provided],
-      ["protocol.materials", protocol?.materials],
-    ],
-    errors,
-  );
-  if (materials.path) paths.materials = materials.path;
-
-  // Custom protocol -------------------------------------------------------------------------------
+function pickCustomProtocol(
+  sections: ParsedSections,
+  errors: RequestError[],
+  paths: SourcePaths,
+): CustomProtocol | undefined {
+  const protocol = sections.protocol;
   const topCustom = sections.custom_protocol
     ? normalizeCustomProtocol(sections.custom_protocol, "custom_protocol", errors)
     : undefined;
@@ -234,53 +251,58 @@ export function normalizeSections(
     errors,
   );
   if (custom.path) paths.customProtocol = custom.path;
+  return custom.value;
+}
 
-  // Hypothesis ------------------------------------------------------------------------------------
-  let hypothesis: NormalizedDraft["hypothesis"];
-  if (sections.hypothesis) {
-    const { why_interesting, rationale: sentRationale, prior_work, ...head } = sections.hypothesis;
-    const rationale = pick<string>(
-      [
-        ["hypothesis.rationale", sentRationale],
-        ["hypothesis.why_interesting", why_interesting],
-      ],
-      errors,
-    ).value;
-    hypothesis = { ...head, ...(rationale !== undefined ? { rationale } : {}), prior_work };
-  }
+function normalizeHypothesis(
+  sections: ParsedSections,
+  errors: RequestError[],
+): NormalizedDraft["hypothesis"] | undefined {
+  if (!sections.hypothesis) return undefined;
+  const { why_interesting, rationale: sentRationale, prior_work, ...head } = sections.hypothesis;
+  const rationale = pick<string>(
+    [
+      ["hypothesis.rationale", sentRationale],
+      ["hypothesis.why_interesting", why_interesting],
+    ],
+    errors,
+  ).value;
+  return { ...head, ...(rationale !== undefined ? { rationale } : {}), prior_work };
+}
 
-  // Acceptance criteria ---------------------------------------------------------------------------
-  let acceptance: NormalizedDraft["acceptance_criteria"] = { success_conditions: [], failure_conditions: [] };
-  if (sections.acceptance_criteria) {
-    const { statistical_requirements: stats, ...conditions } = sections.acceptance_criteria;
-    acceptance = conditions;
-    if (stats) {
-      const at = "acceptance_criteria.statistical_requirements";
-      const before = errors.length;
-      const test = pick<StatisticalTest>(
-        [
-          [`${at}.statistical_test`, stats.statistical_test],
-          [`${at}.test`, stats.test],
-        ],
-        errors,
-      );
-      if (stats.test !== undefined && errors.length === before)
-        paths.aliases.push({ sent: `${at}.test`, stored: `${at}.statistical_test` });
-      acceptance = {
-        ...conditions,
-        statistical_requirements: {
-          significance_level: stats.significance_level,
-          ...(test.value !== undefined ? { statistical_test: test.value } : {}),
-          ...(stats.power !== undefined ? { power: stats.power } : {}),
-        },
-      };
-    }
-  }
+function normalizeAcceptanceCriteria(
+  sections: ParsedSections,
+  errors: RequestError[],
+  paths: SourcePaths,
+): NormalizedDraft["acceptance_criteria"] {
+  if (!sections.acceptance_criteria) return { success_conditions: [], failure_conditions: [] };
+  const { statistical_requirements: stats, ...conditions } = sections.acceptance_criteria;
+  if (!stats) return conditions;
+  const at = "acceptance_criteria.statistical_requirements";
+  const before = errors.length;
+  const test = pick<StatisticalTest>(
+    [
+      [`${at}.statistical_test`, stats.statistical_test],
+      [`${at}.test`, stats.test],
+    ],
+    errors,
+  );
+  if (stats.test !== undefined && errors.length === before)
+    paths.aliases.push({ sent: `${at}.test`, stored: `${at}.statistical_test` });
+  return {
+    ...conditions,
+    statistical_requirements: {
+      significance_level: stats.significance_level,
+      ...(test.value !== undefined ? { statistical_test: test.value } : {}),
+      ...(stats.power !== undefined ? { power: stats.power } : {}),
+    },
+  };
+}
 
-  // Compliance ------------------------------------------------------------------------------------
+function normalizeCompliance(sections: ParsedSections): NormalizedDraft["compliance"] {
   const compliance = sections.compliance;
   const bsl = (compliance?.bsl !== undefined ? normalizeBsl(compliance.bsl) : null) ?? "BSL-1";
-  const normalizedCompliance: NormalizedDraft["compliance"] = {
+  return {
     // BSL-3 and above never reach a stored form (they are rejected); the cast is safe there.
     bsl: bsl as SupportedBslLevel,
     human_derived_material: compliance?.human_derived_material ?? false,
@@ -290,57 +312,18 @@ export function normalizeSections(
     export_control_or_sanctions_risk: compliance?.export_control_or_sanctions_risk ?? false,
     ...(compliance?.hazard_notes !== undefined ? { hazard_notes: compliance.hazard_notes } : {}),
   };
+}
 
-  // Protocol --------------------------------------------------------------------------------------
-  let normalizedProtocol: Partial<NormalizedProtocol> | undefined;
-  if (protocol) {
-    const candidate: Partial<NormalizedProtocol> = {};
-    if (protocol.type !== undefined) candidate.type = protocol.type;
-    if (protocol.template_id !== undefined) candidate.template_id = protocol.template_id;
-    if (protocol.template_parameters !== undefined)
-      candidate.template_parameters = protocol.template_parameters;
-    if (protocol.protocol_design_brief !== undefined)
-      candidate.protocol_design_brief = protocol.protocol_design_brief;
-    if (Object.keys(candidate).length > 0) normalizedProtocol = candidate;
-  }
-
-  // Deliverables and communication ------------------------------------------------------------------
-  const deliverables = sections.deliverables ?? {
-    minimum_package_level: "L1_BASIC_QC",
-    raw_data_formats: ["CSV"],
-    required_processed_outputs: [],
-    photo_documentation: "key_steps",
-    lab_notebook_scan: true,
-  };
-  const communication = { ...(sections.communication_preferences ?? {}) };
-  if (communication.notification_events)
-    communication.notification_events = unique(communication.notification_events);
-
-  // Key order of the stored form: identity, common sections, then the type section.
-  const draft: NormalizedDraft = {
-    ...(experimentType !== undefined ? { experiment_type: experimentType } : {}),
-    metadata: sections.metadata ?? { submitter_type: "human", tags: [], language: "en" },
-    ...(sections.title !== undefined ? { title: sections.title } : {}),
-    ...(hypothesis !== undefined ? { hypothesis } : {}),
-    compliance: normalizedCompliance,
-    turnaround_budget: turnaround,
-    deliverables: {
-      ...deliverables,
-      raw_data_formats: unique(deliverables.raw_data_formats),
-      required_processed_outputs: unique(deliverables.required_processed_outputs),
-    },
-    privacy: sections.privacy ?? "open",
-    ...(normalizedProtocol !== undefined ? { protocol: normalizedProtocol } : {}),
-    materials_provided: materials.value ?? [],
-    replicates: { technical: technical.value ?? 3, biological: biological.value ?? 1 },
-    acceptance_criteria: acceptance,
-    communication_preferences: communication,
-    ...(custom.value !== undefined ? { custom_protocol: custom.value } : {}),
-  };
-  for (const key of TYPE_KEYS) {
-    const section = sections[key];
-    if (section !== undefined) (draft as unknown as Record<string, unknown>)[key] = section;
-  }
-
-  return { draft, paths, errors };
+/** The protocol choice (type, template, design brief); undefined when none of it was sent. */
+function normalizeProtocolChoice(sections: ParsedSections): Partial<NormalizedProtocol> | undefined {
+  const protocol = sections.protocol;
+  if (!protocol) return undefined;
+  const candidate: Partial<NormalizedProtocol> = {};
+  if (protocol.type !== undefined) candidate.type = protocol.type;
+  if (protocol.template_id !== undefined) candidate.template_id = protocol.template_id;
+  if (protocol.template_parameters !== undefined)
+    candidate.template_parameters = protocol.template_parameters;
+  if (protocol.protocol_design_brief !== undefined)
+    candidate.protocol_design_brief = protocol.protocol_design_brief;
+  return Object.keys(candidate).length > 0 ? candidate : undefined;
 }

@@ -13,20 +13,22 @@ import { readableMessage } from "../intake/issues.js";
 import { formatPath, isPlainObject } from "../intake/paths.js";
 import { RESULT_LIMITS, type ResultLimits } from "./limits.js";
 import {
-  type ContentFacts,
   type ParsedSubmission,
   type SubmissionParse,
   type SubmittedFile,
-  contentErrors,
   describeFiles,
+  schemaFor,
+  submissionFields,
+} from "./parse-submission.js";
+import {
+  type ContentFacts,
+  contentErrors,
   duplicateNameErrors,
   forEachContent,
-  schemaFor,
   shapeErrors,
   sizeProblem,
-  submissionFields,
   withoutNullProperties,
-} from "./parse-submission.js";
+} from "./submission-checks.js";
 
 /** What decoding one streamed file content found. */
 export interface StreamedContent {

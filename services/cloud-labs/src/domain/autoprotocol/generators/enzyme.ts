@@ -1,6 +1,14 @@
 import type { EnzymePlan } from "../../plan.js";
 import { ProtocolNotExpressibleError, ProtocolTooLargeError } from "../errors.js";
-import { WellAllocator, assayPlate, formatConcentration, incubatorFor, replicateSlots } from "../layout.js";
+import type { ContainerType } from "../containers.js";
+import {
+  type ReplicateSlot,
+  WellAllocator,
+  assayPlate,
+  formatConcentration,
+  incubatorFor,
+  replicateSlots,
+} from "../layout.js";
 import { type ProtocolBuilder, mixVolumeFor } from "../protocol-builder.js";
 import { celsius, microliters, minutes, nanometers, seconds } from "../quantities.js";
 import type { Instruction } from "../types.js";
@@ -69,24 +77,7 @@ export function buildEnzymeProtocol(plan: EnzymePlan, builder: ProtocolBuilder):
   const volumes = VOLUMES[plan.plate_format];
   const plateType = assayPlate(plan.plate_format, readout.kind === "luminescence" ? "white" : "clear");
   const slots = replicateSlots(plan.replicates);
-
-  interface Group {
-    kind: "dose" | "vehicle" | "blank" | "positive";
-    dose?: number;
-    label: string;
-  }
-  const groups: Group[] = [
-    ...concentrations.map((value, dose): Group => ({
-      kind: "dose",
-      dose,
-      label: `${plan.inhibitor.name} ${formatConcentration(value)} µM`,
-    })),
-    { kind: "vehicle", label: "no inhibitor (vehicle, 0% inhibition)" },
-    ...(plan.positive_control
-      ? [{ kind: "positive", label: `positive control inhibitor ${plan.positive_control}` } as Group]
-      : []),
-    { kind: "blank", label: "no-enzyme blank (buffer instead of enzyme)" },
-  ];
+  const groups = inhibitionGroups(plan);
   const needed = groups.length * slots.length;
   if (needed > plateType.wells) {
     throw new ProtocolTooLargeError(
@@ -120,7 +111,62 @@ export function buildEnzymeProtocol(plan: EnzymePlan, builder: ProtocolBuilder):
     field: "inhibitor.concentrations_um",
     label: (i) => `${plan.inhibitor.name} at 10x ${formatConcentration(concentrations[i] as number)} µM`,
   });
+  addEnzymeAndInhibitor(plan, builder, { plate, buffer, vehicle }, placed, dilution);
+  builder.push(
+    { op: "cover", object: plate, lid: "standard" },
+    {
+      op: "incubate",
+      object: plate,
+      where,
+      duration: minutes(ENZYME_PREINCUBATION_MINUTES),
+      shaking: false,
+      co2_percent: 0,
+    },
+    { op: "uncover", object: plate },
+  );
+  startReactions(plan, builder, plate, substrate, assayWells, plateType);
+  builder.push(...reads(plan, builder, readout, plate, assayWells, where));
+  noteEnzymeContainers(plan, builder);
+}
 
+interface Group {
+  kind: "dose" | "vehicle" | "blank" | "positive";
+  dose?: number;
+  label: string;
+}
+
+interface PlacedWell {
+  group: Group;
+  slot: ReplicateSlot;
+  well: number;
+}
+
+/** One group per dose, then the no-inhibitor, positive (if any) and no-enzyme controls. */
+function inhibitionGroups(plan: EnzymePlan): Group[] {
+  return [
+    ...plan.inhibitor.concentrations_um.map((value, dose): Group => ({
+      kind: "dose",
+      dose,
+      label: `${plan.inhibitor.name} ${formatConcentration(value)} µM`,
+    })),
+    { kind: "vehicle", label: "no inhibitor (vehicle, 0% inhibition)" },
+    ...(plan.positive_control
+      ? [{ kind: "positive", label: `positive control inhibitor ${plan.positive_control}` } as Group]
+      : []),
+    { kind: "blank", label: "no-enzyme blank (buffer instead of enzyme)" },
+  ];
+}
+
+/** Enzyme (or buffer for the blanks) into every well, then its inhibitor dose or vehicle. */
+function addEnzymeAndInhibitor(
+  plan: EnzymePlan,
+  builder: ProtocolBuilder,
+  refs: { plate: string; buffer: string; vehicle: string },
+  placed: readonly PlacedWell[],
+  dilution: ReturnType<typeof buildDilutionPlate>,
+): void {
+  const volumes = VOLUMES[plan.plate_format];
+  const { plate, buffer, vehicle } = refs;
   for (const { group, slot, well } of placed) {
     const source = group.kind === "blank" ? buffer : `enzyme_b${slot.biological}`;
     builder.transfer(builder.well(source, 0), builder.well(plate, well), volumes.enzyme);
@@ -136,20 +182,17 @@ export function buildEnzymeProtocol(plan: EnzymePlan, builder: ProtocolBuilder):
     const held = volumes.enzyme + volumes.inhibitor;
     builder.transfer(source, builder.well(plate, well), volumes.inhibitor, mixVolumeFor(held));
   }
-  builder.push(
-    { op: "cover", object: plate, lid: "standard" },
-    {
-      op: "incubate",
-      object: plate,
-      where,
-      duration: minutes(ENZYME_PREINCUBATION_MINUTES),
-      shaking: false,
-      co2_percent: 0,
-    },
-    { op: "uncover", object: plate },
-  );
+}
 
-  // A dispenser fills whole columns at once, so every well starts its reaction together.
+/** A dispenser fills whole columns at once, so every well starts its reaction together. */
+function startReactions(
+  plan: EnzymePlan,
+  builder: ProtocolBuilder,
+  plate: string,
+  substrate: string,
+  assayWells: readonly number[],
+  plateType: ContainerType,
+): void {
   const columns = [...new Set(assayWells.map((well) => well % plateType.columns))].sort((a, b) => a - b);
   const assaySet = new Set(assayWells);
   for (const column of columns) {
@@ -162,52 +205,63 @@ export function buildEnzymeProtocol(plan: EnzymePlan, builder: ProtocolBuilder):
     op: "dispense",
     object: plate,
     reagent_source: builder.well(substrate, 0),
-    columns: columns.map((column) => ({ column, volume: microliters(volumes.substrate) })),
+    columns: columns.map((column) => ({ column, volume: microliters(VOLUMES[plan.plate_format].substrate) })),
   });
+}
 
-  const reads: Instruction[] =
-    readout.kind === "absorbance"
-      ? [
-          {
-            op: "spectrophotometry",
-            object: plate,
-            dataref: `kinetic_a${readout.wavelengthNm}`,
-            groups: [
-              {
-                mode: "absorbance",
-                mode_params: {
-                  wells: assayWells.map((well) => builder.well(plate, well)),
-                  wavelength: [nanometers(readout.wavelengthNm)],
-                  num_flashes: 25,
-                },
+/** A kinetic absorbance read, or an endpoint luminescence read after the reaction time. */
+function reads(
+  plan: EnzymePlan,
+  builder: ProtocolBuilder,
+  readout: Readout,
+  plate: string,
+  assayWells: readonly number[],
+  where: ReturnType<typeof incubatorFor>,
+): Instruction[] {
+  return readout.kind === "absorbance"
+    ? [
+        {
+          op: "spectrophotometry",
+          object: plate,
+          dataref: `kinetic_a${readout.wavelengthNm}`,
+          groups: [
+            {
+              mode: "absorbance",
+              mode_params: {
+                wells: assayWells.map((well) => builder.well(plate, well)),
+                wavelength: [nanometers(readout.wavelengthNm)],
+                num_flashes: 25,
               },
-            ],
-            interval: minutes(KINETIC_INTERVAL_MINUTES),
-            num_intervals: Math.floor(plan.incubation_minutes / KINETIC_INTERVAL_MINUTES) + 1,
-            temperature: celsius(plan.temperature_c),
-          },
-        ]
-      : [
-          { op: "cover", object: plate, lid: "standard" },
-          {
-            op: "incubate",
-            object: plate,
-            where,
-            duration: minutes(plan.incubation_minutes),
-            shaking: false,
-            co2_percent: 0,
-          },
-          { op: "uncover", object: plate },
-          {
-            op: "luminescence",
-            object: plate,
-            wells: assayWells.map(String),
-            integration_time: seconds(1),
-            dataref: `luminescence_${plan.incubation_minutes}min`,
-          },
-        ];
-  builder.push(...reads);
+            },
+          ],
+          interval: minutes(KINETIC_INTERVAL_MINUTES),
+          num_intervals: Math.floor(plan.incubation_minutes / KINETIC_INTERVAL_MINUTES) + 1,
+          temperature: celsius(plan.temperature_c),
+        },
+      ]
+    : [
+        { op: "cover", object: plate, lid: "standard" },
+        {
+          op: "incubate",
+          object: plate,
+          where,
+          duration: minutes(plan.incubation_minutes),
+          shaking: false,
+          co2_percent: 0,
+        },
+        { op: "uncover", object: plate },
+        {
+          op: "luminescence",
+          object: plate,
+          wells: assayWells.map(String),
+          integration_time: seconds(1),
+          dataref: `luminescence_${plan.incubation_minutes}min`,
+        },
+      ];
+}
 
+/** What the lab must prepare in the containers the document only names. */
+function noteEnzymeContainers(plan: EnzymePlan, builder: ProtocolBuilder): void {
   builder.note(
     `enzyme_b<n>: ${plan.enzyme} at 2.5x its final concentration in assay_buffer, one preparation per ` +
       `biological replicate; substrate_2x: ${plan.substrate} at 2x its final concentration in assay_buffer.`,

@@ -1,6 +1,7 @@
 import type { GrowthPlan } from "../../plan.js";
 import { ProtocolNotExpressibleError, ProtocolTooLargeError } from "../errors.js";
-import { WellAllocator, assayPlate, organismLabel, replicateSlots } from "../layout.js";
+import type { ContainerType } from "../containers.js";
+import { type ReplicateSlot, WellAllocator, assayPlate, organismLabel, replicateSlots } from "../layout.js";
 import { type ProtocolBuilder, mixVolumeFor } from "../protocol-builder.js";
 import { celsius, minutes, nanometers } from "../quantities.js";
 import type { SpectrophotometryGroup } from "../types.js";
@@ -19,6 +20,37 @@ const TEMPERATURE_VARIABLE = /temp|°c|celsius|kelvin/i;
  * kinetic `spectrophotometry` run at the plan's temperature (shaking between reads when asked).
  */
 export function buildGrowthProtocol(plan: GrowthPlan, builder: ProtocolBuilder): void {
+  requireExpressible(plan);
+  const plateType = assayPlate(plan.plate_format, "clear");
+  const slots = replicateSlots(plan.replicates);
+  const needed = plan.conditions.length * (slots.length + 1);
+  if (needed > plateType.wells) {
+    throw new ProtocolTooLargeError(
+      "conditions",
+      needed,
+      plateType.wells,
+      `wells of one ${plateType.shortname} plate`,
+    );
+  }
+
+  const plate = builder.fresh("growth_plate", plateType, "discard");
+  plan.conditions.forEach((_, c) => builder.existing(`condition_${c + 1}_medium`, "discard"));
+  for (let b = 1; b <= plan.replicates.biological; b += 1) builder.existing(`inoculum_b${b}`, "discard");
+  const wells = placeWells(plan, builder, plate, plateType, slots);
+  fillWells(plan, builder, plate, wells);
+  readKinetically(plan, builder, plate, wells);
+  noteGrowthContainers(plan, builder);
+}
+
+/** A well of one condition: a replicate culture, or (biological null) the condition's blank. */
+interface GrowthWell {
+  well: number;
+  condition: number;
+  biological: number | null;
+}
+
+/** Aerobic or static, at one temperature per plate, with conditions and a positive read interval. */
+function requireExpressible(plan: GrowthPlan): void {
   const problems: { field: string; message: string }[] = [];
   if (plan.aeration === "anaerobic") {
     problems.push({ field: "aeration", message: "anaerobic incubation has no Autoprotocol op" });
@@ -39,26 +71,18 @@ export function buildGrowthProtocol(plan: GrowthPlan, builder: ProtocolBuilder):
     problems.push({ field: "read_interval_minutes", message: "the read interval must be positive" });
   }
   if (problems.length > 0) throw new ProtocolNotExpressibleError(problems);
+}
 
-  const plateType = assayPlate(plan.plate_format, "clear");
-  const volumes = VOLUMES[plan.plate_format];
-  const slots = replicateSlots(plan.replicates);
-  const needed = plan.conditions.length * (slots.length + 1);
-  if (needed > plateType.wells) {
-    throw new ProtocolTooLargeError(
-      "conditions",
-      needed,
-      plateType.wells,
-      `wells of one ${plateType.shortname} plate`,
-    );
-  }
-
-  const plate = builder.fresh("growth_plate", plateType, "discard");
-  plan.conditions.forEach((_, c) => builder.existing(`condition_${c + 1}_medium`, "discard"));
-  for (let b = 1; b <= plan.replicates.biological; b += 1) builder.existing(`inoculum_b${b}`, "discard");
-
+/** Per condition: every replicate slot, then one blank. */
+function placeWells(
+  plan: GrowthPlan,
+  builder: ProtocolBuilder,
+  plate: string,
+  plateType: ContainerType,
+  slots: readonly ReplicateSlot[],
+): GrowthWell[] {
   const allocator = new WellAllocator(plateType);
-  const wells: { well: number; condition: number; biological: number | null }[] = [];
+  const wells: GrowthWell[] = [];
   plan.conditions.forEach((condition, c) => {
     for (const slot of [...slots, null]) {
       const well = (allocator.take(1) as number[])[0] as number;
@@ -73,6 +97,17 @@ export function buildGrowthProtocol(plan: GrowthPlan, builder: ProtocolBuilder):
     }
   });
 
+  return wells;
+}
+
+/** The condition's medium into every well (a full volume in blanks), then the inoculum. */
+function fillWells(
+  plan: GrowthPlan,
+  builder: ProtocolBuilder,
+  plate: string,
+  wells: readonly GrowthWell[],
+): void {
+  const volumes = VOLUMES[plan.plate_format];
   for (const w of wells) {
     const volume = w.biological === null ? volumes.medium + volumes.inoculum : volumes.medium;
     builder.transfer(
@@ -90,7 +125,15 @@ export function buildGrowthProtocol(plan: GrowthPlan, builder: ProtocolBuilder):
       mixVolumeFor(volumes.medium + volumes.inoculum),
     );
   }
+}
 
+/** An optical seal, then OD600 at every interval at the plan's temperature. */
+function readKinetically(
+  plan: GrowthPlan,
+  builder: ProtocolBuilder,
+  plate: string,
+  wells: readonly GrowthWell[],
+): void {
   const groups: SpectrophotometryGroup[] = [
     {
       mode: "absorbance",
@@ -114,7 +157,10 @@ export function buildGrowthProtocol(plan: GrowthPlan, builder: ProtocolBuilder):
       temperature: celsius(plan.temperature_c),
     },
   );
+}
 
+/** What the lab must prepare in the containers the document only names. */
+function noteGrowthContainers(plan: GrowthPlan, builder: ProtocolBuilder): void {
   builder.note(
     `condition_<n>_medium: ${plan.medium} made up by the lab for condition n (${plan.conditions
       .map((condition, c) => `${c + 1}: ${condition.label}`)

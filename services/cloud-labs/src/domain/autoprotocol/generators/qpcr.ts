@@ -1,5 +1,6 @@
 import type { QpcrPlan } from "../../plan.js";
 import { ProtocolNotExpressibleError, ProtocolTooLargeError } from "../errors.js";
+import type { ContainerType } from "../containers.js";
 import { WellAllocator, assayPlate, maxVolumeOf } from "../layout.js";
 import { type ProtocolBuilder, mixVolumeFor, resourceId } from "../protocol-builder.js";
 import { MIN_TRANSFER_UL } from "../serial-dilution.js";
@@ -25,26 +26,10 @@ export function buildQpcrProtocol(plan: QpcrPlan, builder: ProtocolBuilder): voi
       { field: "chemistry", message: "the dye the cycler should read is unknown for chemistry OTHER" },
     ]);
   }
+  const dye = DYE[plan.chemistry];
   const plateType = assayPlate(plan.plate_format, "pcr");
-  const volume = plan.reaction_volume_ul;
-  const problems: { field: string; message: string }[] = [];
-  if (volume * FRACTIONS.template < MIN_TRANSFER_UL) {
-    problems.push({
-      field: "reaction_volume_ul",
-      message: `a ${volume} µL reaction leaves less than ${MIN_TRANSFER_UL} µL for the template`,
-    });
-  }
-  if (volume > maxVolumeOf(plateType)) {
-    problems.push({
-      field: "reaction_volume_ul",
-      message: `a ${volume} µL reaction does not fit a ${plateType.shortname} well (${plateType.maxVolumeUl} µL)`,
-    });
-  }
   const genes = [...plan.targets, ...plan.reference_genes];
-  if (genes.length === 0) problems.push({ field: "targets", message: "no gene to measure" });
-  if (plan.samples.length === 0) problems.push({ field: "samples", message: "no sample to measure" });
-  if (problems.length > 0) throw new ProtocolNotExpressibleError(problems);
-
+  requireExpressible(plan, plateType, genes);
   const technical = plan.replicates.technical;
   const needed = genes.length * (plan.samples.length + 1) * technical;
   if (needed > plateType.wells) {
@@ -59,18 +44,53 @@ export function buildQpcrProtocol(plan: QpcrPlan, builder: ProtocolBuilder): voi
   const plate = builder.fresh("qpcr_plate", plateType, "discard");
   genes.forEach((_, g) => builder.existing(`primers_${g + 1}`, { store: "cold_20" }));
   plan.samples.forEach((_, s) => builder.existing(`sample_${s + 1}`, { store: "cold_20" }));
+  const reactions = placeReactions(plan, builder, plate, plateType, genes);
+  assembleReactions(plan, builder, plate, reactions);
+  runCycler(plan, builder, plate, reactions, dye);
+  noteQpcrContainers(plan, builder);
+}
 
-  const allocator = new WellAllocator(plateType);
-  interface Reaction {
-    well: number;
-    gene: number;
-    /** Index into plan.samples, or null for the no-template control. */
-    sample: number | null;
+interface Reaction {
+  well: number;
+  gene: number;
+  /** Index into plan.samples, or null for the no-template control. */
+  sample: number | null;
+}
+
+/** A template volume the liquid handler can move, a reaction that fits a well, something to measure. */
+function requireExpressible(plan: QpcrPlan, plateType: ContainerType, genes: readonly string[]): void {
+  const volume = plan.reaction_volume_ul;
+  const problems: { field: string; message: string }[] = [];
+  if (volume * FRACTIONS.template < MIN_TRANSFER_UL) {
+    problems.push({
+      field: "reaction_volume_ul",
+      message: `a ${volume} µL reaction leaves less than ${MIN_TRANSFER_UL} µL for the template`,
+    });
   }
+  if (volume > maxVolumeOf(plateType)) {
+    problems.push({
+      field: "reaction_volume_ul",
+      message: `a ${volume} µL reaction does not fit a ${plateType.shortname} well (${plateType.maxVolumeUl} µL)`,
+    });
+  }
+  if (genes.length === 0) problems.push({ field: "targets", message: "no gene to measure" });
+  if (plan.samples.length === 0) problems.push({ field: "samples", message: "no sample to measure" });
+  if (problems.length > 0) throw new ProtocolNotExpressibleError(problems);
+}
+
+/** Every gene x (each sample, then the NTC) x technical replicate, labelled in that order. */
+function placeReactions(
+  plan: QpcrPlan,
+  builder: ProtocolBuilder,
+  plate: string,
+  plateType: ContainerType,
+  genes: readonly string[],
+): Reaction[] {
+  const allocator = new WellAllocator(plateType);
   const reactions: Reaction[] = [];
   genes.forEach((gene, g) => {
     for (const sample of [...plan.samples.map((_, s) => s), null]) {
-      for (let t = 1; t <= technical; t += 1) {
+      for (let t = 1; t <= plan.replicates.technical; t += 1) {
         const well = (allocator.take(1) as number[])[0] as number;
         reactions.push({ well, gene: g, sample });
         const what = sample === null ? "NTC (water)" : (plan.samples[sample] as string);
@@ -79,7 +99,17 @@ export function buildQpcrProtocol(plan: QpcrPlan, builder: ProtocolBuilder): voi
       }
     }
   });
+  return reactions;
+}
 
+/** Master mix and water, then primers, then template (none in the NTC). */
+function assembleReactions(
+  plan: QpcrPlan,
+  builder: ProtocolBuilder,
+  plate: string,
+  reactions: readonly Reaction[],
+): void {
+  const volume = plan.reaction_volume_ul;
   const masterMixUl = volume * FRACTIONS.masterMix;
   const primersUl = volume * FRACTIONS.primers;
   const templateUl = volume * FRACTIONS.template;
@@ -113,8 +143,17 @@ export function buildQpcrProtocol(plan: QpcrPlan, builder: ProtocolBuilder): voi
       mixVolumeFor(volume),
     );
   }
+}
 
-  const dye = DYE[plan.chemistry];
+/** Seal, spin, cycle and read the dye (with a melt curve for SYBR Green). */
+function runCycler(
+  plan: QpcrPlan,
+  builder: ProtocolBuilder,
+  plate: string,
+  reactions: readonly Reaction[],
+  dye: (typeof DYE)[keyof typeof DYE],
+): void {
+  const volume = plan.reaction_volume_ul;
   builder.push(
     { op: "seal", object: plate, type: "ultra-clear" },
     { op: "spin", object: plate, acceleration: gForce(1000), duration: minutes(1) },
@@ -147,7 +186,10 @@ export function buildQpcrProtocol(plan: QpcrPlan, builder: ProtocolBuilder): voi
         : {}),
     },
   );
+}
 
+/** What the lab must prepare in the containers the document only names, and what is left out. */
+function noteQpcrContainers(plan: QpcrPlan, builder: ProtocolBuilder): void {
   builder.note(
     `primers_<n>: the primer${plan.chemistry === "TAQMAN" ? "/probe" : ""} mix of gene n (targets, then ` +
       `reference genes, in plan order) at 10x its final concentration; sample_<n>: template n in plan order.`,

@@ -1,5 +1,6 @@
 import type { SangerPlan } from "../../plan.js";
 import { ProtocolNotExpressibleError, ProtocolTooLargeError } from "../errors.js";
+import type { ContainerType } from "../containers.js";
 import { WellAllocator, assayPlate } from "../layout.js";
 import { type ProtocolBuilder, mixVolumeFor, resourceId } from "../protocol-builder.js";
 import { celsius, microliters, minutes, seconds } from "../quantities.js";
@@ -51,8 +52,28 @@ export function buildSangerProtocol(plan: SangerPlan, builder: ProtocolBuilder):
   for (let t = 1; t <= plan.templates; t += 1) builder.existing(`template_${t}`, { store: "cold_20" });
   plan.primers.forEach((_, p) => builder.existing(`primer_${p + 1}`, { store: "cold_20" }));
 
+  const reactions = placeReactions(plan, builder, plate, plateType);
+  assembleReactions(builder, plate, reactions);
+  cycleSequence(builder, plate);
+  noteSangerContainers(plan, builder);
+}
+
+interface Reaction {
+  well: number;
+  template: number;
+  primer: number;
+}
+
+/** Every template x primer x technical replicate, labelled in that order. */
+function placeReactions(
+  plan: SangerPlan,
+  builder: ProtocolBuilder,
+  plate: string,
+  plateType: ContainerType,
+): Reaction[] {
+  const technical = plan.replicates.technical;
   const allocator = new WellAllocator(plateType);
-  const reactions: { well: number; template: number; primer: number }[] = [];
+  const reactions: Reaction[] = [];
   for (let t = 1; t <= plan.templates; t += 1) {
     plan.primers.forEach((primer, p) => {
       for (let r = 1; r <= technical; r += 1) {
@@ -67,6 +88,11 @@ export function buildSangerProtocol(plan: SangerPlan, builder: ProtocolBuilder):
     });
   }
 
+  return reactions;
+}
+
+/** Premix and water, then primer, then template. */
+function assembleReactions(builder: ProtocolBuilder, plate: string, reactions: readonly Reaction[]): void {
   builder.push(
     {
       op: "provision",
@@ -90,6 +116,10 @@ export function buildSangerProtocol(plan: SangerPlan, builder: ProtocolBuilder):
       mixVolumeFor(REACTION_UL),
     );
   }
+}
+
+/** Foil seal and the dye-terminator cycling program. */
+function cycleSequence(builder: ProtocolBuilder, plate: string): void {
   builder.push(
     { op: "seal", object: plate, type: "foil" },
     {
@@ -114,7 +144,10 @@ export function buildSangerProtocol(plan: SangerPlan, builder: ProtocolBuilder):
       ],
     },
   );
+}
 
+/** What the lab must prepare, and the steps that happen off this protocol. */
+function noteSangerContainers(plan: SangerPlan, builder: ProtocolBuilder): void {
   builder.note(
     "Sequencing itself (reaction clean-up and capillary electrophoresis) has no Autoprotocol op: it happens " +
       "on the lab's capillary instrument. The sealed sequencing_plate is stored at 4 °C (cold_4) for it.",

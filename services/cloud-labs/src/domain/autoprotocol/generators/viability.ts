@@ -1,7 +1,13 @@
 import type { ViabilityPlan } from "../../plan.js";
-import { edgeWells, innerWells } from "../containers.js";
+import { type ContainerType, edgeWells, innerWells } from "../containers.js";
 import { ProtocolNotExpressibleError, ProtocolTooLargeError } from "../errors.js";
-import { WellAllocator, assayPlate, formatConcentration, replicateSlots } from "../layout.js";
+import {
+  type ReplicateSlot,
+  WellAllocator,
+  assayPlate,
+  formatConcentration,
+  replicateSlots,
+} from "../layout.js";
 import { type ProtocolBuilder, resourceId } from "../protocol-builder.js";
 import { hours, microliters, minutes, seconds } from "../quantities.js";
 import { buildDilutionPlate } from "./dilution-plate.js";
@@ -19,43 +25,11 @@ const VOLUMES = {
 
 /** Cell viability IC50 with CellTiter-Glo (notes 5.5, skeleton B). */
 export function buildViabilityProtocol(plan: ViabilityPlan, builder: ProtocolBuilder): void {
-  if (plan.assay_type !== "CELLTITER_GLO") {
-    throw new ProtocolNotExpressibleError([
-      {
-        field: "assay_type",
-        message:
-          `${plan.assay_type}: only CellTiter-Glo (luminescence) reagent additions and read settings are in ` +
-          `our protocol table; other viability readouts need a lab-specific protocol`,
-      },
-    ]);
-  }
-  if (plan.compound.concentrations_um.length === 0) {
-    throw new ProtocolNotExpressibleError([
-      { field: "compound.concentrations_um", message: "no concentration to test" },
-    ]);
-  }
+  requireExpressible(plan);
   const volumes = VOLUMES[plan.plate_format];
   const plateType = assayPlate(plan.plate_format, "white");
   const slots = replicateSlots(plan.replicates);
-  const concentrations = plan.compound.concentrations_um;
-
-  interface Group {
-    kind: "dose" | "vehicle" | "kill" | "blank";
-    dose?: number;
-    label: string;
-  }
-  const groups: Group[] = [
-    ...concentrations.map((value, dose): Group => ({
-      kind: "dose",
-      dose,
-      label: `${plan.compound.name} ${formatConcentration(value)} µM`,
-    })),
-    { kind: "vehicle", label: `vehicle control (${plan.solvent} only, 0% effect)` },
-    ...(plan.positive_control
-      ? [{ kind: "kill", label: `kill control (${plan.positive_control}, 100% effect)` } as Group]
-      : []),
-    { kind: "blank", label: "no-cell blank (medium only)" },
-  ];
+  const groups = treatmentGroups(plan);
   const inner = innerWells(plateType);
   const needed = groups.length * slots.length;
   if (needed > inner.length) {
@@ -78,9 +52,92 @@ export function buildViabilityProtocol(plan: ViabilityPlan, builder: ProtocolBui
   const placed = groups.flatMap((group) =>
     slots.map((slot) => ({ group, slot, well: (allocator.take(1) as number[])[0] as number })),
   );
-  const assayWells = placed.map((p) => p.well);
+  const refs = { plate, medium, vehicle };
+  seedCells(plan, builder, refs, placed, plateType);
 
-  // Seeding: the moat and the blanks get medium, the rest cells (one suspension per biological replicate).
+  const concentrations = plan.compound.concentrations_um;
+  const dilution = buildDilutionPlate(builder, {
+    ref: "dilution_plate",
+    stockRef: stock,
+    diluentRef: vehicle,
+    concentrations,
+    drawUl: slots.length * volumes.treatment,
+    field: "compound.concentrations_um",
+    label: (i) => `${plan.compound.name} at 10x ${formatConcentration(concentrations[i] as number)} µM`,
+  });
+  treatCells(plan, builder, refs, placed, dilution);
+  readCellTiterGlo(
+    plan,
+    builder,
+    plate,
+    placed.map((p) => p.well),
+  );
+  noteViabilityContainers(plan, builder);
+}
+
+interface Group {
+  kind: "dose" | "vehicle" | "kill" | "blank";
+  dose?: number;
+  label: string;
+}
+
+interface PlacedWell {
+  group: Group;
+  slot: ReplicateSlot;
+  well: number;
+}
+
+interface PlateRefs {
+  plate: string;
+  medium: string;
+  vehicle: string;
+}
+
+/** Only CellTiter-Glo is in our protocol table, and there must be a concentration to test. */
+function requireExpressible(plan: ViabilityPlan): void {
+  if (plan.assay_type !== "CELLTITER_GLO") {
+    throw new ProtocolNotExpressibleError([
+      {
+        field: "assay_type",
+        message:
+          `${plan.assay_type}: only CellTiter-Glo (luminescence) reagent additions and read settings are in ` +
+          `our protocol table; other viability readouts need a lab-specific protocol`,
+      },
+    ]);
+  }
+  if (plan.compound.concentrations_um.length === 0) {
+    throw new ProtocolNotExpressibleError([
+      { field: "compound.concentrations_um", message: "no concentration to test" },
+    ]);
+  }
+}
+
+/** One group per dose, then the vehicle, kill (if any) and no-cell controls. */
+function treatmentGroups(plan: ViabilityPlan): Group[] {
+  return [
+    ...plan.compound.concentrations_um.map((value, dose): Group => ({
+      kind: "dose",
+      dose,
+      label: `${plan.compound.name} ${formatConcentration(value)} µM`,
+    })),
+    { kind: "vehicle", label: `vehicle control (${plan.solvent} only, 0% effect)` },
+    ...(plan.positive_control
+      ? [{ kind: "kill", label: `kill control (${plan.positive_control}, 100% effect)` } as Group]
+      : []),
+    { kind: "blank", label: "no-cell blank (medium only)" },
+  ];
+}
+
+/** Seeding: the moat and the blanks get medium, the rest cells (one suspension per biological replicate). */
+function seedCells(
+  plan: ViabilityPlan,
+  builder: ProtocolBuilder,
+  refs: PlateRefs,
+  placed: readonly PlacedWell[],
+  plateType: ContainerType,
+): void {
+  const volumes = VOLUMES[plan.plate_format];
+  const { plate, medium } = refs;
   for (const well of edgeWells(plateType)) {
     builder.transfer(builder.well(medium, 0), builder.well(plate, well), volumes.moat);
     builder.label(plate, well, "edge moat (medium only, not read)");
@@ -94,17 +151,17 @@ export function buildViabilityProtocol(plan: ViabilityPlan, builder: ProtocolBui
     { op: "cover", object: plate, lid: "standard" },
     { op: "incubate", object: plate, where: "warm_37", duration: hours(24), shaking: false, co2_percent: 5 },
   );
+}
 
-  const dilution = buildDilutionPlate(builder, {
-    ref: "dilution_plate",
-    stockRef: stock,
-    diluentRef: vehicle,
-    concentrations,
-    drawUl: slots.length * volumes.treatment,
-    field: "compound.concentrations_um",
-    label: (i) => `${plan.compound.name} at 10x ${formatConcentration(concentrations[i] as number)} µM`,
-  });
-
+/** Each well gets its dose from the dilution plate, the kill control or the vehicle. */
+function treatCells(
+  plan: ViabilityPlan,
+  builder: ProtocolBuilder,
+  refs: PlateRefs,
+  placed: readonly PlacedWell[],
+  dilution: ReturnType<typeof buildDilutionPlate>,
+): void {
+  const { plate, vehicle } = refs;
   builder.push({ op: "uncover", object: plate });
   for (const { group, well } of placed) {
     const source =
@@ -113,9 +170,18 @@ export function buildViabilityProtocol(plan: ViabilityPlan, builder: ProtocolBui
         : group.kind === "kill"
           ? builder.well("positive_control_10x", 0)
           : builder.well(vehicle, 0);
-    builder.transfer(source, builder.well(plate, well), volumes.treatment);
+    builder.transfer(source, builder.well(plate, well), VOLUMES[plan.plate_format].treatment);
   }
+}
 
+/** Exposure, room-temperature equilibration, CellTiter-Glo, mixing, settling, luminescence. */
+function readCellTiterGlo(
+  plan: ViabilityPlan,
+  builder: ProtocolBuilder,
+  plate: string,
+  assayWells: readonly number[],
+): void {
+  const volumes = VOLUMES[plan.plate_format];
   const celltiterGlo = resourceId("CellTiter-Glo reagent");
   builder.push(
     { op: "cover", object: plate, lid: "standard" },
@@ -164,7 +230,11 @@ export function buildViabilityProtocol(plan: ViabilityPlan, builder: ProtocolBui
       dataref: `ctg_${String(plan.exposure_hours).replace(".", "_")}h`,
     },
   );
+}
 
+/** What the lab must prepare in the containers the document only names. */
+function noteViabilityContainers(plan: ViabilityPlan, builder: ProtocolBuilder): void {
+  const volumes = VOLUMES[plan.plate_format];
   builder.note(
     `cells_b<n>: one ${plan.cell_line} suspension per biological replicate at ` +
       `${plan.seeding_density_cells_per_well} cells per ${volumes.cells} µL; culture_medium: the same medium ` +

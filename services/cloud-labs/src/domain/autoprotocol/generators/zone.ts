@@ -22,16 +22,7 @@ export const MAX_DISKS_PER_LAWN = 12;
  */
 export function buildZoneProtocol(plan: ZonePlan, builder: ProtocolBuilder): void {
   const where = incubatorFor(plan.temperature_c, "temperature_c");
-  const problems: { field: string; message: string }[] = [];
-  if (plan.organisms.length === 0) problems.push({ field: "organisms", message: "no organism to test" });
-  if (plan.agents.length === 0) problems.push({ field: "agents", message: "no agent to test" });
-  plan.agents.forEach((agent, a) => {
-    if (agent.disk_loading_ug.length === 0) {
-      problems.push({ field: `agents[${a}].disk_loading_ug`, message: `${agent.name} has no disk loading` });
-    }
-  });
-  if (problems.length > 0) throw new ProtocolNotExpressibleError(problems);
-
+  requireExpressible(plan);
   const lawns = plan.organisms.length * plan.replicates.biological;
   if (lawns > 1) {
     throw new ProtocolTooLargeError(
@@ -42,21 +33,8 @@ export function buildZoneProtocol(plan: ZonePlan, builder: ProtocolBuilder): voi
       "Autoprotocol incubates one container per instruction, so each lawn needs its own request",
     );
   }
-  const disksPerReplicate: string[] = plan.agents.flatMap((agent) =>
-    agent.disk_loading_ug.map((loading) => `${agent.name} ${formatConcentration(loading)} µg`),
-  );
-  if (plan.positive_control) disksPerReplicate.push(`${plan.positive_control} (positive control)`);
+  const disksPerReplicate = disksOnLawn(plan);
   const disks = disksPerReplicate.length * plan.replicates.technical;
-  if (disks > MAX_DISKS_PER_LAWN) {
-    throw new ProtocolTooLargeError(
-      "agents",
-      disks,
-      MAX_DISKS_PER_LAWN,
-      "disks on one agar plate",
-      "test fewer loadings or technical replicates per request",
-    );
-  }
-
   const organism = plan.organisms[0] as ZonePlan["organisms"][number];
   const plate = builder.existing("agar_plate", "discard");
   const inoculum = builder.existing("inoculum_1_b1", "discard");
@@ -105,4 +83,37 @@ export function buildZoneProtocol(plan: ZonePlan, builder: ProtocolBuilder): voi
     `The lawn is spread (${ZONE_SPREAD_VOLUME_UL} µL) rather than swabbed as in CLSI M02; zone diameters ` +
       `are measured from the image.`,
   );
+}
+
+/** Something to test on a lawn, and a loading for every agent. */
+function requireExpressible(plan: ZonePlan): void {
+  const problems: { field: string; message: string }[] = [];
+  if (plan.organisms.length === 0) problems.push({ field: "organisms", message: "no organism to test" });
+  if (plan.agents.length === 0) problems.push({ field: "agents", message: "no agent to test" });
+  plan.agents.forEach((agent, a) => {
+    if (agent.disk_loading_ug.length === 0) {
+      problems.push({ field: `agents[${a}].disk_loading_ug`, message: `${agent.name} has no disk loading` });
+    }
+  });
+  if (problems.length > 0) throw new ProtocolNotExpressibleError(problems);
+}
+
+/** The disks one technical replicate places, refused when the plate cannot hold them all. */
+function disksOnLawn(plan: ZonePlan): string[] {
+  const disksPerReplicate: string[] = plan.agents.flatMap((agent) =>
+    agent.disk_loading_ug.map((loading) => `${agent.name} ${formatConcentration(loading)} µg`),
+  );
+  if (plan.positive_control) disksPerReplicate.push(`${plan.positive_control} (positive control)`);
+  const disks = disksPerReplicate.length * plan.replicates.technical;
+  if (disks > MAX_DISKS_PER_LAWN) {
+    throw new ProtocolTooLargeError(
+      "agents",
+      disks,
+      MAX_DISKS_PER_LAWN,
+      "disks on one agar plate",
+      "test fewer loadings or technical replicates per request",
+    );
+  }
+
+  return disksPerReplicate;
 }

@@ -63,6 +63,8 @@ const sectionsSchema = z.object({
 });
 
 type Compound = MicPlan["compounds"][number];
+type MicSection = z.infer<typeof micMbcSchema> | undefined;
+type AssaySection = z.infer<typeof micMbcAssaySchema> | undefined;
 
 export function buildMicPlan(
   intake: Record<string, unknown>,
@@ -89,63 +91,9 @@ export function buildMicPlan(
     );
   }
 
-  const organisms: Organism[] = (assay?.target_organisms ?? []).map(parseOrganism);
-  if (mic?.organism) {
-    const single: Organism = mic.strain
-      ? { name: mic.organism, strain: mic.strain }
-      : parseOrganism(mic.organism);
-    if (!organisms.some((o) => sameOrganism(o, single))) organisms.push(single);
-  } else if (mic && !assay) {
-    ctx.problem("mic_mbc.organism", "is required: name the organism to test");
-  }
-
-  const compounds: Compound[] = [];
-  let statedConcentrations = true;
-  (assay?.test_compounds ?? []).forEach((compound, index) => {
-    if (compounds.some((c) => c.name.toLowerCase() === compound.name.toLowerCase())) {
-      ctx.problem(`mic_mbc_assay.test_compounds[${index}].name`, `${compound.name} is listed twice`);
-      return;
-    }
-    const { values, duplicates } = distinctDescending(compound.concentrations_ug_ml);
-    if (duplicates > 0) ctx.note(`${compound.name}: ${duplicates} repeated concentration(s) counted once.`);
-    compounds.push({ name: compound.name, concentrations_ug_ml: values });
-  });
-  if (mic?.compound_name) {
-    const listed = compounds.find((c) => c.name.toLowerCase() === mic.compound_name?.toLowerCase());
-    if (listed && mic.concentration_range) {
-      ctx.note(
-        `${listed.name}: the concentrations listed in mic_mbc_assay are used, not mic_mbc.concentration_range.`,
-      );
-    } else if (!listed) {
-      let series: number[] | undefined;
-      if (mic.concentration_range) {
-        series = micSeries(mic.concentration_range, "mic_mbc.concentration_range", ctx, DEFAULT_POINTS);
-      } else {
-        statedConcentrations = false;
-        ctx.note(
-          `No concentrations for ${mic.compound_name}: a ${DEFAULT_POINTS}-point two-fold series from ${DEFAULT_TOP_UG_ML} µg/mL planned.`,
-        );
-        series = dilutionSeries(DEFAULT_TOP_UG_ML, "2-fold", DEFAULT_POINTS);
-      }
-      if (series) compounds.push({ name: mic.compound_name, concentrations_ug_ml: series });
-    }
-  } else if (mic && !assay) {
-    ctx.problem("mic_mbc.compound_name", "is required: name the compound to test");
-  }
-
-  if (organisms.length > PLAN_LIMITS.organisms) {
-    ctx.problem(
-      "mic_mbc_assay.target_organisms",
-      `at most ${PLAN_LIMITS.organisms} organisms are supported (got ${organisms.length})`,
-    );
-  }
-  if (compounds.length > PLAN_LIMITS.compounds) {
-    ctx.problem(
-      "mic_mbc_assay.test_compounds",
-      `at most ${PLAN_LIMITS.compounds} compounds are supported (got ${compounds.length})`,
-    );
-  }
-
+  const organisms = joinOrganisms(mic, assay, ctx);
+  const { compounds, statedConcentrations } = joinCompounds(mic, assay, ctx);
+  checkListLimits(organisms, compounds, ctx);
   ctx.key(organisms.length > 0);
   ctx.key(compounds.length > 0);
   ctx.key(statedConcentrations);
@@ -198,4 +146,84 @@ export function buildMicPlan(
     determine_mbc: determineMbc,
     positive_control: mic?.positive_control_antibiotic ?? null,
   };
+}
+
+/** The form's organisms, then mic_mbc's organism unless already listed. */
+function joinOrganisms(mic: MicSection, assay: AssaySection, ctx: PlanContext): Organism[] {
+  const organisms: Organism[] = (assay?.target_organisms ?? []).map(parseOrganism);
+  if (mic?.organism) {
+    const single: Organism = mic.strain
+      ? { name: mic.organism, strain: mic.strain }
+      : parseOrganism(mic.organism);
+    if (!organisms.some((o) => sameOrganism(o, single))) organisms.push(single);
+  } else if (mic && !assay) {
+    ctx.problem("mic_mbc.organism", "is required: name the organism to test");
+  }
+
+  return organisms;
+}
+
+/**
+ * The form's compounds with their explicit concentrations, then mic_mbc's compound unless
+ * already listed, with its range or a default series (then the concentrations are not stated).
+ */
+function joinCompounds(
+  mic: MicSection,
+  assay: AssaySection,
+  ctx: PlanContext,
+): { compounds: Compound[]; statedConcentrations: boolean } {
+  const compounds: Compound[] = [];
+  let statedConcentrations = true;
+  (assay?.test_compounds ?? []).forEach((compound, index) => {
+    if (compounds.some((c) => c.name.toLowerCase() === compound.name.toLowerCase())) {
+      ctx.problem(`mic_mbc_assay.test_compounds[${index}].name`, `${compound.name} is listed twice`);
+      return;
+    }
+    const { values, duplicates } = distinctDescending(compound.concentrations_ug_ml);
+    if (duplicates > 0) ctx.note(`${compound.name}: ${duplicates} repeated concentration(s) counted once.`);
+    compounds.push({ name: compound.name, concentrations_ug_ml: values });
+  });
+  if (mic?.compound_name) {
+    const listed = compounds.find((c) => c.name.toLowerCase() === mic.compound_name?.toLowerCase());
+    if (listed && mic.concentration_range) {
+      ctx.note(
+        `${listed.name}: the concentrations listed in mic_mbc_assay are used, not mic_mbc.concentration_range.`,
+      );
+    } else if (!listed) {
+      let series: number[] | undefined;
+      if (mic.concentration_range) {
+        series = micSeries(mic.concentration_range, "mic_mbc.concentration_range", ctx, DEFAULT_POINTS);
+      } else {
+        statedConcentrations = false;
+        ctx.note(
+          `No concentrations for ${mic.compound_name}: a ${DEFAULT_POINTS}-point two-fold series from ${DEFAULT_TOP_UG_ML} µg/mL planned.`,
+        );
+        series = dilutionSeries(DEFAULT_TOP_UG_ML, "2-fold", DEFAULT_POINTS);
+      }
+      if (series) compounds.push({ name: mic.compound_name, concentrations_ug_ml: series });
+    }
+  } else if (mic && !assay) {
+    ctx.problem("mic_mbc.compound_name", "is required: name the compound to test");
+  }
+
+  return { compounds, statedConcentrations };
+}
+
+function checkListLimits(
+  organisms: readonly Organism[],
+  compounds: readonly Compound[],
+  ctx: PlanContext,
+): void {
+  if (organisms.length > PLAN_LIMITS.organisms) {
+    ctx.problem(
+      "mic_mbc_assay.target_organisms",
+      `at most ${PLAN_LIMITS.organisms} organisms are supported (got ${organisms.length})`,
+    );
+  }
+  if (compounds.length > PLAN_LIMITS.compounds) {
+    ctx.problem(
+      "mic_mbc_assay.test_compounds",
+      `at most ${PLAN_LIMITS.compounds} compounds are supported (got ${compounds.length})`,
+    );
+  }
 }

@@ -9,7 +9,7 @@ import type { EnzymePlan } from "../../plan.js";
 import { plateModel } from "../catalog.js";
 import { volumeScale, wellSpan } from "../layout.js";
 import type { SllProtocolBody } from "../types.js";
-import { doseResponseLayout } from "./dose-response-layout.js";
+import { type DoseResponseLayout, doseResponseLayout } from "./dose-response-layout.js";
 import {
   addRead,
   celsius,
@@ -25,12 +25,9 @@ import { addDilutionSeries } from "./dilution-plate.js";
 export function enzymeProtocol(plan: EnzymePlan): SllProtocolBody {
   requireSome(plan.inhibitor.concentrations_um.length, "inhibitor.concentrations_um");
   const list = new StepList();
-  const scale = volumeScale(plan.plate_format);
-  const concentrations = plan.inhibitor.concentrations_um;
-  const n = concentrations.length;
   const hasPositive = plan.positive_control !== null;
   const layout = doseResponseLayout(list, {
-    points: n,
+    points: plan.inhibitor.concentrations_um.length,
     replicates: plan.replicates,
     fullEffectControl: hasPositive,
     plateFormat: plan.plate_format,
@@ -39,15 +36,15 @@ export function enzymeProtocol(plan: EnzymePlan): SllProtocolBody {
     field: "inhibitor.concentrations_um",
     plateLabel: "assay plate",
   });
-  const { plates, testWells, blocks } = layout;
-  const replicateBlocks = blocks.length;
-  const noInhibitorWells = layout.zeroEffectWells;
-  const positiveWells = layout.fullEffectWells;
-  const blankWells = layout.blankWells;
-  const withEnzyme = [...testWells.flat(), ...noInhibitorWells, ...positiveWells];
-  const inhibitorUl = 10 * scale;
-  const top = concentrations[0] ?? 0;
+  labelEnzymeSamples(plan, list);
+  addInhibitor(plan, list, layout);
+  runReaction(plan, list, layout);
+  return list.finish(plan.title, "ExperimentRoboticSamplePreparation");
+}
 
+/** The dilution plate, buffer, enzyme, substrate, inhibitor stock and positive control. */
+function labelEnzymeSamples(plan: EnzymePlan, list: StepList): void {
+  const top = plan.inhibitor.concentrations_um[0] ?? 0;
   list.add("LabelContainer", { Label: "dilution plate", Container: plateModel("deep-well-96") });
   list.add(
     "LabelSample",
@@ -76,7 +73,18 @@ export function enzymeProtocol(plan: EnzymePlan): SllProtocolBody {
       "reference inhibitor (100% inhibition): 10x in assay buffer at a fully inhibiting concentration chosen by the lab",
     );
   }
+}
 
+/** The inhibitor series into each replicate block, buffer into controls and blanks, the positive control. */
+function addInhibitor(plan: EnzymePlan, list: StepList, layout: DoseResponseLayout): void {
+  const concentrations = plan.inhibitor.concentrations_um;
+  const inhibitorUl = 10 * volumeScale(plan.plate_format);
+  const hasPositive = plan.positive_control !== null;
+  const { plates, testWells, blocks } = layout;
+  const replicateBlocks = blocks.length;
+  const noInhibitorWells = layout.zeroEffectWells;
+  const positiveWells = layout.fullEffectWells;
+  const blankWells = layout.blankWells;
   const dilutionWells = addDilutionSeries(list, {
     plateLabel: "dilution plate",
     stockLabel: "inhibitor stock",
@@ -110,6 +118,14 @@ export function enzymeProtocol(plan: EnzymePlan): SllProtocolBody {
       "positive controls (100% inhibition)",
     );
   }
+}
+
+/** Enzyme (buffer in blanks), substrate to start the reaction, incubation and the endpoint read. */
+function runReaction(plan: EnzymePlan, list: StepList, layout: DoseResponseLayout): void {
+  const scale = volumeScale(plan.plate_format);
+  const { plates, testWells } = layout;
+  const blankWells = layout.blankWells;
+  const withEnzyme = [...testWells.flat(), ...layout.zeroEffectWells, ...layout.fullEffectWells];
   list.add("Transfer", { Source: "enzyme", Destination: withEnzyme, Amount: microliters(40 * scale) });
   list.add(
     "Transfer",
@@ -135,5 +151,4 @@ export function enzymeProtocol(plan: EnzymePlan): SllProtocolBody {
         ? "endpoint read; wavelength set by the lab (the plan gives none)"
         : "endpoint read",
   });
-  return list.finish(plan.title, "ExperimentRoboticSamplePreparation");
 }

@@ -9,7 +9,15 @@
 import type { GrowthPlan } from "../../plan.js";
 import { plateModel, readPlateRole } from "../catalog.js";
 import { SllNotExpressibleError } from "../errors.js";
-import { GEOMETRY, packBlocks, plateCount, usableWells, volumeScale, wellSpan } from "../layout.js";
+import {
+  GEOMETRY,
+  type PlacedBlock,
+  packBlocks,
+  plateCount,
+  usableWells,
+  volumeScale,
+  wellSpan,
+} from "../layout.js";
 import type { SllProtocolBody, SllWell } from "../types.js";
 import {
   addRead,
@@ -32,7 +40,32 @@ export function growthProtocol(plan: GrowthPlan): SllProtocolBody {
   requireSome(plan.conditions.length, "conditions");
   const list = new StepList();
   const geometry = GEOMETRY[plan.plate_format];
-  const scale = volumeScale(plan.plate_format);
+  const schedule = readSchedule(plan);
+  const { technical, biological } = plan.replicates;
+  const blocks = packBlocks(
+    plan.conditions.map(() => technical * biological + 1),
+    usableWells(geometry, false),
+    "conditions",
+  );
+  const plates = Array.from({ length: plateCount(blocks) }, (_, i) => `plate ${i + 1}`);
+  labelGrowthSamples(plan, list, plates);
+  fillWells(plan, list, blocks, plates);
+  incubateAndRead(plan, list, plates, schedule);
+  return list.finish(plan.title, "ExperimentRoboticCellPreparation");
+}
+
+/** The run cut into read intervals; the last one may be shorter. */
+interface Schedule {
+  totalMinutes: number;
+  interval: number;
+  fullIntervals: number;
+  remainder: number;
+  reads: number;
+}
+
+const mediumLabel = (k: number) => `condition ${k} medium`;
+
+function readSchedule(plan: GrowthPlan): Schedule {
   const totalMinutes = plan.duration_hours * 60;
   const interval = plan.read_interval_minutes;
   if (!(interval > 0) || !(totalMinutes > 0)) {
@@ -51,17 +84,12 @@ export function growthProtocol(plan: GrowthPlan): SllProtocolBody {
     );
   }
 
-  const { technical, biological } = plan.replicates;
-  const blocks = packBlocks(
-    plan.conditions.map(() => technical * biological + 1),
-    usableWells(geometry, false),
-    "conditions",
-  );
-  const plates = Array.from({ length: plateCount(blocks) }, (_, i) => `plate ${i + 1}`);
-  const wellsOf = (index: number): SllWell[] =>
-    blocks[index]!.wells.map((well) => at(plates[blocks[index]!.plate - 1]!, well));
-  const mediumLabel = (k: number) => `condition ${k} medium`;
+  return { totalMinutes, interval, fullIntervals, remainder, reads };
+}
 
+/** The plates, one medium per condition and one inoculum per culture. */
+function labelGrowthSamples(plan: GrowthPlan, list: StepList, plates: readonly string[]): void {
+  const { biological } = plan.replicates;
   for (const plate of plates) {
     list.add("LabelContainer", {
       Label: plate,
@@ -88,6 +116,19 @@ export function growthProtocol(plan: GrowthPlan): SllProtocolBody {
       `independent culture ${b}; starting density set by the lab`,
     );
   }
+}
+
+/** Each condition's medium into its block (the last well is its blank), then the cultures. */
+function fillWells(
+  plan: GrowthPlan,
+  list: StepList,
+  blocks: readonly PlacedBlock[],
+  plates: readonly string[],
+): void {
+  const scale = volumeScale(plan.plate_format);
+  const { technical, biological } = plan.replicates;
+  const wellsOf = (index: number): SllWell[] =>
+    blocks[index]!.wells.map((well) => at(plates[blocks[index]!.plate - 1]!, well));
   plan.conditions.forEach((_, k) => {
     const block = blocks[k]!;
     list.add(
@@ -103,6 +144,11 @@ export function growthProtocol(plan: GrowthPlan): SllProtocolBody {
       Amount: microliters(20 * scale),
     });
   }
+}
+
+/** Covered incubation, read after every interval (or once at the end when nothing can be read). */
+function incubateAndRead(plan: GrowthPlan, list: StepList, plates: string[], schedule: Schedule): void {
+  const { totalMinutes, interval, fullIntervals, remainder, reads } = schedule;
   list.add("Cover", { Sample: plates }, "lid on against evaporation; reads through the lid");
   const wavelengthNm = plan.detection_method === "absorbance" ? 600 : null;
   if (isReadable(plan.detection_method)) {
@@ -126,7 +172,7 @@ export function growthProtocol(plan: GrowthPlan): SllProtocolBody {
       aeration,
     );
     addRead(list, plan.detection_method, plates);
-    return list.finish(plan.title, "ExperimentRoboticCellPreparation");
+    return;
   }
   for (let read = 1; read <= reads; read++) {
     const step = read <= fullIntervals ? interval : remainder;
@@ -138,5 +184,4 @@ export function growthProtocol(plan: GrowthPlan): SllProtocolBody {
     );
     addRead(list, plan.detection_method, plates, { wavelengthNm, comment: `read at ${plain(elapsed)} min` });
   }
-  return list.finish(plan.title, "ExperimentRoboticCellPreparation");
 }

@@ -41,10 +41,48 @@ export function micProtocol(plan: MicPlan): SllProtocolBody {
   );
   const list = new StepList();
   const geometry = GEOMETRY[plan.plate_format];
-  const half = 50 * volumeScale(plan.plate_format);
+  const series = micSeries(plan);
+  const blocks = packBlocks(
+    series.map((s) => s.concentrations.length + 2),
+    usableWells(geometry, false),
+    "compounds",
+  );
+  const plates = Array.from({ length: plateCount(blocks) }, (_, i) => `plate ${i + 1}`);
+  const layout: Layout = {
+    series,
+    blocks,
+    plates,
+    half: 50 * volumeScale(plan.plate_format),
+    wellsOf: (index) => {
+      const block = blocks[index]!;
+      return block.wells.map((well) => at(plates[block.plate - 1]!, well));
+    },
+  };
+  labelMicSamples(plan, list, plates);
+  fillControls(list, layout);
+  diluteSeries(list, layout);
+  inoculate(plan, list, layout);
+  incubateAndRead(plan, list, plates);
+  return list.finish(plan.title, "ExperimentRoboticCellPreparation");
+}
+
+/** Where every series sits, and the volume (µL) each well gets from each addition. */
+interface Layout {
+  series: Series[];
+  blocks: ReturnType<typeof packBlocks>;
+  plates: string[];
+  half: number;
+  wellsOf: (index: number) => SllWell[];
+}
+
+const inoculumLabel = (o: number, b: number) => `organism ${o} inoculum ${b}`;
+const stockLabel = (compound: number | "qc") =>
+  compound === "qc" ? "reference drug stock" : `compound ${compound} stock`;
+
+/** Per organism and culture: every compound x technical replicate, then the QC series. */
+function micSeries(plan: MicPlan): Series[] {
   const biological = plan.replicates.biological;
   const qcConcentrations = plan.compounds[0]?.concentrations_ug_ml ?? [];
-
   const series: Series[] = [];
   plan.organisms.forEach((_, o) => {
     for (let b = 1; b <= biological; b++) {
@@ -70,16 +108,13 @@ export function micProtocol(plan: MicPlan): SllProtocolBody {
       }
     }
   });
-  const blocks = packBlocks(
-    series.map((s) => s.concentrations.length + 2),
-    usableWells(geometry, false),
-    "compounds",
-  );
-  const plates = Array.from({ length: plateCount(blocks) }, (_, i) => `plate ${i + 1}`);
-  const inoculumLabel = (o: number, b: number) => `organism ${o} inoculum ${b}`;
-  const stockLabel = (compound: number | "qc") =>
-    compound === "qc" ? "reference drug stock" : `compound ${compound} stock`;
+  return series;
+}
 
+/** The plates, the medium, the 2x stocks and one inoculum per organism and culture. */
+function labelMicSamples(plan: MicPlan, list: StepList, plates: readonly string[]): void {
+  const biological = plan.replicates.biological;
+  const qcConcentrations = plan.compounds[0]?.concentrations_ug_ml ?? [];
   for (const plate of plates) {
     list.add("LabelContainer", {
       Label: plate,
@@ -111,11 +146,11 @@ export function micProtocol(plan: MicPlan): SllProtocolBody {
       );
     }
   });
+}
 
-  const wellsOf = (index: number): SllWell[] => {
-    const block = blocks[index]!;
-    return block.wells.map((well) => at(plates[block.plate - 1]!, well));
-  };
+/** Growth controls get medium for the inoculum to join; sterility controls a full volume. */
+function fillControls(list: StepList, layout: Layout): void {
+  const { series, wellsOf, half } = layout;
   const growthWells = series.map((s, i) => wellsOf(i)[s.concentrations.length]!);
   const sterilityWells = series.map((s, i) => wellsOf(i)[s.concentrations.length + 1]!);
   list.add(
@@ -128,7 +163,11 @@ export function micProtocol(plan: MicPlan): SllProtocolBody {
     { Source: "medium", Destination: sterilityWells, Amount: microliters(2 * half) },
     "sterility controls: medium only, never inoculated",
   );
+}
 
+/** The stock into the first well of each series, then the serial dilution along it. */
+function diluteSeries(list: StepList, layout: Layout): void {
+  const { series, wellsOf, half, blocks, plates } = layout;
   series.forEach((s, i) => {
     const wells = wellsOf(i).slice(0, s.concentrations.length);
     const block = blocks[i]!;
@@ -157,7 +196,12 @@ export function micProtocol(plan: MicPlan): SllProtocolBody {
       Diluent: "medium",
     });
   });
+}
 
+/** Each culture into its series and growth wells, which halves the drug to its final concentration. */
+function inoculate(plan: MicPlan, list: StepList, layout: Layout): void {
+  const { series, wellsOf, half } = layout;
+  const biological = plan.replicates.biological;
   plan.organisms.forEach((_, o) => {
     for (let b = 1; b <= biological; b++) {
       const destinations = series.flatMap((s, i) =>
@@ -170,7 +214,10 @@ export function micProtocol(plan: MicPlan): SllProtocolBody {
       );
     }
   });
+}
 
+/** t0 read, covered incubation, endpoint read; the MBC is left to the lab. */
+function incubateAndRead(plan: MicPlan, list: StepList, plates: string[]): void {
   if (plan.detection_method === "absorbance") {
     addRead(list, "absorbance", plates, { wavelengthNm: 600, comment: "t0 read (background)" });
   }
@@ -190,5 +237,4 @@ export function micProtocol(plan: MicPlan): SllProtocolBody {
       "MBC: after the MIC is read, the lab subcultures 10-100 uL from the MIC well and every higher concentration onto agar, incubates 18-24 h, and reports the lowest concentration that kills at least 99.9% of the starting inoculum. No listed SLL unit operation plates onto agar.",
     );
   }
-  return list.finish(plan.title, "ExperimentRoboticCellPreparation");
 }

@@ -9,8 +9,8 @@
 import type { ViabilityPlan } from "../../plan.js";
 import { plateModel } from "../catalog.js";
 import { GEOMETRY, outerWells, volumeScale, wellSpan } from "../layout.js";
-import type { SllProtocolBody } from "../types.js";
-import { doseResponseLayout } from "./dose-response-layout.js";
+import type { SllProtocolBody, SllWell } from "../types.js";
+import { type DoseResponseLayout, doseResponseLayout } from "./dose-response-layout.js";
 import {
   addRead,
   at,
@@ -39,10 +39,7 @@ const REAGENTS: Record<ViabilityPlan["assay_type"], string> = {
 export function viabilityProtocol(plan: ViabilityPlan): SllProtocolBody {
   requireSome(plan.compound.concentrations_um.length, "compound.concentrations_um");
   const list = new StepList();
-  const geometry = GEOMETRY[plan.plate_format];
-  const scale = volumeScale(plan.plate_format);
-  const concentrations = plan.compound.concentrations_um;
-  const n = concentrations.length;
+  const n = plan.compound.concentrations_um.length;
   const hasKill = plan.positive_control !== null;
   const layout = doseResponseLayout(list, {
     points: n,
@@ -54,15 +51,18 @@ export function viabilityProtocol(plan: ViabilityPlan): SllProtocolBody {
     field: "compound.concentrations_um",
     plateLabel: "cell plate",
   });
-  const { plates, testWells, blocks } = layout;
-  const replicateBlocks = blocks.length;
-  const vehicleWells = layout.zeroEffectWells;
-  const killWells = layout.fullEffectWells;
-  const blankWells = layout.blankWells;
-  const seeded = [...testWells.flat(), ...vehicleWells, ...killWells];
-  const compoundUl = 10 * scale;
-  const top = concentrations[0] ?? 0;
+  const seeded = [...layout.testWells.flat(), ...layout.zeroEffectWells, ...layout.fullEffectWells];
+  labelViabilitySamples(plan, list);
+  seedCells(plan, list, layout, seeded);
+  dose(plan, list, layout);
+  readViability(plan, list, layout.plates, [...seeded, ...layout.blankWells]);
+  return list.finish(plan.title, "ExperimentRoboticCellPreparation");
+}
 
+/** The dilution plate, medium, cells, compound and vehicle stocks, kill control and reagent. */
+function labelViabilitySamples(plan: ViabilityPlan, list: StepList): void {
+  const scale = volumeScale(plan.plate_format);
+  const top = plan.compound.concentrations_um[0] ?? 0;
   list.add("LabelContainer", { Label: "dilution plate", Container: plateModel("deep-well-96") });
   list.add(
     "LabelSample",
@@ -92,7 +92,15 @@ export function viabilityProtocol(plan: ViabilityPlan): SllProtocolBody {
     );
   }
   list.add("LabelSample", { Label: "assay reagent", Sample: sampleModel(REAGENTS[plan.assay_type]) });
+}
 
+/** The edge moat, cells into test and control wells, medium into blanks, then attachment. */
+function seedCells(plan: ViabilityPlan, list: StepList, layout: DoseResponseLayout, seeded: SllWell[]): void {
+  const geometry = GEOMETRY[plan.plate_format];
+  const scale = volumeScale(plan.plate_format);
+  const hasKill = plan.positive_control !== null;
+  const { plates } = layout;
+  const blankWells = layout.blankWells;
   list.add(
     "Transfer",
     {
@@ -118,7 +126,18 @@ export function viabilityProtocol(plan: ViabilityPlan): SllProtocolBody {
     { Sample: plates, Temperature: celsius(37), CarbonDioxide: percent(5), Time: hours(24) },
     "attachment before dosing",
   );
+}
 
+/** The compound series into each replicate block, vehicle into controls and blanks, the kill control. */
+function dose(plan: ViabilityPlan, list: StepList, layout: DoseResponseLayout): void {
+  const concentrations = plan.compound.concentrations_um;
+  const compoundUl = 10 * volumeScale(plan.plate_format);
+  const hasKill = plan.positive_control !== null;
+  const { plates, testWells, blocks } = layout;
+  const replicateBlocks = blocks.length;
+  const vehicleWells = layout.zeroEffectWells;
+  const killWells = layout.fullEffectWells;
+  const blankWells = layout.blankWells;
   const dilutionWells = addDilutionSeries(list, {
     plateLabel: "dilution plate",
     stockLabel: "compound stock",
@@ -159,8 +178,11 @@ export function viabilityProtocol(plan: ViabilityPlan): SllProtocolBody {
     { Sample: plates, Temperature: celsius(37), CarbonDioxide: percent(5), Time: hours(plan.exposure_hours) },
     "exposure",
   );
+}
 
-  const assayWells = [...seeded, ...blankWells];
+/** CellTiter-Glo as the notes give it; other reagents as their instructions say. */
+function readViability(plan: ViabilityPlan, list: StepList, plates: string[], assayWells: SllWell[]): void {
+  const scale = volumeScale(plan.plate_format);
   if (plan.assay_type === "CELLTITER_GLO") {
     list.add("Incubate", { Sample: plates, Time: minutes(30) }, "equilibrate to room temperature");
     list.add("Uncover", { Sample: plates });
@@ -184,5 +206,4 @@ export function viabilityProtocol(plan: ViabilityPlan): SllProtocolBody {
         plan.detection_method === "absorbance" ? "wavelength set by the lab for the reagent" : undefined,
     });
   }
-  return list.finish(plan.title, "ExperimentRoboticCellPreparation");
 }

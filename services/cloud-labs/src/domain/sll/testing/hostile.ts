@@ -49,6 +49,18 @@ const base = {
 export function largestPlans(): LabPlan[] {
   const organisms = many(L.organisms, () => ({ name: WORST_TEXT, strain: WORST_TEXT }));
   return [
+    ...largestAntimicrobialPlans(organisms),
+    ...largestDoseResponsePlans(),
+    ...largestMolecularPlans(),
+    ...largestGrowthAndCustomPlans(),
+  ];
+}
+
+type WorstOrganism = { name: string; strain: string };
+
+/** MIC/MBC and disk diffusion. */
+function largestAntimicrobialPlans(organisms: WorstOrganism[]): LabPlan[] {
+  return [
     {
       ...base,
       experiment_type: "MIC_MBC_ASSAY",
@@ -77,6 +89,12 @@ export function largestPlans(): LabPlan[] {
       temperature_c: 35,
       positive_control: WORST_TEXT,
     },
+  ];
+}
+
+/** Cell viability and enzyme inhibition IC50. */
+function largestDoseResponsePlans(): LabPlan[] {
+  return [
     {
       ...base,
       experiment_type: "CELL_VIABILITY_IC50",
@@ -102,6 +120,12 @@ export function largestPlans(): LabPlan[] {
       wavelength_nm: 412,
       positive_control: WORST_TEXT,
     },
+  ];
+}
+
+/** qPCR expression and Sanger verification. */
+function largestMolecularPlans(): LabPlan[] {
+  return [
     {
       ...base,
       experiment_type: "QPCR_EXPRESSION",
@@ -122,6 +146,12 @@ export function largestPlans(): LabPlan[] {
       primers: many(L.sanger_primers, () => ({ name: WORST_TEXT, sequence: WORST_TEXT })),
       expected_insert_size_bp: 5000,
     },
+  ];
+}
+
+/** The growth matrix and a custom protocol. */
+function largestGrowthAndCustomPlans(): LabPlan[] {
+  return [
     {
       ...base,
       experiment_type: "MICROBIAL_GROWTH_MATRIX",

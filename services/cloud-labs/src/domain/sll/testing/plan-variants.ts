@@ -24,9 +24,19 @@ export function variant<T extends LabPlan>(plan: LabPlan, change: (copy: T) => v
 export function planVariants(): { name: string; plan: LabPlan }[] {
   const s = SAMPLE_PLANS;
   const list: { name: string; plan: LabPlan }[] = Object.entries(s).map(([name, plan]) => ({ name, plan }));
-  const add = <T extends LabPlan>(name: string, base: LabPlan, change: (copy: T) => void) =>
+  const add: AddVariant = <T extends LabPlan>(name: string, base: LabPlan, change: (copy: T) => void) => {
     list.push({ name, plan: variant<T>(base, change) });
+  };
+  addAntimicrobialVariants(add, s);
+  addDoseResponseVariants(add, s);
+  addMolecularGrowthAndCustomVariants(add, s);
+  return list;
+}
 
+type AddVariant = <T extends LabPlan>(name: string, base: LabPlan, change: (copy: T) => void) => void;
+
+/** MIC and disk diffusion. */
+function addAntimicrobialVariants(add: AddVariant, s: typeof SAMPLE_PLANS): void {
   add<MicPlan>("MIC 384, no QC, MBC, fluorescence", s.MIC_MBC_ASSAY, (p) => {
     p.plate_format = "384-well";
     p.positive_control = null;
@@ -42,6 +52,10 @@ export function planVariants(): { name: string; plan: LabPlan }[] {
     p.positive_control = null;
     p.replicates.biological = 2;
   });
+}
+
+/** Cell viability and enzyme inhibition. */
+function addDoseResponseVariants(add: AddVariant, s: typeof SAMPLE_PLANS): void {
   for (const assay of ["MTT", "MTS", "RESAZURIN", "LIVE_DEAD", "OTHER"] as const) {
     add<ViabilityPlan>(`viability ${assay}`, s.CELL_VIABILITY_IC50, (p) => {
       p.assay_type = assay;
@@ -66,6 +80,10 @@ export function planVariants(): { name: string; plan: LabPlan }[] {
   add<EnzymePlan>("enzyme luminescence", s.ENZYME_INHIBITION_IC50, (p) => {
     p.detection_method = "luminescence";
   });
+}
+
+/** qPCR, Sanger, growth matrix and custom protocols. */
+function addMolecularGrowthAndCustomVariants(add: AddVariant, s: typeof SAMPLE_PLANS): void {
   add<QpcrPlan>("qPCR TaqMan, one culture", s.QPCR_EXPRESSION, (p) => {
     p.chemistry = "TAQMAN";
     p.replicates.biological = 1;
@@ -102,5 +120,4 @@ export function planVariants(): { name: string; plan: LabPlan }[] {
     p.detection_method = "luminescence";
     p.steps = [{ action: "Hold on ice", duration_minutes: null, temperature_c: 4 }];
   });
-  return list;
 }

@@ -1,7 +1,7 @@
 /** CUSTOM drafts: a protocol design request with a readout-specific hypothesis. */
 import { type CompoundMention, type Extraction, testCompound } from "../extract.js";
 import { clampText, num } from "../format.js";
-import { readPercentEffect } from "../patterns.js";
+import { readPercentEffect } from "../thresholds.js";
 import {
   compoundLabel,
   type Criterion,
@@ -77,69 +77,14 @@ export function draftCustom(input: DraftInput, query: string): TypeDraft {
   const compound = testCompound(extraction);
   const subject = customSubject(text, extraction);
   const agent = compound ? compoundLabel(compound) : "the test condition";
-  const direction = directionOf(text);
-  const verb = direction === "up" ? "increases" : direction === "down" ? "reduces" : "changes";
-  const effect = readPercentEffect(text);
   const chosen = READOUTS.find((r) => labels.has(r.cue));
-  let statement: string;
-  let nullHypothesis: string;
-  let criterion: Criterion;
-  let success: SuccessCondition;
-  let statisticalTest: TypeDraft["statisticalTest"] = "t_test";
-  let title: string;
-  if (labels.has("checkerboard/synergy") && compounds.length >= 2) {
-    const [a, b] = compounds as [CompoundMention, CompoundMention];
-    statement = `${a.name} and ${b.name} act synergistically against ${subject} in a checkerboard assay compared with each drug alone, with a fractional inhibitory concentration index (FICI) of at most 0.5.`;
-    nullHypothesis = `${a.name} and ${b.name} do not act synergistically against ${subject}: the FICI is above 0.5.`;
-    criterion = { source: "standard", text: "FICI at most 0.5 (synergy)" };
-    success = {
-      metric: "FICI",
-      operator: "lte",
-      threshold: 0.5,
-      unit: "index",
-      description: "Lowest FICI over the checkerboard.",
-    };
-    statisticalTest = undefined;
-    title = `Checkerboard synergy of ${a.name} and ${b.name} against ${subject}`;
-  } else if (labels.has("time-kill")) {
-    statement = `${agent} reduces viable counts of ${subject} by at least 3 log10 CFU/mL from the starting inoculum within 24 h in a time-kill assay (bactericidal activity).`;
-    nullHypothesis = `${agent} does not reduce viable counts of ${subject} by 3 log10 CFU/mL or more within 24 h (no bactericidal activity).`;
-    criterion = { source: "standard", text: "at least 3 log10 CFU/mL reduction within 24 h (bactericidal)" };
-    success = {
-      metric: "log10 CFU/mL reduction at 24 h",
-      operator: "gte",
-      threshold: 3,
-      unit: "log10 CFU/mL",
-      description: "Versus the starting inoculum.",
-    };
-    statisticalTest = undefined;
-    title = `Time-kill assay of ${agent} against ${subject}`;
-  } else {
-    const readout = chosen?.readout ?? "the measured outcome";
-    const of = readout.startsWith("the ") ? "in" : "of";
-    if (effect) {
-      statement = `${agent} ${verb} ${readout} ${of} ${subject} by at least ${num(effect.percent)}% compared with the untreated control.`;
-      criterion = { source: "query", text: `at least ${num(effect.percent)}% change (${effect.text})` };
-      success = {
-        metric: `${readout} relative to untreated control`,
-        operator: "gte",
-        threshold: effect.percent,
-        unit: direction === "up" ? "% increase" : direction === "down" ? "% reduction" : "% change",
-        description: "Mean of replicates versus the untreated control.",
-      };
-    } else {
-      statement = `${agent} ${verb} ${readout} ${of} ${subject} compared with the untreated control (two-sided test, p < 0.05).`;
-      criterion = { source: "standard", text: "a difference from the untreated control at p < 0.05" };
-      success = {
-        metric: "p-value versus the untreated control",
-        operator: "lt",
-        threshold: 0.05,
-        description: `Difference in ${readout}.`,
-      };
-    }
-    nullHypothesis = `${agent} does not change ${readout} ${of} ${subject} compared with the untreated control (no difference).`;
-    title = `${chosen?.title ?? "Custom experiment"}: ${compound ? compound.name : "test condition"} on ${subject.replace(/^the /, "")}`;
-  }
+  const claim =
+    labels.has("checkerboard/synergy") && compounds.length >= 2
+      ? synergyClaim(compounds as [CompoundMention, CompoundMention], subject)
+      : labels.has("time-kill")
+        ? timeKillClaim(agent, subject)
+        : readoutClaim(text, { agent, subject, compound, chosen });
+  const { statement, nullHypothesis, criterion, success, statisticalTest, title } = claim;
   notes.push(
     "CUSTOM: the draft asks Petri staff to design the protocol (protocol.type protocol_design_requested); replace it with protocol.custom_protocol if you have one.",
     "Budget 1000 USD is a placeholder: custom work has no typical price band.",
@@ -176,4 +121,94 @@ export function draftCustom(input: DraftInput, query: string): TypeDraft {
     notes,
     searchKeywords: keyword ?? "",
   };
+}
+
+/** A custom hypothesis: its claim, criterion, statistics and title. */
+interface CustomClaim {
+  statement: string;
+  nullHypothesis: string;
+  criterion: Criterion;
+  success: SuccessCondition;
+  statisticalTest: TypeDraft["statisticalTest"];
+  title: string;
+}
+
+/** Two drugs in a checkerboard: synergy is an FICI of at most 0.5. */
+function synergyClaim(compounds: [CompoundMention, CompoundMention], subject: string): CustomClaim {
+  const [a, b] = compounds;
+  const statement = `${a.name} and ${b.name} act synergistically against ${subject} in a checkerboard assay compared with each drug alone, with a fractional inhibitory concentration index (FICI) of at most 0.5.`;
+  const nullHypothesis = `${a.name} and ${b.name} do not act synergistically against ${subject}: the FICI is above 0.5.`;
+  const criterion: Criterion = { source: "standard", text: "FICI at most 0.5 (synergy)" };
+  const success: SuccessCondition = {
+    metric: "FICI",
+    operator: "lte",
+    threshold: 0.5,
+    unit: "index",
+    description: "Lowest FICI over the checkerboard.",
+  };
+  const title = `Checkerboard synergy of ${a.name} and ${b.name} against ${subject}`;
+  return { statement, nullHypothesis, criterion, success, statisticalTest: undefined, title };
+}
+
+/** Bactericidal activity: a 3 log10 CFU/mL reduction within 24 h. */
+function timeKillClaim(agent: string, subject: string): CustomClaim {
+  const statement = `${agent} reduces viable counts of ${subject} by at least 3 log10 CFU/mL from the starting inoculum within 24 h in a time-kill assay (bactericidal activity).`;
+  const nullHypothesis = `${agent} does not reduce viable counts of ${subject} by 3 log10 CFU/mL or more within 24 h (no bactericidal activity).`;
+  const criterion: Criterion = {
+    source: "standard",
+    text: "at least 3 log10 CFU/mL reduction within 24 h (bactericidal)",
+  };
+  const success: SuccessCondition = {
+    metric: "log10 CFU/mL reduction at 24 h",
+    operator: "gte",
+    threshold: 3,
+    unit: "log10 CFU/mL",
+    description: "Versus the starting inoculum.",
+  };
+  const title = `Time-kill assay of ${agent} against ${subject}`;
+  return { statement, nullHypothesis, criterion, success, statisticalTest: undefined, title };
+}
+
+/** A readout versus the untreated control: the stated percentage change, else a difference at p < 0.05. */
+function readoutClaim(
+  text: string,
+  context: {
+    agent: string;
+    subject: string;
+    compound: CompoundMention | undefined;
+    chosen: (typeof READOUTS)[number] | undefined;
+  },
+): CustomClaim {
+  const { agent, subject, compound, chosen } = context;
+  const direction = directionOf(text);
+  const verb = direction === "up" ? "increases" : direction === "down" ? "reduces" : "changes";
+  const effect = readPercentEffect(text);
+  let statement: string;
+  let criterion: Criterion;
+  let success: SuccessCondition;
+  const readout = chosen?.readout ?? "the measured outcome";
+  const of = readout.startsWith("the ") ? "in" : "of";
+  if (effect) {
+    statement = `${agent} ${verb} ${readout} ${of} ${subject} by at least ${num(effect.percent)}% compared with the untreated control.`;
+    criterion = { source: "query", text: `at least ${num(effect.percent)}% change (${effect.text})` };
+    success = {
+      metric: `${readout} relative to untreated control`,
+      operator: "gte",
+      threshold: effect.percent,
+      unit: direction === "up" ? "% increase" : direction === "down" ? "% reduction" : "% change",
+      description: "Mean of replicates versus the untreated control.",
+    };
+  } else {
+    statement = `${agent} ${verb} ${readout} ${of} ${subject} compared with the untreated control (two-sided test, p < 0.05).`;
+    criterion = { source: "standard", text: "a difference from the untreated control at p < 0.05" };
+    success = {
+      metric: "p-value versus the untreated control",
+      operator: "lt",
+      threshold: 0.05,
+      description: `Difference in ${readout}.`,
+    };
+  }
+  const nullHypothesis = `${agent} does not change ${readout} ${of} ${subject} compared with the untreated control (no difference).`;
+  const title = `${chosen?.title ?? "Custom experiment"}: ${compound ? compound.name : "test condition"} on ${subject.replace(/^the /, "")}`;
+  return { statement, nullHypothesis, criterion, success, statisticalTest: "t_test", title };
 }

@@ -1,7 +1,7 @@
 /** Dose-response drafts: cell viability IC50 and enzyme inhibition IC50. */
 import { type Extraction, testCompound } from "../extract.js";
 import { capitalise, num, quantity, round3 } from "../format.js";
-import type { Threshold } from "../patterns.js";
+import type { Threshold } from "../thresholds.js";
 import {
   clampName,
   comparatorWords,
@@ -100,45 +100,14 @@ export function draftViability(input: DraftInput): TypeDraft {
   const plate = /\b384[- ]?well\b/i.test(text) ? "384-well" : "96-well";
   const cellName = cell ? cell.name : "the test cell line";
   const agent = compoundLabel(compound);
-  const defaultPositive =
-    compound?.name === "staurosporine" ? "Triton X-100 (full-lysis control)" : "staurosporine";
-  const positive = control ? clampName(control.name) : defaultPositive;
-  if (!control)
-    notes.push(
-      `Positive (kill) control ${defaultPositive} is a default; set its concentration or choose another.`,
-    );
+  const positive = killControl(compound, control, notes);
   const exposureWords = `after ${num(exposure)} h of exposure`;
 
-  let statement: string;
-  let nullHypothesis: string;
-  let criterion: Criterion;
-  let success: SuccessCondition;
-  if (threshold && threshold.unit !== "%") {
-    const words = comparatorWords(threshold);
-    const limit = quantity(threshold.value, threshold.unit);
-    statement = `${agent} reduces the viability of ${cellName} cells in a concentration-dependent manner, with an IC50 ${words.ofClaim} ${limit} ${exposureWords}.`;
-    nullHypothesis = `${agent} does not reduce the viability of ${cellName} cells with an IC50 ${words.ofClaim} ${limit} ${exposureWords}: there is no concentration-dependent decrease, or the IC50 is ${words.negation} ${limit}.`;
-    criterion = { source: "query", text: `IC50 ${words.claim} ${limit} (${threshold.text})` };
-    success = {
-      metric: "IC50",
-      operator: threshold.comparator,
-      threshold: threshold.value,
-      unit: threshold.unit,
-      description: "Four-parameter logistic fit with 95% CI; Z' >= 0.5.",
-    };
-  } else {
-    const top = quantity(plan.max, plan.unit);
-    statement = `${agent} reduces the viability of ${cellName} cells in a concentration-dependent manner, with an IC50 within the tested range (at most ${top}) ${exposureWords}.`;
-    nullHypothesis = `${agent} produces no concentration-dependent decrease in the viability of ${cellName} cells up to ${top} ${exposureWords} (IC50 not reached in the tested range).`;
-    criterion = { source: "standard", text: `IC50 within the tested range (at most ${top})` };
-    success = {
-      metric: "IC50",
-      operator: "lte",
-      threshold: plan.max,
-      unit: plan.unit,
-      description: "Four-parameter logistic fit with 95% CI; Z' >= 0.5.",
-    };
-  }
+  const { statement, nullHypothesis, criterion, success } = viabilityClaim(threshold, plan, {
+    agent,
+    cellName,
+    exposureWords,
+  });
   return {
     title: `${cellName} viability IC50 of ${agent}`,
     statement,
@@ -164,13 +133,7 @@ export function draftViability(input: DraftInput): TypeDraft {
       },
     },
     successConditions: [success],
-    failureConditions: [
-      VEHICLE_FAILURE,
-      {
-        condition: "Z' factor below 0.5",
-        interpretation: "Assay window too narrow; the lab repeats the plate.",
-      },
-    ],
+    failureConditions: viabilityFailureConditions(),
     rawDataFormats: ["CSV"],
     processedOutputs: ["NORMALIZED_VIABILITY_PERCENT", "IC50_CURVE_FIT", "QC_SUMMARY"],
     packageLevel: "L2_INTERPRETATION",
@@ -186,6 +149,32 @@ export function draftViability(input: DraftInput): TypeDraft {
     notes: [...notes, "Keep DMSO at or below 0.5% in every well and include vehicle-only wells."],
     searchKeywords: "cytotoxicity IC50",
   };
+}
+
+/** The named reference compound, else staurosporine (Triton X-100 when staurosporine is tested). */
+function killControl(
+  compound: ReturnType<typeof testCompound>,
+  control: ReturnType<typeof testCompound>,
+  notes: string[],
+): string {
+  const defaultPositive =
+    compound?.name === "staurosporine" ? "Triton X-100 (full-lysis control)" : "staurosporine";
+  const positive = control ? clampName(control.name) : defaultPositive;
+  if (!control)
+    notes.push(
+      `Positive (kill) control ${defaultPositive} is a default; set its concentration or choose another.`,
+    );
+  return positive;
+}
+
+function viabilityFailureConditions(): TypeDraft["failureConditions"] {
+  return [
+    VEHICLE_FAILURE,
+    {
+      condition: "Z' factor below 0.5",
+      interpretation: "Assay window too narrow; the lab repeats the plate.",
+    },
+  ];
 }
 
 // Enzyme inhibition IC50 -------------------------------------------------------------------------
@@ -204,34 +193,14 @@ const ENZYME_ASSAYS: [RegExp, string][] = [
 export function draftEnzyme(input: DraftInput): TypeDraft {
   const { text, extraction } = input;
   const notes: string[] = [];
-  // The most specific target named: "TEM-1 beta-lactamase" over a plain "beta-lactamase".
-  const enzyme =
-    extraction.enzymes.find((e) =>
-      extraction.enzymes.some(
-        (other) => other !== e && e.name.toLowerCase().includes(other.name.toLowerCase()),
-      ),
-    ) ?? extraction.enzymes[0];
+  const enzyme = mostSpecificEnzyme(extraction);
   const compound = testCompound(extraction);
   const reference = enzyme?.entry?.referenceInhibitor;
   const namedControl = extraction.compounds.find(
     (c) => c !== compound && (c.control || c.name === reference),
   );
   const threshold = ic50Threshold(text, extraction.concentrations);
-  let top: { value: number; unit: string };
-  if (threshold && threshold.unit !== "%") {
-    top = MOLAR.test(threshold.unit)
-      ? readableMolar(threshold.value * 30, threshold.unit)
-      : { value: round3(threshold.value * 30), unit: threshold.unit };
-    notes.push(
-      `Inhibitor concentrations: 10 three-fold dilutions from ${quantity(top.value, top.unit)} (30 times the stated IC50 threshold) are a default.`,
-    );
-  } else {
-    const stated = firstRange(extraction.concentrations, MOLAR);
-    top = stated ? { value: stated.max, unit: stated.unit } : { value: 100, unit: "µM" };
-    notes.push(
-      `Inhibitor concentrations: 10 three-fold dilutions from ${quantity(top.value, top.unit)} are a default; adjust them.`,
-    );
-  }
+  const top = inhibitorTop(threshold, extraction, notes);
   const concentrations = threeFoldSeries(top.value, 10).map((value) => ({ value, unit: top.unit }));
   const minutes = minutesOf(extraction.durations);
   const preIncubation = minutes ?? 15;
@@ -252,36 +221,7 @@ export function draftEnzyme(input: DraftInput): TypeDraft {
   const enzymeName = enzyme ? clampName(enzyme.name) : "Target enzyme to be specified";
   const agent = compoundLabel(compound);
 
-  let statement: string;
-  let nullHypothesis: string;
-  let criterion: Criterion;
-  let success: SuccessCondition;
-  if (threshold && threshold.unit !== "%") {
-    const words = comparatorWords(threshold);
-    const limit = quantity(threshold.value, threshold.unit);
-    statement = `${agent} inhibits ${enzymeName} activity in a concentration-dependent manner, with an IC50 ${words.ofClaim} ${limit}.`;
-    nullHypothesis = `${agent} does not inhibit ${enzymeName} activity with an IC50 ${words.ofClaim} ${limit}: there is no concentration-dependent loss of activity, or the IC50 is ${words.negation} ${limit}.`;
-    criterion = { source: "query", text: `IC50 ${words.claim} ${limit} (${threshold.text})` };
-    success = {
-      metric: "IC50",
-      operator: threshold.comparator,
-      threshold: threshold.value,
-      unit: threshold.unit,
-      description: "Initial rates, four-parameter logistic fit with 95% CI.",
-    };
-  } else {
-    const limit = quantity(top.value, top.unit);
-    statement = `${agent} inhibits ${enzymeName} activity in a concentration-dependent manner, with an IC50 within the tested range (at most ${limit}).`;
-    nullHypothesis = `${agent} produces no concentration-dependent inhibition of ${enzymeName} activity up to ${limit} (IC50 not reached in the tested range).`;
-    criterion = { source: "standard", text: `IC50 within the tested range (at most ${limit})` };
-    success = {
-      metric: "IC50",
-      operator: "lte",
-      threshold: top.value,
-      unit: top.unit,
-      description: "Initial rates, four-parameter logistic fit with 95% CI.",
-    };
-  }
+  const { statement, nullHypothesis, criterion, success } = enzymeClaim(threshold, top, agent, enzymeName);
   return {
     title: `${enzyme ? capitalise(enzymeName) : "Enzyme"} inhibition by ${agent}`,
     statement,
@@ -321,4 +261,119 @@ export function draftEnzyme(input: DraftInput): TypeDraft {
     notes,
     searchKeywords: "inhibition IC50",
   };
+}
+
+/** The hypothesis and its criterion: the stated IC50 threshold, else an IC50 within the tested range. */
+function viabilityClaim(
+  threshold: Threshold | null,
+  plan: { max: number; unit: string },
+  words: { agent: string; cellName: string; exposureWords: string },
+): { statement: string; nullHypothesis: string; criterion: Criterion; success: SuccessCondition } {
+  const { agent, cellName, exposureWords } = words;
+  let statement: string;
+  let nullHypothesis: string;
+  let criterion: Criterion;
+  let success: SuccessCondition;
+  if (threshold && threshold.unit !== "%") {
+    const claim = comparatorWords(threshold);
+    const limit = quantity(threshold.value, threshold.unit);
+    statement = `${agent} reduces the viability of ${cellName} cells in a concentration-dependent manner, with an IC50 ${claim.ofClaim} ${limit} ${exposureWords}.`;
+    nullHypothesis = `${agent} does not reduce the viability of ${cellName} cells with an IC50 ${claim.ofClaim} ${limit} ${exposureWords}: there is no concentration-dependent decrease, or the IC50 is ${claim.negation} ${limit}.`;
+    criterion = { source: "query", text: `IC50 ${claim.claim} ${limit} (${threshold.text})` };
+    success = {
+      metric: "IC50",
+      operator: threshold.comparator,
+      threshold: threshold.value,
+      unit: threshold.unit,
+      description: "Four-parameter logistic fit with 95% CI; Z' >= 0.5.",
+    };
+  } else {
+    const top = quantity(plan.max, plan.unit);
+    statement = `${agent} reduces the viability of ${cellName} cells in a concentration-dependent manner, with an IC50 within the tested range (at most ${top}) ${exposureWords}.`;
+    nullHypothesis = `${agent} produces no concentration-dependent decrease in the viability of ${cellName} cells up to ${top} ${exposureWords} (IC50 not reached in the tested range).`;
+    criterion = { source: "standard", text: `IC50 within the tested range (at most ${top})` };
+    success = {
+      metric: "IC50",
+      operator: "lte",
+      threshold: plan.max,
+      unit: plan.unit,
+      description: "Four-parameter logistic fit with 95% CI; Z' >= 0.5.",
+    };
+  }
+  return { statement, nullHypothesis, criterion, success };
+}
+
+/** The hypothesis and its criterion: the stated IC50 threshold, else an IC50 within the tested range. */
+function enzymeClaim(
+  threshold: Threshold | null,
+  top: { value: number; unit: string },
+  agent: string,
+  enzymeName: string,
+): { statement: string; nullHypothesis: string; criterion: Criterion; success: SuccessCondition } {
+  let statement: string;
+  let nullHypothesis: string;
+  let criterion: Criterion;
+  let success: SuccessCondition;
+  if (threshold && threshold.unit !== "%") {
+    const claim = comparatorWords(threshold);
+    const limit = quantity(threshold.value, threshold.unit);
+    statement = `${agent} inhibits ${enzymeName} activity in a concentration-dependent manner, with an IC50 ${claim.ofClaim} ${limit}.`;
+    nullHypothesis = `${agent} does not inhibit ${enzymeName} activity with an IC50 ${claim.ofClaim} ${limit}: there is no concentration-dependent loss of activity, or the IC50 is ${claim.negation} ${limit}.`;
+    criterion = { source: "query", text: `IC50 ${claim.claim} ${limit} (${threshold.text})` };
+    success = {
+      metric: "IC50",
+      operator: threshold.comparator,
+      threshold: threshold.value,
+      unit: threshold.unit,
+      description: "Initial rates, four-parameter logistic fit with 95% CI.",
+    };
+  } else {
+    const limit = quantity(top.value, top.unit);
+    statement = `${agent} inhibits ${enzymeName} activity in a concentration-dependent manner, with an IC50 within the tested range (at most ${limit}).`;
+    nullHypothesis = `${agent} produces no concentration-dependent inhibition of ${enzymeName} activity up to ${limit} (IC50 not reached in the tested range).`;
+    criterion = { source: "standard", text: `IC50 within the tested range (at most ${limit})` };
+    success = {
+      metric: "IC50",
+      operator: "lte",
+      threshold: top.value,
+      unit: top.unit,
+      description: "Initial rates, four-parameter logistic fit with 95% CI.",
+    };
+  }
+  return { statement, nullHypothesis, criterion, success };
+}
+
+/** The most specific target named: "TEM-1 beta-lactamase" over a plain "beta-lactamase". */
+function mostSpecificEnzyme(extraction: Extraction): Extraction["enzymes"][number] | undefined {
+  return (
+    extraction.enzymes.find((e) =>
+      extraction.enzymes.some(
+        (other) => other !== e && e.name.toLowerCase().includes(other.name.toLowerCase()),
+      ),
+    ) ?? extraction.enzymes[0]
+  );
+}
+
+/** The top inhibitor concentration: 30 times the stated IC50, else the top of a stated range, else 100 µM. */
+function inhibitorTop(
+  threshold: Threshold | null,
+  extraction: Extraction,
+  notes: string[],
+): { value: number; unit: string } {
+  let top: { value: number; unit: string };
+  if (threshold && threshold.unit !== "%") {
+    top = MOLAR.test(threshold.unit)
+      ? readableMolar(threshold.value * 30, threshold.unit)
+      : { value: round3(threshold.value * 30), unit: threshold.unit };
+    notes.push(
+      `Inhibitor concentrations: 10 three-fold dilutions from ${quantity(top.value, top.unit)} (30 times the stated IC50 threshold) are a default.`,
+    );
+  } else {
+    const stated = firstRange(extraction.concentrations, MOLAR);
+    top = stated ? { value: stated.max, unit: stated.unit } : { value: 100, unit: "µM" };
+    notes.push(
+      `Inhibitor concentrations: 10 three-fold dilutions from ${quantity(top.value, top.unit)} are a default; adjust them.`,
+    );
+  }
+  return top;
 }

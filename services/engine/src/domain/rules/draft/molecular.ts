@@ -1,7 +1,7 @@
 /** Molecular drafts: qPCR expression and Sanger verification. */
-import { testCompound } from "../extract.js";
+import { type Extraction, testCompound } from "../extract.js";
 import { clampText, num, prose, quantity, round3, unique } from "../format.js";
-import { readFoldChange } from "../patterns.js";
+import { readFoldChange } from "../thresholds.js";
 import {
   clampName,
   type Criterion,
@@ -19,6 +19,74 @@ const CONDITIONS =
 export function draftQpcr(input: DraftInput): TypeDraft {
   const { text, extraction } = input;
   const notes: string[] = [];
+  const { targetNames, references } = qpcrGenes(extraction, notes);
+  const subject = extraction.cellLines[0]?.name ?? extraction.organisms[0]?.name;
+  const treatment = qpcrTreatment(input, subject, targetNames, notes);
+  const { compound } = treatment;
+  const direction = directionOf(text);
+  const fold = readFoldChange(text);
+  const foldValue = fold?.fold ?? 2;
+  const geneList = prose(targetNames);
+  const refsText = `normalised to ${prose(references)} (ΔΔCq)`;
+  const { lead, comparison } = treatment;
+  let change: string;
+  if (direction === "up") change = `increases ${geneList} mRNA at least ${num(foldValue)}-fold`;
+  else if (direction === "down")
+    change = `decreases ${geneList} mRNA at least ${num(foldValue)}-fold (to at most 1/${num(foldValue)} of control)`;
+  else change = `changes ${geneList} mRNA at least ${num(foldValue)}-fold in either direction`;
+  const statement = `${lead} ${change} ${comparison}, ${refsText}.`;
+  const nullHypothesis = `${lead} does not change normalised ${geneList} mRNA by ${num(foldValue)}-fold or more ${comparison} (no difference in expression).`;
+  const criterion: Criterion = fold
+    ? { source: "query", text: `fold change of at least ${num(foldValue)} (${fold.text})` }
+    : { source: "standard", text: "fold change of at least 2 (qPCR standard criterion)" };
+  const chemistry = /\btaq-?man\b|\bprobe\b/i.test(text) ? "TAQMAN" : "SYBR_GREEN";
+  const sampleType = /\bcDNA\b/.test(text)
+    ? "cDNA"
+    : /\b(?:total )?RNA (?:samples?|extracts?|provided)\b|\bpurified RNA\b/i.test(text)
+      ? "RNA"
+      : "cells";
+  const conditions = qpcrConditions(extraction, treatment, targetNames);
+  return {
+    title: `${clampText(geneList, 80)} expression ${compound ? `after ${compound.name}` : subject ? `in ${subject}` : "by qPCR"}`,
+    statement,
+    nullHypothesis,
+    criterion,
+    sections: {
+      qpcr: {
+        chemistry,
+        targets: targetNames.map((gene) => ({ gene_symbol: clampText(gene, 50) })),
+        housekeeping_genes: references,
+        sample_type: sampleType,
+        number_of_samples: conditions.length * 3,
+        conditions,
+      },
+    },
+    successConditions: qpcrSuccessConditions(targetNames, direction, foldValue, refsText),
+    failureConditions: qpcrFailureConditions(),
+    statisticalTest: conditions.length > 2 ? "anova" : "t_test",
+    rawDataFormats: ["INSTRUMENT_EXPORT", "CSV"],
+    processedOutputs: [
+      "CT_TABLE",
+      "DDCT_FOLD_CHANGE",
+      "AMPLIFICATION_PLOTS",
+      ...(chemistry === "SYBR_GREEN" ? ["MELT_CURVES"] : []),
+      "QC_SUMMARY",
+    ],
+    packageLevel: "L2_INTERPRETATION",
+    materials: compound
+      ? [{ name: clampName(compound.name), specification: "treatment compound", provided_by_requester: true }]
+      : [],
+    notes: [
+      ...notes,
+      "Give primer sequences or assay ids for each target (qpcr.targets[].primer_sequences or assay_id).",
+      `Samples: ${conditions.length} conditions x 3 biological replicates; sample_type "${sampleType}" is a guess from the query.`,
+    ],
+    searchKeywords: "gene expression",
+  };
+}
+
+/** Target genes named in the query, and at least two reference genes (defaults when not named). */
+function qpcrGenes(extraction: Extraction, notes: string[]): { targetNames: string[]; references: string[] } {
   const bacterial =
     extraction.genes.some((g) => g.entry?.scope === "bacterial") ||
     (extraction.organisms.length > 0 && extraction.cellLines.length === 0);
@@ -34,11 +102,29 @@ export function draftQpcr(input: DraftInput): TypeDraft {
   }
   if (targets.length === 0) notes.push("No target gene was recognised: set qpcr.targets[].gene_symbol.");
   const targetNames = targets.length > 0 ? targets.map((g) => g.name) : ["TARGET"];
+  return { targetNames, references };
+}
+
+/** What changes expression: a compound, a knockdown, a stress condition, or an unnamed test condition. */
+interface QpcrTreatment {
+  compound: ReturnType<typeof testCompound>;
+  agentPhrase: string;
+  knockdown: boolean;
+  rnai: string | undefined;
+  condition: string | undefined;
+  /** The hypothesis' subject ("Treating HeLa cells with X at 1 µM"). */
+  lead: string;
+  comparison: string;
+}
+
+function qpcrTreatment(
+  input: DraftInput,
+  subject: string | undefined,
+  targetNames: readonly string[],
+  notes: string[],
+): QpcrTreatment {
+  const { text, extraction } = input;
   const compound = testCompound(extraction);
-  const subject = extraction.cellLines[0]?.name ?? extraction.organisms[0]?.name;
-  const direction = directionOf(text);
-  const fold = readFoldChange(text);
-  const foldValue = fold?.fold ?? 2;
   const treatmentConcentration = extraction.concentrations.find(
     (q) => MOLAR.test(q.unit) || MASS_PER_VOLUME.test(q.unit),
   );
@@ -48,8 +134,6 @@ export function draftQpcr(input: DraftInput): TypeDraft {
     ? `${compound.name}${treatmentConcentration ? ` at ${quantity(treatmentConcentration.value, treatmentConcentration.unit)}` : ""}${durationText}`
     : "the test condition";
   const subjectPhrase = subject ? `${subject}${extraction.cellLines[0] ? " cells" : ""}` : "the samples";
-  const geneList = prose(targetNames);
-  const refsText = `normalised to ${prose(references)} (ΔΔCq)`;
   const rnai = /\b(sh|si)-?RNA\b/i.exec(text)?.[1]?.toLowerCase();
   const knockdown = !compound && (rnai !== undefined || /\bknock-?down\b/i.test(text));
   const condition = compound ? undefined : CONDITIONS.exec(text)?.[0]?.toLowerCase();
@@ -69,28 +153,22 @@ export function draftQpcr(input: DraftInput): TypeDraft {
     comparison = "compared with the control condition";
     notes.push("No treatment was recognised: name the treatment and its control in qpcr.conditions.");
   }
-  let change: string;
-  if (direction === "up") change = `increases ${geneList} mRNA at least ${num(foldValue)}-fold`;
-  else if (direction === "down")
-    change = `decreases ${geneList} mRNA at least ${num(foldValue)}-fold (to at most 1/${num(foldValue)} of control)`;
-  else change = `changes ${geneList} mRNA at least ${num(foldValue)}-fold in either direction`;
-  const statement = `${lead} ${change} ${comparison}, ${refsText}.`;
-  const nullHypothesis = `${lead} does not change normalised ${geneList} mRNA by ${num(foldValue)}-fold or more ${comparison} (no difference in expression).`;
-  const criterion: Criterion = fold
-    ? { source: "query", text: `fold change of at least ${num(foldValue)} (${fold.text})` }
-    : { source: "standard", text: "fold change of at least 2 (qPCR standard criterion)" };
-  const chemistry = /\btaq-?man\b|\bprobe\b/i.test(text) ? "TAQMAN" : "SYBR_GREEN";
-  const sampleType = /\bcDNA\b/.test(text)
-    ? "cDNA"
-    : /\b(?:total )?RNA (?:samples?|extracts?|provided)\b|\bpurified RNA\b/i.test(text)
-      ? "RNA"
-      : "cells";
+  return { compound, agentPhrase, knockdown, rnai, condition, lead, comparison };
+}
+
+/** The control, then one condition per stated concentration (or the one test condition). */
+function qpcrConditions(
+  extraction: Extraction,
+  treatment: QpcrTreatment,
+  targetNames: readonly string[],
+): { name: string; description: string }[] {
+  const { compound, knockdown, rnai, condition, agentPhrase } = treatment;
   const conditionConcentrations = unique(
     extraction.concentrations
       .filter((q) => MOLAR.test(q.unit) || MASS_PER_VOLUME.test(q.unit))
       .map((q) => quantity(q.value, q.unit)),
   ).slice(0, 4);
-  const conditions = [
+  return [
     compound
       ? { name: "vehicle", description: "solvent only" }
       : knockdown
@@ -112,7 +190,16 @@ export function draftQpcr(input: DraftInput): TypeDraft {
           },
         ]),
   ];
-  const successConditions: SuccessCondition[] = [
+}
+
+/** Each target's fold change in the stated direction, and the amplification efficiency. */
+function qpcrSuccessConditions(
+  targetNames: readonly string[],
+  direction: ReturnType<typeof directionOf>,
+  foldValue: number,
+  refsText: string,
+): SuccessCondition[] {
+  return [
     ...targetNames.slice(0, 5).map((gene): SuccessCondition =>
       direction === "down"
         ? {
@@ -146,56 +233,23 @@ export function draftQpcr(input: DraftInput): TypeDraft {
       description: "From a 5-point dilution standard curve.",
     },
   ];
-  return {
-    title: `${clampText(geneList, 80)} expression ${compound ? `after ${compound.name}` : subject ? `in ${subject}` : "by qPCR"}`,
-    statement,
-    nullHypothesis,
-    criterion,
-    sections: {
-      qpcr: {
-        chemistry,
-        targets: targetNames.map((gene) => ({ gene_symbol: clampText(gene, 50) })),
-        housekeeping_genes: references,
-        sample_type: sampleType,
-        number_of_samples: conditions.length * 3,
-        conditions,
-      },
+}
+
+function qpcrFailureConditions(): TypeDraft["failureConditions"] {
+  return [
+    {
+      condition: "No-template control (NTC) amplifies before Cq 35",
+      interpretation: "Contamination; the plate is rerun.",
     },
-    successConditions,
-    failureConditions: [
-      {
-        condition: "No-template control (NTC) amplifies before Cq 35",
-        interpretation: "Contamination; the plate is rerun.",
-      },
-      {
-        condition: "No-RT control amplifies close to its sample",
-        interpretation: "Genomic DNA; DNase treatment and rerun.",
-      },
-      {
-        condition: "RNA integrity (RIN) below 7 or A260/280 far from 2.0",
-        interpretation: "Sample quality too low; re-extract.",
-      },
-    ],
-    statisticalTest: conditions.length > 2 ? "anova" : "t_test",
-    rawDataFormats: ["INSTRUMENT_EXPORT", "CSV"],
-    processedOutputs: [
-      "CT_TABLE",
-      "DDCT_FOLD_CHANGE",
-      "AMPLIFICATION_PLOTS",
-      ...(chemistry === "SYBR_GREEN" ? ["MELT_CURVES"] : []),
-      "QC_SUMMARY",
-    ],
-    packageLevel: "L2_INTERPRETATION",
-    materials: compound
-      ? [{ name: clampName(compound.name), specification: "treatment compound", provided_by_requester: true }]
-      : [],
-    notes: [
-      ...notes,
-      "Give primer sequences or assay ids for each target (qpcr.targets[].primer_sequences or assay_id).",
-      `Samples: ${conditions.length} conditions x 3 biological replicates; sample_type "${sampleType}" is a guess from the query.`,
-    ],
-    searchKeywords: "gene expression",
-  };
+    {
+      condition: "No-RT control amplifies close to its sample",
+      interpretation: "Genomic DNA; DNase treatment and rerun.",
+    },
+    {
+      condition: "RNA integrity (RIN) below 7 or A260/280 far from 2.0",
+      interpretation: "Sample quality too low; re-extract.",
+    },
+  ];
 }
 
 // Sanger -----------------------------------------------------------------------------------------
@@ -213,9 +267,20 @@ const DEFAULT_PRIMERS: [RegExp, string[]][] = [
   [/^pLKO/, ["LKO.1 5'"]],
 ];
 
-export function draftSanger(input: DraftInput): TypeDraft {
+/** What the query says about the construct to sequence. */
+interface SangerTemplate {
+  plasmid: Extraction["plasmids"][number] | undefined;
+  pcrProduct: boolean;
+  templateType: "pcr_product" | "genomic" | "plasmid";
+  insertGene: string | undefined;
+  insertSize: number | undefined;
+  mutation: string | undefined;
+  /** Primers named in the query, else the vector's usual ones. */
+  primersNamed: string[];
+}
+
+function readSangerTemplate(input: DraftInput): SangerTemplate {
   const { text, extraction } = input;
-  const notes: string[] = [];
   const plasmid = extraction.plasmids[0];
   const pcrProduct = /\bPCR products?\b|\bamplicons?\b/i.test(text) && !plasmid;
   const templateType = pcrProduct
@@ -234,20 +299,27 @@ export function draftSanger(input: DraftInput): TypeDraft {
     extraction.primers.length > 0
       ? extraction.primers
       : (DEFAULT_PRIMERS.find(([p]) => plasmid && p.test(plasmid.name))?.[1] ?? []);
-  const primers = primersNamed
-    .slice(0, 10)
-    .map((name) => ({ name: clampText(name, 100), provided_by: "operator" }));
-  if (extraction.primers.length === 0 && primers.length > 0)
+  return { plasmid, pcrProduct, templateType, insertGene, insertSize, mutation, primersNamed };
+}
+
+function sangerNotes(template: SangerTemplate, primersGuessed: boolean, primerCount: number): string[] {
+  const notes: string[] = [];
+  if (primersGuessed && primerCount > 0)
     notes.push(
-      `Primers ${prose(primersNamed)} are the vector's usual sequencing primers: check they flank the insert.`,
+      `Primers ${prose(template.primersNamed)} are the vector's usual sequencing primers: check they flank the insert.`,
     );
-  if (primers.length === 0)
+  if (primerCount === 0)
     notes.push("No primers were named: list sanger.primers (both strands across the insert).");
-  if (insertSize !== undefined && insertSize > 800)
+  if (template.insertSize !== undefined && template.insertSize > 800)
     notes.push("An insert over about 800 bp needs internal primers besides the flanking ones.");
   notes.push("Attach the reference map (GenBank/SnapGene) and set sanger.reference_sequence_attached.");
-  if (!plasmid && templateType === "plasmid")
+  if (!template.plasmid && template.templateType === "plasmid")
     notes.push("No plasmid name was recognised: name the construct in the title.");
+  return notes;
+}
+
+function sangerHypothesis(template: SangerTemplate): { statement: string; nullHypothesis: string } {
+  const { plasmid, pcrProduct, insertGene, insertSize, mutation } = template;
   const construct = plasmid
     ? `The ${plasmid.name} clone`
     : pcrProduct
@@ -265,6 +337,17 @@ export function draftSanger(input: DraftInput): TypeDraft {
   const mutationText = mutation ? `, including the intended ${mutation} change,` : "";
   const statement = `${construct} carries ${insert}${sizeText}${mutationText} with 100% identity over ${pcrProduct ? "its length" : "the insert"} when compared with the reference sequence, read on both strands at QV 20 or higher.`;
   const nullHypothesis = `${construct} does not carry ${insert}${sizeText} with 100% identity to the reference: at least one mismatch, insertion or deletion${mutation ? `, or the missing ${mutation} change,` : ""} is found over ${pcrProduct ? "its length" : "the insert, or the insert is absent"}.`;
+  return { statement, nullHypothesis };
+}
+
+export function draftSanger(input: DraftInput): TypeDraft {
+  const template = readSangerTemplate(input);
+  const { plasmid, pcrProduct, templateType, insertGene, insertSize, mutation } = template;
+  const primers = template.primersNamed
+    .slice(0, 10)
+    .map((name) => ({ name: clampText(name, 100), provided_by: "operator" }));
+  const notes = sangerNotes(template, input.extraction.primers.length === 0, primers.length);
+  const { statement, nullHypothesis } = sangerHypothesis(template);
   return {
     title: `Sanger verification of ${plasmid ? plasmid.name : pcrProduct ? "a PCR product" : "a plasmid construct"}${insertGene ? ` (${insertGene} insert)` : ""}`,
     statement,

@@ -2,14 +2,13 @@
 import type { CueHit } from "../classify.js";
 import type { CompoundMention, Extraction, OrganismMention } from "../extract.js";
 import { clampText, round3 } from "../format.js";
+import { canonicalConcentrationUnit, type Quantity } from "../patterns.js";
 import {
-  canonicalConcentrationUnit,
-  type Quantity,
   readBoundedConcentration,
   readMetricThreshold,
   readPotencyWords,
   type Threshold,
-} from "../patterns.js";
+} from "../thresholds.js";
 
 export interface SuccessCondition {
   metric: string;

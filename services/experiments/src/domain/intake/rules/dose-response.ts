@@ -187,9 +187,21 @@ export const cellViabilityRules: Rule = (ctx) => {
   return out;
 };
 
+type EnzymeSection = NonNullable<RuleContext["draft"]["enzyme_inhibition"]>;
+
 export const enzymeInhibitionRules: Rule = (ctx) => {
   const enzyme = ctx.draft.enzyme_inhibition;
   if (!enzyme) return [];
+  return [
+    ...inhibitorSeriesWarnings(ctx, enzyme),
+    ...controls(ctx, "enzyme_inhibition", "positive_control_inhibitor", enzyme.positive_control_inhibitor),
+    ...independentRuns(ctx),
+    ...assayConditionWarnings(ctx, enzyme),
+  ];
+};
+
+/** The inhibitor series: enough points, spanning enough log units, closely enough spaced. */
+function inhibitorSeriesWarnings(ctx: RuleContext, enzyme: EnzymeSection): RequestWarning[] {
   const out: RequestWarning[] = [];
   const concentrations = (enzyme.inhibitor_concentrations ?? []).filter(
     (c): c is { value: number; unit: string } => typeof c?.value === "number" && typeof c.unit === "string",
@@ -240,10 +252,12 @@ export const enzymeInhibitionRules: Rule = (ctx) => {
       out.push(...rangeExcludesExpected(ctx, path, lowest, highest));
     }
   }
-  out.push(
-    ...controls(ctx, "enzyme_inhibition", "positive_control_inhibitor", enzyme.positive_control_inhibitor),
-  );
-  out.push(...independentRuns(ctx));
+  return out;
+}
+
+/** Substrate concentration, pre-incubation and an enzyme concentration below the expected IC50. */
+function assayConditionWarnings(ctx: RuleContext, enzyme: EnzymeSection): RequestWarning[] {
+  const out: RequestWarning[] = [];
   if (!enzyme.substrate_concentration) {
     out.push(
       warning(
@@ -285,4 +299,4 @@ export const enzymeInhibitionRules: Rule = (ctx) => {
     }
   }
   return out;
-};
+}

@@ -32,9 +32,16 @@ function concentrationCount(path: string, count: number): RequestWarning[] {
   ];
 }
 
+type MicSection = NonNullable<RuleContext["draft"]["mic_mbc"]>;
+
 function micSection(ctx: RuleContext): RequestWarning[] {
   const mic = ctx.draft.mic_mbc;
   if (!mic) return [];
+  return [...micSeriesWarnings(mic), ...micInoculumWarnings(mic), ...micConditionWarnings(ctx, mic)];
+}
+
+/** A two-fold series with enough concentrations. */
+function micSeriesWarnings(mic: MicSection): RequestWarning[] {
   const out: RequestWarning[] = [];
   const range = mic.concentration_range;
   if (!range) {
@@ -63,6 +70,12 @@ function micSection(ctx: RuleContext): RequestWarning[] {
       out.push(...concentrationCount("mic_mbc.concentration_range", count));
     }
   }
+  return out;
+}
+
+/** A final inoculum of about 5 x 10^5 CFU/mL. */
+function micInoculumWarnings(mic: MicSection): RequestWarning[] {
+  const out: RequestWarning[] = [];
   const inoculum = mic.inoculum_cfu_ml;
   if (inoculum === undefined) {
     out.push(
@@ -83,6 +96,12 @@ function micSection(ctx: RuleContext): RequestWarning[] {
       ),
     );
   }
+  return out;
+}
+
+/** Incubation temperature and time, medium and controls. */
+function micConditionWarnings(ctx: RuleContext, mic: MicSection): RequestWarning[] {
+  const out: RequestWarning[] = [];
   const temperature = mic.incubation_temperature_c;
   if (temperature !== undefined && (temperature < 33 || temperature > 37)) {
     out.push(

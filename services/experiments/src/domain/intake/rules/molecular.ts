@@ -8,11 +8,21 @@
  * comparison against a reference map.
  */
 import type { RequestWarning } from "../../contracts.js";
-import { warning, type Rule } from "./context.js";
+import { warning, type Rule, type RuleContext } from "./context.js";
+
+type QpcrSection = NonNullable<RuleContext["draft"]["qpcr"]>;
 
 export const qpcrRules: Rule = (ctx) => {
   const qpcr = ctx.draft.qpcr;
   if (!qpcr) return [];
+  return [...qpcrControlWarnings(ctx, qpcr), ...qpcrReportingWarnings(ctx, qpcr)];
+};
+
+const isReverseTranscribed = (qpcr: QpcrSection): boolean =>
+  qpcr.sample_type === "RNA" || qpcr.sample_type === "cells";
+
+/** Reference genes, no-template and no-RT controls, amplification efficiency. */
+function qpcrControlWarnings(ctx: RuleContext, qpcr: QpcrSection): RequestWarning[] {
   const out: RequestWarning[] = [];
   const references = (qpcr.housekeeping_genes ?? []).filter(Boolean);
   if (references.length > 0 && references.length < 2) {
@@ -35,7 +45,7 @@ export const qpcrRules: Rule = (ctx) => {
       ),
     );
   }
-  const reverseTranscribed = qpcr.sample_type === "RNA" || qpcr.sample_type === "cells";
+  const reverseTranscribed = isReverseTranscribed(qpcr);
   if (
     reverseTranscribed &&
     !ctx.mentions(
@@ -61,6 +71,13 @@ export const qpcrRules: Rule = (ctx) => {
       ),
     );
   }
+  return out;
+}
+
+/** Melt curves, biological replicates, primer sequences and RNA quality. */
+function qpcrReportingWarnings(ctx: RuleContext, qpcr: QpcrSection): RequestWarning[] {
+  const out: RequestWarning[] = [];
+  const reverseTranscribed = isReverseTranscribed(qpcr);
   const outputs = ctx.draft.deliverables.required_processed_outputs;
   if (qpcr.chemistry === "SYBR_GREEN" && !outputs.includes("MELT_CURVES")) {
     out.push(
@@ -106,7 +123,7 @@ export const qpcrRules: Rule = (ctx) => {
     );
   }
   return out;
-};
+}
 
 export const sangerRules: Rule = ({ draft }) => {
   const sanger = draft.sanger;
