@@ -3,7 +3,7 @@
  *
  * Pure and deterministic (no clock, no randomness, no I/O): the same request gives a
  * deep-equal output. It never searches literature and never cites: `sources` is always empty
- * and the rationale says the text was drafted from rules (engine-and-cloudlab-notes.md §4.1).
+ * and the rationale says the text was drafted from rules (docs/assay-notes.md §4.1).
  */
 import type { ExperimentType } from "@petri/contracts";
 
@@ -36,7 +36,7 @@ export interface RulesEngineOutput extends GeneratedHypothesis {
   searchTerms: string;
 }
 
-/** Placeholder budget (midpoint of intake-model.md's typical band) and turnaround per type. */
+/** Placeholder budget (midpoint of docs/intake-model.md's typical band) and turnaround per type. */
 export const TYPE_DEFAULTS: Readonly<Record<ExperimentType, { budgetUsd: number; turnaroundDays: number }>> =
   {
     SANGER_PLASMID_VERIFICATION: { budgetUsd: 100, turnaroundDays: 7 },

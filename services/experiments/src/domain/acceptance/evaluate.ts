@@ -13,7 +13,7 @@ import {
 } from "./stats.js";
 
 // ---------------------------------------------------------------------------------------------
-// Input shapes (SPEC "Acceptance criteria" and "Results"). Fields are optional / loosely typed
+// Input shapes (docs/api.md "Acceptance criteria" and "Results"). Fields are optional / loosely typed
 // because stored JSON may be incomplete; the evaluator validates at run time.
 
 export type Operator = "gt" | "gte" | "lt" | "lte" | "eq" | "neq" | "between" | "not_between";
@@ -70,7 +70,7 @@ export interface StructuredData {
   readonly statistics?: { readonly test_used?: string | null; readonly p_value?: unknown } | null;
 }
 
-/** The results record (SPEC "Results"); only these fields are read. */
+/** The results record (docs/api.md "Results"); only these fields are read. */
 export interface ResultsInput {
   readonly structured_data?: StructuredData | null;
   readonly summary?: string | null;

@@ -1,5 +1,5 @@
 /**
- * parseSubmission: the operator's results submission (SPEC.md POST /operator/jobs/{id}/submit)
+ * parseSubmission: the operator's results submission (docs/api.md POST /operator/jobs/{id}/submit)
  * from the JSON body as sent to decoded files and typed fields. Pure: no I/O, never throws on any
  * JSON input.
  *
@@ -159,7 +159,7 @@ function findContents(body: Record<string, unknown>): FileContent[] {
   return found;
 }
 
-/** Calls `visit` for every file content string in the body (SPEC.md: the three places files go). */
+/** Calls `visit` for every file content string in the body (docs/api.md: the three places files go). */
 export function forEachContent(
   body: Record<string, unknown>,
   visit: (kind: FileKind, path: PathSegment[], text: string) => void,
