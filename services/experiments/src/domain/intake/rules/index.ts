@@ -121,7 +121,11 @@ export const WARNING_RULES: readonly WarningRule[] = [
   { code: "zone.medium", source: `${NOTES} §7.1 (CLSI M02)`, summary: "not Mueller-Hinton agar" },
   { code: "zone.incubation_temperature", source: `${NOTES} §7.1 (CLSI M02)`, summary: "outside 35 +/- 2 °C" },
   { code: "zone.incubation_time", source: `${NOTES} §7.1 (CLSI M02)`, summary: "outside 16-18 h" },
-  { code: "zone.disk_loading", source: "docs/intake-model.md zone section", summary: "no disk loading stated" },
+  {
+    code: "zone.disk_loading",
+    source: "docs/intake-model.md zone section",
+    summary: "no disk loading stated",
+  },
   {
     code: "zone.positive_control",
     source: "docs/intake-model.md zone section",
@@ -235,7 +239,11 @@ export const WARNING_RULES: readonly WarningRule[] = [
     source: "custom protocol completeness",
     summary: "a step without critical parameters (at least one step must have them)",
   },
-  { code: "custom.safety_notes", source: "docs/api.md custom protocol", summary: "hazards without safety notes" },
+  {
+    code: "custom.safety_notes",
+    source: "docs/api.md custom protocol",
+    summary: "hazards without safety notes",
+  },
   {
     code: "custom.description",
     source: "docs/intake-model.md custom section",
