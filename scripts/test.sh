@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `npm test`: contracts, boundaries, lint, types, unit, integration and end-to-end tests.
+# `npm test`: contracts, boundaries, documentation, lint, types, unit, integration and end-to-end tests.
 # Integration and e2e suites need PostgreSQL and nats-server on 127.0.0.1 (.ci/run starts
 # them); outside CI they skip loudly when those are absent, under CI=true they fail.
 set -euo pipefail
@@ -17,6 +17,9 @@ node_modules/.bin/prettier --check --log-level warn .
 
 echo "== module boundaries"
 node scripts/check-boundaries.mjs
+
+echo "== documentation stands alone (citations, README examples, links)"
+node scripts/check-docs.mjs
 
 echo "== lint, typecheck, unit tests"
 $nx run-many -t lint typecheck test --output-style=stream-without-prefixes

@@ -1,5 +1,5 @@
 /**
- * The API key format, checked before any lookup (reliability-test-plan K4).
+ * The API key format, checked before any lookup.
  *
  *   petri_sk_<32 base62 characters of randomness><6 base62 characters of checksum>
  *

@@ -1,5 +1,5 @@
 /**
- * The failed-authentication limiter (reliability-test-plan R8).
+ * The failed-authentication limiter.
  *
  * Every failed authentication (a bad Bearer token, a malformed, unknown or revoked API key,
  * a wrong e-mail or password at POST /auth/token) draws 1 from two of identity's quotas,

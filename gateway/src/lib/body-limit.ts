@@ -1,5 +1,5 @@
 /**
- * The request body limit, with or without Content-Length (reliability-test-plan U1).
+ * The request body limit, with or without Content-Length.
  *
  * With a Content-Length (and no Transfer-Encoding) the length is checked before anything is
  * read; Node's HTTP parser holds the client to it. Without one (chunked), the body is read
@@ -26,11 +26,11 @@ const MIB = 1024 * KIB;
 /** Operations ("METHOD /path/{param}") whose body limit replaces the default, in bytes. */
 export const OPERATION_BODY_LIMITS: Readonly<Record<string, number>> = {
   // Results carry the raw data files, photos and lab notebook base64-encoded in the body
-  // (SPEC.md, submit). The service accepts 25 MiB of decoded files, which with line-wrapped
+  // (docs/api.md, submit). The service accepts 25 MiB of decoded files, which with line-wrapped
   // base64 and the other fields is at most about 39.1 MiB of text (its maxSubmitBodyBytes);
   // 40 MiB here lets every submission the service would accept through.
   "POST /operator/jobs/{experiment_id}/submit": 40 * MIB,
-  // A lab profile is declarations only (intake-model.md); a few KiB even for a large core.
+  // A lab profile is declarations only (docs/intake-model.md); a few KiB even for a large core.
   "POST /operator/profile": 64 * KIB,
 };
 

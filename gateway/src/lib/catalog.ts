@@ -1,6 +1,6 @@
 /**
- * Fixed public values: tier limits (SPEC.md, Limits) and the enumerations a client needs
- * before its first request (SPEC.md and reference/intake-model.md). Served by GET /config.
+ * Fixed public values: tier limits (docs/api.md, Limits) and the enumerations a client needs
+ * before its first request (docs/api.md and docs/intake-model.md). Served by GET /config.
  *
  * The tier limits come from @petri/contracts, the same numbers identity enforces (AcquireQuota).
  */
@@ -33,7 +33,7 @@ export const FAILED_AUTHENTICATIONS_PER_MINUTE = CREDENTIAL_FAILURES_PER_MINUTE;
 /** Failed authentications per source address, any credential (identity's AUTH_FAILURES). */
 export const FAILED_AUTHENTICATIONS_PER_ADDRESS_PER_MINUTE = ADDRESS_AUTH_FAILURES_PER_MINUTE;
 
-/** intake-model.md, Experiment types (all eight). */
+/** docs/intake-model.md, Experiment types (all eight). */
 export { EXPERIMENT_TYPES } from "@petri/contracts";
 
 export const PRIVACY_LEVELS = ["open", "delayed_6mo", "delayed_12mo", "private"] as const;
@@ -63,6 +63,6 @@ export const OPERATOR_STATUSES = [
 export const TURNAROUND_PRIORITIES = ["standard", "expedited", "urgent"] as const;
 export const BUDGET_FLEXIBILITY = ["strict", "flexible_10", "flexible_25", "flexible_50"] as const;
 
-/** Page sizes of every list (reliability-test-plan U4: larger or non-positive limits are 422). */
+/** Page sizes of every list (larger or non-positive limits are 422). */
 export const PAGE_SIZE_DEFAULT = 20;
 export const PAGE_SIZE_MAX = 100;

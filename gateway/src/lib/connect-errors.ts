@@ -3,7 +3,7 @@ import { errorDetailOf } from "@petri/service-kit";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { type ErrorBody, errorBody } from "./problem.js";
 
-// DESIGN.md section 5: one table from Connect codes to HTTP, never flattened to 500.
+// docs/architecture.md section 5: one table from Connect codes to HTTP, never flattened to 500.
 const STATUS_BY_CODE: Partial<Record<Code, { status: ContentfulStatusCode; code: string }>> = {
   [Code.InvalidArgument]: { status: 422, code: "validation_failed" },
   [Code.Unauthenticated]: { status: 401, code: "unauthorized" },

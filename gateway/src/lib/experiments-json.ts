@@ -1,5 +1,5 @@
 /**
- * Experiments messages -> the public JSON (SPEC.md, Experiment; issue 4). Amounts go through
+ * Experiments messages -> the public JSON (docs/api.md, Experiment; issue 4). Amounts go through
  * money.ts (cents -> USD); JSON text fields (request, protocol proposal, templates) are
  * parsed and passed on as the service wrote them.
  *
@@ -23,7 +23,7 @@ import {
 import { centsToUsd } from "./money.js";
 import { isoOrNull as iso } from "./timestamps.js";
 
-/** SPEC.md, Experiment status, in lifecycle order. */
+/** docs/api.md, Experiment status, in lifecycle order. */
 export const EXPERIMENT_STATUSES = [
   "draft",
   "pending_review",
@@ -96,7 +96,7 @@ export function parseObjectField(text: string, what: string): Record<string, unk
 }
 
 /**
- * The paths of an experiment's sub-resources (SPEC.md: links {self, results, cancel}), plus
+ * The paths of an experiment's sub-resources (docs/api.md: links {self, results, cancel}), plus
  * approve and dispute while the requester can take that step: both in pending_approval,
  * dispute also in completed (the service refuses once the dispute window has passed).
  */

@@ -13,7 +13,7 @@ import { TIER_LIMITS, type TierLimits } from "./catalog.js";
 /** The roles an account can have (service-kit's "system" is the gateway's own, never an account's). */
 export const ACCOUNT_ROLES = ["requester", "operator", "staff"] as const;
 export type AccountRole = (typeof ACCOUNT_ROLES)[number];
-/** The tiers with published limits (SPEC.md, Limits), as GET /config lists them. */
+/** The tiers with published limits (docs/api.md, Limits), as GET /config lists them. */
 export const PUBLISHED_TIERS = ["standard", "pro", "ai_agent"] as const satisfies readonly PrincipalTier[];
 export type PublishedTier = (typeof PUBLISHED_TIERS)[number];
 /** Every tier: the published ones and "custom", limits staff set for one account. */

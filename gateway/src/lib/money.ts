@@ -1,6 +1,6 @@
 /**
  * Money at the edge: services store and send integer cents (int64, never a float in a
- * proto); the public API speaks USD as JSON numbers with at most two decimals (DESIGN.md
+ * proto); the public API speaks USD as JSON numbers with at most two decimals (docs/architecture.md
  * section 7). This is the only place the gateway converts, in both directions.
  */
 

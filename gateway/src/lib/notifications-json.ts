@@ -3,7 +3,7 @@
  * delivery log and its attempts, the webhook test and the sent-mail log. Pure functions with
  * a fixed key order; timestamps ISO 8601, int64 counters as numbers. An empty string or an
  * unset time of the proto (its "none") is null, except response codes, which stay integers
- * with 0 meaning "no response was received" (as SPEC.md's webhook test answers them).
+ * with 0 meaning "no response was received" (as docs/api.md's webhook test answers them).
  */
 import type {
   SentMail,
@@ -95,7 +95,7 @@ export function webhookDeliveryDetailJson(delivery: WebhookDelivery | undefined)
   return { ...webhookDeliveryJson(delivery), attempts: (delivery?.attempts ?? []).map(attemptJson) };
 }
 
-/** POST /webhooks/test: SPEC.md's three fields, then the sample's webhook-id and the failure class. */
+/** POST /webhooks/test: docs/api.md's three fields, then the sample's webhook-id and the failure class. */
 export function webhookTestJson(result: TestWebhookResponse) {
   return {
     success: result.success,

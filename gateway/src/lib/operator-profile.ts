@@ -1,6 +1,6 @@
 /**
  * The operator (lab) profile and the staff verification record as the OpenAPI document
- * describes them (reference/intake-model.md, "Operator (lab) profile").
+ * describes them (docs/intake-model.md, "Operator (lab) profile").
  *
  * The marketplace service owns both models: it validates every field (strictly: an unknown
  * field is invalid_value at its path) and reports errors with their paths. So, as for the
@@ -95,7 +95,7 @@ const OperatorProfileDocumentation = d
       .describe("How much the lab can take on"),
   })
   .describe(
-    "An operator (lab) profile (intake-model.md). The marketplace service validates it (an unknown field is invalid_value at its path); status, quality metrics and verification are not part of it.",
+    "An operator (lab) profile (docs/intake-model.md). The marketplace service validates it (an unknown field is invalid_value at its path); status, quality metrics and verification are not part of it.",
   );
 
 const VerificationRecordDocumentation = d

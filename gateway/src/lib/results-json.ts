@@ -66,7 +66,7 @@ export function submissionAnswerJson(message: Experiment | undefined) {
 }
 
 /**
- * GET /experiments/{id}/results: the results record as the service wrote it (SPEC.md,
+ * GET /experiments/{id}/results: the results record as the service wrote it (docs/api.md,
  * Results; its file urls are signed), and when those urls stop working.
  */
 export function resultsAnswerJson(resultsJson: string, urlsExpireAt: Timestamp | undefined) {

@@ -1,6 +1,6 @@
 /**
- * The results submission (SPEC.md, POST /operator/jobs/{experiment_id}/submit) and the
- * results record (SPEC.md, Results) as the OpenAPI document describes them.
+ * The results submission (docs/api.md, POST /operator/jobs/{experiment_id}/submit) and the
+ * results record (docs/api.md, Results) as the OpenAPI document describes them.
  *
  * The experiments service owns both: it validates the submission, decodes the base64 files
  * into its blob store and writes the record with signed, short-lived file URLs. The gateway
@@ -62,7 +62,7 @@ const ResultsSubmissionDocumentation = d
     notes: d.string().optional().describe("Operator notes (operator_notes in the results record)"),
   })
   .describe(
-    "Results of the experiment (SPEC.md). The body may be up to 40 MiB (files are base64 inside it); the experiments service validates it and stores the files.",
+    "Results of the experiment (docs/api.md). The body may be up to 40 MiB (files are base64 inside it); the experiments service validates it and stores the files.",
   );
 
 const fileLink = {
@@ -102,7 +102,7 @@ const ResultsRecordDocumentation = d
       .nullable()
       .describe("When the signed file URLs stop working (ISO 8601); read the results again for new ones"),
   })
-  .describe("The results record (SPEC.md, Results) with short-lived signed file URLs");
+  .describe("The results record (docs/api.md, Results) with short-lived signed file URLs");
 
 /** POST /operator/jobs/{experiment_id}/submit: any JSON object, described as the submission. */
 export const ResultsSubmissionSchema = z

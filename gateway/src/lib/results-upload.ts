@@ -1,5 +1,5 @@
 /**
- * The results submission body (SPEC.md, POST /operator/jobs/{experiment_id}/submit) read as a
+ * The results submission body (docs/api.md, POST /operator/jobs/{experiment_id}/submit) read as a
  * stream and turned into the messages of the experiments service's UploadResults, so that the
  * gateway holds no whole body and no whole file: only the non-file fields (small) and one piece
  * of base64 text at a time.
@@ -80,7 +80,7 @@ export function formatField(path: readonly Segment[]): string {
   return out;
 }
 
-/** Whether a string at `path` is a file's content (SPEC.md: where the submit body puts files). */
+/** Whether a string at `path` is a file's content (docs/api.md: where the submit body puts files). */
 function isFileContent(path: readonly Segment[]): boolean {
   const [a, b, c, d] = path;
   if (path.length === 3) return a === "raw_data_uploads" && typeof b === "number" && c === "content_base64";

@@ -1,4 +1,4 @@
-/** The eight experiment types (reference/intake-model.md), shared by every service and the gateway. */
+/** The eight experiment types (docs/intake-model.md), shared by every service and the gateway. */
 export const EXPERIMENT_TYPES = [
   "SANGER_PLASMID_VERIFICATION",
   "QPCR_EXPRESSION",

@@ -203,7 +203,7 @@ export function eligibilityFailures(
   return failed;
 }
 
-/** `operator_availability` (SPEC.md, estimate): high, medium, low or none. */
+/** `operator_availability` (docs/api.md, estimate): high, medium, low or none. */
 export type OperatorAvailability = "high" | "medium" | "low" | "none";
 
 /** Counts of eligible operators at which availability reaches each level: 8+, 3–7, 1–2, 0. */

@@ -1,5 +1,5 @@
 /**
- * The published rate limits (SPEC.md, Limits), in one place: identity enforces them and the
+ * The published rate limits (docs/api.md, Limits), in one place: identity enforces them and the
  * gateway documents them (GET /config, GET /auth/me).
  */
 export interface WindowLimits {

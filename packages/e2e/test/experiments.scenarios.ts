@@ -78,7 +78,7 @@ export async function staffClient(target: ExperimentsTarget): Promise<Client> {
 }
 
 // ---------------------------------------------------------------------------------------
-// Request bodies (reference/intake-model.md)
+// Request bodies (docs/intake-model.md)
 
 export { micRequest } from "@petri/testkit";
 

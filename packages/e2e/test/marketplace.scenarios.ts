@@ -44,7 +44,7 @@ export async function eventually<T>(
 }
 
 // ---------------------------------------------------------------------------------------
-// Operators (reference/intake-model.md, operator profile)
+// Operators (docs/intake-model.md, operator profile)
 
 export { operatorProfile, verificationRecord } from "@petri/testkit";
 

@@ -44,7 +44,7 @@ const migrateOnStartSchema = z
 
 /**
  * Cluster mode: one service in its own process, on PostgreSQL (its own schema) and NATS
- * JetStream, behind a Connect server. Shutdown runs in DESIGN.md's order.
+ * JetStream, behind a Connect server. Shutdown runs in docs/architecture.md's order.
  *
  * `migrate` (first argument) brings the schema to the newest migration and exits: 0 when
  * done, 1 on failure. Kubernetes runs it as a Job before the serving replicas, which then

@@ -1,5 +1,5 @@
 /**
- * Every outbound call reads at most a fixed number of bytes (DESIGN.md section 6): an
+ * Every outbound call reads at most a fixed number of bytes (docs/architecture.md section 6): an
  * upstream that streams without end must not exhaust the caller's memory.
  */
 

@@ -1,5 +1,5 @@
 /**
- * The two audiences most RPCs have (DESIGN.md section 6, authorization where the data is):
+ * The two audiences most RPCs have (docs/architecture.md section 6, authorization where the data is):
  * - account: any account acting for itself (requester, operator, staff); never the gateway's
  *   "system" principal, which acts for no account;
  * - staff: staff accounts only.

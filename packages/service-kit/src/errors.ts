@@ -1,7 +1,7 @@
 /**
  * Domain errors. Use cases throw these; the Connect error interceptor turns them into a
  * ConnectError carrying petri.common.v1.ErrorDetail, and the gateway turns that into the
- * public body {"error":{"code","message","details"}} (DESIGN.md section 5).
+ * public body {"error":{"code","message","details"}} (docs/architecture.md section 5).
  */
 export interface FieldError {
   /** JSON path, e.g. "constraints.budget_max_usd". */

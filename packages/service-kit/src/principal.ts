@@ -1,5 +1,5 @@
 /**
- * The internal principal token (DESIGN.md section 6).
+ * The internal principal token (docs/architecture.md section 6).
  *
  * The gateway authenticates every public request, then calls a service with a short-lived
  * JWT naming the principal. Services verify it and authorize where the data is. The token

@@ -3,7 +3,7 @@
  * blocking the ones after it, and a hard deadline so the process exits on its own before
  * Kubernetes' SIGKILL (terminationGracePeriodSeconds).
  *
- * Services list the steps in DESIGN.md's order:
+ * Services list the steps in docs/architecture.md's order:
  *   readiness false -> stop consumers -> stop relay -> close server -> drain bus -> destroy db
  */
 import { systemClock, type Clock } from "./clock.js";

@@ -1,5 +1,5 @@
 /**
- * Idempotency-Key on CreateExperiment (Stripe semantics, reliability-test-plan.md section 2):
+ * Idempotency-Key on CreateExperiment (Stripe semantics, docs/api.md#idempotency):
  * replay fidelity, a reused key with another body, concurrent duplicates across two
  * replicas, key hygiene, per-account scope, refused requests not stored, 24 h retention.
  */

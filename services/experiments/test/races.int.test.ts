@@ -1,7 +1,7 @@
 /**
  * Races on the marketplace state machine, on real PostgreSQL with several experiments
  * replicas, each on its own connection pool (an in-process mutex or one pool could hide a
- * bug; reference/reliability-test-plan.md section 4):
+ * bug):
  *
  * - C1: N (2..64, from fast-check) verified operators claim one experiment at once: exactly
  *   one succeeds, N-1 get 409 experiment_already_claimed, one ExperimentClaimed is recorded.

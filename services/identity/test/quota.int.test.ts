@@ -1,5 +1,5 @@
 /**
- * Shared rate-limit quotas (reliability-test-plan section 5): exact limits per window, the
+ * Shared rate-limit quotas (docs/api.md#limits): exact limits per window, the
  * day window binding after ten full minutes, no lost updates under concurrent draws from
  * several replicas, and purging of old counters. Same scenarios on PostgreSQL and PGlite;
  * time comes from the fake clock only.

@@ -1,5 +1,5 @@
 /**
- * Secrets at rest (reliability-test-plan K4, K8): a dump of the identity schema holds no
+ * Secrets at rest (docs/architecture.md section 6): a dump of the identity schema holds no
  * password, no API key secret and no private key; sealed keys open only with the KEK. Plus
  * the standalone secrets file and a restart of a persisted PGlite database.
  */

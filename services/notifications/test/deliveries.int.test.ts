@@ -1,6 +1,6 @@
 /**
  * Experiment events become signed webhook deliveries: the body and both signatures as a
- * receiver verifies them (independently of src/), the event names and thin data of SPEC.md,
+ * receiver verifies them (independently of src/), the event names and thin data of docs/api.md,
  * the preferences, one delivery per event, refused URLs, and the address checks at connect
  * time (reliability test plan S2, S3).
  */
@@ -105,7 +105,7 @@ describe.each(ENGINES)("webhook deliveries (%s)", (engine) => {
     expect((await deliveriesOf(fixture.id)).map((row) => row.event).sort()).toEqual(["claimed", "started"]);
   });
 
-  it("names the six SPEC.md events and keeps their data thin", async () => {
+  it("names the six docs/api.md events and keeps their data thin", async () => {
     const fixture = experiment(requester().accountId, receiver.url("r1.hooks.test"));
     await notifications.deliver(...WEBHOOK_EVENTS.map((event) => experimentEvent(fixture, event)));
     await notifications.service.deliverDue();

@@ -237,7 +237,7 @@ export const submitResults = createRoute({
   operationId: "submitResults",
   tags: ["Operators"],
   summary: "Submit the results: in_progress (or claimed) -> pending_approval",
-  description: `The body (SPEC.md) carries the files base64-encoded and may be up to ${RESULTS_LIMIT_MIB} MiB. It is read as a stream: each file is passed to the experiments service in pieces as it arrives, which decodes, checks and stores it, and validates the other fields. The requester is notified (completed) and can read the results with signed file URLs. ${OPERATOR_ROLE_NOTE}`,
+  description: `The body (docs/api.md) carries the files base64-encoded and may be up to ${RESULTS_LIMIT_MIB} MiB. It is read as a stream: each file is passed to the experiments service in pieces as it arrives, which decodes, checks and stores it, and validates the other fields. The requester is notified (completed) and can read the results with signed file URLs. ${OPERATOR_ROLE_NOTE}`,
   ...authenticatedAccess,
   request: {
     params: ExperimentIdParamsSchema,

@@ -58,7 +58,7 @@ export const WebhookDeliverySchema = z
     }),
     account_id: z.string(),
     experiment_id: z.string(),
-    event: z.string().openapi({ enum: [...WEBHOOK_EVENTS], description: "The SPEC.md event name" }),
+    event: z.string().openapi({ enum: [...WEBHOOK_EVENTS], description: "The docs/api.md event name" }),
     experiment_version: z.int().openapi({
       description: "The experiment's version the event announced (data.version; order events by it)",
     }),

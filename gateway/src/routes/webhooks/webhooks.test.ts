@@ -28,7 +28,7 @@ beforeEach(async () => {
 });
 
 describe("POST /webhooks/test", () => {
-  it("sends the URL and event as the caller and answers SPEC.md's fields, the webhook-id and the failure class", async () => {
+  it("sends the URL and event as the caller and answers docs/api.md's fields, the webhook-id and the failure class", async () => {
     const response = await call("POST", "/webhooks/test", { url: RECEIVER, event_type: "completed" });
     expect(response.status).toBe(200);
     expect(await bodyOf(response)).toEqual({

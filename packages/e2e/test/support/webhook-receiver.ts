@@ -2,7 +2,7 @@
  * A webhook receiver on https://127.0.0.1 for the e2e scenarios. It answers 200, keeps every
  * request (headers and the raw body bytes), and checks signatures with its own node:crypto code,
  * never the service's: X-Service-Signature (HMAC-SHA256 of the raw body keyed with the secret
- * text, SPEC.md) and the Standard Webhooks `webhook-signature` (HMAC-SHA256 of
+ * text, docs/api.md) and the Standard Webhooks `webhook-signature` (HMAC-SHA256 of
  * `id.timestamp.body` keyed with the base64-decoded part after `whsec_`).
  *
  * Its certificate is self-signed for 127.0.0.1; the services trust it through the test-only
@@ -82,7 +82,7 @@ function equalText(a: string, b: string): boolean {
   return left.length === right.length && timingSafeEqual(left, right);
 }
 
-/** SPEC.md: `X-Service-Signature: sha256=<hex of HMAC-SHA256(secret, raw body)>` (any listed value). */
+/** docs/api.md: `X-Service-Signature: sha256=<hex of HMAC-SHA256(secret, raw body)>` (any listed value). */
 export function serviceSignatureValid(hook: ReceivedWebhook, secret: string): boolean {
   const expected = `sha256=${createHmac("sha256", Buffer.from(secret, "utf8")).update(hook.body).digest("hex")}`;
   return (hook.headers["x-service-signature"] ?? "").split(", ").some((value) => equalText(value, expected));

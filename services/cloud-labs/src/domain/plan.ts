@@ -1,7 +1,7 @@
 import type { ExperimentType } from "@petri/contracts";
 
 /**
- * The shapes the cloud-lab pieces share (SPEC.md "Cloud lab provider", "Cloud labs"). Pure
+ * The shapes the cloud-lab pieces share (docs/api.md "Cloud lab provider", "Cloud labs"). Pure
  * types, written first so the parts can be built side by side:
  *
  *   intake (a POST /experiments body, possibly partial)
@@ -41,7 +41,7 @@ export interface CloudLabProvider {
   max_bsl: BslLevel;
 }
 
-/** The public answer of POST /cloud-labs/interpret (SPEC.md). */
+/** The public answer of POST /cloud-labs/interpret (docs/api.md). */
 export interface Interpretation {
   experiment_type: ExperimentType;
   parameters: {

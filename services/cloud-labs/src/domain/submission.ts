@@ -1,5 +1,5 @@
 /**
- * A cloud-lab submission's life (SPEC.md "Cloud lab submission status"). Pure.
+ * A cloud-lab submission's life (docs/api.md "Cloud lab submission status"). Pure.
  *
  *   pending    created with the translated protocol; the worker has not sent it yet
  *   submitted  the lab accepted it (provider_submission_id set)

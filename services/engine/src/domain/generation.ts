@@ -1,7 +1,7 @@
 import type { ExperimentType } from "@petri/contracts";
 
 /**
- * The shapes every hypothesis-generation provider shares (SPEC.md "Engine run" and
+ * The shapes every hypothesis-generation provider shares (docs/api.md "Engine run" and
  * "Hypothesis-generation engine"). Pure types: the offline rules engine, the
  * OpenAI-compatible writer and the literature provider all speak them, and the run pipeline
  * (app/) composes them.

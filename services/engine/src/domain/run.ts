@@ -1,5 +1,5 @@
 /**
- * An engine run (SPEC.md "Engine run", "Engine run status"). Pure: no I/O, no clock.
+ * An engine run (docs/api.md "Engine run", "Engine run status"). Pure: no I/O, no clock.
  *
  * States and transitions:
  *   PENDING  -> RUNNING     a worker leases it (attempts + 1)

@@ -127,7 +127,7 @@ export async function recordProtocolProposed(
   await record(trx, events.experiments.protocolProposed, row, now, { experiment: experimentMessage(row) });
 }
 
-/** An operator claimed an open experiment (SPEC.md event "claimed"). */
+/** An operator claimed an open experiment (docs/api.md event "claimed"). */
 export async function recordClaimed(
   trx: Kysely<ExperimentsDb>,
   row: ExperimentRecord,
@@ -136,7 +136,7 @@ export async function recordClaimed(
   await record(trx, events.experiments.experimentClaimed, row, now, { experiment: experimentMessage(row) });
 }
 
-/** The operator started work (SPEC.md event "started"). */
+/** The operator started work (docs/api.md event "started"). */
 export async function recordStarted(
   trx: Kysely<ExperimentsDb>,
   row: ExperimentRecord,
@@ -145,7 +145,7 @@ export async function recordStarted(
   await record(trx, events.experiments.experimentStarted, row, now, { experiment: experimentMessage(row) });
 }
 
-/** The operator reported an issue (SPEC.md event "issue"). */
+/** The operator reported an issue (docs/api.md event "issue"). */
 export async function recordIssueReported(
   trx: Kysely<ExperimentsDb>,
   row: ExperimentRecord,
@@ -158,7 +158,7 @@ export async function recordIssueReported(
   });
 }
 
-/** Results are in, pending approval (SPEC.md event "completed", results_available true). */
+/** Results are in, pending approval (docs/api.md event "completed", results_available true). */
 export async function recordResultsSubmitted(
   trx: Kysely<ExperimentsDb>,
   row: ExperimentRecord,
@@ -172,7 +172,7 @@ export async function recordResultsSubmitted(
 }
 
 /**
- * The requester approved (SPEC.md event "approved"). This event is the release instruction:
+ * The requester approved (docs/api.md event "approved"). This event is the release instruction:
  * the ledger releases the hold to the operator when it consumes it, exactly once (one
  * release posting per experiment).
  */
@@ -189,7 +189,7 @@ export async function recordResultsApproved(
   });
 }
 
-/** The requester disputed (SPEC.md event "disputed"). */
+/** The requester disputed (docs/api.md event "disputed"). */
 export async function recordDisputed(
   trx: Kysely<ExperimentsDb>,
   row: ExperimentRecord,

@@ -5,7 +5,7 @@ import { loadVisible } from "./experiment-access.js";
 import { type SignedResults, signedResults } from "./result-links.js";
 
 /**
- * GET /experiments/{id}/results: the SPEC.md results record with signed file URLs valid for
+ * GET /experiments/{id}/results: the docs/api.md results record with signed file URLs valid for
  * FILE_URL_TTL_SECONDS. For the requester, the assigned operator and staff (404 to anyone
  * else), from pending_approval on (409 invalid_state before; see domain/lifecycle/results-access).
  */

@@ -9,7 +9,7 @@ import { lockAssigned } from "./experiment-access.js";
 import { recordIssueReported } from "./experiment-events.js";
 
 /**
- * The assigned operator reports an issue (SPEC.md event "issue"): while claimed or
+ * The assigned operator reports an issue (docs/api.md event "issue"): while claimed or
  * in_progress, at most 100 per experiment (409 issue_limit_reached beyond). The issue becomes
  * part of the experiment (Experiment.issues, so the requester sees it), its version moves and
  * IssueReported is recorded. The experiment row is locked, so concurrent reports count

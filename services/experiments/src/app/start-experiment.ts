@@ -9,7 +9,7 @@ import { recordStarted } from "./experiment-events.js";
 
 /**
  * The assigned operator starts work: claimed -> in_progress, started_at set, ExperimentStarted
- * recorded (SPEC.md event "started"). The requester and staff get 403, anyone else 404; any
+ * recorded (docs/api.md event "started"). The requester and staff get 403, anyone else 404; any
  * other status 409 invalid_state.
  */
 export function makeStartExperiment(deps: { db: Kysely<ExperimentsDb>; clock: Clock; afterCommit(): void }) {

@@ -6,7 +6,7 @@
 
 export { EXPERIMENT_TYPES, type ExperimentType } from "@petri/contracts";
 
-/** An error that makes a request invalid (SPEC.md validation codes). */
+/** An error that makes a request invalid (docs/api.md validation codes). */
 export interface RequestError {
   /** JSON path into the request as sent, e.g. "turnaround_budget.budget_max_usd". */
   path: string;

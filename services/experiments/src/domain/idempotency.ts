@@ -1,5 +1,5 @@
 /**
- * Idempotency keys of POST /experiments (Stripe semantics; reliability-test-plan.md section 2).
+ * Idempotency keys of POST /experiments (Stripe semantics; docs/api.md#idempotency).
  * The key is scoped per account; the request is identified by a SHA-256 over the canonical
  * JSON of the body and the save_as_draft flag, so key order and number spelling (1 vs 1.0)
  * do not make two equal requests differ.

@@ -1,6 +1,6 @@
 /**
  * PATCH /experiments/{id}: which fields may change (constraints, communication preferences
- * and turnaround, SPEC.md) and how a patch merges into the request as sent (JSON Merge
+ * and turnaround, docs/api.md) and how a patch merges into the request as sent (JSON Merge
  * Patch, RFC 7396: objects merge key by key, null removes a key, anything else replaces).
  */
 import { type FieldError, ValidationError } from "@petri/service-kit";

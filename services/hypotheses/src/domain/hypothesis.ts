@@ -1,5 +1,5 @@
 /**
- * A hypothesis of an account's library (SPEC.md "Hypothesis (library)", "Hypothesis status").
+ * A hypothesis of an account's library (docs/api.md "Hypothesis (library)", "Hypothesis status").
  * Pure: no I/O, no clock.
  *
  * - A new hypothesis is DRAFT with experiments_count 0. title (1..200 characters) and

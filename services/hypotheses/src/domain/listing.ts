@@ -1,5 +1,5 @@
 /**
- * The filter of a library listing (SPEC.md GET /hypotheses). Pure.
+ * The filter of a library listing (docs/api.md GET /hypotheses). Pure.
  *
  * - status: one of DRAFT, USED, ARCHIVED; absent lists every status except ARCHIVED (archived
  *   hypotheses stay stored but are hidden unless asked for by name).

@@ -1,6 +1,6 @@
 /**
  * Who may call what. Authorization is checked here, where the data is, not only in the
- * gateway (DESIGN.md section 6). Every handler states its audience:
+ * gateway (docs/architecture.md section 6). Every handler states its audience:
  *
  * - public:  no principal needed (registration, token issuance).
  * - account: an account acting for itself: requester, operator or staff (not "system").

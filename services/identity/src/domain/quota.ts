@@ -1,9 +1,9 @@
 /**
  * Rate-limit quotas: fixed windows aligned to the clock, counted per subject in a shared
- * store so that every gateway replica draws from the same counters (SPEC.md, Limits).
+ * store so that every gateway replica draws from the same counters (docs/api.md, Limits).
  *
  * A fixed window admits at most its limit between two resets; a burst straddling a reset
- * can see up to twice the limit within 60 s (reliability-test-plan R4, documented choice).
+ * can see up to twice the limit within 60 s (a documented choice).
  *
  * The grant of a draw, min(requested, remaining of every window) and never below zero, is
  * computed by the draw statement itself under the counter row's lock (app/acquire-quota.ts),

@@ -1,5 +1,5 @@
 /**
- * API key secrets, GitHub-style (DESIGN.md section 6; reliability-test-plan section 8):
+ * API key secrets, GitHub-style (docs/architecture.md section 6):
  *
  *   petri_sk_ + 32 base62 characters of randomness + 6 base62 characters of CRC32(random part)
  *

@@ -1,5 +1,5 @@
 /**
- * Who may call what. Checked where the data is (DESIGN.md section 6):
+ * Who may call what. Checked where the data is (docs/architecture.md section 6):
  *
  * - account: any account acting for itself (requester, operator, staff); never the gateway's
  *   "system" principal, which acts for no account.

@@ -40,7 +40,7 @@ export interface ExperimentEventFacts {
   /** The normalised request, holding communication_preferences. */
   requestJson: string;
   occurredAt: Date;
-  /** Status as a SPEC.md name, e.g. "pending_approval". */
+  /** Status as a docs/api.md name, e.g. "pending_approval". */
   status: string;
   /** The event-specific, thin part of `data`. */
   details: Record<string, unknown>;

@@ -48,7 +48,7 @@ export interface WebhookDeliveriesTable {
   id: string;
   account_id: string;
   experiment_id: string;
-  /** SPEC.md event name (claimed, started, completed, issue, approved, disputed). */
+  /** docs/api.md event name (claimed, started, completed, issue, approved, disputed). */
   event: string;
   /** The experiments event ("evt_...") it announces; unique. */
   source_event_id: string;

@@ -1,5 +1,5 @@
 /**
- * What one attempt's result means (SPEC.md: receivers answer 200 within 5 seconds): a 2xx
+ * What one attempt's result means (docs/api.md: receivers answer 200 within 5 seconds): a 2xx
  * within the deadline is a success; anything else is a failure, in one of three public
  * classes. The class is all a requester sees: a refused address at connect time, a DNS
  * failure, a refused or reset connection, a TLS error and a timeout all read

@@ -1,5 +1,5 @@
 /**
- * The one e-mail an account gets when its webhook deliveries are paused (SPEC.md, Events:
+ * The one e-mail an account gets when its webhook deliveries are paused (docs/api.md, Events:
  * after 5 failures delivery is paused and an e-mail notification is sent to the account).
  * It names what failed and how to resume; it never quotes a receiver's response.
  */

@@ -1,5 +1,5 @@
 /**
- * The webhook body (SPEC.md, Events): {event, experiment_id, timestamp, data}. Payloads are
+ * The webhook body (docs/api.md, Events): {event, experiment_id, timestamp, data}. Payloads are
  * thin: ids, status, times and links (paths relative to the API's base URL), never results,
  * file contents or the request itself. `data.version` is the experiment's aggregate version,
  * so a receiver can order events that arrive out of order. The body is serialised once, when

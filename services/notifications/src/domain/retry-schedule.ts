@@ -1,5 +1,5 @@
 /**
- * The retry schedule of a delivery (SPEC.md, Events): attempt 1 at once, then attempts 2-5
+ * The retry schedule of a delivery (docs/api.md, Events): attempt 1 at once, then attempts 2-5
  * after 1 minute, 5 minutes, 30 minutes and 2 hours. Each delay is measured from the moment
  * the previous attempt failed (the end of that attempt, on the service clock), so a receiver
  * always gets the full pause after a failure; with instant failures the attempts land at

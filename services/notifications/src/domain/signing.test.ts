@@ -11,7 +11,7 @@ import {
 
 /**
  * A receiver's verification written from the two specifications, not from signing.ts: the
- * SPEC.md header is HMAC-SHA256(secret text, raw body) in lowercase hex after "sha256=";
+ * docs/api.md header is HMAC-SHA256(secret text, raw body) in lowercase hex after "sha256=";
  * the Standard Webhooks one is base64 HMAC-SHA256(base64-decoded key, "id.ts.body").
  */
 function receiverAccepts(secret: string, body: Uint8Array, headers: Record<string, string>): boolean {

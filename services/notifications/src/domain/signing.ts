@@ -2,7 +2,7 @@
  * Webhook signatures. Every delivery carries two schemes, computed over the exact body bytes
  * that are sent:
  *
- * - SPEC.md's `X-Service-Signature: sha256=<lowercase hex>`: HMAC-SHA256 of the raw body,
+ * - docs/api.md's `X-Service-Signature: sha256=<lowercase hex>`: HMAC-SHA256 of the raw body,
  *   keyed with the signing secret exactly as the account was shown it (its UTF-8 bytes,
  *   `whsec_` prefix included), which is what a receiver naturally passes to its HMAC.
  * - Standard Webhooks v1: `webhook-id` (the delivery id, the same on every retry),

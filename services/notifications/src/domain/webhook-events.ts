@@ -1,5 +1,5 @@
 /**
- * The webhook events of SPEC.md and who wants them. An experiment's normalised request names
+ * The webhook events of docs/api.md and who wants them. An experiment's normalised request names
  * the receiver in communication_preferences: `webhook_url` (https) and `notification_events`.
  * A request with a webhook_url and no notification_events wants every event (naming the URL
  * is the opt-in); an explicit empty list wants none.

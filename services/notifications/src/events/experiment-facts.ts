@@ -11,7 +11,7 @@ import { envelopeOccurredAt, envelopeVersion } from "@petri/events";
 import type { ExperimentEventFacts } from "../app/schedule-webhook-delivery.js";
 import type { WebhookEvent } from "../domain/webhook-events.js";
 
-/** "PENDING_APPROVAL" -> "pending_approval": the status names of SPEC.md. */
+/** "PENDING_APPROVAL" -> "pending_approval": the status names of docs/api.md. */
 export function statusName(status: ExperimentStatus): string {
   return (ExperimentStatus[status] ?? "UNSPECIFIED").toLowerCase();
 }

@@ -1,5 +1,5 @@
 /**
- * petri.experiments.results_submitted -> the "completed" webhook (SPEC.md: data holds status
+ * petri.experiments.results_submitted -> the "completed" webhook (docs/api.md: data holds status
  * pending_approval and results_available true). The results themselves are read with the
  * requester's credentials at links.results; no file content travels in a webhook.
  */

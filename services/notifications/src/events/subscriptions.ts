@@ -42,7 +42,7 @@ export function notificationsConsumers(deps: {
       ],
     },
     {
-      // The SPEC.md webhook events: claimed, started, issue, completed, approved, disputed.
+      // The docs/api.md webhook events: claimed, started, issue, completed, approved, disputed.
       name: "notifications-webhooks",
       subscriptions: [
         {

@@ -1,6 +1,6 @@
 /**
  * A receiver's signature checks, written from the specifications with node:crypto only
- * (nothing from src/): SPEC.md's X-Service-Signature (HMAC-SHA256 of the raw body, keyed
+ * (nothing from src/): docs/api.md's X-Service-Signature (HMAC-SHA256 of the raw body, keyed
  * with the secret text, lowercase hex after "sha256=") and Standard Webhooks v1 (base64
  * HMAC-SHA256 of "id.timestamp.body", keyed with the base64 part of whsec_..., with a
  * timestamp tolerance against replays).

@@ -1,6 +1,6 @@
 /**
  * Container types (Strateos shortnames). Well counts, maximum and dead volumes come from
- * reference/engine-and-cloudlab-notes.md section 5.3 (read there from autoprotocol-python
+ * docs/assay-notes.md section 5.3 (read there from autoprotocol-python
  * container_type.py). A value the notes do not give is null and `unsourced` names it: the
  * generator never relies on a null volume, and the checker cannot check one.
  */

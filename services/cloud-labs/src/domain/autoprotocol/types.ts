@@ -1,5 +1,5 @@
 /**
- * The Autoprotocol subset we emit (reference/engine-and-cloudlab-notes.md section 5). Only the ops
+ * The Autoprotocol subset we emit (docs/assay-notes.md section 5). Only the ops
  * and fields listed here ever leave the generator; AUTOPROTOCOL_SCHEMA describes exactly this
  * shape and the checker understands exactly these ops.
  *

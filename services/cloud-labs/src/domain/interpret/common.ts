@@ -1,8 +1,8 @@
 /**
  * The parts of an intake every plan type reads: title, compliance.bsl and replicates.
  *
- * Spellings accepted (reference/intake-model.md): replicates at the top level or in
- * protocol.replicates (SPEC.md), each as technical / technical_replicates and biological /
+ * Spellings accepted (docs/intake-model.md): replicates at the top level or in
+ * protocol.replicates (docs/api.md), each as technical / technical_replicates and biological /
  * biological_replicates; equal values sent twice are fine, different ones are a problem at the
  * second place. compliance.bsl as BSL1, BSL-1, bsl 1, BSL_1 or the bare level (1 or "1").
  */

@@ -4,7 +4,7 @@
  *
  * - MINIMAL_INTAKES: the least a valid request of each type carries (most parameters defaulted).
  * - FULL_INTAKES: every parameter the plan uses stated (confidence 1).
- * - MIC_CLOUD_INTAKE: the cloud-lab MIC form of SPEC.md.
+ * - MIC_CLOUD_INTAKE: the cloud-lab MIC form of docs/api.md.
  */
 import type { ExperimentType } from "@petri/contracts";
 
@@ -328,7 +328,7 @@ export const FULL_INTAKES: Intakes = deepFreeze<Intakes>({
   },
 });
 
-/** MIC in the cloud-lab form (SPEC.md, Cloud labs). */
+/** MIC in the cloud-lab form (docs/api.md, Cloud labs). */
 export const MIC_CLOUD_INTAKE: { [key: string]: Json } = deepFreeze<{ [key: string]: Json }>({
   experiment_type: "MIC_MBC_ASSAY",
   title: "MIC of two compounds against two organisms",

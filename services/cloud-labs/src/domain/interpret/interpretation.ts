@@ -1,5 +1,5 @@
 /**
- * The public summary of a plan (SPEC.md, POST /cloud-labs/interpret): who is tested, with what
+ * The public summary of a plan (docs/api.md, POST /cloud-labs/interpret): who is tested, with what
  * at which concentrations, how often, for how long, read how; plus the confidence and notes the
  * PlanContext gathered while the plan was built.
  *

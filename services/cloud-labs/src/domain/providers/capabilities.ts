@@ -9,7 +9,7 @@
  * the lab's overhead, inside base_cost_usd. So the estimate is base + per_sample x sample_count,
  * with no further multiplication.
  *
- * Warnings follow engine-and-cloudlab-notes.md section 7 and only the rules stated there; each
+ * Warnings follow docs/assay-notes.md section 7 and only the rules stated there; each
  * starts with its rule id (MIC-N, IC50-REP, QPCR-REF ...). The notes give ids for MIC, IC50 and
  * qPCR; the zone (M02), Sanger and growth rules of 7.1 and 7.4 get ZONE-, SANGER- and GROWTH- ids.
  */

@@ -7,7 +7,7 @@ import type { CloudLabProvider } from "../plan.js";
 import { estimateCost } from "./capabilities.js";
 import { findProvider, PROVIDERS, supportedTypes } from "./catalog.js";
 
-/** Market price bands of reference/intake-model.md (USD); CUSTOM is "variable". */
+/** Market price bands of docs/intake-model.md (USD); CUSTOM is "variable". */
 const PRICE_BANDS: Record<Exclude<ExperimentType, "CUSTOM">, [number, number]> = {
   SANGER_PLASMID_VERIFICATION: [50, 150],
   QPCR_EXPRESSION: [200, 500],

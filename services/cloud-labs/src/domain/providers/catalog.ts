@@ -1,12 +1,12 @@
 /**
- * The cloud labs Petri knows (SPEC.md "Cloud lab provider"). All three are Petri's own sandbox
+ * The cloud labs Petri knows (docs/api.md "Cloud lab provider"). All three are Petri's own sandbox
  * labs: simulated, with realistic capabilities and prices, until a deployment connects a real
  * lab behind one of them. Their names say which real service each imitates in protocol format
  * only; nothing here claims what Emerald Cloud Lab or Strateos offer.
  *
  * Prices (decision): base_cost_usd + per_sample_usd x sample_count, where sample_count counts
  * assay units (wells, reactions, reads, disks; see ./capabilities.ts). They are set so a typical
- * request of each supported type lands inside the market bands of reference/intake-model.md
+ * request of each supported type lands inside the market bands of docs/intake-model.md
  * (e.g. a 10-point MIC in triplicate, 30 wells, costs 200-400 USD); a test holds them there.
  *
  * Coverage: between them all eight types. CUSTOM only on the SLL sandbox, whose unit-operation

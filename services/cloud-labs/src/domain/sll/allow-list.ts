@@ -4,7 +4,7 @@
  * check.ts), and the renderer refuses anything outside it, so a name can only reach the SLL text
  * by being written here.
  *
- * Provenance (reference/engine-and-cloudlab-notes.md section 6):
+ * Provenance (docs/assay-notes.md section 6):
  * - Function names and the unit-operation names LabelContainer, LabelSample, Transfer, Mix,
  *   Incubate, IncubateCells, SerialDilute, Cover, Uncover, Centrifuge, AbsorbanceIntensity and
  *   LuminescenceIntensity are listed there as verified names.

@@ -1,5 +1,5 @@
 /**
- * Experiment-type classification by weighted cues (engine-and-cloudlab-notes.md §4.4).
+ * Experiment-type classification by weighted cues (docs/assay-notes.md §4.4).
  *
  * Each type scores the weights of its cue phrases found in the query (half weight in the
  * context) plus entity evidence (e.g. an organism and an antimicrobial for MIC). CUSTOM has

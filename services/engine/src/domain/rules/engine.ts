@@ -3,7 +3,7 @@
  *
  * Pure and deterministic (no clock, no randomness, no I/O): the same request gives a
  * deep-equal output. It never searches literature and never cites: `sources` is always empty
- * and the rationale says the text was drafted from rules (engine-and-cloudlab-notes.md §4.1).
+ * and the rationale says the text was drafted from rules (docs/assay-notes.md §4.1).
  */
 import type { ExperimentType } from "@petri/contracts";
 

@@ -10,7 +10,7 @@ import type { TypeDraft } from "./draft/index.js";
 import type { Extraction } from "./extract.js";
 import { clampText } from "./format.js";
 
-/** Placeholder budget (midpoint of intake-model.md's typical band) and turnaround per type. */
+/** Placeholder budget (midpoint of docs/intake-model.md's typical band) and turnaround per type. */
 export const TYPE_DEFAULTS: Readonly<Record<ExperimentType, { budgetUsd: number; turnaroundDays: number }>> =
   {
     SANGER_PLASMID_VERIFICATION: { budgetUsd: 100, turnaroundDays: 7 },

@@ -1,8 +1,8 @@
-// The shapes of acceptance evaluation: the criteria and results it reads (SPEC "Acceptance
+// The shapes of acceptance evaluation: the criteria and results it reads (docs/api.md "Acceptance
 // criteria" and "Results"), and the evaluation it returns.
 import type { TestName, TestResult } from "./stats.js";
 
-// Input shapes (SPEC "Acceptance criteria" and "Results"). Fields are optional / loosely typed
+// Input shapes (docs/api.md "Acceptance criteria" and "Results"). Fields are optional / loosely typed
 // because stored JSON may be incomplete; the evaluator validates at run time.
 
 export type Operator = "gt" | "gte" | "lt" | "lte" | "eq" | "neq" | "between" | "not_between";
@@ -59,7 +59,7 @@ export interface StructuredData {
   readonly statistics?: { readonly test_used?: string | null; readonly p_value?: unknown } | null;
 }
 
-/** The results record (SPEC "Results"); only these fields are read. */
+/** The results record (docs/api.md "Results"); only these fields are read. */
 export interface ResultsInput {
   readonly structured_data?: StructuredData | null;
   readonly summary?: string | null;

@@ -1,7 +1,7 @@
 /**
- * The requester's approval of delivered results (SPEC.md POST /approve). Pure.
+ * The requester's approval of delivered results (docs/api.md POST /approve). Pure.
  *
- * SPEC.md leaves the bounds of rating and feedback open: rating is a whole number 1..5 and
+ * docs/api.md leaves the bounds of rating and feedback open: rating is a whole number 1..5 and
  * optional (0, proto3's unset, means none given); feedback is optional, at most 2,000
  * characters. Results count as on time when they were submitted by the claim's deadline.
  */

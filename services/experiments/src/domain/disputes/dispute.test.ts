@@ -20,7 +20,7 @@ function problems(fn: () => unknown) {
 }
 
 describe("dispute claims", () => {
-  it("takes one of the five SPEC.md reasons and a trimmed description of 20 to 5,000 characters", () => {
+  it("takes one of the five docs/api.md reasons and a trimmed description of 20 to 5,000 characters", () => {
     expect(disputeClaim(valid)).toEqual({ ...valid, evidenceUrls: [] });
     for (const reason of ["results_incorrect", "protocol_not_followed", "documentation_insufficient"])
       expect(disputeClaim({ ...valid, reason }).reason).toBe(reason);

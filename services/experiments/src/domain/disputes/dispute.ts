@@ -1,11 +1,11 @@
 /**
- * Raising a dispute (SPEC.md POST /dispute). Pure: no I/O; time is passed in.
+ * Raising a dispute (docs/api.md POST /dispute). Pure: no I/O; time is passed in.
  *
  * - From pending_approval, or from completed within DISPUTE_WINDOW_DAYS of the approval;
  *   after the window 409 dispute_window_closed (with the time it closed); any other status
  *   409 invalid_state.
- * - reason: one of SPEC.md's five; description 20..5,000 characters (at least 50 for
- *   "other", which SPEC.md asks to describe in detail); evidence_urls at most 10 https URLs
+ * - reason: one of docs/api.md's five; description 20..5,000 characters (at least 50 for
+ *   "other", which docs/api.md asks to describe in detail); evidence_urls at most 10 https URLs
  *   of at most 2,000 characters each.
  */
 import { ConflictError, type FieldError, InvalidStateError, ValidationError } from "@petri/service-kit";

@@ -154,7 +154,7 @@ describe("each factor moves the price by its stated share", () => {
     }
   });
 
-  it("keeps the private premium within SPEC's 25-50%", () => {
+  it("keeps the private premium within docs/api.md's 25-50%", () => {
     for (const package_level of PACKAGE_LEVELS) {
       const e = est({ experiment_type: "QPCR_EXPRESSION", privacy: "private", package_level });
       const share =

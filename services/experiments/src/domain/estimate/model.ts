@@ -37,7 +37,7 @@ export interface WorkDimensions {
 export type WorkDimension = keyof WorkDimensions;
 
 export interface TypeCostModel {
-  /** Market price band of the reference experiment, whole USD (reference/intake-model.md). */
+  /** Market price band of the reference experiment, whole USD (docs/intake-model.md). */
   readonly price_band_usd: { readonly low: number; readonly high: number };
   /** The reference experiment the band prices (with DEFAULT_REPLICATES). */
   readonly reference: Readonly<WorkDimensions>;
@@ -51,7 +51,7 @@ export interface TypeCostModel {
 }
 
 /**
- * Per experiment type. The bands are the market bands of reference/intake-model.md; CUSTOM
+ * Per experiment type. The bands are the market bands of docs/intake-model.md; CUSTOM
  * ("variable" there) gets a wide band of Petri's choosing. The reference experiment is what a
  * request of that type with nothing else stated is assumed to be.
  */
@@ -144,7 +144,7 @@ export const PACKAGE_LEVEL_MULTIPLIER: Readonly<Record<PackageLevel, number>> = 
   L2_INTERPRETATION: 1.2,
 };
 
-/** Multiplier on the whole price per turnaround priority (SPEC: about +20% and +50%). */
+/** Multiplier on the whole price per turnaround priority (docs/api.md: about +20% and +50%). */
 export const PRIORITY_MULTIPLIER: Readonly<Record<TurnaroundPriority, number>> = {
   standard: 1.0,
   expedited: 1.2,
@@ -154,7 +154,7 @@ export const PRIORITY_MULTIPLIER: Readonly<Record<TurnaroundPriority, number>> =
 /** Platform fee, as a share of the lab cost (materials + labour + equipment). */
 export const PLATFORM_FEE_RATE = 0.1;
 
-/** Privacy premium rates for the settings with a fixed rate (SPEC). */
+/** Privacy premium rates for the settings with a fixed rate (docs/api.md). */
 export const PRIVACY_PREMIUM_RATE: Readonly<Record<Exclude<PrivacySetting, "private">, number>> = {
   open: 0,
   delayed_6mo: 0.1,
@@ -162,7 +162,7 @@ export const PRIVACY_PREMIUM_RATE: Readonly<Record<Exclude<PrivacySetting, "priv
 };
 
 /**
- * "private" (SPEC: about 25-50%) by package level: the richer the deliverable, the more
+ * "private" (docs/api.md: about 25-50%) by package level: the richer the deliverable, the more
  * analysed, reusable data is withheld from the open record.
  */
 export const PRIVATE_PREMIUM_RATE_BY_PACKAGE: Readonly<Record<PackageLevel, number>> = {

@@ -2,7 +2,7 @@
  * Biosafety levels.
  *
  * Stored spelling (decision): "BSL-1" / "BSL-2" — the spelling of job and template listings
- * (SPEC.md), so a stored request compares directly with a template's or an operator's level.
+ * (docs/api.md), so a stored request compares directly with a template's or an operator's level.
  * Accepted on input, case-insensitive, with or without a separator ("-", "_", " " or none):
  * BSL1, BSL-1, bsl1, "BSL 1", BSL_1, and the bare level as an integer (1) or string ("1").
  * Levels 3 and 4 are recognised (so they can be flagged and rejected); anything else is

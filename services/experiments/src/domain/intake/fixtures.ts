@@ -579,7 +579,7 @@ export const fullRequests: Record<ExperimentType, unknown> = deepFreeze({
 });
 
 export const specialRequests = deepFreeze({
-  /** MIC in the cloud-lab form (SPEC.md, Cloud labs). */
+  /** MIC in the cloud-lab form (docs/api.md, Cloud labs). */
   micCloudLab: {
     experiment_type: "MIC_MBC_ASSAY",
     title: "MIC of two compounds against two organisms",

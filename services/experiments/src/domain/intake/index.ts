@@ -1,6 +1,6 @@
 /**
  * Experiment-request intake: the request model, its validation and the hypothesis checks.
- * Pure domain code (DESIGN.md §3): no I/O, no clock reads.
+ * Pure domain code (docs/architecture.md §3): no I/O, no clock reads.
  */
 export { validateExperimentRequest, parseExperimentType } from "./validate-request.js";
 export type { ValidateOptions, ValidationMode, ValidationResult } from "./validate-request.js";

@@ -1,5 +1,5 @@
 /**
- * zod issues -> SPEC validation errors with readable messages.
+ * zod issues -> docs/api.md validation errors with readable messages.
  *
  * zod's own wording ("Invalid input: expected string, received undefined") never reaches a
  * client: every parse runs with `readableMessage` as its error map, which writes a predicate
@@ -80,7 +80,7 @@ export function fieldMessage(path: readonly PathSegment[], predicate: string): s
   return `${path.length === 0 ? "the request" : formatPath(path)} ${predicate}`;
 }
 
-/** Converts a parse failure into SPEC errors (all `invalid_value`), paths prefixed by `prefix`. */
+/** Converts a parse failure into docs/api.md errors (all `invalid_value`), paths prefixed by `prefix`. */
 export function toRequestErrors(error: z.ZodError, prefix: readonly PathSegment[]): RequestError[] {
   const out: RequestError[] = [];
   for (const issue of error.issues) {

@@ -15,7 +15,7 @@
  * - `acceptance_criteria.statistical_requirements.statistical_test` (from statistical_test or
  *   test, the name another marketplace's schema uses; `test` also raises a warning);
  * - `protocol` keeps only {type, template_id, template_parameters, protocol_design_brief}.
- * Every default of intake-model.md is applied. The stored form is itself a valid request:
+ * Every default of docs/intake-model.md is applied. The stored form is itself a valid request:
  * validating it again returns it unchanged.
  */
 import type { z } from "zod";
@@ -158,7 +158,7 @@ export interface NormalizedDraft {
   zone_of_inhibition?: DeepPartial<ZoneOfInhibitionSection>;
 }
 
-/** Typical market price bands (USD) from intake-model.md; CUSTOM has none ("variable"). */
+/** Typical market price bands (USD) from docs/intake-model.md; CUSTOM has none ("variable"). */
 export const TYPICAL_PRICE_BANDS_USD: Readonly<Record<ExperimentType, { low: number; high: number } | null>> =
   {
     SANGER_PLASMID_VERIFICATION: { low: 50, high: 150 },
@@ -171,7 +171,7 @@ export const TYPICAL_PRICE_BANDS_USD: Readonly<Record<ExperimentType, { low: num
     CUSTOM: null,
   };
 
-/** Processed outputs that apply to each type (intake-model.md); QC_SUMMARY and ANALYSIS_NOTEBOOK apply to all. */
+/** Processed outputs that apply to each type (docs/intake-model.md); QC_SUMMARY and ANALYSIS_NOTEBOOK apply to all. */
 export const PROCESSED_OUTPUTS_BY_TYPE: Readonly<Record<ExperimentType, readonly ProcessedOutput[]>> = {
   SANGER_PLASMID_VERIFICATION: ["ALIGNMENT_VS_REFERENCE", "VARIANT_CALLS"],
   QPCR_EXPRESSION: ["CT_TABLE", "DDCT_FOLD_CHANGE", "AMPLIFICATION_PLOTS", "MELT_CURVES"],

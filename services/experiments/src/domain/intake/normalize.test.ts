@@ -312,7 +312,7 @@ describe("other normalisations", () => {
   });
 });
 
-describe("a request in SPEC.md spellings and one in intake-model spellings", () => {
+describe("a request in docs/api.md spellings and one in intake-model spellings", () => {
   it("are stored identically", () => {
     const model = full("MIC_MBC_ASSAY");
     const spec = full("MIC_MBC_ASSAY");

@@ -22,7 +22,7 @@ export interface ValidationResult {
   warnings: RequestWarning[];
   /** Every safety finding with its path. */
   safety: SafetyFinding[];
-  /** The distinct flags of `safety`, in SPEC order. */
+  /** The distinct flags of `safety`, in docs/api.md order. */
   safety_flags: SafetyFlag[];
   /** The stored form; present when valid and complete. */
   request?: NormalizedRequest;

@@ -1,5 +1,5 @@
 /**
- * Issues the assigned operator reports while it holds an experiment (SPEC.md event "issue").
+ * Issues the assigned operator reports while it holds an experiment (docs/api.md event "issue").
  * Pure: no I/O, no clock.
  *
  * - Reported while the work is the operator's: claimed or in_progress (once results are in,

@@ -40,7 +40,7 @@ function isCalendarDate(text: string): boolean {
 }
 
 /**
- * Both confirmations must be true (SPEC.md: the operator confirms equipment and
+ * Both confirmations must be true (docs/api.md: the operator confirms equipment and
  * authorization); the start date is optional and a real date; notes at most 2,000
  * characters. Every problem is reported at once (422 validation_failed).
  */

@@ -19,7 +19,7 @@
  * - budget_cents: turnaround_budget.budget_max_usd (or constraints.budget_max_usd); 0 = none.
  * - deadline: turnaround_budget.hard_deadline (YYYY-MM-DD); "" = none.
  * - menu_tags: the assay variants the intake names that labs list as menu tags
- *   (intake-model.md): qpcr_<chemistry>, mic_<method>, viability_<plate format>.
+ *   (docs/intake-model.md): qpcr_<chemistry>, mic_<method>, viability_<plate format>.
  * - custom_protocol: the request brings (or asks staff to design) its own protocol; implied for CUSTOM.
  * - category: the template's category ("" for CUSTOM without a template).
  */
@@ -142,7 +142,7 @@ function hardDeadline(request: unknown): string {
   return typeof date === "string" && /^\d{4}-\d{2}-\d{2}$/.test(date) ? date : "";
 }
 
-/** The assay variants intake-model.md names as lab menu tags. */
+/** The assay variants docs/intake-model.md names as lab menu tags. */
 function menuTags(request: unknown, experimentType: ExperimentType | undefined): string[] {
   const tag = (prefix: string, value: unknown) =>
     typeof value === "string" && value.trim() !== ""

@@ -1,5 +1,5 @@
 /**
- * When results can be read. SPEC.md says "only when status is completed or disputed"; Petri
+ * When results can be read. docs/api.md says "only when status is completed or disputed"; Petri
  * also shows them from pending_approval (the requester must see them before approving or
  * disputing) and after a dispute is resolved (a documented deviation). Before results are
  * submitted there is nothing to read: 409 invalid_state.

@@ -56,7 +56,7 @@ function error(fn: () => unknown): InvalidStateError {
 }
 
 describe("experiment lifecycle", () => {
-  it("has every SPEC.md status, and the table names every action", () => {
+  it("has every docs/api.md status, and the table names every action", () => {
     expect([...EXPERIMENT_STATUSES].sort()).toEqual(
       [
         "draft",
@@ -106,7 +106,7 @@ describe("experiment lifecycle", () => {
     expect([...TERMINAL_STATUSES].sort()).toEqual(["cancelled", "completed", "resolved"]);
     for (const status of TERMINAL_STATUSES) {
       const from = ACTIONS.filter((action) => can(action, status));
-      // A completed experiment can still be disputed (SPEC.md: pending_approval or completed).
+      // A completed experiment can still be disputed (docs/api.md: pending_approval or completed).
       expect(from).toEqual(status === "completed" ? ["dispute"] : []);
     }
   });

@@ -1,8 +1,8 @@
 /**
- * The experiment lifecycle: every status of SPEC.md ("Experiment status") and the one table
+ * The experiment lifecycle: every status of docs/api.md ("Experiment status") and the one table
  * of transitions the use cases go through. Pure: no I/O, no clock.
  *
- * SPEC.md fixes open -> claimed -> (in_progress) -> pending_approval -> completed, the
+ * docs/api.md fixes open -> claimed -> (in_progress) -> pending_approval -> completed, the
  * disputes and the three cancellations. What it leaves open is decided here (and recorded in
  * docs/decisions.md):
  *

@@ -1,6 +1,6 @@
 /**
  * Results submission: parsing and decoding the operator's submit body, its stored form, the
- * SPEC.md results record and the bridge to the acceptance evaluation. Pure domain code: no I/O,
+ * docs/api.md results record and the bridge to the acceptance evaluation. Pure domain code: no I/O,
  * no clock reads (the caller passes times and file ids).
  */
 export { RESULT_LIMITS, maxSubmitBodyBytes, type ResultLimits } from "./limits.js";

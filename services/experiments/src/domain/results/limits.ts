@@ -1,5 +1,5 @@
 /**
- * Size and count limits of a results submission (POST /operator/jobs/{id}/submit). SPEC.md states
+ * Size and count limits of a results submission (POST /operator/jobs/{id}/submit). docs/api.md states
  * none; these are ours (docs/decisions). Byte limits apply to the DECODED file contents and are
  * checked from the base64 length before anything is decoded.
  */

@@ -1,5 +1,5 @@
 /**
- * parseSubmission: the operator's results submission (SPEC.md POST /operator/jobs/{id}/submit)
+ * parseSubmission: the operator's results submission (docs/api.md POST /operator/jobs/{id}/submit)
  * from the JSON body as sent to decoded files and typed fields. Pure: no I/O, never throws on any
  * JSON input.
  *

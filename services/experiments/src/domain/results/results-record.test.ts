@@ -84,7 +84,7 @@ describe("stored results", () => {
 });
 
 describe("buildResultsRecord", () => {
-  it("builds the SPEC.md results record with signed urls from the stored submission", () => {
+  it("builds the docs/api.md results record with signed urls from the stored submission", () => {
     const stored = storedFull();
     const record = buildResultsRecord({
       experimentId: "exp_1",

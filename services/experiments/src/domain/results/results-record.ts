@@ -1,9 +1,9 @@
 /**
- * The results record of SPEC.md "Results" (GET /experiments/{id}/results), rebuilt from the stored
+ * The results record of docs/api.md "Results" (GET /experiments/{id}/results), rebuilt from the stored
  * submission. File urls come from `urlFor` (short-lived signed urls, see src/blobs/signed-urls.ts),
  * so the record is built per read and never stored.
  *
- * Beyond SPEC.md's fields: raw data files carry `size_bytes`, photos their `caption`, and the
+ * Beyond docs/api.md's fields: raw data files carry `size_bytes`, photos their `caption`, and the
  * record its `submitted_at`. Absent optional values are null (never missing keys), so clients see
  * one shape. A photo's `timestamp` is when it was submitted: the operator sends no capture time.
  */

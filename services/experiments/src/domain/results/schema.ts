@@ -1,5 +1,5 @@
 /**
- * zod schema of the operator's results submission (SPEC.md "Operators",
+ * zod schema of the operator's results submission (docs/api.md "Operators",
  * POST /operator/jobs/{experiment_id}/submit), built for a set of limits.
  *
  * File contents are plain strings here: they are sized, validated and decoded apart
@@ -46,7 +46,7 @@ export function submissionSchema(limits: ResultLimits) {
   });
 
   const statistics = z.strictObject({
-    // Any name: the acceptance evaluation recognises the five SPEC tests and their usual spellings
+    // Any name: the acceptance evaluation recognises the five docs/api.md tests and their usual spellings
     // and reports any other test as not recomputable rather than refusing the results.
     test_used: requiredText(limits.maxTestNameChars),
     p_value: z.number().min(0).max(1).optional(),

@@ -45,7 +45,7 @@ function child(value: unknown, key: string): unknown {
   return isPlainObject(value) ? ownValue(value, key) : undefined;
 }
 
-/** Calls `visit` for every file content string in the body (SPEC.md: the three places files go). */
+/** Calls `visit` for every file content string in the body (docs/api.md: the three places files go). */
 export function forEachContent(
   body: Record<string, unknown>,
   visit: (kind: FileKind, path: PathSegment[], text: string) => void,

@@ -2,11 +2,11 @@
  * The protocol-template catalogue: standard method outlines per experiment type.
  *
  * Steps follow the published standard methods summarised in
- * shared/reference/engine-and-cloudlab-notes.md §5 and §7 (CLSI M07 broth microdilution,
+ * docs/assay-notes.md §5 and §7 (CLSI M07 broth microdilution,
  * M02 disk diffusion, ATP-luminescence and MTT viability, MIQE-style RT-qPCR, kinetic growth
  * curves, dye-terminator Sanger sequencing). Materials are generic specifications, never vendor
  * catalogue numbers. Cost bands sit inside the market price bands of
- * shared/reference/intake-model.md (CUSTOM has no band; its templates carry their own).
+ * docs/intake-model.md (CUSTOM has no band; its templates carry their own).
  *
  * Versioning: the id carries the major version ("-v1"); `version` is the full semantic version.
  * A change that alters parameters or results makes a new id ("-v2"); wording fixes bump

@@ -14,7 +14,7 @@ import {
   normalizeBslLevel,
 } from "./index.js";
 
-/** Market price bands from reference/intake-model.md (CUSTOM: variable, no band). */
+/** Market price bands from docs/intake-model.md (CUSTOM: variable, no band). */
 const INTAKE_BANDS: Record<string, [number, number]> = {
   SANGER_PLASMID_VERIFICATION: [50, 150],
   QPCR_EXPRESSION: [200, 500],
@@ -49,7 +49,7 @@ describe("template catalogue", () => {
     }
   });
 
-  it("holds full records (SPEC Template fields) with sane contents", () => {
+  it("holds full records (docs/api.md Template fields) with sane contents", () => {
     for (const t of TEMPLATES) {
       expect(t.name.length, t.id).toBeGreaterThan(5);
       expect(t.description.length, t.id).toBeGreaterThan(40);

@@ -1,5 +1,5 @@
 /**
- * Protocol templates (SPEC.md "Template"): standard method outlines a request can reference
+ * Protocol templates (docs/api.md "Template"): standard method outlines a request can reference
  * with `protocol.template_id` and fill with `protocol.template_parameters`.
  */
 import type { ExperimentType, RequestError } from "../contracts.js";
@@ -88,7 +88,7 @@ export interface ProtocolTemplate {
   readonly typical_materials: readonly TemplateMaterial[];
   /** Sum of the step durations, rounded up to whole hours. */
   readonly estimated_duration_hours: number;
-  /** Whole USD, inside the experiment type's market price band (reference/intake-model.md). */
+  /** Whole USD, inside the experiment type's market price band (docs/intake-model.md). */
   readonly estimated_cost_usd: { readonly low: number; readonly high: number };
   readonly protocol_steps: readonly TemplateStep[];
 }

@@ -1,5 +1,5 @@
 /**
- * Ledger accounts. Every amount is an integer number of US cents (DESIGN.md §7).
+ * Ledger accounts. Every amount is an integer number of US cents (docs/architecture.md §7).
  *
  * - `requester_funds`: the external source of requester money. It only ever gives (holds),
  *   so its balance is minus the total ever held.
@@ -8,7 +8,7 @@
  *   compensations, dispute shares); paying it out is the payment provider's job.
  * - `requester_refund`: money returned to requesters (full / partial refunds, dispute shares).
  *
- * There is no `platform_fee` account: neither SPEC.md nor D25 defines a fee, so the operator
+ * There is no `platform_fee` account: neither docs/api.md nor D25 defines a fee, so the operator
  * receives the whole release. A fee would be one more leg of the release posting
  * (escrow -> platform_fee) and one more account; nothing else changes.
  */

@@ -1,5 +1,5 @@
 /**
- * Matching, phase 2: a weighted score (intake-model.md "Matching"; issue 5 item 10).
+ * Matching, phase 2: a weighted score (docs/intake-model.md "Matching"; issue 5 item 10).
  *
  * score = round1(Σ weight × fit), each fit in 0..1, weights summing to 100:
  *   capability 35 · turnaround 25 · cost 25 · quality 15   (MATCH_WEIGHTS)

@@ -1,5 +1,5 @@
 /**
- * The operator (lab) profile an operator declares (reference/intake-model.md, "Operator (lab)
+ * The operator (lab) profile an operator declares (docs/intake-model.md, "Operator (lab)
  * profile"): identity, capabilities, compliance, commercial terms and availability.
  *
  * Not part of the declared profile: `status` (owned by the status machine, ./status.ts), the

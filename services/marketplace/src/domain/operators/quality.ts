@@ -1,5 +1,5 @@
 /**
- * Quality metrics computed by Petri from completed jobs (intake-model.md): rates in 0..1,
+ * Quality metrics computed by Petri from completed jobs (docs/intake-model.md): rates in 0..1,
  * average_rating 1..5 (null before the first rating), total_jobs_completed.
  */
 export interface QualityMetrics {

@@ -9,7 +9,7 @@
  *   active | paused --suspend(reason)--> suspended --reinstate--> active
  *
  * Decisions:
- * - "verified" and "active" are one status, `active` (intake-model.md lists onboarding / active /
+ * - "verified" and "active" are one status, `active` (docs/intake-model.md lists onboarding / active /
  *   paused / suspended); verification is the record that staff attach on `verify`.
  * - `verify` needs a complete verification record (identity, institution, supervisor, at least
  *   one competency); `reject` and `suspend` need a non-empty reason, kept on the state until the

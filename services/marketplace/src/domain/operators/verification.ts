@@ -1,5 +1,5 @@
 /**
- * The verification record set by staff (issue 5 item 1; intake-model.md "verification").
+ * The verification record set by staff (issue 5 item 1; docs/intake-model.md "verification").
  *
  * Staff state what they checked: identity, institutional affiliation, supervisor approval,
  * competency per experiment type, the declared equipment, the maximum BSL and the material

@@ -1,6 +1,6 @@
 /**
- * CUSTOM: the requester's own steps, from custom_protocol (intake-model.md) or
- * protocol.custom_protocol (SPEC.md); the same protocol sent in both places is fine, two
+ * CUSTOM: the requester's own steps, from custom_protocol (docs/intake-model.md) or
+ * protocol.custom_protocol (docs/api.md); the same protocol sent in both places is fine, two
  * different ones are a problem. A protocol design request has no steps yet, so it cannot be
  * planned for a cloud lab.
  *

@@ -1,5 +1,5 @@
 /**
- * ENZYME_INHIBITION_IC50 (engine-and-cloudlab-notes.md 7.2).
+ * ENZYME_INHIBITION_IC50 (docs/assay-notes.md 7.2).
  *
  * The read-out follows the assay type (colorimetric: absorbance; fluorometric: fluorescence;
  * luminescent: luminescence; coupled: absorbance or fluorescence, whichever the provider has).

@@ -1,6 +1,6 @@
 /**
  * MICROBIAL_GROWTH_MATRIX: one growth curve per combination of the condition matrix (full
- * factorial), read as OD600 (engine-and-cloudlab-notes.md 7.4: reads every 10-30 min, with
+ * factorial), read as OD600 (docs/assay-notes.md 7.4: reads every 10-30 min, with
  * shaking, >= 3 replicate wells).
  *
  * Read interval: the smallest gap of read_schedule, else 15 min; endpoint_only means one read at

@@ -4,7 +4,7 @@
  * concentrations), or from both: the lists are joined, an organism or compound named in both
  * forms counts once and the explicit concentrations of `mic_mbc_assay` win.
  *
- * Defaults (CLSI M07 as summarised in engine-and-cloudlab-notes.md 5.4 and 7.1): cation-adjusted
+ * Defaults (CLSI M07 as summarised in docs/assay-notes.md 5.4 and 7.1): cation-adjusted
  * Mueller-Hinton broth, 5 x 10^5 CFU/mL final inoculum, 35 °C, 18 h, a 10-point two-fold series
  * from 64 µg/mL when no concentrations are given (the 10 drug columns of the standard plate).
  */

@@ -1,5 +1,5 @@
 /**
- * QPCR_EXPRESSION (engine-and-cloudlab-notes.md 5.6 and 7.3).
+ * QPCR_EXPRESSION (docs/assay-notes.md 5.6 and 7.3).
  *
  * Samples: qpcr.number_of_samples names how many there are; with qpcr.conditions they are
  * shared out evenly and named "<condition>-<n>", otherwise named "sample-<n>". With conditions

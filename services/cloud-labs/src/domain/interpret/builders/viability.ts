@@ -1,5 +1,5 @@
 /**
- * CELL_VIABILITY_IC50 (engine-and-cloudlab-notes.md 5.5 and 7.2).
+ * CELL_VIABILITY_IC50 (docs/assay-notes.md 5.5 and 7.2).
  *
  * The read-out follows the assay type (CellTiter-Glo: luminescence; MTT, MTS: absorbance;
  * resazurin: fluorescence; live/dead: fluorescence or imaging). Without an assay type the
@@ -9,7 +9,7 @@
  * Defaults: a 10-point half-log series from 30 µM (30 ... 0.001 µM, four log units, so both
  * plateaus are usually covered), 72 h exposure and 5,000 cells per well in 96-well plates
  * (skeleton B); 1,250 in 384-well plates (a quarter, as the well holds about a quarter of the
- * volume); DMSO as solvent (intake-model.md).
+ * volume); DMSO as solvent (docs/intake-model.md).
  */
 import { z } from "zod";
 

@@ -1,8 +1,8 @@
 /**
- * ZONE_OF_INHIBITION: disk diffusion (CLSI M02 as summarised in engine-and-cloudlab-notes.md 7.1:
+ * ZONE_OF_INHIBITION: disk diffusion (CLSI M02 as summarised in docs/assay-notes.md 7.1:
  * Mueller-Hinton agar, 35 ± 2 °C, 16-18 h, diameters in mm), read by imaging.
  *
- * Defaults: Mueller-Hinton agar, 6 mm disks (intake-model.md), 35 °C and 18 h (M02), and when no
+ * Defaults: Mueller-Hinton agar, 6 mm disks (docs/intake-model.md), 35 °C and 18 h (M02), and when no
  * loading is stated one 30 µg disk, a common content of standard antibiotic disks (an assumption
  * the notes say out loud; the requester should state the loading).
  */

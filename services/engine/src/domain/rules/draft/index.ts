@@ -6,7 +6,7 @@
  * threshold when it states one ("IC50 below 1 µM", "at least 3-fold"), otherwise the standard
  * criterion of the assay (a MIC within the tested range, qPCR >= 2-fold, a zone beyond the
  * disk, a p < 0.05 difference for growth rates). Defaults for missing inputs are the standard
- * ones from engine-and-cloudlab-notes.md §7 (CLSI M07/M02, dose-response design, MIQE); every
+ * ones from docs/assay-notes.md §7 (CLSI M07/M02, dose-response design, MIQE); every
  * value the requester must check is listed in `notes`.
  */
 import type { ExperimentType } from "@petri/contracts";

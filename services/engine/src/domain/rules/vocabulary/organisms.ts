@@ -1,6 +1,6 @@
 /**
  * Microorganisms the offline rules engine recognises: the ESKAPE pathogens, the CLSI
- * quality-control strains named in engine-and-cloudlab-notes.md §4.3/§7.1, common laboratory
+ * quality-control strains named in docs/assay-notes.md §4.3/§7.1, common laboratory
  * strains, yeasts and moulds (flagged `kind: "fungus"`, tested under CLSI M27/M38 rather than
  * M07), and a few BSL-3 agents so that requests naming them are flagged rather than drafted
  * at a lower level.

@@ -1,12 +1,12 @@
 /**
- * Rules for every experiment type: replicates (SPEC.md replicate guidance), budget against the
- * typical price bands (intake-model.md), acceptance criteria, deadline, hazard declarations.
+ * Rules for every experiment type: replicates (docs/api.md replicate guidance), budget against the
+ * typical price bands (docs/intake-model.md), acceptance criteria, deadline, hazard declarations.
  */
 import type { RequestWarning } from "../../contracts.js";
 import { TYPICAL_PRICE_BANDS_USD } from "../model.js";
 import { warning, type Rule } from "./context.js";
 
-/** SPEC.md: technical replicates minimum 3 (typical 3-6); biological minimum 1, recommended 3. */
+/** docs/api.md: technical replicates minimum 3 (typical 3-6); biological minimum 1, recommended 3. */
 export const lowReplicates: Rule = ({ draft, paths }) => {
   const out: RequestWarning[] = [];
   const { technical, biological } = draft.replicates;

@@ -3,8 +3,8 @@
  *
  * Every rule is a pure function of the normalised (possibly partial) request. Rule codes are
  * stable ids ("mic.inoculum_density"); the catalogue with each rule's source is WARNING_RULES in
- * ./index.ts. Thresholds are only those stated in reference/engine-and-cloudlab-notes.md §7
- * (CLSI M07/M02, dose-response design, MIQE), SPEC.md and intake-model.md; where the notes give
+ * ./index.ts. Thresholds are only those stated in docs/assay-notes.md §7
+ * (CLSI M07/M02, dose-response design, MIQE), docs/api.md and docs/intake-model.md; where the notes give
  * a requirement but no number, the rule only checks that the request states it.
  */
 import type { ExperimentType, RequestWarning } from "../../contracts.js";

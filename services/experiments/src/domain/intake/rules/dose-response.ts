@@ -1,5 +1,5 @@
 /**
- * Dose-response IC50 design for cells and enzymes (engine-and-cloudlab-notes.md §7.2).
+ * Dose-response IC50 design for cells and enzymes (docs/assay-notes.md §7.2).
  * Thresholds used, and only these: >= 8 concentrations (fewer than 5 cannot define an IC50),
  * spanning >= 3 log units, half-log or 2-3-fold spacing; technical triplicates and >= 2-3
  * independent runs; vehicle (0%) and positive (100%) controls; DMSO <= 0.5% (above 1% is

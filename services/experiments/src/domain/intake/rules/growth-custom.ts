@@ -1,5 +1,5 @@
 /**
- * Growth matrix (engine-and-cloudlab-notes.md §7.4: OD600 kinetic reads every 10-30 min at a set
+ * Growth matrix (docs/assay-notes.md §7.4: OD600 kinetic reads every 10-30 min at a set
  * temperature with shaking, >= 3 replicate wells — covered by low_replicates) and custom-protocol
  * completeness beyond the hard requirements (durations, safety notes, a description).
  */

@@ -1,5 +1,5 @@
 /**
- * The warning rules and their catalogue. A warning never makes a request invalid (SPEC.md);
+ * The warning rules and their catalogue. A warning never makes a request invalid (docs/api.md);
  * codes are stable and documented here with their source.
  */
 import type { RequestWarning } from "../../contracts.js";
@@ -49,7 +49,7 @@ export interface WarningRule {
   summary: string;
 }
 
-const NOTES = "engine-and-cloudlab-notes.md";
+const NOTES = "docs/assay-notes.md";
 
 /** Every warning code the validator can emit (besides missing_required in draft mode). */
 export const WARNING_RULES: readonly WarningRule[] = [
@@ -60,22 +60,22 @@ export const WARNING_RULES: readonly WarningRule[] = [
   },
   {
     code: "low_replicates",
-    source: "SPEC.md replicate guidance",
+    source: "docs/api.md replicate guidance",
     summary: "technical < 3 or biological < 1",
   },
   {
     code: "budget.below_typical_range",
-    source: "intake-model.md price bands",
+    source: "docs/intake-model.md price bands",
     summary: "budget below the type's typical band",
   },
   {
     code: "budget.above_typical_range",
-    source: "intake-model.md price bands",
+    source: "docs/intake-model.md price bands",
     summary: "budget above the type's typical band",
   },
   {
     code: "acceptance.no_success_conditions",
-    source: "SPEC.md disputes",
+    source: "docs/api.md disputes",
     summary: "no success conditions to judge results by",
   },
   {
@@ -90,17 +90,17 @@ export const WARNING_RULES: readonly WarningRule[] = [
   },
   {
     code: "compliance.hazardous_material_undeclared",
-    source: "intake-model.md compliance",
+    source: "docs/intake-model.md compliance",
     summary: "a hazardous material without compliance.hazardous_chemicals",
   },
   {
     code: "compliance.sds_missing",
-    source: "intake-model.md compliance",
+    source: "docs/intake-model.md compliance",
     summary: "hazardous chemicals without an SDS",
   },
   {
     code: "metadata.agent_identifier_missing",
-    source: "intake-model.md metadata",
+    source: "docs/intake-model.md metadata",
     summary: "ai_agent submitter without agent_identifier",
   },
   {
@@ -121,10 +121,14 @@ export const WARNING_RULES: readonly WarningRule[] = [
   { code: "zone.medium", source: `${NOTES} §7.1 (CLSI M02)`, summary: "not Mueller-Hinton agar" },
   { code: "zone.incubation_temperature", source: `${NOTES} §7.1 (CLSI M02)`, summary: "outside 35 +/- 2 °C" },
   { code: "zone.incubation_time", source: `${NOTES} §7.1 (CLSI M02)`, summary: "outside 16-18 h" },
-  { code: "zone.disk_loading", source: "intake-model.md zone section", summary: "no disk loading stated" },
+  {
+    code: "zone.disk_loading",
+    source: "docs/intake-model.md zone section",
+    summary: "no disk loading stated",
+  },
   {
     code: "zone.positive_control",
-    source: "intake-model.md zone section",
+    source: "docs/intake-model.md zone section",
     summary: "no positive control disk",
   },
   {
@@ -203,7 +207,7 @@ export const WARNING_RULES: readonly WarningRule[] = [
     summary: "target without primers or assay id",
   },
   { code: "qpcr.rna_quality", source: `${NOTES} §7.3 QPCR-SAMPLE`, summary: "RIN / purity not mentioned" },
-  { code: "sanger.primers", source: "intake-model.md sanger section", summary: "no primers listed" },
+  { code: "sanger.primers", source: "docs/intake-model.md sanger section", summary: "no primers listed" },
   { code: "sanger.both_strands", source: `${NOTES} §7.4 SANGER`, summary: "a single primer" },
   {
     code: "sanger.insert_coverage",
@@ -229,16 +233,20 @@ export const WARNING_RULES: readonly WarningRule[] = [
     summary: "temperature not stated",
   },
   { code: "growth.aeration", source: `${NOTES} §7.4 GROWTH_MATRIX`, summary: "aeration not stated" },
-  { code: "custom.step_duration", source: "SPEC.md custom step", summary: "steps without a duration" },
+  { code: "custom.step_duration", source: "docs/api.md custom step", summary: "steps without a duration" },
   {
     code: "custom.step_critical_parameters",
     source: "custom protocol completeness",
     summary: "a step without critical parameters (at least one step must have them)",
   },
-  { code: "custom.safety_notes", source: "SPEC.md custom protocol", summary: "hazards without safety notes" },
+  {
+    code: "custom.safety_notes",
+    source: "docs/api.md custom protocol",
+    summary: "hazards without safety notes",
+  },
   {
     code: "custom.description",
-    source: "intake-model.md custom section",
+    source: "docs/intake-model.md custom section",
     summary: "no description and nothing attached",
   },
 ];

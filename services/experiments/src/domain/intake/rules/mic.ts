@@ -1,6 +1,6 @@
 /**
  * Broth/agar dilution MIC (CLSI M07) and disk diffusion (CLSI M02), as summarised in
- * engine-and-cloudlab-notes.md §7.1. Thresholds used, and only these:
+ * docs/assay-notes.md §7.1. Thresholds used, and only these:
  * two-fold series; >= 8 concentrations (fewer than 3 cannot bracket a MIC); final inoculum
  * 5 x 10^5 CFU/mL, accepted about 2-8 x 10^5; 35 +/- 2 °C; 16-20 h for non-fastidious aerobes,
  * some drug/organism pairs 24 h (so warn outside 16-24 h); cation-adjusted Mueller-Hinton broth;

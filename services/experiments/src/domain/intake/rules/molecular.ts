@@ -1,6 +1,6 @@
 /**
  * qPCR (MIQE 2009 and its 2025 revision) and Sanger verification, as summarised in
- * engine-and-cloudlab-notes.md §7.3-7.4. Thresholds used, and only these: >= 2 validated
+ * docs/assay-notes.md §7.3-7.4. Thresholds used, and only these: >= 2 validated
  * reference genes; efficiency 90-110% from a >= 5-point standard curve; no-template control per
  * primer pair, no-RT control for RT-qPCR, melt curve for intercalating dyes; biological
  * replicates >= 3; RNA integrity (RIN >= 7) and purity recorded; primer sequences reported.

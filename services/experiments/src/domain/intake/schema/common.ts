@@ -1,5 +1,5 @@
 /**
- * zod schemas of the common request sections (reference/intake-model.md, SPEC.md).
+ * zod schemas of the common request sections (docs/intake-model.md, docs/api.md).
  *
  * Conventions for every schema in this folder:
  * - Objects are strict: an unknown field is rejected as `invalid_value` (decision, for the top
@@ -19,7 +19,7 @@ import { bslNumber } from "../bsl.js";
 import { casChecksumOk, normalizeCas } from "../cas.js";
 import { req } from "../required.js";
 
-/** Our own size limits where intake-model.md states none. */
+/** Our own size limits where docs/intake-model.md states none. */
 export const LIMITS = {
   shortText: 200,
   mediumText: 1000,
@@ -256,14 +256,14 @@ export const turnaroundDays = () => z.int().min(1).max(180);
 export const turnaroundBudgetSchema = z.strictObject({
   budget_max_usd: budgetMaxUsd().optional(),
   desired_turnaround_days: turnaroundDays().optional(),
-  /** Second spelling of desired_turnaround_days (SPEC.md, convert-to-experiment). */
+  /** Second spelling of desired_turnaround_days (docs/api.md, convert-to-experiment). */
   max_days: turnaroundDays().optional(),
   hard_deadline: z.iso.date({ error: "must be a date in YYYY-MM-DD form" }).optional(),
   budget_flexibility: z.enum(BUDGET_FLEXIBILITIES).optional(),
   priority: z.enum(TURNAROUND_PRIORITIES).optional(),
 });
 
-/** SPEC.md spelling: constraints {budget_max_usd, budget_flexibility} (turnaround fields too). */
+/** docs/api.md spelling: constraints {budget_max_usd, budget_flexibility} (turnaround fields too). */
 export const constraintsSchema = z.strictObject({
   budget_max_usd: budgetMaxUsd().optional(),
   budget_flexibility: z.enum(BUDGET_FLEXIBILITIES).optional(),

@@ -1,12 +1,12 @@
 /**
- * Protocol (SPEC.md) and the custom protocol (intake-model.md CUSTOM section).
+ * Protocol (docs/api.md) and the custom protocol (docs/intake-model.md CUSTOM section).
  *
  * The custom protocol is accepted at the top level (`custom_protocol`, intake-model spelling)
- * or inside the protocol (`protocol.custom_protocol`, SPEC.md spelling), with either field
+ * or inside the protocol (`protocol.custom_protocol`, docs/api.md spelling), with either field
  * spelling: `protocol_title`/`title`, `protocol_version`/`version`. It is stored once, at the
  * top level, with the intake-model field names.
  *
- * Completeness (SPEC.md: "A custom protocol must contain numbered steps, critical parameters,
+ * Completeness (docs/api.md: "A custom protocol must contain numbered steps, critical parameters,
  * expected outcomes, a materials list and an equipment list"): steps, each step's step_number,
  * action and expected_outcome, and equipment_required are required here (with messages that
  * say which). Critical parameters are required of the protocol, not of every step: clients
@@ -74,10 +74,10 @@ export const equipmentSchema = z.strictObject({
 
 export const customProtocolSchema = z.strictObject({
   protocol_title: name(200).optional(),
-  /** SPEC.md spelling of protocol_title. */
+  /** docs/api.md spelling of protocol_title. */
   title: name(200).optional(),
   protocol_version: name(50).optional(),
-  /** SPEC.md spelling of protocol_version. */
+  /** docs/api.md spelling of protocol_version. */
   version: name(50).optional(),
   protocol_attached: z.boolean().default(false),
   brief_description: text(LIMITS.longText).optional(),
@@ -98,8 +98,8 @@ export const protocolSchema = z.strictObject({
   template_parameters: z.record(z.string(), z.unknown()).optional(),
   custom_protocol: customProtocolSchema.optional(),
   protocol_design_brief: name(LIMITS.longText).optional(),
-  /** SPEC.md spelling of the top-level materials_provided. */
+  /** docs/api.md spelling of the top-level materials_provided. */
   materials: materialsSchema.optional(),
-  /** SPEC.md spelling of the top-level replicates. */
+  /** docs/api.md spelling of the top-level replicates. */
   replicates: replicatesSchema.optional(),
 });

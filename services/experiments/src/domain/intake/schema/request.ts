@@ -1,7 +1,7 @@
 /**
  * The experiment request as sent: every accepted top-level field and its schema.
  *
- * Unknown top-level fields are rejected with `invalid_value` (decision; intake-model.md allows
+ * Unknown top-level fields are rejected with `invalid_value` (decision; docs/intake-model.md allows
  * rejecting or warning — rejecting keeps typos such as `turnarround_days` from being silently
  * ignored). `experiment_type` is checked by the validator itself (case-insensitive, so that an
  * unknown value gets `invalid_experiment_type` rather than a generic enum message).

@@ -1,5 +1,5 @@
 /**
- * The eight type-specific sections (reference/intake-model.md, "Type-specific sections").
+ * The eight type-specific sections (docs/intake-model.md, "Type-specific sections").
  *
  * Which fields are required at submission (decision; the model marks only gene_symbol): the
  * fields without which the lab cannot know what to run — the subject and the agent under test.
@@ -239,7 +239,7 @@ export const micMbcSchema = z.strictObject({
   method: z.enum(MIC_METHODS).optional(),
 });
 
-/** The cloud-lab form (SPEC.md, Cloud labs): several organisms and compounds at once. */
+/** The cloud-lab form (docs/api.md, Cloud labs): several organisms and compounds at once. */
 export const micMbcAssaySchema = z.strictObject({
   target_organisms: req(list(name(), 50).min(1)),
   test_compounds: req(

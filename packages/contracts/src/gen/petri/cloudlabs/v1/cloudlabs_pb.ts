@@ -15,7 +15,7 @@ export const file_petri_cloudlabs_v1_cloudlabs: GenFile = /*@__PURE__*/
   fileDesc("CiJwZXRyaS9jbG91ZGxhYnMvdjEvY2xvdWRsYWJzLnByb3RvEhJwZXRyaS5jbG91ZGxhYnMudjEi0gIKEENsb3VkTGFiUHJvdmlkZXISCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRITCgtkZXNjcmlwdGlvbhgDIAEoCRIXCg9wcm90b2NvbF9mb3JtYXQYBCABKAkSIgoac3VwcG9ydGVkX2V4cGVyaW1lbnRfdHlwZXMYBSADKAkSDgoGc3RhdHVzGAYgASgJEj4KDGNhcGFiaWxpdGllcxgHIAEoCzIoLnBldHJpLmNsb3VkbGFicy52MS5Qcm92aWRlckNhcGFiaWxpdGllcxI0CgdwcmljaW5nGAggASgLMiMucGV0cmkuY2xvdWRsYWJzLnYxLlByb3ZpZGVyUHJpY2luZxI7Cg90dXJuYXJvdW5kX2RheXMYCSABKAsyIi5wZXRyaS5jbG91ZGxhYnMudjEuVHVybmFyb3VuZERheXMSDwoHbWF4X2JzbBgKIAEoCSJcChRQcm92aWRlckNhcGFiaWxpdGllcxISCgpjZWxsX2xpbmVzGAEgAygJEhUKDXBsYXRlX2Zvcm1hdHMYAiADKAkSGQoRZGV0ZWN0aW9uX21ldGhvZHMYAyADKAkiQAoPUHJvdmlkZXJQcmljaW5nEhUKDWJhc2VfY29zdF91c2QYASABKAkSFgoOcGVyX3NhbXBsZV91c2QYAiABKAkiKgoOVHVybmFyb3VuZERheXMSCwoDbWluGAEgASgFEgsKA21heBgCIAEoBSLHAQoLVHJhbnNsYXRpb24SEwoLcHJvdmlkZXJfaWQYASABKAkSFwoPcHJvdG9jb2xfZm9ybWF0GAIgASgJEhUKDXByb3RvY29sX2pzb24YAyABKAkSGgoSZXN0aW1hdGVkX2Nvc3RfdXNkGAQgASgJEkUKGWVzdGltYXRlZF90dXJuYXJvdW5kX2RheXMYBSABKAsyIi5wZXRyaS5jbG91ZGxhYnMudjEuVHVybmFyb3VuZERheXMSEAoId2FybmluZ3MYBiADKAki5wQKClN1Ym1pc3Npb24SCgoCaWQYASABKAkSGAoQb3duZXJfYWNjb3VudF9pZBgCIAEoCRIVCg1leHBlcmltZW50X2lkGAMgASgJEhMKC3Byb3ZpZGVyX2lkGAQgASgJEh4KFnByb3ZpZGVyX3N1Ym1pc3Npb25faWQYBSABKAkSFwoPcHJvdG9jb2xfZm9ybWF0GAYgASgJEiAKGHRyYW5zbGF0ZWRfcHJvdG9jb2xfanNvbhgHIAEoCRIOCgZzdGF0dXMYCCABKAkSFAoMcmVzdWx0c19qc29uGAkgASgJEg0KBWVycm9yGAogASgJEhoKEmVzdGltYXRlZF9jb3N0X3VzZBgLIAEoCRJFChllc3RpbWF0ZWRfdHVybmFyb3VuZF9kYXlzGAwgASgLMiIucGV0cmkuY2xvdWRsYWJzLnYxLlR1cm5hcm91bmREYXlzEg8KB3ZlcnNpb24YDSABKAMSLgoKY3JlYXRlZF9hdBgOIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASMAoMc3VibWl0dGVkX2F0GA8gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgpzdGFydGVkX2F0GBAgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIwCgxjb21wbGV0ZWRfYXQYESABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnVwZGF0ZWRfYXQYEiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg8KB2FkYXB0ZXIYEyABKAliBnByb3RvMw", [file_google_protobuf_timestamp]);
 
 /**
- * CloudLabProvider is a lab Petri can send protocols to (SPEC.md "Cloud lab provider").
+ * CloudLabProvider is a lab Petri can send protocols to (docs/api.md "Cloud lab provider").
  *
  * @generated from message petri.cloudlabs.v1.CloudLabProvider
  */
@@ -78,7 +78,7 @@ export type CloudLabProvider = Message<"petri.cloudlabs.v1.CloudLabProvider"> & 
 };
 
 /**
- * CloudLabProvider is a lab Petri can send protocols to (SPEC.md "Cloud lab provider").
+ * CloudLabProvider is a lab Petri can send protocols to (docs/api.md "Cloud lab provider").
  *
  * @generated from message petri.cloudlabs.v1.CloudLabProvider
  */
@@ -366,7 +366,7 @@ export const TranslationSchema: GenMessage<Translation, {jsonType: TranslationJs
   messageDesc(file_petri_cloudlabs_v1_cloudlabs, 4);
 
 /**
- * Submission is a translated experiment sent to a cloud lab (SPEC.md "Cloud lab submission").
+ * Submission is a translated experiment sent to a cloud lab (docs/api.md "Cloud lab submission").
  *
  * @generated from message petri.cloudlabs.v1.Submission
  */
@@ -482,7 +482,7 @@ export type Submission = Message<"petri.cloudlabs.v1.Submission"> & {
 };
 
 /**
- * Submission is a translated experiment sent to a cloud lab (SPEC.md "Cloud lab submission").
+ * Submission is a translated experiment sent to a cloud lab (docs/api.md "Cloud lab submission").
  *
  * @generated from message petri.cloudlabs.v1.Submission
  */

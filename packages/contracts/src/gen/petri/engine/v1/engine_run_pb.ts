@@ -15,7 +15,7 @@ export const file_petri_engine_v1_engine_run: GenFile = /*@__PURE__*/
   fileDesc("CiBwZXRyaS9lbmdpbmUvdjEvZW5naW5lX3J1bi5wcm90bxIPcGV0cmkuZW5naW5lLnYxIu8DCglFbmdpbmVSdW4SDgoGcnVuX2lkGAEgASgJEhgKEG93bmVyX2FjY291bnRfaWQYAiABKAkSDgoGc3RhdHVzGAMgASgJEg0KBXF1ZXJ5GAQgASgJEg8KB2NvbnRleHQYBSABKAkSEAoIam9iX3R5cGUYBiABKAkSFwoPZXhwZXJpbWVudF90eXBlGAcgASgJEjEKCHByb2dyZXNzGAggASgLMh8ucGV0cmkuZW5naW5lLnYxLkVuZ2luZVByb2dyZXNzEhMKC3Jlc3VsdF9qc29uGAkgASgJEg0KBWVycm9yGAogASgJEhIKCmVycm9yX2NvZGUYCyABKAkSHgoWZWRpdGVkX2h5cG90aGVzaXNfanNvbhgMIAEoCRIQCghhdHRlbXB0cxgNIAEoBRIuCgpjcmVhdGVkX2F0GA4gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgpzdGFydGVkX2F0GA8gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIwCgxjb21wbGV0ZWRfYXQYECABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnVwZGF0ZWRfYXQYESABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIjMKDkVuZ2luZVByb2dyZXNzEg0KBXN0YWdlGAEgASgJEhIKCnBlcmNlbnRhZ2UYAiABKAFiBnByb3RvMw", [file_google_protobuf_timestamp]);
 
 /**
- * EngineRun is one asynchronous hypothesis-generation or literature-review run (SPEC.md
+ * EngineRun is one asynchronous hypothesis-generation or literature-review run (docs/api.md
  * "Engine run").
  *
  * @generated from message petri.engine.v1.EngineRun
@@ -132,7 +132,7 @@ export type EngineRun = Message<"petri.engine.v1.EngineRun"> & {
 };
 
 /**
- * EngineRun is one asynchronous hypothesis-generation or literature-review run (SPEC.md
+ * EngineRun is one asynchronous hypothesis-generation or literature-review run (docs/api.md
  * "Engine run").
  *
  * @generated from message petri.engine.v1.EngineRun

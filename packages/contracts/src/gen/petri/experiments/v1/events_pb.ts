@@ -218,7 +218,7 @@ export const ProtocolProposedSchema: GenMessage<ProtocolProposed, {jsonType: Pro
   messageDesc(file_petri_experiments_v1_events, 4);
 
 /**
- * petri.experiments.experiment_claimed: an operator claimed an open experiment (SPEC event "claimed").
+ * petri.experiments.experiment_claimed: an operator claimed an open experiment (docs/api.md event "claimed").
  *
  * @generated from message petri.experiments.v1.ExperimentClaimed
  */
@@ -230,7 +230,7 @@ export type ExperimentClaimed = Message<"petri.experiments.v1.ExperimentClaimed"
 };
 
 /**
- * petri.experiments.experiment_claimed: an operator claimed an open experiment (SPEC event "claimed").
+ * petri.experiments.experiment_claimed: an operator claimed an open experiment (docs/api.md event "claimed").
  *
  * @generated from message petri.experiments.v1.ExperimentClaimed
  */
@@ -249,7 +249,7 @@ export const ExperimentClaimedSchema: GenMessage<ExperimentClaimed, {jsonType: E
   messageDesc(file_petri_experiments_v1_events, 5);
 
 /**
- * petri.experiments.experiment_started: the operator started work (SPEC event "started").
+ * petri.experiments.experiment_started: the operator started work (docs/api.md event "started").
  *
  * @generated from message petri.experiments.v1.ExperimentStarted
  */
@@ -261,7 +261,7 @@ export type ExperimentStarted = Message<"petri.experiments.v1.ExperimentStarted"
 };
 
 /**
- * petri.experiments.experiment_started: the operator started work (SPEC event "started").
+ * petri.experiments.experiment_started: the operator started work (docs/api.md event "started").
  *
  * @generated from message petri.experiments.v1.ExperimentStarted
  */
@@ -280,7 +280,7 @@ export const ExperimentStartedSchema: GenMessage<ExperimentStarted, {jsonType: E
   messageDesc(file_petri_experiments_v1_events, 6);
 
 /**
- * petri.experiments.issue_reported: the operator reported an issue (SPEC event "issue").
+ * petri.experiments.issue_reported: the operator reported an issue (docs/api.md event "issue").
  *
  * @generated from message petri.experiments.v1.IssueReported
  */
@@ -297,7 +297,7 @@ export type IssueReported = Message<"petri.experiments.v1.IssueReported"> & {
 };
 
 /**
- * petri.experiments.issue_reported: the operator reported an issue (SPEC event "issue").
+ * petri.experiments.issue_reported: the operator reported an issue (docs/api.md event "issue").
  *
  * @generated from message petri.experiments.v1.IssueReported
  */
@@ -322,7 +322,7 @@ export const IssueReportedSchema: GenMessage<IssueReported, {jsonType: IssueRepo
 
 /**
  * petri.experiments.results_submitted: results are in, status pending_approval
- * (SPEC event "completed", with results_available true).
+ * (docs/api.md event "completed", with results_available true).
  *
  * @generated from message petri.experiments.v1.ResultsSubmitted
  */
@@ -342,7 +342,7 @@ export type ResultsSubmitted = Message<"petri.experiments.v1.ResultsSubmitted"> 
 
 /**
  * petri.experiments.results_submitted: results are in, status pending_approval
- * (SPEC event "completed", with results_available true).
+ * (docs/api.md event "completed", with results_available true).
  *
  * @generated from message petri.experiments.v1.ResultsSubmitted
  */
@@ -369,7 +369,7 @@ export const ResultsSubmittedSchema: GenMessage<ResultsSubmitted, {jsonType: Res
 
 /**
  * petri.experiments.results_approved: the requester approved; the hold is released to the
- * operator (SPEC event "approved").
+ * operator (docs/api.md event "approved").
  *
  * @generated from message petri.experiments.v1.ResultsApproved
  */
@@ -396,7 +396,7 @@ export type ResultsApproved = Message<"petri.experiments.v1.ResultsApproved"> & 
 
 /**
  * petri.experiments.results_approved: the requester approved; the hold is released to the
- * operator (SPEC event "approved").
+ * operator (docs/api.md event "approved").
  *
  * @generated from message petri.experiments.v1.ResultsApproved
  */
@@ -429,7 +429,7 @@ export const ResultsApprovedSchema: GenMessage<ResultsApproved, {jsonType: Resul
   messageDesc(file_petri_experiments_v1_events, 9);
 
 /**
- * petri.experiments.experiment_disputed: the requester disputed (SPEC event "disputed").
+ * petri.experiments.experiment_disputed: the requester disputed (docs/api.md event "disputed").
  *
  * @generated from message petri.experiments.v1.ExperimentDisputed
  */
@@ -446,7 +446,7 @@ export type ExperimentDisputed = Message<"petri.experiments.v1.ExperimentDispute
 };
 
 /**
- * petri.experiments.experiment_disputed: the requester disputed (SPEC event "disputed").
+ * petri.experiments.experiment_disputed: the requester disputed (docs/api.md event "disputed").
  *
  * @generated from message petri.experiments.v1.ExperimentDisputed
  */

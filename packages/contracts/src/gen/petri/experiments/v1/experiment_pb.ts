@@ -15,7 +15,7 @@ export const file_petri_experiments_v1_experiment: GenFile = /*@__PURE__*/
   fileDesc("CiVwZXRyaS9leHBlcmltZW50cy92MS9leHBlcmltZW50LnByb3RvEhRwZXRyaS5leHBlcmltZW50cy52MSKVCAoKRXhwZXJpbWVudBIKCgJpZBgBIAEoCRIcChRyZXF1ZXN0ZXJfYWNjb3VudF9pZBgCIAEoCRI2CgZzdGF0dXMYAyABKA4yJi5wZXRyaS5leHBlcmltZW50cy52MS5FeHBlcmltZW50U3RhdHVzEhcKD2V4cGVyaW1lbnRfdHlwZRgEIAEoCRINCgV0aXRsZRgFIAEoCRIUCgxyZXF1ZXN0X2pzb24YBiABKAkSMAoIZXN0aW1hdGUYByABKAsyHi5wZXRyaS5leHBlcmltZW50cy52MS5Fc3RpbWF0ZRIWCg5yZXZpZXdfcmVhc29ucxgIIAMoCRI6CghvcGVyYXRvchgJIAEoCzIoLnBldHJpLmV4cGVyaW1lbnRzLnYxLk9wZXJhdG9yQXNzaWdubWVudBI4CgxjYW5jZWxsYXRpb24YCiABKAsyIi5wZXRyaS5leHBlcmltZW50cy52MS5DYW5jZWxsYXRpb24SHgoWcHJvdG9jb2xfcHJvcG9zYWxfanNvbhgLIAEoCRIPCgd2ZXJzaW9uGAwgASgDEi4KCmNyZWF0ZWRfYXQYDSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnVwZGF0ZWRfYXQYDiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjAKDHN1Ym1pdHRlZF9hdBgPIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASFAoMc2FmZXR5X2ZsYWdzGBAgAygJEhkKEWhvbGRfYW1vdW50X2NlbnRzGBEgASgDEi4KB3BheW1lbnQYEiABKAsyHS5wZXRyaS5leHBlcmltZW50cy52MS5QYXltZW50EjMKBmlzc3VlcxgTIAMoCzIjLnBldHJpLmV4cGVyaW1lbnRzLnYxLk9wZXJhdG9ySXNzdWUSLgoHZGlzcHV0ZRgUIAEoCzIdLnBldHJpLmV4cGVyaW1lbnRzLnYxLkRpc3B1dGUSLgoKc3RhcnRlZF9hdBgVIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASOAoUcmVzdWx0c19zdWJtaXR0ZWRfYXQYFiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjAKDGNvbXBsZXRlZF9hdBgXIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASMAoIYXBwcm92YWwYGCABKAsyHi5wZXRyaS5leHBlcmltZW50cy52MS5BcHByb3ZhbBIyCgNqb2IYGSABKAsyJS5wZXRyaS5leHBlcmltZW50cy52MS5Kb2JSZXF1aXJlbWVudHMSHAoUc291cmNlX2h5cG90aGVzaXNfaWQYGiABKAki/AIKD0pvYlJlcXVpcmVtZW50cxIXCg9leHBlcmltZW50X3R5cGUYASABKAkSEQoJYnNsX2xldmVsGAIgASgJEiQKHG5lZWRzX2h1bWFuX3NhbXBsZXNfYXBwcm92YWwYAyABKAgSJQodbmVlZHNfYW5pbWFsX3NhbXBsZXNfYXBwcm92YWwYBCABKAgSKgoibmVlZHNfaGF6YXJkb3VzX2NoZW1pY2Fsc19hcHByb3ZhbBgFIAEoCBIaChJlcXVpcG1lbnRfcmVxdWlyZWQYBiADKAkSFAoMYnVkZ2V0X2NlbnRzGAcgASgDEhAKCGRlYWRsaW5lGAggASgJEhAKCHByaW9yaXR5GAkgASgJEh8KF2Rlc2lyZWRfdHVybmFyb3VuZF9kYXlzGAogASgFEhEKCW1lbnVfdGFncxgLIAMoCRIXCg9jdXN0b21fcHJvdG9jb2wYDCABKAgSEAoIY2F0ZWdvcnkYDSABKAkSDwoHcHJpdmFjeRgOIAEoCSKnAQoHUGF5bWVudBIOCgZzdGF0dXMYASABKAkSEgoKaGVsZF9jZW50cxgCIAEoAxIWCg5yZWxlYXNlZF9jZW50cxgDIAEoAxIWCg5yZWZ1bmRlZF9jZW50cxgEIAEoAxIYChBzdGlsbF9oZWxkX2NlbnRzGAUgASgDEi4KCnVwZGF0ZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wInMKDU9wZXJhdG9ySXNzdWUSCgoCaWQYASABKAkSEwoLZGVzY3JpcHRpb24YAiABKAkSEAoIc2V2ZXJpdHkYAyABKAkSLwoLcmVwb3J0ZWRfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIl0KCEFwcHJvdmFsEg4KBnJhdGluZxgBIAEoBRIQCghmZWVkYmFjaxgCIAEoCRIvCgthcHByb3ZlZF9hdBgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAinwMKB0Rpc3B1dGUSCgoCaWQYASABKAkSFQoNZXhwZXJpbWVudF9pZBgCIAEoCRIOCgZyZWFzb24YAyABKAkSEwoLZGVzY3JpcHRpb24YBCABKAkSFQoNZXZpZGVuY2VfdXJscxgFIAMoCRIOCgZzdGF0dXMYBiABKAkSEwoLcmFpc2VkX2Zyb20YByABKAkSDwoHb3V0Y29tZRgIIAEoCRIeChZyZXF1ZXN0ZXJfYW1vdW50X2NlbnRzGAkgASgDEh0KFW9wZXJhdG9yX2Ftb3VudF9jZW50cxgKIAEoAxIXCg9yZXNvbHV0aW9uX25vdGUYCyABKAkSEwoLcmVzb2x2ZWRfYnkYDCABKAkSLgoKY3JlYXRlZF9hdBgNIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLwoLcmVzb2x2ZWRfYXQYDiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhwKFHJlcXVlc3Rlcl9hY2NvdW50X2lkGA8gASgJEhMKC29wZXJhdG9yX2lkGBAgASgJIuMBChJPcGVyYXRvckFzc2lnbm1lbnQSEwoLb3BlcmF0b3JfaWQYASABKAkSEAoIbGFiX25hbWUYAiABKAkSLgoKY2xhaW1lZF9hdBgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLAoIZGVhZGxpbmUYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhsKE29wZXJhdG9yX2FjY291bnRfaWQYBSABKAkSHAoUZXN0aW1hdGVkX3N0YXJ0X2RhdGUYBiABKAkSDQoFbm90ZXMYByABKAkiqQEKDENhbmNlbGxhdGlvbhIOCgZyZWFzb24YASABKAkSGwoTcmVmdW5kX2Ftb3VudF9jZW50cxgCIAEoAxIjChtvcGVyYXRvcl9jb21wZW5zYXRpb25fY2VudHMYAyABKAMSFQoNcmVmdW5kX3N0YXR1cxgEIAEoCRIwCgxjYW5jZWxsZWRfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIowCCghFc3RpbWF0ZRIWCg5jb3N0X2xvd19jZW50cxgBIAEoAxIaChJjb3N0X3R5cGljYWxfY2VudHMYAiABKAMSFwoPY29zdF9oaWdoX2NlbnRzGAMgASgDEiAKGHR1cm5hcm91bmRfc3RhbmRhcmRfZGF5cxgEIAEoBRIhChl0dXJuYXJvdW5kX2V4cGVkaXRlZF9kYXlzGAUgASgFEjYKCWJyZWFrZG93bhgGIAEoCzIjLnBldHJpLmV4cGVyaW1lbnRzLnYxLkNvc3RCcmVha2Rvd24SHQoVb3BlcmF0b3JfYXZhaWxhYmlsaXR5GAcgASgJEhcKD3R1cm5hcm91bmRfZGF5cxgIIAEoBSKRAQoNQ29zdEJyZWFrZG93bhIXCg9tYXRlcmlhbHNfY2VudHMYASABKAMSEwoLbGFib3JfY2VudHMYAiABKAMSFwoPZXF1aXBtZW50X2NlbnRzGAMgASgDEhoKEnBsYXRmb3JtX2ZlZV9jZW50cxgEIAEoAxIdChVwcml2YWN5X3ByZW1pdW1fY2VudHMYBSABKAMiTwoMUmVxdWVzdElzc3VlEgwKBHBhdGgYASABKAkSDAoEY29kZRgCIAEoCRIPCgdtZXNzYWdlGAMgASgJEhIKCnN1Z2dlc3Rpb24YBCABKAkqgAMKEEV4cGVyaW1lbnRTdGF0dXMSIQodRVhQRVJJTUVOVF9TVEFUVVNfVU5TUEVDSUZJRUQQABIbChdFWFBFUklNRU5UX1NUQVRVU19EUkFGVBABEiQKIEVYUEVSSU1FTlRfU1RBVFVTX1BFTkRJTkdfUkVWSUVXEAISGgoWRVhQRVJJTUVOVF9TVEFUVVNfT1BFThADEh0KGUVYUEVSSU1FTlRfU1RBVFVTX0NMQUlNRUQQBBIhCh1FWFBFUklNRU5UX1NUQVRVU19JTl9QUk9HUkVTUxAFEiYKIkVYUEVSSU1FTlRfU1RBVFVTX1BFTkRJTkdfQVBQUk9WQUwQBhIfChtFWFBFUklNRU5UX1NUQVRVU19DT01QTEVURUQQBxIeChpFWFBFUklNRU5UX1NUQVRVU19ESVNQVVRFRBAIEh4KGkVYUEVSSU1FTlRfU1RBVFVTX1JFU09MVkVEEAkSHwobRVhQRVJJTUVOVF9TVEFUVVNfQ0FOQ0VMTEVEEApiBnByb3RvMw", [file_google_protobuf_timestamp]);
 
 /**
- * Experiment is the service record of a request (SPEC.md, Experiment).
+ * Experiment is the service record of a request (docs/api.md, Experiment).
  *
  * @generated from message petri.experiments.v1.Experiment
  */
@@ -184,7 +184,7 @@ export type Experiment = Message<"petri.experiments.v1.Experiment"> & {
 };
 
 /**
- * Experiment is the service record of a request (SPEC.md, Experiment).
+ * Experiment is the service record of a request (docs/api.md, Experiment).
  *
  * @generated from message petri.experiments.v1.Experiment
  */
@@ -434,7 +434,7 @@ export type JobRequirements = Message<"petri.experiments.v1.JobRequirements"> & 
   customProtocol: boolean;
 
   /**
-   * A SPEC.md template category: biochemistry, microbiology, cell_biology, molecular_biology, analytical.
+   * A docs/api.md template category: biochemistry, microbiology, cell_biology, molecular_biology, analytical.
    *
    * @generated from field: string category = 13;
    */
@@ -523,7 +523,7 @@ export type JobRequirementsJson = {
   customProtocol?: boolean;
 
   /**
-   * A SPEC.md template category: biochemistry, microbiology, cell_biology, molecular_biology, analytical.
+   * A docs/api.md template category: biochemistry, microbiology, cell_biology, molecular_biology, analytical.
    *
    * @generated from field: string category = 13;
    */
@@ -762,7 +762,7 @@ export type Dispute = Message<"petri.experiments.v1.Dispute"> & {
   experimentId: string;
 
   /**
-   * A SPEC.md dispute reason: results_incomplete, results_incorrect, protocol_not_followed,
+   * A docs/api.md dispute reason: results_incomplete, results_incorrect, protocol_not_followed,
    * documentation_insufficient, other.
    *
    * @generated from field: string reason = 3;
@@ -858,7 +858,7 @@ export type DisputeJson = {
   experimentId?: string;
 
   /**
-   * A SPEC.md dispute reason: results_incomplete, results_incorrect, protocol_not_followed,
+   * A docs/api.md dispute reason: results_incomplete, results_incorrect, protocol_not_followed,
    * documentation_insufficient, other.
    *
    * @generated from field: string reason = 3;
@@ -1291,7 +1291,7 @@ export const CostBreakdownSchema: GenMessage<CostBreakdown, {jsonType: CostBreak
   messageDesc(file_petri_experiments_v1_experiment, 9);
 
 /**
- * A validation finding; code is a SPEC.md validation code or a warning rule id.
+ * A validation finding; code is a docs/api.md validation code or a warning rule id.
  *
  * @generated from message petri.experiments.v1.RequestIssue
  */
@@ -1318,7 +1318,7 @@ export type RequestIssue = Message<"petri.experiments.v1.RequestIssue"> & {
 };
 
 /**
- * A validation finding; code is a SPEC.md validation code or a warning rule id.
+ * A validation finding; code is a docs/api.md validation code or a warning rule id.
  *
  * @generated from message petri.experiments.v1.RequestIssue
  */

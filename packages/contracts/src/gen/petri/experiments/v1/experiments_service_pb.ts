@@ -266,7 +266,7 @@ export type SubmitResultsRequest = Message<"petri.experiments.v1.SubmitResultsRe
   experimentId: string;
 
   /**
-   * The SPEC.md submit body as sent (JSON text, files base64-encoded); validated by the service.
+   * The docs/api.md submit body as sent (JSON text, files base64-encoded); validated by the service.
    *
    * @generated from field: string results_json = 2;
    */
@@ -283,7 +283,7 @@ export type SubmitResultsRequestJson = {
   experimentId?: string;
 
   /**
-   * The SPEC.md submit body as sent (JSON text, files base64-encoded); validated by the service.
+   * The docs/api.md submit body as sent (JSON text, files base64-encoded); validated by the service.
    *
    * @generated from field: string results_json = 2;
    */
@@ -477,7 +477,7 @@ export const GetResultsRequestSchema: GenMessage<GetResultsRequest, {jsonType: G
  */
 export type GetResultsResponse = Message<"petri.experiments.v1.GetResultsResponse"> & {
   /**
-   * The SPEC.md results record as JSON text, file urls signed and short-lived.
+   * The docs/api.md results record as JSON text, file urls signed and short-lived.
    *
    * @generated from field: string results_json = 1;
    */
@@ -494,7 +494,7 @@ export type GetResultsResponse = Message<"petri.experiments.v1.GetResultsRespons
  */
 export type GetResultsResponseJson = {
   /**
-   * The SPEC.md results record as JSON text, file urls signed and short-lived.
+   * The docs/api.md results record as JSON text, file urls signed and short-lived.
    *
    * @generated from field: string results_json = 1;
    */
@@ -2043,7 +2043,7 @@ export const GetTemplateRequestSchema: GenMessage<GetTemplateRequest, {jsonType:
  */
 export type GetTemplateResponse = Message<"petri.experiments.v1.GetTemplateResponse"> & {
   /**
-   * The full template record as JSON text (SPEC.md, Template).
+   * The full template record as JSON text (docs/api.md, Template).
    *
    * @generated from field: string template_json = 1;
    */
@@ -2055,7 +2055,7 @@ export type GetTemplateResponse = Message<"petri.experiments.v1.GetTemplateRespo
  */
 export type GetTemplateResponseJson = {
   /**
-   * The full template record as JSON text (SPEC.md, Template).
+   * The full template record as JSON text (docs/api.md, Template).
    *
    * @generated from field: string template_json = 1;
    */

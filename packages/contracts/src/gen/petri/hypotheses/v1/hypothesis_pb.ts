@@ -15,7 +15,7 @@ export const file_petri_hypotheses_v1_hypothesis: GenFile = /*@__PURE__*/
   fileDesc("CiRwZXRyaS9oeXBvdGhlc2VzL3YxL2h5cG90aGVzaXMucHJvdG8SE3BldHJpLmh5cG90aGVzZXMudjEipQMKCkh5cG90aGVzaXMSCgoCaWQYASABKAkSGAoQb3duZXJfYWNjb3VudF9pZBgCIAEoCRINCgV0aXRsZRgDIAEoCRIRCglzdGF0ZW1lbnQYBCABKAkSFwoPbnVsbF9oeXBvdGhlc2lzGAUgASgJEhcKD2V4cGVyaW1lbnRfdHlwZRgGIAEoCRIOCgZzdGF0dXMYByABKAkSGQoRaW50YWtlX2RyYWZ0X2pzb24YCCABKAkSGQoRZXhwZXJpbWVudHNfY291bnQYCSABKAUSFAoMZW5naW5lX2FnZW50GAogASgJEhQKDGVuZ2luZV9xdWVyeRgLIAEoCRIcChRlbmdpbmVfcmVzcG9uc2VfanNvbhgMIAEoCRIPCgd2ZXJzaW9uGA0gASgDEi4KCmNyZWF0ZWRfYXQYDiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnVwZGF0ZWRfYXQYDyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhwKFHNvdXJjZV9leHBlcmltZW50X2lkGBAgASgJYgZwcm90bzM", [file_google_protobuf_timestamp]);
 
 /**
- * Hypothesis is one entry of an account's hypothesis library (SPEC.md "Hypothesis (library)").
+ * Hypothesis is one entry of an account's hypothesis library (docs/api.md "Hypothesis (library)").
  *
  * @generated from message petri.hypotheses.v1.Hypothesis
  */
@@ -123,7 +123,7 @@ export type Hypothesis = Message<"petri.hypotheses.v1.Hypothesis"> & {
 };
 
 /**
- * Hypothesis is one entry of an account's hypothesis library (SPEC.md "Hypothesis (library)").
+ * Hypothesis is one entry of an account's hypothesis library (docs/api.md "Hypothesis (library)").
  *
  * @generated from message petri.hypotheses.v1.Hypothesis
  */

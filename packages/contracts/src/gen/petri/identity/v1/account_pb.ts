@@ -205,7 +205,7 @@ export const RoleSchema: GenEnum<Role, RoleJson> = /*@__PURE__*/
   enumDesc(file_petri_identity_v1_account, 0);
 
 /**
- * Tier decides the rate limits of an account (SPEC.md, Limits).
+ * Tier decides the rate limits of an account (docs/api.md, Limits).
  *
  * @generated from enum petri.identity.v1.Tier
  */
@@ -240,7 +240,7 @@ export enum Tier {
 }
 
 /**
- * Tier decides the rate limits of an account (SPEC.md, Limits).
+ * Tier decides the rate limits of an account (docs/api.md, Limits).
  *
  * @generated from enum petri.identity.v1.Tier
  */

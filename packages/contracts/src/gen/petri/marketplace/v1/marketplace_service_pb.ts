@@ -19,7 +19,7 @@ export const file_petri_marketplace_v1_marketplace_service: GenFile = /*@__PURE_
  */
 export type SubmitOperatorProfileRequest = Message<"petri.marketplace.v1.SubmitOperatorProfileRequest"> & {
   /**
-   * The operator profile (intake-model.md), as JSON text.
+   * The operator profile (docs/intake-model.md), as JSON text.
    *
    * @generated from field: string profile_json = 1;
    */
@@ -31,7 +31,7 @@ export type SubmitOperatorProfileRequest = Message<"petri.marketplace.v1.SubmitO
  */
 export type SubmitOperatorProfileRequestJson = {
   /**
-   * The operator profile (intake-model.md), as JSON text.
+   * The operator profile (docs/intake-model.md), as JSON text.
    *
    * @generated from field: string profile_json = 1;
    */

@@ -498,7 +498,7 @@ export type TestWebhookRequest = Message<"petri.notifications.v1.TestWebhookRequ
   url: string;
 
   /**
-   * A SPEC.md event name: claimed, started, completed, issue, approved, disputed.
+   * A docs/api.md event name: claimed, started, completed, issue, approved, disputed.
    *
    * @generated from field: string event_type = 2;
    */
@@ -515,7 +515,7 @@ export type TestWebhookRequestJson = {
   url?: string;
 
   /**
-   * A SPEC.md event name: claimed, started, completed, issue, approved, disputed.
+   * A docs/api.md event name: claimed, started, completed, issue, approved, disputed.
    *
    * @generated from field: string event_type = 2;
    */

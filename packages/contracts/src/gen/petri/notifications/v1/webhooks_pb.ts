@@ -39,7 +39,7 @@ export type WebhookDelivery = Message<"petri.notifications.v1.WebhookDelivery"> 
   experimentId: string;
 
   /**
-   * A SPEC.md event name: claimed, started, completed, issue, approved, disputed.
+   * A docs/api.md event name: claimed, started, completed, issue, approved, disputed.
    *
    * @generated from field: string event = 4;
    */
@@ -149,7 +149,7 @@ export type WebhookDeliveryJson = {
   experimentId?: string;
 
   /**
-   * A SPEC.md event name: claimed, started, completed, issue, approved, disputed.
+   * A docs/api.md event name: claimed, started, completed, issue, approved, disputed.
    *
    * @generated from field: string event = 4;
    */
