@@ -36,3 +36,4 @@ export { isRetryableTransactionError, isUniqueViolation, sqlState, violatedConst
 export { UnsafeIntegerError, parseInt8 } from "./type-parsers.js";
 export { transactionWithCommitHooks, type OnCommit } from "./after-commit.js";
 export { FixedQuery, FixedQueryVariants, type FixedQueryOptions, type ValueOf } from "./fixed-query.js";
+export { LeasedQueue, type LeaseRef, type LeaseRequest, type LeasedQueueTable } from "./leased-queue.js";

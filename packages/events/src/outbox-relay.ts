@@ -1,9 +1,9 @@
-import { FAILPOINT, FailpointError, SafetyPoll, type Clock, type Failpoints } from "@petri/service-kit";
+import { BackgroundLoop, FAILPOINT, type Clock, type Failpoints, type StepResult } from "@petri/service-kit";
 import type { Kysely } from "kysely";
 import type { EventBus, StreamSpec } from "./bus.js";
 import { decodeEnvelope } from "./envelope.js";
-import { errorMessage, WakeSignal, type Logger } from "./internal/async.js";
-import type { MessagingTables } from "@petri/db";
+import { errorMessage, type Logger } from "./internal/async.js";
+import { LeasedQueue, type LeasedQueueTable, type MessagingTables } from "@petri/db";
 import { subjectMatches } from "./subjects.js";
 import { publishInSpan } from "./messaging-spans.js";
 
@@ -26,6 +26,8 @@ export interface OutboxRelayOptions {
    * lease that expired); it starts at 1 s after activity and backs off while idle.
    */
   idleMs?: number;
+  /** First pause after activity (default 1 s, at most idleMs); tests set it to idleMs to switch the poll off. */
+  minIdleMs?: number;
   /** Delay before a row whose publish failed is tried again (default min(30 s, 250 ms * 2^(attempts-1))). */
   retryBackoffMs?: (attempts: number) => number;
 }
@@ -37,121 +39,90 @@ export interface OutboxRelayStats {
   duplicates: number;
   /** Publishes that failed (the row is retried later). */
   failures: number;
+  /** Looks at the outbox (batch claims, whether they found rows or not). */
+  looks: number;
 }
 
-interface ClaimedRow {
-  seq: number | string;
-  id: string;
-  subject: string;
-  envelope: Uint8Array;
-  attempts: number;
-}
+/**
+ * The outbox as a queue: unsent rows in outbox order, leased anonymously (a relay's lease is
+ * its whole claim); a failed publish holds its row until the retry is due.
+ */
+const OUTBOX_QUEUE: LeasedQueueTable<MessagingTables, "outbox"> = {
+  table: "outbox",
+  waiting: (eb) => eb("sent_at", "is", null),
+  orderBy: ["seq"],
+  attempts: "attempts",
+  retryAt: "lease_until",
+};
 
 const defaultBackoff = (attempts: number) => Math.min(30_000, 250 * 2 ** Math.max(0, attempts - 1));
 
 /**
  * Publishes the service's outbox rows to the bus, in outbox order, and marks a row sent
- * only after the bus acknowledged it. A batch is claimed with a short UPDATE ... FOR UPDATE
- * SKIP LOCKED that leases the rows (replicas share the work, nothing is held while
- * publishing); a relay that dies leaves its lease to expire and a later run republishes,
- * which the bus dedupes by event id.
+ * only after the bus acknowledged it. A batch is leased from the outbox (a LeasedQueue:
+ * replicas share the work, nothing is held while publishing); a relay that dies leaves its
+ * lease to expire and a later run republishes, which the bus dedupes by event id.
  */
 export class OutboxRelay {
   private readonly batchSize: number;
   private readonly leaseMs: number;
-  private readonly safetyPoll: SafetyPoll;
   private readonly backoff: (attempts: number) => number;
-  private readonly wake = new WakeSignal();
-  private loop: Promise<void> | undefined;
-  private stopping = false;
+  private readonly loop: BackgroundLoop;
+  private readonly queue: LeasedQueue<MessagingTables, "outbox">;
   private streamReady = false;
-  private crashed = false;
-  private readonly counters: OutboxRelayStats = { published: 0, duplicates: 0, failures: 0 };
+  /** The earliest retry a failed publish scheduled since the last step (the loop wakes for it). */
+  private retryDueAt: Date | undefined;
+  private readonly counters: OutboxRelayStats = { published: 0, duplicates: 0, failures: 0, looks: 0 };
   private readonly db: Kysely<MessagingTables>;
 
   constructor(private readonly opts: OutboxRelayOptions) {
     this.db = opts.db as Kysely<MessagingTables>;
+    this.queue = new LeasedQueue(this.db, OUTBOX_QUEUE);
     this.batchSize = opts.batchSize ?? 100;
     this.leaseMs = opts.leaseMs ?? 30_000;
-    this.safetyPoll = new SafetyPoll(opts.idleMs === undefined ? {} : { maxMs: opts.idleMs });
     this.backoff = opts.retryBackoffMs ?? defaultBackoff;
     if (!Number.isInteger(this.batchSize) || this.batchSize < 1)
       throw new Error("batchSize must be a positive integer");
+    this.loop = new BackgroundLoop({
+      name: "outbox-relay",
+      clock: opts.clock,
+      logger: opts.logger,
+      ...(opts.idleMs === undefined ? {} : { pollMs: opts.idleMs }),
+      ...(opts.minIdleMs === undefined ? {} : { minPollMs: opts.minIdleMs }),
+      step: () => this.step(),
+    });
   }
 
   /** Starts the background loop (idempotent). */
   start(): void {
-    if (this.loop) return;
-    this.stopping = false;
-    this.crashed = false;
-    this.loop = this.run().finally(() => {
-      this.loop = undefined;
-    });
+    this.loop.start();
   }
 
   /** Stops the loop after the batch in progress. */
-  async stop(): Promise<void> {
-    this.stopping = true;
-    this.wake.notify();
-    await this.loop;
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   /** True while the background loop runs (false after stop() or a failpoint "crash"). */
   running(): boolean {
-    return this.loop !== undefined && !this.crashed;
+    return this.loop.running();
   }
 
   /** Wake the loop now (call after committing a transaction that recorded events). */
   poke(): void {
-    this.wake.notify();
+    this.loop.poke();
   }
 
   stats(): OutboxRelayStats {
     return { ...this.counters };
   }
 
-  private async run(): Promise<void> {
-    let failures = 0;
-    while (!this.stopping) {
-      try {
-        const n = await this.runOnce();
-        failures = 0;
-        if (n > 0) this.safetyPoll.activity();
-        if (n >= this.batchSize) continue;
-      } catch (err) {
-        if (err instanceof FailpointError) {
-          // A simulated crash: stop right here, leases and all, like a dead process would.
-          this.crashed = true;
-          this.opts.logger.warn({ failpoint: err.failpoint }, "outbox relay stopped by failpoint");
-          return;
-        }
-        failures += 1;
-        this.opts.logger.error({ err: errorMessage(err) }, "outbox relay batch failed");
-        await this.pause(Math.min(30_000, this.safetyPoll.minMs * 2 ** Math.min(failures, 8)));
-        continue;
-      }
-      if (await this.pause(this.safetyPoll.next())) this.safetyPoll.activity();
-    }
-  }
-
-  /** Waits ms on the clock or until poked; true when poked. */
-  private async pause(ms: number): Promise<boolean> {
-    if (this.stopping) return false;
-    const woken = this.wake.wait();
-    let poked = false;
-    const cancel = new AbortController();
-    try {
-      await Promise.race([
-        woken.promise.then(() => {
-          poked = true;
-        }),
-        this.opts.clock.sleep(ms, cancel.signal),
-      ]);
-    } finally {
-      woken.cancel();
-      cancel.abort();
-    }
-    return poked;
+  // A failpoint "crash" (FailpointError) stops the loop right there, leases and all.
+  private async step(): Promise<StepResult> {
+    this.retryDueAt = undefined;
+    const claimed = await this.runOnce();
+    if (claimed >= this.batchSize) return { again: true };
+    return { again: false, dueAt: this.retryDueAt };
   }
 
   /** Claims and publishes one batch; returns how many rows it claimed. */
@@ -161,6 +132,7 @@ export class OutboxRelay {
       this.streamReady = true;
     }
     const rows = await this.claim();
+    this.counters.looks += 1;
     if (rows.length === 0) return 0;
     rows.sort((a, b) => Number(a.seq) - Number(b.seq));
     const sent: string[] = [];
@@ -181,7 +153,7 @@ export class OutboxRelay {
           // The bus is probably down: don't wait out a timeout per row. The rest of the
           // batch goes back unclaimed; the failed row waits for its backoff (other rows may
           // overtake it, which consumers tolerate: events carry aggregate versions).
-          await this.release(rows.slice(index + 1));
+          await this.queue.release(rows.slice(index + 1).map(({ id }) => ({ id })));
           index = rows.length;
           break;
         }
@@ -197,57 +169,28 @@ export class OutboxRelay {
     return rows.length;
   }
 
-  private async claim(): Promise<ClaimedRow[]> {
+  private claim() {
     const now = this.opts.clock.now();
-    const leaseUntil = new Date(now.getTime() + this.leaseMs);
-    return (await this.db
-      .updateTable("outbox")
-      .set((eb) => ({ lease_until: leaseUntil, attempts: eb("attempts", "+", 1) }))
-      .where("id", "in", (eb) =>
-        eb
-          .selectFrom("outbox")
-          .select("id")
-          .where("sent_at", "is", null)
-          .where((w) => w.or([w("lease_until", "is", null), w("lease_until", "<", now)]))
-          .orderBy("seq")
-          .limit(this.batchSize)
-          .forUpdate()
-          .skipLocked(),
-      )
-      .returning(["seq", "id", "subject", "envelope", "attempts"])
-      .execute()) as ClaimedRow[];
+    return this.queue.lease({
+      now,
+      leaseUntil: new Date(now.getTime() + this.leaseMs),
+      limit: this.batchSize,
+    });
   }
 
   private async markSent(ids: string[]): Promise<void> {
-    await this.db
-      .updateTable("outbox")
-      .set({ sent_at: this.opts.clock.now(), lease_until: null, last_error: null })
-      .where("id", "in", ids)
-      .execute();
+    await this.queue.complete(
+      ids.map((id) => ({ id })),
+      { sent_at: this.opts.clock.now(), last_error: null },
+    );
   }
 
-  private async recordFailure(row: ClaimedRow, err: unknown): Promise<void> {
+  private async recordFailure(row: { id: string; attempts: number }, err: unknown): Promise<void> {
     const message = errorMessage(err);
     const retryAt = new Date(this.opts.clock.now().getTime() + this.backoff(row.attempts));
     this.opts.logger.warn({ eventId: row.id, attempts: row.attempts, err: message }, "outbox publish failed");
-    await this.db
-      .updateTable("outbox")
-      .set({ last_error: message.slice(0, 2_000), lease_until: retryAt })
-      .where("id", "=", row.id)
-      .execute();
-  }
-
-  private async release(rows: ClaimedRow[]): Promise<void> {
-    if (rows.length === 0) return;
-    await this.db
-      .updateTable("outbox")
-      .set((eb) => ({ lease_until: null, attempts: eb("attempts", "-", 1) }))
-      .where(
-        "id",
-        "in",
-        rows.map((r) => r.id),
-      )
-      .execute();
+    await this.queue.retry({ id: row.id }, retryAt, { last_error: message.slice(0, 2_000) });
+    if (!this.retryDueAt || retryAt < this.retryDueAt) this.retryDueAt = retryAt;
   }
 
   /** Unsent rows and the age of the oldest one (for metrics and readiness). */

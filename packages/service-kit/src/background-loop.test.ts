@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { BackgroundLoop, type StepResult } from "./background-loop.js";
 import { systemClock } from "./clock.js";
+import { FailpointError } from "./failpoints.js";
 import { createLogger } from "./logger.js";
 
 const logger = createLogger({ service: "background-loop-test", level: "silent" });
@@ -62,6 +63,60 @@ describe("BackgroundLoop", () => {
     loop.poke();
     await vi.advanceTimersByTimeAsync(0);
     expect(steps()).toBe(2);
+    const stopped = loop.stop();
+    await vi.runOnlyPendingTimersAsync();
+    await stopped;
+  });
+
+  it("a step that hits a failpoint stops the loop like a crash; start() runs it again", async () => {
+    let steps = 0;
+    const loop = new BackgroundLoop({
+      name: "test",
+      clock: systemClock,
+      logger,
+      minPollMs: MIN_MS,
+      pollMs: 60_000,
+      step: async () => {
+        steps += 1;
+        if (steps === 1) throw new FailpointError("test_point");
+        return { again: false };
+      },
+    });
+    loop.start();
+    await vi.advanceTimersByTimeAsync(10 * MIN_MS);
+    expect([steps, loop.running()]).toEqual([1, false]);
+    loop.poke();
+    await vi.advanceTimersByTimeAsync(10 * MIN_MS);
+    expect(steps).toBe(1);
+    loop.start();
+    await vi.advanceTimersByTimeAsync(0);
+    // a step at once, and one more for the poke made while the loop was down
+    expect([steps, loop.running()]).toEqual([3, true]);
+    const stopped = loop.stop();
+    await vi.runOnlyPendingTimersAsync();
+    await stopped;
+    expect(loop.running()).toBe(false);
+  });
+
+  it("any other failure is retried after a back-off", async () => {
+    let steps = 0;
+    const loop = new BackgroundLoop({
+      name: "test",
+      clock: systemClock,
+      logger,
+      minPollMs: MIN_MS,
+      pollMs: 60_000,
+      step: async () => {
+        steps += 1;
+        if (steps === 1) throw new Error("database unavailable");
+        return { again: false };
+      },
+    });
+    loop.start();
+    await vi.advanceTimersByTimeAsync(499);
+    expect(steps).toBe(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect([steps, loop.running()]).toEqual([2, true]);
     const stopped = loop.stop();
     await vi.runOnlyPendingTimersAsync();
     await stopped;

@@ -5,8 +5,13 @@
  * SafetyPoll) only finds work whose wake-up was lost, e.g. rows committed by another replica.
  * It runs in real time so that it does not depend on the clock moving, which a test's fake
  * clock need not do.
+ *
+ * A step that throws FailpointError (a fault test's stand-in for a crash of this component)
+ * stops the loop where it is, leases and all, like a dead process would; any other error is
+ * logged and the step tried again after a back-off.
  */
 import type { Clock } from "./clock.js";
+import { FailpointError } from "./failpoints.js";
 import type { Logger } from "./logger.js";
 import { SafetyPoll } from "./safety-poll.js";
 
@@ -49,12 +54,14 @@ export class BackgroundLoop {
   private readonly safetyPoll: SafetyPoll;
   private abort: AbortController | undefined;
   private done: Promise<void> | undefined;
+  private crashed = false;
 
   constructor(
     private readonly options: {
       name: string;
       clock: Clock;
-      logger: Logger;
+      /** Only warn and error are used: callers may pass a narrower logger than pino's. */
+      logger: Pick<Logger, "warn" | "error">;
       /** Longest wait in real time before looking again (default: DEFAULT_SAFETY_POLL_MS). */
       pollMs?: number;
       /** First wait after activity (default 1 s); tests set it to pollMs to switch the poll off. */
@@ -68,12 +75,14 @@ export class BackgroundLoop {
     });
   }
 
+  /** True while the loop runs (false after stop() or a failpoint "crash"). */
   running(): boolean {
-    return this.done !== undefined;
+    return this.done !== undefined && !this.crashed;
   }
 
   start(): void {
-    if (this.done) return;
+    if (this.done && !this.crashed) return;
+    this.crashed = false;
     const abort = new AbortController();
     this.abort = abort;
     this.done = this.run(abort.signal);
@@ -99,6 +108,14 @@ export class BackgroundLoop {
         result = await this.options.step();
         failures = 0;
       } catch (error) {
+        if (error instanceof FailpointError) {
+          this.crashed = true;
+          this.options.logger.warn(
+            { failpoint: error.failpoint, loop: this.options.name },
+            "background loop stopped by failpoint",
+          );
+          return;
+        }
         failures += 1;
         this.options.logger.error(
           { err: error, loop: this.options.name },

@@ -13,7 +13,12 @@ import { BackgroundLoop, type Clock, type Logger, type StepResult, newId } from 
 import type { Kysely } from "kysely";
 import type { LabAdapter, SubmissionForLab } from "../adapters/lab-adapter.js";
 import { LabAdapterError } from "../adapters/lab-adapter.js";
-import { leaseDueSubmissions, nextDueAt, releaseSubmission, updateSubmission } from "../db/submissions.js";
+import {
+  finishLeasedSubmission,
+  leaseDueSubmissions,
+  nextDueAt,
+  releaseSubmission,
+} from "../db/submissions.js";
 import type { CloudLabsDb, SubmissionRow } from "../db/schema.js";
 import type { LabPlan } from "../domain/plan.js";
 import { advances } from "../domain/submission.js";
@@ -185,13 +190,16 @@ export class SubmissionWorker {
   }
 
   /** Applies a status change and records its event, in one transaction; releases the lease. */
-  private async change(row: SubmissionRow, changes: Parameters<typeof updateSubmission>[2]): Promise<void> {
+  private async change(
+    row: SubmissionRow,
+    changes: Parameters<typeof finishLeasedSubmission>[2],
+  ): Promise<void> {
     const now = this.options.clock.now();
     const updated = await this.options.db.transaction().execute(async (trx) => {
-      const after = await updateSubmission(
+      const after = await finishLeasedSubmission(
         trx,
         { id: row.id, expected: row.status, leaseOwner: this.id },
-        { ...changes, lease_owner: null, lease_until: null },
+        changes,
       );
       if (after && after.status !== row.status) await recordStatusChanged(trx, after, row.status, now);
       return after;

@@ -3,6 +3,7 @@
  * queue. Worker writes are guarded by the lease and by the status the worker read, so a
  * cancel racing a poll cannot be overwritten.
  */
+import { LeasedQueue, type LeasedQueueTable } from "@petri/db";
 import { isId } from "@petri/service-kit";
 import { type Kysely, type Updateable, sql } from "kysely";
 import type { SubmissionStatus } from "../domain/submission.js";
@@ -70,66 +71,70 @@ export async function listSubmissions(
   return { submissions, total };
 }
 
-/** Leases up to `limit` due, non-final submissions for `owner` (FOR UPDATE SKIP LOCKED). */
-export async function leaseDueSubmissions(
+/**
+ * The worker's queue: non-final submissions, each due at its next check (the send, or the next
+ * poll), earliest first.
+ */
+const SUBMISSION_QUEUE: LeasedQueueTable<CloudLabsDb, "submissions"> = {
+  table: "submissions",
+  waiting: (eb) => eb("status", "in", ["pending", "submitted", "queued", "running"]),
+  dueAt: "next_check_at",
+  orderBy: ["next_check_at"],
+  owner: "lease_owner",
+  retryAt: "next_check_at",
+};
+
+const submissionQueue = (db: Kysely<CloudLabsDb>) => new LeasedQueue(db, SUBMISSION_QUEUE);
+
+/** Leases up to `limit` due, non-final submissions for `owner`, skipping those others are leasing. */
+export function leaseDueSubmissions(
   db: Kysely<CloudLabsDb>,
   owner: string,
   limit: number,
   now: Date,
   leaseUntil: Date,
 ): Promise<SubmissionRow[]> {
-  return db.transaction().execute(async (trx) => {
-    const due = await trx
-      .selectFrom("submissions")
-      .select("id")
-      .where("status", "in", ["pending", "submitted", "queued", "running"])
-      .where("next_check_at", "<=", now)
-      .where((eb) => eb.or([eb("lease_until", "is", null), eb("lease_until", "<", now)]))
-      .orderBy("next_check_at")
-      .limit(limit)
-      .forUpdate()
-      .skipLocked()
-      .execute();
-    if (due.length === 0) return [];
-    return trx
-      .updateTable("submissions")
-      .set({ lease_owner: owner, lease_until: leaseUntil })
-      .where(
-        "id",
-        "in",
-        due.map((row) => row.id),
-      )
-      .returningAll()
-      .execute();
-  });
+  return submissionQueue(db).lease({ now, leaseUntil, limit, owner });
 }
 
 /** When the next non-final submission falls due (for the worker's sleep). */
-export async function nextDueAt(db: Kysely<CloudLabsDb>): Promise<Date | undefined> {
-  const row = await db
-    .selectFrom("submissions")
-    .select((eb) => eb.fn.min("next_check_at").as("next"))
-    .where("status", "in", ["pending", "submitted", "queued", "running"])
-    .executeTakeFirst();
-  return row?.next ? new Date(row.next as Date) : undefined;
+export function nextDueAt(db: Kysely<CloudLabsDb>): Promise<Date | undefined> {
+  return submissionQueue(db).nextDueAt();
 }
 
 /**
- * Applies a change to a submission still in `expected` status (and, for a worker, still leased
- * by it), bumping the version. Undefined when it moved meanwhile.
+ * Applies a change to a submission still in `expected` status, bumping the version. Undefined
+ * when it moved meanwhile.
  */
 export async function updateSubmission(
   db: Kysely<CloudLabsDb>,
-  ref: { id: string; expected: SubmissionStatus; leaseOwner?: string },
+  ref: { id: string; expected: SubmissionStatus },
   changes: Omit<Updateable<SubmissionsTable>, "version" | "id">,
 ): Promise<SubmissionRow | undefined> {
-  let query = db
+  return db
     .updateTable("submissions")
     .set((eb) => ({ ...changes, version: eb("version", "+", 1) }))
     .where("id", "=", ref.id)
-    .where("status", "=", ref.expected);
-  if (ref.leaseOwner !== undefined) query = query.where("lease_owner", "=", ref.leaseOwner);
-  return query.returningAll().executeTakeFirst();
+    .where("status", "=", ref.expected)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/**
+ * The worker's change to a submission it leased and read in `expected` status, bumping the
+ * version and ending the lease. Undefined when the submission moved meanwhile (a cancel) or
+ * the lease was taken over.
+ */
+export function finishLeasedSubmission(
+  trx: Kysely<CloudLabsDb>,
+  ref: { id: string; expected: SubmissionStatus; leaseOwner: string },
+  changes: Omit<Updateable<SubmissionsTable>, "version" | "id" | "lease_owner" | "lease_until">,
+): Promise<SubmissionRow | undefined> {
+  return submissionQueue(trx).completeReturning(
+    { id: ref.id, owner: ref.leaseOwner },
+    (eb) => ({ ...changes, version: eb("version", "+", 1) }),
+    { where: (eb) => eb("status", "=", ref.expected) },
+  );
 }
 
 /** Lets go of a lease without changing anything else (the next check is due at `nextCheckAt`). */
@@ -138,10 +143,6 @@ export async function releaseSubmission(
   ref: { id: string; leaseOwner: string },
   changes: { next_check_at: Date; send_attempts?: number },
 ): Promise<void> {
-  await db
-    .updateTable("submissions")
-    .set({ ...changes, lease_owner: null, lease_until: null })
-    .where("id", "=", ref.id)
-    .where("lease_owner", "=", ref.leaseOwner)
-    .execute();
+  const { next_check_at, ...rest } = changes;
+  await submissionQueue(db).retry({ id: ref.id, owner: ref.leaseOwner }, next_check_at, rest);
 }

@@ -3,8 +3,9 @@
  * Every write a worker makes is guarded by its lease (lease_owner), so a worker that lost its
  * run (lease expired and taken over, or the run deleted) changes nothing.
  */
+import { LeasedQueue, type LeasedQueueTable } from "@petri/db";
 import { isId } from "@petri/service-kit";
-import { type ExpressionBuilder, type Kysely, type UpdateObject, sql } from "kysely";
+import { type Kysely, sql } from "kysely";
 import type { RunStatus } from "../domain/run.js";
 import type { EngineDb, EngineRunRow } from "./schema.js";
 
@@ -104,47 +105,43 @@ export async function setEditedHypothesis(
 }
 
 /**
- * Leases up to `limit` PENDING runs, oldest first, for `owner` until `leaseUntil`: RUNNING,
- * attempts + 1. SKIP LOCKED lets replicas lease side by side without waiting on each other.
+ * The run queue: PENDING runs, oldest first; a lease makes a run RUNNING under its worker,
+ * and every later write of that worker is guarded by both.
  */
-export async function leasePendingRuns(
+const RUN_QUEUE: LeasedQueueTable<EngineDb, "engine_runs"> = {
+  table: "engine_runs",
+  waiting: (eb) => eb("status", "=", "PENDING"),
+  orderBy: ["created_at", "id"],
+  owner: "lease_owner",
+  attempts: "attempts",
+  held: (eb) => eb("status", "=", "RUNNING"),
+};
+
+const runQueue = (db: Kysely<EngineDb>) => new LeasedQueue(db, RUN_QUEUE);
+
+/**
+ * Leases up to `limit` PENDING runs, oldest first, for `owner` until `leaseUntil`: RUNNING,
+ * attempts + 1. Replicas lease side by side without waiting on each other.
+ */
+export function leasePendingRuns(
   db: Kysely<EngineDb>,
   owner: string,
   limit: number,
   now: Date,
   leaseUntil: Date,
 ): Promise<EngineRunRow[]> {
-  return db.transaction().execute(async (trx) => {
-    const due = await trx
-      .selectFrom("engine_runs")
-      .select("id")
-      .where("status", "=", "PENDING")
-      .orderBy("created_at")
-      .orderBy("id")
-      .limit(limit)
-      .forUpdate()
-      .skipLocked()
-      .execute();
-    if (due.length === 0) return [];
-    return trx
-      .updateTable("engine_runs")
-      .set((eb) => ({
-        status: "RUNNING",
-        attempts: eb("attempts", "+", 1),
-        lease_owner: owner,
-        lease_until: leaseUntil,
-        started_at: sql<Date>`coalesce(started_at, ${now})`,
-        progress_stage: "queued",
-        progress_percentage: 0,
-        updated_at: now,
-      }))
-      .where(
-        "id",
-        "in",
-        due.map((row) => row.id),
-      )
-      .returningAll()
-      .execute();
+  return runQueue(db).lease({
+    now,
+    leaseUntil,
+    limit,
+    owner,
+    set: {
+      status: "RUNNING",
+      started_at: sql<Date>`coalesce(started_at, ${now})`,
+      progress_stage: "queued",
+      progress_percentage: 0,
+      updated_at: now,
+    },
   });
 }
 
@@ -157,71 +154,33 @@ export async function recoverExpiredRuns(
   now: Date,
   maxAttempts: number,
 ): Promise<{ requeued: number; failed: number }> {
-  const requeued = await db
-    .updateTable("engine_runs")
-    .set({
-      status: "PENDING",
-      lease_owner: null,
-      lease_until: null,
-      progress_stage: "queued",
-      progress_percentage: 0,
-      updated_at: now,
-    })
-    .where("status", "=", "RUNNING")
-    .where("lease_until", "<", now)
-    .where("attempts", "<", maxAttempts)
-    .executeTakeFirst();
-  const failed = await db
-    .updateTable("engine_runs")
-    .set({
+  const queue = runQueue(db);
+  const requeued = await queue.takeOverExpired(
+    now,
+    { status: "PENDING", progress_stage: "queued", progress_percentage: 0, updated_at: now },
+    (eb) => eb("attempts", "<", maxAttempts),
+  );
+  const failed = await queue.takeOverExpired(
+    now,
+    {
       status: "FAILED",
       error_code: "interrupted",
       error: "the run was interrupted (its worker stopped) and no attempt remains; start it again",
       progress_stage: "failed",
-      lease_owner: null,
-      lease_until: null,
       completed_at: now,
       updated_at: now,
-    })
-    .where("status", "=", "RUNNING")
-    .where("lease_until", "<", now)
-    .where("attempts", ">=", maxAttempts)
-    .executeTakeFirst();
-  return { requeued: Number(requeued.numUpdatedRows), failed: Number(failed.numUpdatedRows) };
+    },
+    (eb) => eb("attempts", ">=", maxAttempts),
+  );
+  return { requeued, failed };
 }
 
 /** The earliest lease expiry of a RUNNING run (when recovery may next have work). */
-export async function nextLeaseExpiry(db: Kysely<EngineDb>): Promise<Date | undefined> {
-  const row = await db
-    .selectFrom("engine_runs")
-    .select((eb) => eb.fn.min("lease_until").as("next"))
-    .where("status", "=", "RUNNING")
-    .executeTakeFirst();
-  return row?.next ? new Date(row.next as Date) : undefined;
+export function nextLeaseExpiry(db: Kysely<EngineDb>): Promise<Date | undefined> {
+  return runQueue(db).nextLeaseExpiry();
 }
 
 type LeaseRef = { id: string; owner: string };
-
-/**
- * Changes a run only while `ref.owner` still holds it RUNNING (it was not deleted, taken over or
- * finished meanwhile); true when it did.
- */
-async function updateLeased(
-  db: Kysely<EngineDb>,
-  ref: LeaseRef,
-  changes:
-    | UpdateObject<EngineDb, "engine_runs">
-    | ((eb: ExpressionBuilder<EngineDb, "engine_runs">) => UpdateObject<EngineDb, "engine_runs">),
-): Promise<boolean> {
-  const result = await db
-    .updateTable("engine_runs")
-    .set(changes)
-    .where("id", "=", ref.id)
-    .where("status", "=", "RUNNING")
-    .where("lease_owner", "=", ref.owner)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
-}
 
 /** Progress and a renewed lease; false when the worker no longer holds the run. */
 export function reportProgress(
@@ -231,56 +190,56 @@ export function reportProgress(
   now: Date,
   leaseUntil: Date,
 ): Promise<boolean> {
-  return updateLeased(db, ref, {
+  return runQueue(db).extend(ref, leaseUntil, {
     progress_stage: progress.stage,
     progress_percentage: progress.percentage,
-    lease_until: leaseUntil,
     updated_at: now,
   });
 }
 
-const released = (now: Date) => ({ lease_owner: null, lease_until: null, updated_at: now });
-
-export function completeRun(
+/** True when the worker still held the run (it was not deleted, taken over or finished meanwhile). */
+export async function completeRun(
   db: Kysely<EngineDb>,
   ref: LeaseRef,
   result: { experimentType: string; resultJson: string },
   now: Date,
 ): Promise<boolean> {
-  return updateLeased(db, ref, {
-    ...released(now),
+  const updated = await runQueue(db).complete(ref, {
     status: "COMPLETED",
     experiment_type: result.experimentType,
     result: result.resultJson,
     progress_stage: "done",
     progress_percentage: 100,
     completed_at: now,
+    updated_at: now,
   });
+  return updated === 1;
 }
 
-export function failRun(
+export async function failRun(
   db: Kysely<EngineDb>,
   ref: LeaseRef,
   failure: { code: string; message: string },
   now: Date,
 ): Promise<boolean> {
-  return updateLeased(db, ref, {
-    ...released(now),
+  const updated = await runQueue(db).complete(ref, {
     status: "FAILED",
     error_code: failure.code,
     error: failure.message,
     progress_stage: "failed",
     completed_at: now,
+    updated_at: now,
   });
+  return updated === 1;
 }
 
 /** A graceful stop hands the run back: PENDING again, this attempt not counted. */
-export function releaseRun(db: Kysely<EngineDb>, ref: LeaseRef, now: Date): Promise<boolean> {
-  return updateLeased(db, ref, (eb) => ({
-    ...released(now),
+export async function releaseRun(db: Kysely<EngineDb>, ref: LeaseRef, now: Date): Promise<boolean> {
+  const released = await runQueue(db).release(ref, {
     status: "PENDING",
-    attempts: eb("attempts", "-", 1),
     progress_stage: "queued",
     progress_percentage: 0,
-  }));
+    updated_at: now,
+  });
+  return released === 1;
 }

@@ -1,3 +1,4 @@
+import { LeasedQueue, type LeasedQueueTable } from "@petri/db";
 import type { Keyset } from "@petri/service-kit";
 import type { Insertable, Kysely, Updateable } from "kysely";
 import type {
@@ -79,40 +80,39 @@ export async function scanDue(
 }
 
 /**
+ * The delivery queue: pending deliveries, each due at its next attempt. The worker chooses
+ * which ones to lease (scanDue); the attempt's outcome ends the lease (record-delivery-attempt).
+ */
+const DELIVERY_QUEUE: LeasedQueueTable<NotificationsDb, "webhook_deliveries"> = {
+  table: "webhook_deliveries",
+  waiting: (eb) => eb("status", "=", "pending"),
+  dueAt: "next_attempt_at",
+  orderBy: ["next_attempt_at", "id"],
+  owner: "lease_owner",
+};
+
+const deliveryQueue = (db: Kysely<NotificationsDb>) => new LeasedQueue(db, DELIVERY_QUEUE);
+
+/**
  * Leases the given deliveries to `owner` until `leaseUntil`, skipping any another worker
- * took meanwhile (row locks are skipped, leases compared): returns the rows now held.
+ * took meanwhile: returns the rows now held.
  */
 export function leaseDeliveries(
   db: Kysely<NotificationsDb>,
   input: { ids: readonly string[]; owner: string; now: Date; leaseUntil: Date },
 ): Promise<WebhookDeliveryRow[]> {
-  if (input.ids.length === 0) return Promise.resolve([]);
-  return db
-    .updateTable("webhook_deliveries")
-    .set({ lease_owner: input.owner, lease_until: input.leaseUntil })
-    .where("id", "in", (eb) =>
-      eb
-        .selectFrom("webhook_deliveries")
-        .select("id")
-        .where("id", "in", input.ids)
-        .where("status", "=", "pending")
-        .where("next_attempt_at", "<=", input.now)
-        .where((w) => w.or([w("lease_until", "is", null), w("lease_until", "<=", input.now)]))
-        .forUpdate()
-        .skipLocked(),
-    )
-    .returningAll()
-    .execute();
+  return deliveryQueue(db).lease({
+    ids: input.ids,
+    limit: input.ids.length,
+    owner: input.owner,
+    now: input.now,
+    leaseUntil: input.leaseUntil,
+  });
 }
 
 /** The earliest next_attempt_at of a pending delivery (the worker sleeps until then). */
-export async function nextDueAt(db: Kysely<NotificationsDb>): Promise<Date | undefined> {
-  const row = await db
-    .selectFrom("webhook_deliveries")
-    .select((eb) => eb.fn.min("next_attempt_at").as("due"))
-    .where("status", "=", "pending")
-    .executeTakeFirst();
-  return row?.due ? new Date(row.due) : undefined;
+export function nextDueAt(db: Kysely<NotificationsDb>): Promise<Date | undefined> {
+  return deliveryQueue(db).nextDueAt();
 }
 
 /**

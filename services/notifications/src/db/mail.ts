@@ -1,3 +1,4 @@
+import { LeasedQueue, type LeasedQueueTable } from "@petri/db";
 import type { Keyset } from "@petri/service-kit";
 import type { Insertable, Kysely } from "kysely";
 import type { MailOutboxTable, NotificationsDb, SentMailRow } from "./schema.js";
@@ -9,29 +10,29 @@ export async function enqueueMail(
   await trx.insertInto("mail_outbox").values(mail).execute();
 }
 
+/** Mail waiting to be sent, each due at its next attempt; leases are anonymous. */
+const MAIL_QUEUE: LeasedQueueTable<NotificationsDb, "mail_outbox"> = {
+  table: "mail_outbox",
+  waiting: (eb) => eb("status", "=", "pending"),
+  dueAt: "next_attempt_at",
+  orderBy: ["next_attempt_at", "id"],
+  attempts: "attempts",
+  retryAt: "next_attempt_at",
+};
+
+const mailQueue = (db: Kysely<NotificationsDb>) => new LeasedQueue(db, MAIL_QUEUE);
+
 /** Leases due mail for sending (other dispatchers skip it until the lease ends). */
 export function leaseDueMail(
   db: Kysely<NotificationsDb>,
   input: { now: Date; leaseUntil: Date; limit: number },
 ) {
-  return db
-    .updateTable("mail_outbox")
-    .set((eb) => ({ lease_until: input.leaseUntil, attempts: eb("attempts", "+", 1) }))
-    .where("id", "in", (eb) =>
-      eb
-        .selectFrom("mail_outbox")
-        .select("id")
-        .where("status", "=", "pending")
-        .where("next_attempt_at", "<=", input.now)
-        .where((w) => w.or([w("lease_until", "is", null), w("lease_until", "<=", input.now)]))
-        .orderBy("next_attempt_at")
-        .orderBy("id")
-        .limit(input.limit)
-        .forUpdate()
-        .skipLocked(),
-    )
-    .returningAll()
-    .execute();
+  return mailQueue(db).lease(input);
+}
+
+/** When the earliest pending mail falls due (the dispatcher sleeps until then). */
+export function nextMailDueAt(db: Kysely<NotificationsDb>): Promise<Date | undefined> {
+  return mailQueue(db).nextDueAt();
 }
 
 /** Records the sent mail and closes its outbox row, in one transaction (the caller's). */
@@ -41,26 +42,17 @@ export async function recordSent(trx: Kysely<NotificationsDb>, sent: SentMailRow
     .values(sent)
     .onConflict((conflict) => conflict.column("id").doNothing())
     .execute();
-  await trx
-    .updateTable("mail_outbox")
-    .set({ status: "sent", lease_until: null, last_error: null })
-    .where("id", "=", sent.id)
-    .execute();
+  await mailQueue(trx).complete({ id: sent.id }, { status: "sent", last_error: null });
 }
 
+/** Retries the mail at `retryAt`, or fails it for good without one. */
 export async function recordMailFailure(
   db: Kysely<NotificationsDb>,
   input: { id: string; error: string; retryAt: Date | undefined },
 ): Promise<void> {
-  await db
-    .updateTable("mail_outbox")
-    .set(
-      input.retryAt
-        ? { next_attempt_at: input.retryAt, lease_until: null, last_error: input.error }
-        : { status: "failed", lease_until: null, last_error: input.error },
-    )
-    .where("id", "=", input.id)
-    .execute();
+  const queue = mailQueue(db);
+  if (input.retryAt) await queue.retry({ id: input.id }, input.retryAt, { last_error: input.error });
+  else await queue.complete({ id: input.id }, { status: "failed", last_error: input.error });
 }
 
 export function listSentMail(

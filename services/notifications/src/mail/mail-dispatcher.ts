@@ -10,7 +10,7 @@
  */
 import { type Clock, type Logger } from "@petri/service-kit";
 import type { Kysely } from "kysely";
-import { leaseDueMail, recordMailFailure, recordSent } from "../db/mail.js";
+import { leaseDueMail, nextMailDueAt, recordMailFailure, recordSent } from "../db/mail.js";
 import type { NotificationsDb } from "../db/schema.js";
 import type { StepResult } from "@petri/service-kit";
 import type { Mailer } from "./mailer.js";
@@ -83,11 +83,6 @@ export class MailDispatcher {
   async step(): Promise<StepResult> {
     const handled = await this.dispatchDue();
     if (handled > 0) return { again: true };
-    const next = await this.deps.db
-      .selectFrom("mail_outbox")
-      .select((eb) => eb.fn.min("next_attempt_at").as("due"))
-      .where("status", "=", "pending")
-      .executeTakeFirst();
-    return { again: false, dueAt: next?.due ? new Date(next.due) : undefined };
+    return { again: false, dueAt: await nextMailDueAt(this.deps.db) };
   }
 }
