@@ -5,7 +5,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export NX_DAEMON=false NX_NO_CLOUD=true NX_TUI=false
-nx=node_modules/.bin/nx
 
 echo "== contracts: buf lint, buf breaking, generated code fresh"
 npm run --silent -w @petri/proto lint
@@ -21,11 +20,10 @@ node scripts/check-boundaries.mjs
 echo "== documentation stands alone (citations, README examples, links)"
 node scripts/check-docs.mjs
 
-echo "== lint, typecheck, unit tests"
-$nx run-many -t lint typecheck test --output-style=stream-without-prefixes
+echo "== affected scoping (Nx project graph)"
+node scripts/check-affected.mjs
 
-echo "== integration tests (real PostgreSQL and nats-server)"
-$nx run-many -t int --parallel=1 --output-style=stream-without-prefixes
-
-echo "== end-to-end tests (standalone and cluster)"
-$nx run-many -t e2e --parallel=1 --output-style=stream-without-prefixes
+# The tiers, each also runnable alone: npm run test:unit, test:int, test:e2e.
+bash scripts/tier.sh unit
+bash scripts/tier.sh int
+bash scripts/tier.sh e2e
