@@ -8,7 +8,7 @@ export * from "./failpoints.js";
 export * from "./health.js";
 export * from "./ids.js";
 export * from "./hosted-service.js";
-export * from "./interceptors.js";
+export * from "./interceptors/index.js";
 export * from "./key-encryption.js";
 export * from "./log-redaction.js";
 export * from "./logger.js";

@@ -44,7 +44,7 @@ import {
   principalInterceptor,
   propagateTrace,
   serverInterceptors,
-} from "./interceptors.js";
+} from "./interceptors/index.js";
 import {
   InternalTokenSigner,
   InternalTokenVerifier,
