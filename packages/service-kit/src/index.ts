@@ -10,6 +10,7 @@ export * from "./ids.js";
 export * from "./hosted-service.js";
 export * from "./interceptors/index.js";
 export * from "./key-encryption.js";
+export * from "./secrets-file.js";
 export * from "./log-redaction.js";
 export * from "./logger.js";
 export * from "./outbound-url/index.js";
