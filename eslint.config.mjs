@@ -6,7 +6,7 @@ import tseslint from "typescript-eslint";
 // Tags (in each package.json "nx.tags"):
 //   type:service | type:gateway | type:lib | type:contracts | type:testkit | type:app | type:e2e | type:proto | type:deploy
 //   scope:<service> | scope:gateway | scope:shared | scope:deploy
-//   infra:persistence on the libraries that touch a database or the bus (db, events).
+//   infra:persistence on the libraries that touch a database or the bus (db, events, host).
 const depConstraints = [
   { sourceTag: "type:contracts", onlyDependOnLibsWithTags: [] },
   { sourceTag: "type:lib", onlyDependOnLibsWithTags: ["type:lib", "type:contracts"] },

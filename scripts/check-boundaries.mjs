@@ -52,6 +52,12 @@ const cases = [
     why: "production code importing the testkit",
   },
   {
+    file: "packages/events/src/__boundary_probe.ts",
+    code: 'import { x } from "@petri/host";\nexport const y = x;\n',
+    expectError: true,
+    why: "the event mechanics importing the host that runs them (host -> events only)",
+  },
+  {
     file: "services/identity/src/__boundary_probe.ts",
     code: 'import { x } from "@petri/db";\nexport const y = x;\n',
     expectError: false,

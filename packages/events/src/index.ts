@@ -45,13 +45,8 @@ export {
 } from "./consumer-runner.js";
 /** The structural (pino-compatible) logger the bus adapters, relay and runner take. */
 export type { Logger as EventsLogger } from "./internal/async.js";
-export {
-  createServiceRuntime,
-  type ConsumerDefinition,
-  type ServiceDeps,
-  type ServiceRuntimeOptions,
-} from "./service-runtime.js";
-export { runClusterService, type ClusterServiceOptions } from "./cluster-host.js";
+/** Reports a service's outbox, dead letters and consumer lag at scrape time (the host's runtime starts it). */
+export { observeMessaging } from "./messaging-metrics.js";
 export { Pruner, type PruneTarget, type PrunerOptions } from "./pruner.js";
 export { messagingPruneTargets } from "./messaging-pruning.js";
 export {

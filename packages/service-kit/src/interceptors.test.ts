@@ -45,7 +45,7 @@ import {
   principalInterceptor,
   propagateTrace,
   serverInterceptors,
-} from "./interceptors.js";
+} from "./interceptors/index.js";
 import {
   InternalTokenSigner,
   InternalTokenVerifier,

@@ -4,7 +4,7 @@ import { Health, HealthCheckResponseSchema } from "@petri/contracts/health";
 import { describe, expect, it } from "vitest";
 import { captureLogs } from "../test/log-capture.js";
 import { NotFoundError } from "./errors.js";
-import { serverInterceptors } from "./interceptors.js";
+import { serverInterceptors } from "./interceptors/index.js";
 import { PRINCIPAL_HEADER, type Principal } from "./principal.js";
 
 const CHECK = "grpc.health.v1.Health/Check";

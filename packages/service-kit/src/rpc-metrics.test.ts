@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { NotFoundError } from "./errors.js";
 import { createLogger } from "./logger.js";
 import { metricSample } from "./metric-sample.js";
-import { serverInterceptors } from "./interceptors.js";
+import { serverInterceptors } from "./interceptors/index.js";
 import { generateInternalKeyPair, InternalTokenVerifier } from "./principal.js";
 
 const CHECK = "grpc.health.v1.Health/Check";

@@ -12,7 +12,7 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { captureLogs } from "../test/log-capture.js";
 import { eventually } from "../test/manual-clock.js";
 import type { ReadinessReport } from "./hosted-service.js";
-import { clientInterceptors, serverInterceptors } from "./interceptors.js";
+import { clientInterceptors, serverInterceptors } from "./interceptors/index.js";
 import {
   InternalTokenSigner,
   InternalTokenVerifier,

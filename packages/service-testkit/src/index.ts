@@ -8,7 +8,8 @@ import {
   createRouterTransport,
 } from "@connectrpc/connect";
 import { type Database, createDatabase } from "@petri/db";
-import { type EventBus, InProcessEventBus, type ServiceDeps } from "@petri/events";
+import { type EventBus, InProcessEventBus } from "@petri/events";
+import type { ServiceDeps } from "@petri/host";
 import {
   InternalTokenSigner,
   InternalTokenVerifier,

@@ -5,7 +5,8 @@ import path from "node:path";
 import { serve } from "@hono/node-server";
 import type { ServiceName } from "@petri/contracts";
 import { type Database, createDatabase, observeDatabasePool } from "@petri/db";
-import { InProcessEventBus, type RetentionSettings, type ServiceDeps } from "@petri/events";
+import { InProcessEventBus, type RetentionSettings } from "@petri/events";
+import type { ServiceDeps } from "@petri/host";
 import { createGateway, createServiceClients } from "@petri/gateway";
 import {
   AddressAllowlist,

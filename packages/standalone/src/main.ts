@@ -58,7 +58,8 @@ if (dataDir !== "memory://") mkdirSync(dataDir, { recursive: true });
 // Identity's KEK and API-key pepper come from the environment or, when unset, from a file
 // created once under the data directory, so tokens and keys survive restarts.
 const identityConfig = exitOnConfigError(() => loadConfig(standaloneIdentityConfigSchema()));
-const identity = await standaloneIdentityOptions(identityConfig, dataDir);
+// A damaged secrets file is a ConfigError naming it: reported like any configuration problem.
+const identity = await exitOnConfigError(() => standaloneIdentityOptions(identityConfig, dataDir));
 // Notifications: SMTP when PETRI_SMTP_HOST is set (else mail stays in its sent_mail table), and
 // the key sealing webhook secrets from PETRI_NOTIFICATIONS_KEK or a file under the data directory.
 const notifications = notificationsOptionsFromConfig(

@@ -1,4 +1,4 @@
-import { runClusterService } from "@petri/events";
+import { runClusterService } from "@petri/host";
 import { exitOnConfigError } from "@petri/service-kit";
 import { cloudLabsOptionsFromEnv } from "./options.js";
 import { createCloudLabsService } from "./service.js";

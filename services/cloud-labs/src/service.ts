@@ -1,5 +1,5 @@
 import { CloudLabsService } from "@petri/contracts/cloudlabs";
-import { type ServiceDeps, createServiceRuntime } from "@petri/events";
+import { type ServiceDeps, createServiceRuntime } from "@petri/host";
 import type { HostedService } from "@petri/service-kit";
 import { HttpLab } from "./adapters/http-lab.js";
 import type { LabAdapter } from "./adapters/lab-adapter.js";

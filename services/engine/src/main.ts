@@ -1,4 +1,4 @@
-import { runClusterService } from "@petri/events";
+import { runClusterService } from "@petri/host";
 import { exitOnConfigError } from "@petri/service-kit";
 import { engineOptionsFromEnv } from "./options.js";
 import { createEngineService } from "./service.js";

@@ -1,5 +1,5 @@
 import { EngineService } from "@petri/contracts/engine";
-import { type ServiceDeps, createServiceRuntime } from "@petri/events";
+import { type ServiceDeps, createServiceRuntime } from "@petri/host";
 import type { HostedService } from "@petri/service-kit";
 import { makeClearRunHistory } from "./app/clear-run-history.js";
 import { makeGenerateHypothesis } from "./app/generate-hypothesis.js";

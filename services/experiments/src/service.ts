@@ -1,5 +1,5 @@
 import { ExperimentsService } from "@petri/contracts/experiments";
-import { type ServiceDeps, createServiceRuntime } from "@petri/events";
+import { type ServiceDeps, createServiceRuntime } from "@petri/host";
 import type { HostedService } from "@petri/service-kit";
 import { makeAcceptProtocolProposal } from "./app/accept-protocol-proposal.js";
 import { makeApproveResults } from "./app/approve-results.js";

@@ -1,4 +1,4 @@
-import { runClusterService } from "@petri/events";
+import { runClusterService } from "@petri/host";
 import { createHypothesesService } from "./service.js";
 
 await runClusterService({ service: "hypotheses", defaultPort: 7104, create: createHypothesesService });

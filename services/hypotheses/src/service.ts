@@ -1,5 +1,5 @@
 import { HypothesesService } from "@petri/contracts/hypotheses";
-import { type ServiceDeps, createServiceRuntime } from "@petri/events";
+import { type ServiceDeps, createServiceRuntime } from "@petri/host";
 import type { HostedService } from "@petri/service-kit";
 import { makeArchiveHypothesis } from "./app/archive-hypothesis.js";
 import { makeCreateHypothesis } from "./app/create-hypothesis.js";

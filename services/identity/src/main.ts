@@ -1,4 +1,4 @@
-import { runClusterService } from "@petri/events";
+import { runClusterService } from "@petri/host";
 import { exitOnConfigError, loadConfig } from "@petri/service-kit";
 import { IDENTITY_DEFAULT_PORT, identityConfigSchema, identityOptionsFromConfig } from "./config.js";
 import { createIdentityService } from "./service.js";

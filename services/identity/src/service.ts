@@ -1,5 +1,5 @@
 import { IdentityService } from "@petri/contracts/identity";
-import { type ServiceDeps, createServiceRuntime } from "@petri/events";
+import { type ServiceDeps, createServiceRuntime } from "@petri/host";
 import { type HostedService, KeyEncryptionKey } from "@petri/service-kit";
 import { makeAcquireQuota } from "./app/acquire-quota.js";
 import { makeAuthenticateApiKey } from "./app/authenticate-api-key.js";

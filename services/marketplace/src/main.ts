@@ -1,4 +1,4 @@
-import { runClusterService } from "@petri/events";
+import { runClusterService } from "@petri/host";
 import { createMarketplaceService } from "./service.js";
 
 await runClusterService({ service: "marketplace", defaultPort: 7103, create: createMarketplaceService });

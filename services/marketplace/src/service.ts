@@ -1,5 +1,5 @@
 import { MarketplaceService } from "@petri/contracts/marketplace";
-import { type ServiceDeps, createServiceRuntime } from "@petri/events";
+import { type ServiceDeps, createServiceRuntime } from "@petri/host";
 import type { HostedService } from "@petri/service-kit";
 import { makeCheckLedger } from "./app/check-ledger.js";
 import { makeGetExperimentPayment } from "./app/get-experiment-payment.js";

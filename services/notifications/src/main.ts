@@ -1,4 +1,4 @@
-import { runClusterService } from "@petri/events";
+import { runClusterService } from "@petri/host";
 import { exitOnConfigError, loadConfig } from "@petri/service-kit";
 import {
   NOTIFICATIONS_DEFAULT_PORT,

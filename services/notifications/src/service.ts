@@ -1,5 +1,5 @@
 import { NotificationsService } from "@petri/contracts/notifications";
-import { type ServiceDeps, createServiceRuntime } from "@petri/events";
+import { type ServiceDeps, createServiceRuntime } from "@petri/host";
 import { AddressAllowlist, type HostedService, type ReadinessCheck, type Resolver } from "@petri/service-kit";
 import { makeAttemptDelivery } from "./app/attempt-delivery.js";
 import { makeCheckWebhookUrl } from "./app/check-webhook-url.js";

@@ -2,7 +2,7 @@
  * Spans of Connect calls: a client span around each outgoing call, its context sent in the
  * `traceparent` header by the W3C propagator, and a server span continuing it in the callee.
  * HTTP/2 calls are not covered by OpenTelemetry's http instrumentation, so the interceptors
- * (interceptors.ts) make these with the API. Attributes follow the RPC semantic conventions.
+ * (interceptors/trace.ts) make these with the API. Attributes follow the RPC semantic conventions.
  */
 import { Code, ConnectError } from "@connectrpc/connect";
 import { codeToString } from "@connectrpc/connect/protocol-connect";

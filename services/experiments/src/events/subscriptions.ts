@@ -1,7 +1,8 @@
 import { events, streamFor } from "@petri/contracts";
 import type { OperatorEligibilityChanged, PaymentUpdated } from "@petri/contracts/marketplace";
 import type { Clock } from "@petri/service-kit";
-import { type ConsumerDefinition, envelopeOccurredAt, on } from "@petri/events";
+import { envelopeOccurredAt, on } from "@petri/events";
+import type { ConsumerDefinition } from "@petri/host";
 import type { Kysely } from "kysely";
 import type { ExperimentsDb } from "../db/schema.js";
 import { applyOperatorEligibilityChanged } from "./operator-eligibility-changed.js";

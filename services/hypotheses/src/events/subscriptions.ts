@@ -1,6 +1,7 @@
 import { events, streamFor } from "@petri/contracts";
 import type { ExperimentSubmitted } from "@petri/contracts/experiments";
-import { type ConsumerDefinition, on } from "@petri/events";
+import { on } from "@petri/events";
+import type { ConsumerDefinition } from "@petri/host";
 import type { Clock, Logger } from "@petri/service-kit";
 import type { Kysely } from "kysely";
 import type { HypothesesDb } from "../db/schema.js";

@@ -1,6 +1,7 @@
 import { events, streamFor } from "@petri/contracts";
 import type { OperatorEligibilityChanged } from "@petri/contracts/marketplace";
-import { type ConsumerDefinition, on } from "@petri/events";
+import { on } from "@petri/events";
+import type { ConsumerDefinition } from "@petri/host";
 import type { Clock } from "@petri/service-kit";
 import type { Kysely } from "kysely";
 import { applyOperatorStatus } from "../app/apply-operator-status.js";

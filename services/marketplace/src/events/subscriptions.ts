@@ -1,5 +1,6 @@
 import { events, streamFor } from "@petri/contracts";
-import { type ConsumerDefinition, on } from "@petri/events";
+import { on } from "@petri/events";
+import type { ConsumerDefinition } from "@petri/host";
 import { disputeResolved } from "./dispute-resolved.js";
 import { experimentCancelled } from "./experiment-cancelled.js";
 import { experimentClaimed } from "./experiment-claimed.js";

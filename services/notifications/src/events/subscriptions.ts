@@ -1,12 +1,7 @@
 import { events, streamFor } from "@petri/contracts";
 import type { AccountRegistered } from "@petri/contracts/identity";
-import {
-  type ConsumerDefinition,
-  type EventContext,
-  envelopeOccurredAt,
-  envelopeVersion,
-  on,
-} from "@petri/events";
+import { type EventContext, envelopeOccurredAt, envelopeVersion, on } from "@petri/events";
+import type { ConsumerDefinition } from "@petri/host";
 import type { Kysely } from "kysely";
 import { recordAccountContact } from "../app/record-account-contact.js";
 import type { ExperimentEventFacts, makeScheduleWebhookDelivery } from "../app/schedule-webhook-delivery.js";

@@ -2,17 +2,21 @@ import { type ServiceName, streamFor } from "@petri/contracts";
 import { type Database, migrateToLatest, migrationStatus } from "@petri/db";
 import type { Clock, Failpoints, HostedService, Logger, ReadinessCheck } from "@petri/service-kit";
 import type { Kysely, Migration } from "kysely";
-import { MIGRATIONS_CHECK } from "./await-migrations.js";
-import type { EventBus } from "./bus.js";
-import { ConsumerRunner, type ConsumerSubscription } from "./consumer-runner.js";
 import type { ConnectRouter } from "@connectrpc/connect";
-import { routeDeadLetters } from "./dead-letter-rpc.js";
-import { createDeadLetters } from "./dead-letters.js";
-import { messagingPruneTargets } from "./messaging-pruning.js";
-import { observeMessaging } from "./messaging-metrics.js";
-import { OutboxRelay } from "./outbox-relay.js";
-import { Pruner } from "./pruner.js";
-import { DEFAULT_RETENTION, type RetentionSettings } from "./retention.js";
+import {
+  ConsumerRunner,
+  DEFAULT_RETENTION,
+  OutboxRelay,
+  Pruner,
+  createDeadLetters,
+  messagingPruneTargets,
+  observeMessaging,
+  routeDeadLetters,
+  type ConsumerSubscription,
+  type EventBus,
+  type RetentionSettings,
+} from "@petri/events";
+import { MIGRATIONS_CHECK } from "./await-migrations.js";
 
 /** What the host hands to every service's composition root, in both run modes. */
 export interface ServiceDeps {

@@ -20,10 +20,8 @@ import {
   systemClock,
 } from "@petri/service-kit";
 import type { HostedService, Logger } from "@petri/service-kit";
+import { type EventBus, NatsEventBus, retentionFromEnv } from "@petri/events";
 import { awaitMigrations } from "./await-migrations.js";
-import type { EventBus } from "./bus.js";
-import { NatsEventBus } from "./nats-bus.js";
-import { retentionFromEnv } from "./retention.js";
 import type { ServiceDeps } from "./service-runtime.js";
 
 export interface ClusterServiceOptions {
