@@ -1,5 +1,5 @@
 import { CloudLabsService } from "@petri/contracts/cloudlabs";
-import { type ServiceDeps, createServiceRuntime } from "@petri/events";
+import { type ServiceDeps, createServiceRuntime, createUnitOfWork } from "@petri/events";
 import type { HostedService } from "@petri/service-kit";
 import { HttpLab } from "./adapters/http-lab.js";
 import type { LabAdapter } from "./adapters/lab-adapter.js";
@@ -76,7 +76,7 @@ export function createCloudLabsService(
     ...(options.workerPollMs === undefined ? {} : { loopPollMs: options.workerPollMs }),
   });
 
-  const changing = { db, clock, afterCommit };
+  const changing = { db, clock, unitOfWork: createUnitOfWork(db, afterCommit) };
   const useCases: CloudLabsUseCases = {
     catalog: catalogUseCases,
     interpretIntake: makeInterpretIntake({

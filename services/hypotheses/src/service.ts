@@ -1,5 +1,5 @@
 import { HypothesesService } from "@petri/contracts/hypotheses";
-import { type ServiceDeps, createServiceRuntime } from "@petri/events";
+import { type ServiceDeps, createServiceRuntime, createUnitOfWork } from "@petri/events";
 import type { HostedService } from "@petri/service-kit";
 import { makeArchiveHypothesis } from "./app/archive-hypothesis.js";
 import { makeCreateHypothesis } from "./app/create-hypothesis.js";
@@ -28,7 +28,7 @@ export function createHypothesesService(deps: ServiceDeps): HypothesesHostedServ
     consumers: hypothesesConsumers({ clock: deps.clock, logger: deps.logger }),
   });
   const { db } = runtime;
-  const changing = { db, clock: deps.clock };
+  const changing = { db, clock: deps.clock, unitOfWork: createUnitOfWork(db, runtime.afterCommit) };
 
   const useCases: HypothesesUseCases = {
     createHypothesis: makeCreateHypothesis(changing),
