@@ -27,6 +27,7 @@ export {
   type PendingEvent,
   type RecordEventMeta,
 } from "./record-event.js";
+export { createUnitOfWork, type UnitOfWork } from "./unit-of-work.js";
 export { isValidFilter, isValidSubject, subjectMatches } from "./subjects.js";
 export { BusNamespace, NatsEventBus, type NatsEventBusOptions } from "./nats-bus.js";
 export { InProcessEventBus, NoStreamError, type InProcessEventBusOptions } from "./in-process-bus.js";

@@ -1,4 +1,5 @@
 import { CloudLabsService } from "@petri/contracts/cloudlabs";
+import { createUnitOfWork } from "@petri/events";
 import { type ServiceDeps, createServiceRuntime } from "@petri/host";
 import type { HostedService } from "@petri/service-kit";
 import { HttpLab } from "./adapters/http-lab.js";
@@ -76,7 +77,7 @@ export function createCloudLabsService(
     ...(options.workerPollMs === undefined ? {} : { loopPollMs: options.workerPollMs }),
   });
 
-  const changing = { db, clock, afterCommit };
+  const changing = { db, clock, unitOfWork: createUnitOfWork(db, afterCommit) };
   const useCases: CloudLabsUseCases = {
     catalog: catalogUseCases,
     interpretIntake: makeInterpretIntake({

@@ -1,4 +1,5 @@
 import { ExperimentsService } from "@petri/contracts/experiments";
+import { createUnitOfWork } from "@petri/events";
 import { type ServiceDeps, createServiceRuntime } from "@petri/host";
 import type { HostedService } from "@petri/service-kit";
 import { makeAcceptProtocolProposal } from "./app/accept-protocol-proposal.js";
@@ -36,6 +37,7 @@ import { type BlobStore, type BlobStoreConfig, createBlobStore } from "./blobs/i
 import { experimentsMigrations } from "./db/migrations/index.js";
 import type { ExperimentsDb } from "./db/schema.js";
 import { experimentsConsumers } from "./events/subscriptions.js";
+import { storedCreateExperimentResponse } from "./rpc/create-experiment-response.js";
 import { type ExperimentsUseCases, createExperimentsRpc } from "./rpc/experiments-rpc.js";
 
 export interface ExperimentsHostedService extends HostedService {
@@ -81,8 +83,9 @@ export function createExperimentsService(
     consumers: experimentsConsumers({ clock }),
   });
   const { db, afterCommit } = runtime;
+  const unitOfWork = createUnitOfWork(db, afterCommit);
   const logger = deps.logger.child({ service: "experiments" });
-  const changing = { db, clock, afterCommit };
+  const changing = { db, clock, unitOfWork };
   const blobs = isBlobStore(options.blobStore) ? options.blobStore : createBlobStore(options.blobStore);
   const signingKey = fileUrlKeySource({ db, clock });
   const { allowlist, resolver } = options.webhookUrlCheck;
@@ -91,7 +94,11 @@ export function createExperimentsService(
   const checkWebhookUrl = makeCheckWebhookRegistration({ allowlist, resolver, logger });
 
   const useCases: ExperimentsUseCases = {
-    createExperiment: makeCreateExperiment({ ...changing, checkWebhookUrl }),
+    createExperiment: makeCreateExperiment({
+      ...changing,
+      checkWebhookUrl,
+      storedResponseOf: storedCreateExperimentResponse,
+    }),
     submitDraft: makeSubmitDraft({ ...changing, checkWebhookUrl }),
     getExperiment: makeGetExperiment({ db }),
     listExperiments: makeListExperiments({ db }),

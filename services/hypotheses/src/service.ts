@@ -1,4 +1,5 @@
 import { HypothesesService } from "@petri/contracts/hypotheses";
+import { createUnitOfWork } from "@petri/events";
 import { type ServiceDeps, createServiceRuntime } from "@petri/host";
 import type { HostedService } from "@petri/service-kit";
 import { makeArchiveHypothesis } from "./app/archive-hypothesis.js";
@@ -28,7 +29,7 @@ export function createHypothesesService(deps: ServiceDeps): HypothesesHostedServ
     consumers: hypothesesConsumers({ clock: deps.clock, logger: deps.logger }),
   });
   const { db } = runtime;
-  const changing = { db, clock: deps.clock };
+  const changing = { db, clock: deps.clock, unitOfWork: createUnitOfWork(db, runtime.afterCommit) };
 
   const useCases: HypothesesUseCases = {
     createHypothesis: makeCreateHypothesis(changing),

@@ -1,4 +1,5 @@
 import { IdentityService } from "@petri/contracts/identity";
+import { createUnitOfWork } from "@petri/events";
 import { type ServiceDeps, createServiceRuntime } from "@petri/host";
 import { type HostedService, KeyEncryptionKey } from "@petri/service-kit";
 import { makeAcquireQuota } from "./app/acquire-quota.js";
@@ -83,6 +84,7 @@ export function createIdentityService(
     consumers: identityConsumers(deps.clock),
   });
   const { db, afterCommit } = runtime;
+  const unitOfWork = createUnitOfWork(db, afterCommit);
   const { clock } = deps;
   const logger = deps.logger.child({ service: "identity" });
 
@@ -93,11 +95,10 @@ export function createIdentityService(
   const revocationFeed = new RevocationFeed({ bus: deps.bus, logger });
   const useCases: IdentityUseCases = {
     registerAccount: makeRegisterAccount({
-      db,
       clock,
       hashPassword: (password) => hasher.hash(password),
       apiKeyPepper,
-      afterCommit,
+      unitOfWork,
     }),
     issueToken: makeIssueToken({
       db,
@@ -109,21 +110,21 @@ export function createIdentityService(
       accessTokenTtlSeconds,
     }),
     getAccount: makeGetAccount({ db }),
-    createApiKey: makeCreateApiKey({ db, clock, apiKeyPepper }),
+    createApiKey: makeCreateApiKey({ clock, apiKeyPepper, unitOfWork }),
     listApiKeys: makeListApiKeys({ db }),
-    revokeApiKey: makeRevokeApiKey({ db, clock, afterCommit }),
-    updateAccountAccess: makeUpdateAccountAccess({ db, clock, afterCommit }),
+    revokeApiKey: makeRevokeApiKey({ db, clock, unitOfWork }),
+    updateAccountAccess: makeUpdateAccountAccess({ clock, unitOfWork }),
     authenticateApiKey: makeAuthenticateApiKey({ db, clock, apiKeyPepper }),
     listSigningKeys: makeListSigningKeys({ db, clock }),
-    rotateSigningKey: makeRotateSigningKey({ db, clock, kek, accessTokenTtlSeconds }),
+    rotateSigningKey: makeRotateSigningKey({ clock, kek, accessTokenTtlSeconds, unitOfWork }),
     acquireQuota: makeAcquireQuota({ db, clock }),
     listRevocations: makeListRevocations({ db, clock, accessTokenTtlSeconds }),
-    revokeAccessToken: makeRevokeAccessToken({ db, clock, afterCommit }),
-    changePassword: makeChangePassword({ db, clock, hasher, afterCommit }),
+    revokeAccessToken: makeRevokeAccessToken({ clock, unitOfWork }),
+    changePassword: makeChangePassword({ db, clock, hasher, unitOfWork }),
     watchRevocations: (signal) => revocationFeed.watch(signal),
   };
   const ensureSigningKey = makeEnsureSigningKey({ db, clock, kek, signingKeys });
-  const bootstrapStaff = makeBootstrapStaff({ db, clock, logger, hasher, afterCommit });
+  const bootstrapStaff = makeBootstrapStaff({ db, clock, logger, hasher, unitOfWork });
   const purgeExpiredRecords = makePurgeExpiredRecords({ db, clock });
   const rpc = new IdentityRpc(useCases);
 

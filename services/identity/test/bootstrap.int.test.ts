@@ -5,6 +5,7 @@
 import { randomBytes } from "node:crypto";
 import { Code } from "@connectrpc/connect";
 import { Role } from "@petri/contracts/identity";
+import { createUnitOfWork } from "@petri/events";
 import { KeyEncryptionKey } from "@petri/service-kit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { makeBootstrapStaff } from "../src/app/bootstrap-staff.js";
@@ -83,7 +84,13 @@ describe.each(ENGINES)("start-up on %s", (engine) => {
 
     const outcomes = await Promise.all(
       dbs.map((db) =>
-        makeBootstrapStaff({ db, clock, logger, hasher: argon2Hasher, afterCommit: () => undefined })(staff),
+        makeBootstrapStaff({
+          db,
+          clock,
+          logger,
+          hasher: argon2Hasher,
+          unitOfWork: createUnitOfWork(db, () => undefined),
+        })(staff),
       ),
     );
     expect(outcomes.filter((o) => o === "created")).toHaveLength(1);

@@ -1,4 +1,5 @@
 import { MarketplaceService } from "@petri/contracts/marketplace";
+import { createUnitOfWork } from "@petri/events";
 import { type ServiceDeps, createServiceRuntime } from "@petri/host";
 import type { HostedService } from "@petri/service-kit";
 import { makeCheckLedger } from "./app/check-ledger.js";
@@ -45,7 +46,7 @@ export function createMarketplaceService(deps: MarketplaceDeps): MarketplaceHost
     consumers: marketplaceConsumers({ clock, provider: paymentProvider }),
   });
   const { db, afterCommit } = runtime;
-  const changing = { db, clock, afterCommit };
+  const changing = { db, clock, unitOfWork: createUnitOfWork(db, afterCommit) };
 
   const useCases: MarketplaceUseCases = {
     submitOperatorProfile: makeSubmitOperatorProfile(changing),

@@ -30,7 +30,7 @@ export function makeCancelSubmission(deps: ChangingDeps & { adapterFor(row: Subm
       if (row.provider_submission_id)
         await deps.adapterFor(row).cancel(forLab(row), AbortSignal.timeout(10_000));
       const now = deps.clock.now();
-      const cancelled = await deps.db.transaction().execute(async (trx) => {
+      const cancelled = await deps.unitOfWork.run(async (trx) => {
         const after = await updateSubmission(
           trx,
           { id: row.id, expected: row.status },
@@ -39,10 +39,7 @@ export function makeCancelSubmission(deps: ChangingDeps & { adapterFor(row: Subm
         if (after) await recordStatusChanged(trx, after, row.status, now);
         return after;
       });
-      if (cancelled) {
-        deps.afterCommit();
-        return cancelled;
-      }
+      if (cancelled) return cancelled;
     }
     throw refuse((await ownedSubmission(deps.db, principal, id)).status);
   };

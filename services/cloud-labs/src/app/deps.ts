@@ -1,3 +1,4 @@
+import type { UnitOfWork } from "@petri/events";
 import type { Clock } from "@petri/service-kit";
 import type { Kysely } from "kysely";
 import type { CloudLabsDb } from "../db/schema.js";
@@ -8,5 +9,5 @@ export interface ReadingDeps {
 
 export interface ChangingDeps extends ReadingDeps {
   clock: Clock;
-  afterCommit(): void;
+  unitOfWork: UnitOfWork<CloudLabsDb>;
 }

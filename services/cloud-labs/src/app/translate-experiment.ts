@@ -37,7 +37,7 @@ export function makeTranslateExperiment(
       ]);
     const translation = translateIntake(JSON.parse(experiment.requestJson) as unknown, input.providerId);
     const now = deps.clock.now();
-    const submission = await deps.db.transaction().execute(async (trx) => {
+    const submission = await deps.unitOfWork.run(async (trx) => {
       const row = await insertSubmission(trx, {
         id: newId("cls", now),
         owner_account_id: principal.accountId,
@@ -63,7 +63,6 @@ export function makeTranslateExperiment(
       await recordStatusChanged(trx, row, "", now);
       return row;
     });
-    deps.afterCommit();
     deps.wakeWorker();
     return { translation, submission };
   };

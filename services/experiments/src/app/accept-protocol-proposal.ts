@@ -1,5 +1,5 @@
+import type { UnitOfWork } from "@petri/events";
 import type { Clock, Principal } from "@petri/service-kit";
-import type { Kysely } from "kysely";
 import { updateExperiment } from "../db/experiments.js";
 import { type ExperimentRecord, loadRecord } from "../db/experiment-records.js";
 import type { ExperimentsDb } from "../db/schema.js";
@@ -17,17 +17,13 @@ import { estimateColumns, priceRequest } from "./pricing.js";
  * estimate, and the experiment opens. Records ExperimentUpdated (the new hold) and
  * ExperimentOpened.
  */
-export function makeAcceptProtocolProposal(deps: {
-  db: Kysely<ExperimentsDb>;
-  clock: Clock;
-  afterCommit(): void;
-}) {
+export function makeAcceptProtocolProposal(deps: { clock: Clock; unitOfWork: UnitOfWork<ExperimentsDb> }) {
   return async function acceptProtocolProposal(
     principal: Principal,
     experimentId: string,
   ): Promise<ExperimentRecord> {
     const now = deps.clock.now();
-    const row = await deps.db.transaction().execute(async (trx) => {
+    const row = await deps.unitOfWork.run(async (trx) => {
       const current = await lockOwned(trx, principal, experimentId);
       const change = acceptProposal(
         {
@@ -59,7 +55,6 @@ export function makeAcceptProtocolProposal(deps: {
       await recordUpdatedAndOpened(trx, record, now);
       return record;
     });
-    deps.afterCommit();
     return row;
   };
 }

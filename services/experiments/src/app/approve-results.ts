@@ -1,5 +1,5 @@
+import type { UnitOfWork } from "@petri/events";
 import type { Clock, Principal } from "@petri/service-kit";
-import type { Kysely } from "kysely";
 import { type ExperimentRecord, loadRecord } from "../db/experiment-records.js";
 import { updateExperiment } from "../db/experiments.js";
 import type { ExperimentsDb } from "../db/schema.js";
@@ -21,14 +21,14 @@ import { recordResultsApproved } from "./experiment-events.js";
  * compare-and-set, so exactly one wins; the other is 409 (invalid_state for an approval that
  * finds the experiment disputed).
  */
-export function makeApproveResults(deps: { db: Kysely<ExperimentsDb>; clock: Clock; afterCommit(): void }) {
+export function makeApproveResults(deps: { clock: Clock; unitOfWork: UnitOfWork<ExperimentsDb> }) {
   return async function approveResults(
     principal: Principal,
     input: { experimentId: string; rating: number; feedback: string },
   ): Promise<{ experiment: ExperimentRecord; paymentReleased: boolean }> {
     const terms = approvalTerms(input);
     const now = deps.clock.now();
-    const record = await deps.db.transaction().execute(async (trx) => {
+    const record = await deps.unitOfWork.run(async (trx) => {
       const current = await loadOwned(trx, principal, input.experimentId);
       const status = transition("approve_results", current.status);
       const updated = await withStateRecheck(
@@ -54,7 +54,6 @@ export function makeApproveResults(deps: { db: Kysely<ExperimentsDb>; clock: Clo
       );
       return approved;
     });
-    deps.afterCommit();
     return { experiment: record, paymentReleased: true };
   };
 }

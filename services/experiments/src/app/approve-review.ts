@@ -1,5 +1,5 @@
+import type { UnitOfWork } from "@petri/events";
 import type { Clock, Principal } from "@petri/service-kit";
-import type { Kysely } from "kysely";
 import { updateExperiment } from "../db/experiments.js";
 import { type ExperimentRecord, loadRecord } from "../db/experiment-records.js";
 import type { ExperimentsDb } from "../db/schema.js";
@@ -16,7 +16,7 @@ import { recordOpened } from "./experiment-events.js";
  * request cannot be approved this way (409 protocol_proposal_required): it opens when the
  * requester accepts a proposed protocol.
  */
-export function makeApproveReview(deps: { db: Kysely<ExperimentsDb>; clock: Clock; afterCommit(): void }) {
+export function makeApproveReview(deps: { clock: Clock; unitOfWork: UnitOfWork<ExperimentsDb> }) {
   return async function approveReview(
     principal: Principal,
     input: { experimentId: string; note: string },
@@ -24,7 +24,7 @@ export function makeApproveReview(deps: { db: Kysely<ExperimentsDb>; clock: Cloc
     authorize(principal, "staff");
     const note = optionalText("note", input.note, NOTE_MAX_LENGTH);
     const now = deps.clock.now();
-    const row = await deps.db.transaction().execute(async (trx) => {
+    const row = await deps.unitOfWork.run(async (trx) => {
       const current = await loadVisible(trx, principal, input.experimentId, { lock: true });
       assertReviewApprovable({
         status: current.status,
@@ -42,7 +42,6 @@ export function makeApproveReview(deps: { db: Kysely<ExperimentsDb>; clock: Cloc
       await recordOpened(trx, record, now);
       return record;
     });
-    deps.afterCommit();
     return row;
   };
 }

@@ -1,5 +1,5 @@
+import type { UnitOfWork } from "@petri/events";
 import type { Clock, Principal } from "@petri/service-kit";
-import type { Kysely } from "kysely";
 import { updateExperiment } from "../db/experiments.js";
 import { type ExperimentRecord, loadRecord } from "../db/experiment-records.js";
 import type { ExperimentsDb } from "../db/schema.js";
@@ -10,9 +10,8 @@ import { lockOwned } from "./experiment-access.js";
 import { recordCancelled } from "./experiment-events.js";
 
 export interface CancelDeps {
-  db: Kysely<ExperimentsDb>;
   clock: Clock;
-  afterCommit(): void;
+  unitOfWork: UnitOfWork<ExperimentsDb>;
 }
 
 /**
@@ -28,7 +27,7 @@ export function makeCancelExperiment(deps: CancelDeps) {
   ): Promise<ExperimentRecord> {
     const reason = requiredText("reason", input.reason, REASON_MAX_LENGTH);
     const now = deps.clock.now();
-    const row = await deps.db.transaction().execute(async (trx) => {
+    const row = await deps.unitOfWork.run(async (trx) => {
       const current = await lockOwned(trx, principal, input.experimentId);
       const settlement = cancellationSettlement(current.status, current.hold_cents);
       const updated = await updateExperiment(trx, current, {
@@ -45,7 +44,6 @@ export function makeCancelExperiment(deps: CancelDeps) {
       if (current.status !== "draft") await recordCancelled(trx, record, settlement, now);
       return record;
     });
-    deps.afterCommit();
     return row;
   };
 }

@@ -1,6 +1,6 @@
+import type { UnitOfWork } from "@petri/events";
 import { eligibilityFailures } from "@petri/contracts";
 import { type Clock, ForbiddenError, NotFoundError, type Principal } from "@petri/service-kit";
-import type { Kysely } from "kysely";
 import { type ExperimentRecord, loadRecord } from "../db/experiment-records.js";
 import { claimOpenExperiment, countActiveJobs, findExperiment, jobOf } from "../db/experiments.js";
 import { eligibilitySnapshot, findEligibilityByAccount } from "../db/operator-eligibility.js";
@@ -38,14 +38,14 @@ import { recordClaimed } from "./experiment-events.js";
  * The deadline is the end of the request's hard deadline (UTC), else the claim time plus the
  * experiment's turnaround.
  */
-export function makeClaimExperiment(deps: { db: Kysely<ExperimentsDb>; clock: Clock; afterCommit(): void }) {
+export function makeClaimExperiment(deps: { clock: Clock; unitOfWork: UnitOfWork<ExperimentsDb> }) {
   return async function claimExperiment(
     principal: Principal,
     input: ClaimInput & { experimentId: string },
   ): Promise<ExperimentRecord> {
     const terms = claimTerms(input);
     const now = deps.clock.now();
-    const record = await deps.db.transaction().execute(async (trx) => {
+    const record = await deps.unitOfWork.run(async (trx) => {
       const operator = await findEligibilityByAccount(trx, principal.accountId, { lock: true });
       if (!operator)
         throw new ForbiddenError("not a verified operator: only verified labs may claim experiments");
@@ -94,7 +94,6 @@ export function makeClaimExperiment(deps: { db: Kysely<ExperimentsDb>; clock: Cl
       await recordClaimed(trx, claimedRecord, now);
       return claimedRecord;
     });
-    deps.afterCommit();
     return record;
   };
 }

@@ -4,6 +4,7 @@
  * and file rows, moves the experiment to pending_approval with results_submitted_at and records
  * ResultsSubmitted. And the clean-up when a submission fails: its stored blobs are deleted.
  */
+import type { UnitOfWork } from "@petri/events";
 import { type Clock, type Logger, NotFoundError, type Principal } from "@petri/service-kit";
 import type { JsonValue } from "@petri/db";
 import type { Kysely } from "kysely";
@@ -22,7 +23,7 @@ export interface SubmitResultsDeps {
   clock: Clock;
   blobs: BlobStore;
   logger: Logger;
-  afterCommit(): void;
+  unitOfWork: UnitOfWork<ExperimentsDb>;
 }
 
 /** Commits results whose files are stored: `keys[i]` holds `results.files[i]`. */
@@ -33,7 +34,7 @@ export async function commitResults(
   stored: { results: StoredResults; keys: readonly string[]; now: Date },
 ): Promise<ExperimentRecord> {
   const { results, keys, now } = stored;
-  return deps.db.transaction().execute(async (trx) => {
+  return deps.unitOfWork.run(async (trx) => {
     const current = await findExperiment(trx, experimentId, { lock: true });
     if (!current) throw new NotFoundError("experiment", experimentId);
     assertAssignedOperator(principal, current);

@@ -1,12 +1,12 @@
-import { create, fromJson, toJson } from "@bufbuild/protobuf";
-import { type CreateExperimentResponse, CreateExperimentResponseSchema } from "@petri/contracts/experiments";
+import type { UnitOfWork } from "@petri/events";
 import { type JsonValue, completeIdempotent } from "@petri/db";
 import { type Clock, ConflictError, type Principal, ValidationError, isId, newId } from "@petri/service-kit";
 import type { Kysely } from "kysely";
-import { newRecord } from "../db/experiment-records.js";
+import { type ExperimentRecord, newRecord } from "../db/experiment-records.js";
 import { insertExperiment } from "../db/experiments.js";
 import { claimUnexpiredKey, completedFor } from "../db/idempotency-keys.js";
 import type { ExperimentsDb } from "../db/schema.js";
+import type { RequestWarning } from "../domain/contracts.js";
 import {
   IdempotencyKeyReusedError,
   idempotencyCutoff,
@@ -15,7 +15,6 @@ import {
 } from "../domain/idempotency.js";
 import type { JsonObject } from "../domain/lifecycle/protocol-design.js";
 import { submissionStatus } from "../domain/lifecycle/transitions.js";
-import { experimentMessage, issueMessage } from "../rpc/experiment-message.js";
 import { recordSubmitted } from "./experiment-events.js";
 import { acceptIntake, parseJsonText } from "./intake.js";
 import { estimateColumns, priceRequest } from "./pricing.js";
@@ -29,10 +28,24 @@ import {
 export interface CreateExperimentDeps {
   db: Kysely<ExperimentsDb>;
   clock: Clock;
-  afterCommit(): void;
+  unitOfWork: UnitOfWork<ExperimentsDb>;
   /** Resolves and checks a webhook URL (webhook-registration.ts); called before the transaction. */
   checkWebhookUrl: CheckWebhookRegistration;
+  /**
+   * The response stored under the Idempotency-Key, for a replay to answer with; its shape is
+   * the RPC layer's, which also reads it back (a replay returns it as stored).
+   */
+  storedResponseOf(created: CreatedExperiment): JsonValue;
 }
+
+export interface CreatedExperiment {
+  experiment: ExperimentRecord;
+  warnings: RequestWarning[];
+}
+
+/** A new experiment, or the response stored for an earlier request with the same key and body. */
+export type CreateExperimentOutcome =
+  ({ kind: "created" } & CreatedExperiment) | { kind: "replayed"; storedResponse: JsonValue | null };
 
 export interface CreateExperimentInput {
   /** The request body as sent (JSON text). */
@@ -85,7 +98,7 @@ export function makeCreateExperiment(deps: CreateExperimentDeps) {
   return async function createExperiment(
     principal: Principal,
     input: CreateExperimentInput,
-  ): Promise<CreateExperimentResponse> {
+  ): Promise<CreateExperimentOutcome> {
     const key = input.idempotencyKey;
     if (key !== "") {
       const problem = idempotencyKeyProblem(key);
@@ -102,20 +115,14 @@ export function makeCreateExperiment(deps: CreateExperimentDeps) {
     const replayLikely =
       url !== undefined && key !== "" && (await completedFor(deps.db, ref, hash, idempotencyCutoff(now)));
 
-    const outcome = await withCheckedWebhookUrl(
+    return withCheckedWebhookUrl(
       deps.checkWebhookUrl,
       replayLikely ? CheckedWebhookUrl.unchecked : url,
       (checked) =>
-        deps.db.transaction().execute(async (trx) => {
+        deps.unitOfWork.run(async (trx): Promise<CreateExperimentOutcome> => {
           if (key !== "") {
             const claim = await claimUnexpiredKey(trx, ref, hash, idempotencyCutoff(now));
-            if (claim.kind === "replay") {
-              const stored = fromJson(CreateExperimentResponseSchema, claim.body as never);
-              return {
-                response: create(CreateExperimentResponseSchema, { ...stored, replayed: true }),
-                fresh: false,
-              };
-            }
+            if (claim.kind === "replay") return { kind: "replayed", storedResponse: claim.body };
             if (claim.kind === "mismatch") throw new IdempotencyKeyReusedError();
             if (claim.kind === "in_progress")
               throw new ConflictError(
@@ -163,22 +170,16 @@ export function makeCreateExperiment(deps: CreateExperimentDeps) {
           const record = newRecord(row);
           if (status !== "draft") await recordSubmitted(trx, record, now);
 
-          const response = create(CreateExperimentResponseSchema, {
-            experiment: experimentMessage(record),
-            warnings: intake.warnings.map(issueMessage),
-            replayed: false,
-          });
+          const created: CreatedExperiment = { experiment: record, warnings: intake.warnings };
           if (key !== "")
             await completeIdempotent(trx, {
               ...ref,
               status: CREATED,
-              body: toJson(CreateExperimentResponseSchema, response) as JsonValue,
+              body: deps.storedResponseOf(created),
               completedAt: now,
             });
-          return { response, fresh: true };
+          return { kind: "created", ...created };
         }),
     );
-    if (outcome.fresh) deps.afterCommit();
-    return outcome.response;
   };
 }

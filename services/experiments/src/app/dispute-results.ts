@@ -1,5 +1,5 @@
+import type { UnitOfWork } from "@petri/events";
 import { type Clock, type Principal, newId } from "@petri/service-kit";
-import type { Kysely } from "kysely";
 import { insertDispute } from "../db/disputes.js";
 import { type ExperimentRecord, loadRecord } from "../db/experiment-records.js";
 import { updateExperiment } from "../db/experiments.js";
@@ -20,14 +20,14 @@ import { recordDisputed } from "./experiment-events.js";
  * together wins), and a second dispute never reaches the insert (the unique index on open
  * disputes is only the backstop).
  */
-export function makeDisputeResults(deps: { db: Kysely<ExperimentsDb>; clock: Clock; afterCommit(): void }) {
+export function makeDisputeResults(deps: { clock: Clock; unitOfWork: UnitOfWork<ExperimentsDb> }) {
   return async function disputeResults(
     principal: Principal,
     input: { experimentId: string; reason: string; description: string; evidenceUrls: readonly string[] },
   ): Promise<{ experiment: ExperimentRecord; dispute: DisputeRow }> {
     const claim = disputeClaim(input);
     const now = deps.clock.now();
-    const result = await deps.db.transaction().execute(async (trx) => {
+    const result = await deps.unitOfWork.run(async (trx) => {
       const current = await loadOwned(trx, principal, input.experimentId);
       const raisedFrom = assertDisputable(current, now);
       const updated = await withStateRecheck(
@@ -63,7 +63,6 @@ export function makeDisputeResults(deps: { db: Kysely<ExperimentsDb>; clock: Clo
       await recordDisputed(trx, disputed, dispute, now);
       return { experiment: disputed, dispute };
     });
-    deps.afterCommit();
     return result;
   };
 }

@@ -1,7 +1,7 @@
 import type { Clock } from "@petri/service-kit";
 import type { Kysely } from "kysely";
 import type { ExperimentsDb } from "../db/schema.js";
-import type { EstimateRecord } from "../rpc/experiment-message.js";
+import type { EstimateRecord } from "../db/estimate-records.js";
 import { parseJsonText } from "./intake.js";
 import { priceRequest } from "./pricing.js";
 

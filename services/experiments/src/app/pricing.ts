@@ -8,7 +8,7 @@ import type { Kysely } from "kysely";
 import type { ExperimentsDb } from "../db/schema.js";
 import { estimateCents, estimateInputFrom, operatorAvailability } from "../domain/estimate/index.js";
 import { jobRequirementsOf } from "../domain/jobs/index.js";
-import type { EstimateRecord } from "../rpc/experiment-message.js";
+import type { EstimateRecord } from "../db/estimate-records.js";
 import { countQualifiedOperators } from "./operator-availability.js";
 
 /** The estimate of a (possibly partial) request, in cents, with operator availability at `now`. */

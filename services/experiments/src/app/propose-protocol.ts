@@ -1,5 +1,5 @@
+import type { UnitOfWork } from "@petri/events";
 import { type Clock, type Principal, ValidationError } from "@petri/service-kit";
-import type { Kysely } from "kysely";
 import { updateExperiment } from "../db/experiments.js";
 import { type ExperimentRecord, loadRecord } from "../db/experiment-records.js";
 import type { ExperimentsDb } from "../db/schema.js";
@@ -20,7 +20,7 @@ import { priceRequest } from "./pricing.js";
  * so the requester sees what accepting would cost. It becomes a new revision of the
  * proposal (replacing any earlier one); the status stays pending_review; ProtocolProposed.
  */
-export function makeProposeProtocol(deps: { db: Kysely<ExperimentsDb>; clock: Clock; afterCommit(): void }) {
+export function makeProposeProtocol(deps: { clock: Clock; unitOfWork: UnitOfWork<ExperimentsDb> }) {
   return async function proposeProtocolUseCase(
     principal: Principal,
     input: { experimentId: string; protocolJson: string; note: string },
@@ -33,7 +33,7 @@ export function makeProposeProtocol(deps: { db: Kysely<ExperimentsDb>; clock: Cl
       ]);
     const note = optionalText("note", input.note, NOTE_MAX_LENGTH);
     const now = deps.clock.now();
-    const row = await deps.db.transaction().execute(async (trx) => {
+    const row = await deps.unitOfWork.run(async (trx) => {
       const current = await loadVisible(trx, principal, input.experimentId, { lock: true });
       const state = {
         status: current.status,
@@ -64,7 +64,6 @@ export function makeProposeProtocol(deps: { db: Kysely<ExperimentsDb>; clock: Cl
       await recordProtocolProposed(trx, record, now);
       return record;
     });
-    deps.afterCommit();
     return row;
   };
 }

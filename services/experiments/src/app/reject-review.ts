@@ -1,5 +1,5 @@
+import type { UnitOfWork } from "@petri/events";
 import type { Clock, Principal } from "@petri/service-kit";
-import type { Kysely } from "kysely";
 import { updateExperiment } from "../db/experiments.js";
 import { type ExperimentRecord, loadRecord } from "../db/experiment-records.js";
 import type { ExperimentsDb } from "../db/schema.js";
@@ -14,7 +14,7 @@ import { recordCancelled } from "./experiment-events.js";
  * Staff reject a request in pending_review, with a reason (1..1000 characters): it is
  * cancelled with a full refund of the hold, and ExperimentCancelled is recorded.
  */
-export function makeRejectReview(deps: { db: Kysely<ExperimentsDb>; clock: Clock; afterCommit(): void }) {
+export function makeRejectReview(deps: { clock: Clock; unitOfWork: UnitOfWork<ExperimentsDb> }) {
   return async function rejectReview(
     principal: Principal,
     input: { experimentId: string; reason: string },
@@ -22,7 +22,7 @@ export function makeRejectReview(deps: { db: Kysely<ExperimentsDb>; clock: Clock
     authorize(principal, "staff");
     const reason = requiredText("reason", input.reason, REASON_MAX_LENGTH);
     const now = deps.clock.now();
-    const row = await deps.db.transaction().execute(async (trx) => {
+    const row = await deps.unitOfWork.run(async (trx) => {
       const current = await loadVisible(trx, principal, input.experimentId, { lock: true });
       assertCan("reject_review", current.status);
       const settlement = cancellationSettlement(current.status, current.hold_cents);
@@ -42,7 +42,6 @@ export function makeRejectReview(deps: { db: Kysely<ExperimentsDb>; clock: Clock
       await recordCancelled(trx, record, settlement, now);
       return record;
     });
-    deps.afterCommit();
     return row;
   };
 }

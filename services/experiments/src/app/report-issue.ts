@@ -1,5 +1,5 @@
+import type { UnitOfWork } from "@petri/events";
 import { type Clock, type Principal, newId } from "@petri/service-kit";
-import type { Kysely } from "kysely";
 import { type ExperimentRecord, loadRecord } from "../db/experiment-records.js";
 import { updateExperiment } from "../db/experiments.js";
 import { countIssues, insertIssue } from "../db/issues.js";
@@ -15,14 +15,14 @@ import { recordIssueReported } from "./experiment-events.js";
  * IssueReported is recorded. The experiment row is locked, so concurrent reports count
  * against the limit one after the other.
  */
-export function makeReportIssue(deps: { db: Kysely<ExperimentsDb>; clock: Clock; afterCommit(): void }) {
+export function makeReportIssue(deps: { clock: Clock; unitOfWork: UnitOfWork<ExperimentsDb> }) {
   return async function reportIssue(
     principal: Principal,
     input: { experimentId: string; description: string; severity: string },
   ): Promise<{ experiment: ExperimentRecord; issue: IssueRow }> {
     const report = issueReport(input);
     const now = deps.clock.now();
-    const result = await deps.db.transaction().execute(async (trx) => {
+    const result = await deps.unitOfWork.run(async (trx) => {
       const current = await lockAssigned(trx, principal, input.experimentId);
       assertIssueAccepted(current.status, await countIssues(trx, current.id));
       const issue = await insertIssue(trx, {
@@ -38,7 +38,6 @@ export function makeReportIssue(deps: { db: Kysely<ExperimentsDb>; clock: Clock;
       await recordIssueReported(trx, record, issue, now);
       return { experiment: record, issue };
     });
-    deps.afterCommit();
     return result;
   };
 }

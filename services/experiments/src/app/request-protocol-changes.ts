@@ -1,5 +1,5 @@
+import type { UnitOfWork } from "@petri/events";
 import type { Clock, Principal } from "@petri/service-kit";
-import type { Kysely } from "kysely";
 import { updateExperiment } from "../db/experiments.js";
 import { type ExperimentRecord, loadRecord } from "../db/experiment-records.js";
 import type { ExperimentsDb } from "../db/schema.js";
@@ -13,18 +13,14 @@ import { lockOwned } from "./experiment-access.js";
  * join the proposal's discussion; staff may then propose a new revision. No event: the
  * status does not change and nothing is held or released (the staff queue reads the row).
  */
-export function makeRequestProtocolChanges(deps: {
-  db: Kysely<ExperimentsDb>;
-  clock: Clock;
-  afterCommit(): void;
-}) {
+export function makeRequestProtocolChanges(deps: { clock: Clock; unitOfWork: UnitOfWork<ExperimentsDb> }) {
   return async function requestProtocolChanges(
     principal: Principal,
     input: { experimentId: string; comments: string },
   ): Promise<ExperimentRecord> {
     const comments = requiredText("comments", input.comments, NOTE_MAX_LENGTH);
     const now = deps.clock.now();
-    return deps.db.transaction().execute(async (trx) => {
+    return deps.unitOfWork.run(async (trx) => {
       const current = await lockOwned(trx, principal, input.experimentId);
       const change = requestChanges(
         {

@@ -1,5 +1,5 @@
+import type { UnitOfWork } from "@petri/events";
 import { type Clock, InvalidStateError, NotFoundError, type Principal } from "@petri/service-kit";
-import type { Kysely } from "kysely";
 import { findDispute, resolveOpenDispute } from "../db/disputes.js";
 import { type ExperimentRecord, loadRecord } from "../db/experiment-records.js";
 import { findExperiment, updateExperiment } from "../db/experiments.js";
@@ -17,7 +17,7 @@ import { recordDisputeResolved } from "./experiment-events.js";
  * the escrow (raised before approval) or to claw the requester's share back from the
  * operator (raised after approval, when the hold was already released).
  */
-export function makeResolveDispute(deps: { db: Kysely<ExperimentsDb>; clock: Clock; afterCommit(): void }) {
+export function makeResolveDispute(deps: { clock: Clock; unitOfWork: UnitOfWork<ExperimentsDb> }) {
   return async function resolveDispute(
     principal: Principal,
     input: {
@@ -30,7 +30,7 @@ export function makeResolveDispute(deps: { db: Kysely<ExperimentsDb>; clock: Clo
   ): Promise<{ dispute: DisputeRow; experiment: ExperimentRecord }> {
     authorize(principal, "staff");
     const now = deps.clock.now();
-    const result = await deps.db.transaction().execute(async (trx) => {
+    const result = await deps.unitOfWork.run(async (trx) => {
       const dispute = await findDispute(trx, input.disputeId, { lock: true });
       if (!dispute) throw new NotFoundError("dispute", input.disputeId);
       if (dispute.status !== "open")
@@ -60,7 +60,6 @@ export function makeResolveDispute(deps: { db: Kysely<ExperimentsDb>; clock: Clo
       await recordDisputeResolved(trx, experiment, resolved, now);
       return { dispute: resolved, experiment };
     });
-    deps.afterCommit();
     return result;
   };
 }

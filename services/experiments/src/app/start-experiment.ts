@@ -1,5 +1,5 @@
+import type { UnitOfWork } from "@petri/events";
 import type { Clock, Principal } from "@petri/service-kit";
-import type { Kysely } from "kysely";
 import { type ExperimentRecord, loadRecord } from "../db/experiment-records.js";
 import { updateExperiment } from "../db/experiments.js";
 import type { ExperimentsDb } from "../db/schema.js";
@@ -12,13 +12,13 @@ import { recordStarted } from "./experiment-events.js";
  * recorded (docs/api.md event "started"). The requester and staff get 403, anyone else 404; any
  * other status 409 invalid_state.
  */
-export function makeStartExperiment(deps: { db: Kysely<ExperimentsDb>; clock: Clock; afterCommit(): void }) {
+export function makeStartExperiment(deps: { clock: Clock; unitOfWork: UnitOfWork<ExperimentsDb> }) {
   return async function startExperiment(
     principal: Principal,
     experimentId: string,
   ): Promise<ExperimentRecord> {
     const now = deps.clock.now();
-    const record = await deps.db.transaction().execute(async (trx) => {
+    const record = await deps.unitOfWork.run(async (trx) => {
       const current = await lockAssigned(trx, principal, experimentId);
       const updated = await updateExperiment(trx, current, {
         status: transition("start", current.status),
@@ -29,7 +29,6 @@ export function makeStartExperiment(deps: { db: Kysely<ExperimentsDb>; clock: Cl
       await recordStarted(trx, started, now);
       return started;
     });
-    deps.afterCommit();
     return record;
   };
 }

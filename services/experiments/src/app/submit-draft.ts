@@ -1,3 +1,4 @@
+import type { UnitOfWork } from "@petri/events";
 import type { Clock, Principal } from "@petri/service-kit";
 import type { Kysely } from "kysely";
 import { findExperiment, updateExperiment } from "../db/experiments.js";
@@ -29,7 +30,7 @@ import {
 export function makeSubmitDraft(deps: {
   db: Kysely<ExperimentsDb>;
   clock: Clock;
-  afterCommit(): void;
+  unitOfWork: UnitOfWork<ExperimentsDb>;
   checkWebhookUrl: CheckWebhookRegistration;
 }) {
   return async function submitDraft(
@@ -44,7 +45,7 @@ export function makeSubmitDraft(deps: {
         ? webhookUrlOf(seen.request)
         : undefined;
     const result = await withCheckedWebhookUrl(deps.checkWebhookUrl, url, (checked) =>
-      deps.db.transaction().execute(async (trx) => {
+      deps.unitOfWork.run(async (trx) => {
         const current = await lockOwned(trx, principal, experimentId);
         assertCan("submit", current.status);
         const intake = acceptIntake(
@@ -71,7 +72,6 @@ export function makeSubmitDraft(deps: {
         return { experiment: record, warnings: intake.warnings };
       }),
     );
-    deps.afterCommit();
     return result;
   };
 }

@@ -80,7 +80,6 @@ export function makeSubmitResults(deps: SubmitResultsDeps) {
       if (failedPut) throw failedPut.reason;
       const results = toStoredResults(submission, { fileIds, submittedAt: now });
       const record = await commitResults(deps, principal, before.id, { results, keys, now });
-      deps.afterCommit();
       return record;
     } catch (error) {
       await removeBlobs(deps, stored, before.id);

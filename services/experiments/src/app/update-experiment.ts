@@ -1,3 +1,4 @@
+import type { UnitOfWork } from "@petri/events";
 import type { Clock, Principal } from "@petri/service-kit";
 import type { Kysely } from "kysely";
 import { findExperiment, updateExperiment } from "../db/experiments.js";
@@ -33,7 +34,7 @@ import {
 export function makeUpdateExperiment(deps: {
   db: Kysely<ExperimentsDb>;
   clock: Clock;
-  afterCommit(): void;
+  unitOfWork: UnitOfWork<ExperimentsDb>;
   checkWebhookUrl: CheckWebhookRegistration;
 }) {
   return async function updateExperimentUseCase(
@@ -47,7 +48,7 @@ export function makeUpdateExperiment(deps: {
     const url =
       seen?.requester_account_id === principal.accountId ? webhookUrlToRegister(seen, patch) : undefined;
     const outcome = await withCheckedWebhookUrl(deps.checkWebhookUrl, url, (checked) =>
-      deps.db.transaction().execute(async (trx) => {
+      deps.unitOfWork.run(async (trx) => {
         const current = await lockOwned(trx, principal, input.experimentId);
         transition("update", current.status);
         if (Object.keys(patch).length === 0) return { row: await loadRecord(trx, current), changed: false };
@@ -74,7 +75,6 @@ export function makeUpdateExperiment(deps: {
         return { row: record, changed: true };
       }),
     );
-    if (outcome.changed) deps.afterCommit();
     return outcome.row;
   };
 }

@@ -204,7 +204,6 @@ export function makeUploadResults(deps: SubmitResultsDeps) {
         keys: placed.map((file) => file.key),
         now,
       });
-      deps.afterCommit();
       // A content the body no longer holds (e.g. under a key sent twice) is stored but unused.
       const used = new Set(checked.fields);
       await removeBlobs(

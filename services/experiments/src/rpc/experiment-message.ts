@@ -25,9 +25,10 @@ import {
   type RequestIssue,
   RequestIssueSchema,
 } from "@petri/contracts/experiments";
+import { type EstimateRecord, estimateOf } from "../db/estimate-records.js";
 import type { ExperimentView } from "../db/experiment-records.js";
 import { jobOf } from "../db/experiments.js";
-import type { DisputeRow, ExperimentRow, IssueRow, OperatorAvailability } from "../db/schema.js";
+import type { DisputeRow, ExperimentRow, IssueRow } from "../db/schema.js";
 import type { JobRequirements } from "../domain/jobs/index.js";
 import type { ExperimentStatus } from "../domain/lifecycle/transitions.js";
 
@@ -55,24 +56,6 @@ export function statusFromMessage(status: ExperimentStatusMessage): ExperimentSt
   );
 }
 
-/** The estimate in cents and days, as stored on an experiment or computed for /estimate. */
-export interface EstimateRecord {
-  cost_low_cents: number;
-  cost_typical_cents: number;
-  cost_high_cents: number;
-  turnaround_standard_days: number;
-  turnaround_expedited_days: number;
-  turnaround_days: number;
-  cost_breakdown: {
-    materials_cents: number;
-    labor_cents: number;
-    equipment_cents: number;
-    platform_fee_cents: number;
-    privacy_premium_cents: number;
-  };
-  operator_availability: OperatorAvailability;
-}
-
 export function estimateMessage(estimate: EstimateRecord): Estimate {
   const b = estimate.cost_breakdown;
   return create(EstimateSchema, {
@@ -91,41 +74,6 @@ export function estimateMessage(estimate: EstimateRecord): Estimate {
     }),
     operatorAvailability: estimate.operator_availability,
   });
-}
-
-/** The stored estimate of an experiment, or undefined for a draft too incomplete to price. */
-export function estimateOf(
-  row: Pick<
-    ExperimentRow,
-    | "cost_low_cents"
-    | "cost_typical_cents"
-    | "cost_high_cents"
-    | "turnaround_standard_days"
-    | "turnaround_expedited_days"
-    | "turnaround_days"
-    | "cost_breakdown"
-    | "operator_availability"
-  >,
-): EstimateRecord | undefined {
-  if (row.cost_typical_cents === null || row.cost_low_cents === null || row.cost_high_cents === null)
-    return undefined;
-  const b = row.cost_breakdown ?? {};
-  return {
-    cost_low_cents: row.cost_low_cents,
-    cost_typical_cents: row.cost_typical_cents,
-    cost_high_cents: row.cost_high_cents,
-    turnaround_standard_days: row.turnaround_standard_days ?? 0,
-    turnaround_expedited_days: row.turnaround_expedited_days ?? 0,
-    turnaround_days: row.turnaround_days ?? 0,
-    cost_breakdown: {
-      materials_cents: b.materials_cents ?? 0,
-      labor_cents: b.labor_cents ?? 0,
-      equipment_cents: b.equipment_cents ?? 0,
-      platform_fee_cents: b.platform_fee_cents ?? 0,
-      privacy_premium_cents: b.privacy_premium_cents ?? 0,
-    },
-    operator_availability: row.operator_availability ?? "none",
-  };
 }
 
 /** The protocol proposal with its discussion, as protocol_proposal_json ("" when none). */

@@ -43,6 +43,7 @@ import type { ExperimentListPage } from "../app/list-experiments.js";
 import { estimateMessage, experimentMessage, issueMessage, statusFromMessage } from "./experiment-message.js";
 
 import { caller } from "./audiences.js";
+import { createExperimentResponse } from "./create-experiment-response.js";
 import type { ExperimentsUseCases } from "./use-cases.js";
 
 function pageMessage(page: ExperimentListPage) {
@@ -63,12 +64,13 @@ export function requestsRpc(useCases: ExperimentsUseCases) {
   return {
     async createExperiment(request: CreateExperimentRequest, ctx: HandlerContext) {
       const principal = caller(ctx, "createExperiment");
-      return useCases.createExperiment(principal, {
+      const outcome = await useCases.createExperiment(principal, {
         requestJson: request.requestJson,
         saveAsDraft: request.saveAsDraft,
         idempotencyKey: request.idempotencyKey,
         sourceHypothesisId: request.sourceHypothesisId,
       });
+      return createExperimentResponse(outcome);
     },
 
     async submitDraft(request: SubmitDraftRequest, ctx: HandlerContext) {

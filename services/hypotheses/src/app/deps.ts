@@ -1,3 +1,4 @@
+import type { UnitOfWork } from "@petri/events";
 import type { Kysely } from "kysely";
 import type { HypothesesDb } from "../db/schema.js";
 
@@ -9,4 +10,6 @@ export interface ReadingDeps {
 /** What a use case that changes data needs. */
 export interface ChangingDeps extends ReadingDeps {
   clock: { now(): Date };
+  /** The transactions of changes that span several statements. */
+  unitOfWork: UnitOfWork<HypothesesDb>;
 }

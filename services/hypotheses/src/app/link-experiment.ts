@@ -19,7 +19,7 @@ export function makeLinkExperiment(deps: ChangingDeps) {
       throw new ValidationError("the experiment id is invalid", [
         { field: "experiment_id", code: "invalid_value", message: "not an experiment id" },
       ]);
-    return deps.db.transaction().execute(async (trx) => {
+    return deps.unitOfWork.run(async (trx) => {
       const hypothesis = await ownedHypothesis(trx, principal, input.hypothesisId);
       return linkExperiment(trx, hypothesis.id, input.experimentId, deps.clock.now());
     });

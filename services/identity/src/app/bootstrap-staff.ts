@@ -1,12 +1,12 @@
-import { events } from "@petri/contracts";
 import { isUniqueViolation } from "@petri/db";
-import { recordEvent } from "@petri/events";
-import { type Clock, type Logger, ValidationError, currentTraceparent, newId } from "@petri/service-kit";
+import type { UnitOfWork } from "@petri/events";
+import { type Clock, type Logger, ValidationError, newId } from "@petri/service-kit";
 import type { Kysely } from "kysely";
+import type { AccountRecord } from "../db/accounts.js";
 import type { IdentityDb } from "../db/schema.js";
 import { normalizeEmail, validateRegistration } from "../domain/registration.js";
-import { type AccountRecord, accountMessage } from "../rpc/account-message.js";
 import type { PasswordHasher } from "../security/passwords.js";
+import { recordAccountRegistered } from "./account-events.js";
 import { raiseCredentialsEpoch } from "./raise-credentials-epoch.js";
 import { changeAccountAccess } from "./update-account-access.js";
 
@@ -20,7 +20,7 @@ export interface BootstrapStaffDeps {
   clock: Clock;
   logger: Logger;
   hasher: PasswordHasher;
-  afterCommit(): void;
+  unitOfWork: UnitOfWork<IdentityDb>;
 }
 
 export type BootstrapOutcome = "created" | "updated" | "unchanged";
@@ -41,7 +41,6 @@ export function makeBootstrapStaff(deps: BootstrapStaffDeps) {
     for (let attempt = 1; ; attempt += 1) {
       try {
         const outcome = await createOrUpdate(deps, email, staff.password);
-        if (outcome !== "unchanged") deps.afterCommit();
         deps.logger.info({ email, outcome }, "staff account bootstrapped");
         return outcome;
       } catch (error) {
@@ -76,17 +75,12 @@ async function createOrUpdate(
       updated_at: now,
     };
     const passwordHash = await deps.hasher.hash(password);
-    await deps.db.transaction().execute(async (trx) => {
+    await deps.unitOfWork.run(async (trx) => {
       await trx
         .insertInto("accounts")
         .values({ ...account, password_hash: passwordHash })
         .execute();
-      await recordEvent(
-        trx,
-        events.identity.accountRegistered,
-        { account: accountMessage(account) },
-        { aggregateId: account.id, aggregateVersion: 1, occurredAt: now, traceparent: currentTraceparent() },
-      );
+      await recordAccountRegistered(trx, account, now);
     });
     return "created";
   }
@@ -98,7 +92,7 @@ async function createOrUpdate(
 
   const newHash = passwordCurrent ? existing.password_hash : await deps.hasher.hash(password);
   const now = deps.clock.now();
-  await deps.db.transaction().execute(async (trx) => {
+  await deps.unitOfWork.run(async (trx) => {
     const access = await changeAccountAccess(trx, { accountId: existing.id, role: "staff" }, now);
     if (!passwordCurrent) {
       await trx

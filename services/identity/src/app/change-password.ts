@@ -1,3 +1,4 @@
+import type { UnitOfWork } from "@petri/events";
 import { type Clock, type FieldError, UnauthenticatedError, ValidationError } from "@petri/service-kit";
 import type { Kysely } from "kysely";
 import type { IdentityDb } from "../db/schema.js";
@@ -47,7 +48,7 @@ export function makeChangePassword(deps: {
   db: Kysely<IdentityDb>;
   clock: Clock;
   hasher: PasswordHasher;
-  afterCommit(): void;
+  unitOfWork: UnitOfWork<IdentityDb>;
 }) {
   return async function changePassword(input: ChangePasswordInput): Promise<void> {
     const problems = validate(input);
@@ -61,7 +62,7 @@ export function makeChangePassword(deps: {
       throw new UnauthenticatedError("the current password is wrong");
     const newHash = await deps.hasher.hash(input.newPassword);
     const now = deps.clock.now();
-    await deps.db.transaction().execute(async (trx) => {
+    await deps.unitOfWork.run(async (trx) => {
       // Guarded by the verified hash, so of two concurrent changes only one applies.
       const updated = await trx
         .updateTable("accounts")
@@ -73,6 +74,5 @@ export function makeChangePassword(deps: {
         throw new UnauthenticatedError("the password changed meanwhile; try again");
       await raiseCredentialsEpoch(trx, account.id, "password_changed", now);
     });
-    deps.afterCommit();
   };
 }

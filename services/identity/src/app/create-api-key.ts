@@ -1,14 +1,14 @@
+import type { UnitOfWork } from "@petri/events";
 import { type Clock, ConflictError, NotFoundError, ValidationError, newId } from "@petri/service-kit";
-import type { Kysely } from "kysely";
 import { type ApiKeyRecord, countActiveApiKeys, insertApiKey } from "../db/api-keys.js";
 import type { IdentityDb } from "../db/schema.js";
 import { MAX_ACTIVE_API_KEYS, validateApiKeyName } from "../domain/api-keys.js";
 import { mintApiKey } from "../security/api-keys.js";
 
 export interface CreateApiKeyDeps {
-  db: Kysely<IdentityDb>;
   clock: Clock;
   apiKeyPepper: Uint8Array;
+  unitOfWork: UnitOfWork<IdentityDb>;
 }
 
 export interface CreatedApiKey {
@@ -33,7 +33,7 @@ export function makeCreateApiKey(deps: CreateApiKeyDeps) {
       revoked_at: null,
       last_used_at: null,
     };
-    await deps.db.transaction().execute(async (trx) => {
+    await deps.unitOfWork.run(async (trx) => {
       // Lock the account row: concurrent creates for one account queue here, so the cap is exact.
       const account = await trx
         .selectFrom("accounts")

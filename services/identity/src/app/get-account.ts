@@ -1,7 +1,7 @@
 import { NotFoundError, type Principal } from "@petri/service-kit";
 import type { Kysely } from "kysely";
 import type { IdentityDb } from "../db/schema.js";
-import type { AccountRecord } from "../rpc/account-message.js";
+import type { AccountRecord } from "../db/accounts.js";
 
 export const ACCOUNT_COLUMNS = [
   "id",

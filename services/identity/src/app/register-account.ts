@@ -1,22 +1,19 @@
-import { events } from "@petri/contracts";
 import { isUniqueViolation } from "@petri/db";
-import { recordEvent } from "@petri/events";
-import { type Clock, ConflictError, ValidationError, currentTraceparent, newId } from "@petri/service-kit";
-import type { Kysely } from "kysely";
+import type { UnitOfWork } from "@petri/events";
+import { type Clock, ConflictError, ValidationError, newId } from "@petri/service-kit";
 import { type ApiKeyRecord, insertApiKey } from "../db/api-keys.js";
+import type { AccountRecord } from "../db/accounts.js";
 import type { IdentityDb } from "../db/schema.js";
 import { DEFAULT_API_KEY_NAME } from "../domain/api-keys.js";
 import { type RegistrationInput, normalizeEmail, validateRegistration } from "../domain/registration.js";
-import { type AccountRecord, accountMessage } from "../rpc/account-message.js";
 import { mintApiKey } from "../security/api-keys.js";
+import { recordAccountRegistered } from "./account-events.js";
 
 export interface RegisterAccountDeps {
-  db: Kysely<IdentityDb>;
   clock: Clock;
   hashPassword(password: string): Promise<string>;
   apiKeyPepper: Uint8Array;
-  /** Called after the commit, to wake the outbox relay. */
-  afterCommit(): void;
+  unitOfWork: UnitOfWork<IdentityDb>;
 }
 
 export interface RegisteredAccount {
@@ -60,23 +57,13 @@ export function makeRegisterAccount(deps: RegisterAccountDeps) {
     };
     const passwordHash = await deps.hashPassword(input.password);
     try {
-      await deps.db.transaction().execute(async (trx) => {
+      await deps.unitOfWork.run(async (trx) => {
         await trx
           .insertInto("accounts")
           .values({ ...account, password_hash: passwordHash })
           .execute();
         await insertApiKey(trx, { ...apiKey, secret_hash: minted.secretHash });
-        await recordEvent(
-          trx,
-          events.identity.accountRegistered,
-          { account: accountMessage(account) },
-          {
-            aggregateId: account.id,
-            aggregateVersion: 1,
-            occurredAt: now,
-            traceparent: currentTraceparent(),
-          },
-        );
+        await recordAccountRegistered(trx, account, now);
       });
     } catch (error) {
       if (isUniqueViolation(error, "accounts_email_key")) {
@@ -86,7 +73,6 @@ export function makeRegisterAccount(deps: RegisterAccountDeps) {
       }
       throw error;
     }
-    deps.afterCommit();
     return { account, apiKey, apiKeySecret: minted.secret };
   };
 }

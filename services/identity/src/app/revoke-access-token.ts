@@ -2,9 +2,8 @@ import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { events } from "@petri/contracts";
 import { RevokedAccessTokenSchema } from "@petri/contracts/identity";
-import { recordEvent } from "@petri/events";
+import { recordEvent, type UnitOfWork } from "@petri/events";
 import { type Clock, ValidationError, currentTraceparent } from "@petri/service-kit";
-import type { Kysely } from "kysely";
 import type { IdentityDb } from "../db/schema.js";
 
 export interface RevokeAccessTokenInput {
@@ -17,7 +16,7 @@ export interface RevokeAccessTokenInput {
  * Ends one access token the gateway has verified (RFC 7009): kept until it expires and
  * announced with AccessTokenRevoked. Idempotent; an expired token needs nothing.
  */
-export function makeRevokeAccessToken(deps: { db: Kysely<IdentityDb>; clock: Clock; afterCommit(): void }) {
+export function makeRevokeAccessToken(deps: { clock: Clock; unitOfWork: UnitOfWork<IdentityDb> }) {
   return async function revokeAccessToken(input: RevokeAccessTokenInput): Promise<void> {
     if (input.jti === "" || input.accountId === "")
       throw new ValidationError("the token to revoke is incomplete", [
@@ -25,14 +24,14 @@ export function makeRevokeAccessToken(deps: { db: Kysely<IdentityDb>; clock: Clo
       ]);
     const now = deps.clock.now();
     if (input.expiresAt.getTime() <= now.getTime()) return;
-    const recorded = await deps.db.transaction().execute(async (trx) => {
+    await deps.unitOfWork.run(async (trx) => {
       const inserted = await trx
         .insertInto("revoked_access_tokens")
         .values({ jti: input.jti, account_id: input.accountId, expires_at: input.expiresAt, revoked_at: now })
         .onConflict((oc) => oc.column("jti").doNothing())
         .returning("jti")
         .executeTakeFirst();
-      if (!inserted) return false;
+      if (!inserted) return;
       await recordEvent(
         trx,
         events.identity.accessTokenRevoked,
@@ -45,8 +44,6 @@ export function makeRevokeAccessToken(deps: { db: Kysely<IdentityDb>; clock: Clo
         },
         { aggregateId: input.jti, aggregateVersion: 1, occurredAt: now, traceparent: currentTraceparent() },
       );
-      return true;
     });
-    if (recorded) deps.afterCommit();
   };
 }

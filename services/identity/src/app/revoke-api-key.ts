@@ -1,5 +1,5 @@
 import { events } from "@petri/contracts";
-import { recordEvent } from "@petri/events";
+import { recordEvent, type UnitOfWork } from "@petri/events";
 import { type Clock, NotFoundError, ValidationError, currentTraceparent, isId } from "@petri/service-kit";
 import type { Kysely } from "kysely";
 import { API_KEY_COLUMNS, type ApiKeyRecord } from "../db/api-keys.js";
@@ -10,7 +10,11 @@ import type { IdentityDb } from "../db/schema.js";
  * Another account's key is "not found", never "forbidden", so key ids reveal nothing. A
  * revocation records ApiKeyRevoked, so every gateway drops its cached answer for the key.
  */
-export function makeRevokeApiKey(deps: { db: Kysely<IdentityDb>; clock: Clock; afterCommit(): void }) {
+export function makeRevokeApiKey(deps: {
+  db: Kysely<IdentityDb>;
+  clock: Clock;
+  unitOfWork: UnitOfWork<IdentityDb>;
+}) {
   return async function revokeApiKey(accountId: string, apiKeyId: string): Promise<ApiKeyRecord> {
     if (apiKeyId.trim() === "")
       throw new ValidationError("the API key id is missing", [
@@ -18,7 +22,7 @@ export function makeRevokeApiKey(deps: { db: Kysely<IdentityDb>; clock: Clock; a
       ]);
     if (!isId("key", apiKeyId)) throw new NotFoundError("api key", apiKeyId);
     const now = deps.clock.now();
-    const revoked = await deps.db.transaction().execute(async (trx) => {
+    const revoked = await deps.unitOfWork.run(async (trx) => {
       const row = await trx
         .updateTable("api_keys")
         .set({ revoked_at: now })
@@ -38,7 +42,6 @@ export function makeRevokeApiKey(deps: { db: Kysely<IdentityDb>; clock: Clock; a
       return row;
     });
     if (revoked) {
-      deps.afterCommit();
       return revoked;
     }
     const existing = await deps.db

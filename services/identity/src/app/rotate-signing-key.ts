@@ -1,6 +1,6 @@
 import { isUniqueViolation } from "@petri/db";
+import type { UnitOfWork } from "@petri/events";
 import type { Clock, KeyEncryptionKey } from "@petri/service-kit";
-import type { Kysely } from "kysely";
 import type { IdentityDb } from "../db/schema.js";
 import { insertActiveSigningKey } from "../db/signing-keys.js";
 import { retirementTime } from "../domain/signing-keys.js";
@@ -8,10 +8,10 @@ import { generateSigningKey, sealSigningKey } from "../security/signing-keys.js"
 import { type PublishedSigningKey, publishedSigningKeys } from "./list-signing-keys.js";
 
 export interface RotateSigningKeyDeps {
-  db: Kysely<IdentityDb>;
   clock: Clock;
   kek: KeyEncryptionKey;
   accessTokenTtlSeconds: number;
+  unitOfWork: UnitOfWork<IdentityDb>;
 }
 
 export interface RotationResult {
@@ -33,7 +33,7 @@ export function makeRotateSigningKey(deps: RotateSigningKeyDeps) {
       const sealed = sealSigningKey(deps.kek, key);
       const now = deps.clock.now();
       try {
-        const keys = await deps.db.transaction().execute(async (trx) => {
+        const keys = await deps.unitOfWork.run(async (trx) => {
           await trx
             .deleteFrom("signing_keys")
             .where("state", "=", "retiring")

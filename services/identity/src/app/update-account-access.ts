@@ -1,7 +1,7 @@
-import { events } from "@petri/contracts";
-import { recordEvent } from "@petri/events";
-import { type Clock, NotFoundError, ValidationError, currentTraceparent } from "@petri/service-kit";
+import type { UnitOfWork } from "@petri/events";
+import { type Clock, NotFoundError, ValidationError } from "@petri/service-kit";
 import type { Kysely } from "kysely";
+import type { AccountRecord } from "../db/accounts.js";
 import type { IdentityDb } from "../db/schema.js";
 import {
   type AccountRole,
@@ -10,7 +10,7 @@ import {
   planAccessChange,
   validateAccessChange,
 } from "../domain/account-access.js";
-import { type AccountRecord, accountMessage, roleMessage, tierMessage } from "../rpc/account-message.js";
+import { recordAccountAccessChanged } from "./account-events.js";
 import { ACCOUNT_COLUMNS } from "./get-account.js";
 import { raiseCredentialsEpoch } from "./raise-credentials-epoch.js";
 
@@ -71,35 +71,25 @@ export async function changeAccountAccess(
     .where("id", "=", input.accountId)
     .returning([...ACCOUNT_COLUMNS, "version"])
     .executeTakeFirstOrThrow();
-  await recordEvent(
+  await recordAccountAccessChanged(
     trx,
-    events.identity.accountAccessChanged,
-    {
-      account: accountMessage(account),
-      previousRole: roleMessage(current.role),
-      previousTier: tierMessage(current.tier),
-    },
-    {
-      aggregateId: account.id,
-      aggregateVersion: version,
-      occurredAt: now,
-      traceparent: currentTraceparent(),
-    },
+    account,
+    { version, previousRole: current.role, previousTier: current.tier },
+    now,
   );
   if (plan.credentialsChanged) await raiseCredentialsEpoch(trx, account.id, "access_changed", now);
   return { account, changed: true };
 }
 
 /** Staff change an account's role and/or tier (and a custom tier's limits). */
-export function makeUpdateAccountAccess(deps: { db: Kysely<IdentityDb>; clock: Clock; afterCommit(): void }) {
+export function makeUpdateAccountAccess(deps: { clock: Clock; unitOfWork: UnitOfWork<IdentityDb> }) {
   return async function updateAccountAccess(input: UpdateAccountAccessInput): Promise<AccountRecord> {
     if (input.accountId.trim() === "")
       throw new ValidationError("the account id is missing", [
         { field: "account_id", code: "missing_required", message: "account_id is required" },
       ]);
     const now = deps.clock.now();
-    const result = await deps.db.transaction().execute((trx) => changeAccountAccess(trx, input, now));
-    if (result.changed) deps.afterCommit();
+    const result = await deps.unitOfWork.run((trx) => changeAccountAccess(trx, input, now));
     return result.account;
   };
 }

@@ -1,7 +1,7 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { type Account, AccountSchema, RateLimitsSchema, Role, Tier } from "@petri/contracts/identity";
-import type { AccountsTable } from "../db/schema.js";
+import type { AccountRecord } from "../db/accounts.js";
 import type { AccountRole, AccountTier } from "../domain/account-access.js";
 
 const ROLES: Record<AccountRole, Role> = {
@@ -33,11 +33,6 @@ export function roleFromMessage(role: Role): AccountRole | undefined {
 export function tierFromMessage(tier: Tier): AccountTier | undefined {
   return (Object.keys(TIERS) as AccountTier[]).find((name) => TIERS[name] === tier);
 }
-
-export type AccountRecord = Omit<
-  AccountsTable,
-  "password_hash" | "version" | "credentials_epoch" | "credentials_changed_at"
->;
 
 /** The account as the contract shows it: never credentials. */
 export function accountMessage(account: AccountRecord): Account {

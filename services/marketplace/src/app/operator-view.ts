@@ -1,4 +1,5 @@
 /** An operator as the RPCs show it: the record and its current load. */
+import type { UnitOfWork } from "@petri/events";
 import type { Kysely } from "kysely";
 import { activeJobCount } from "../db/jobs.js";
 import type { OperatorRecord } from "../db/operators.js";
@@ -19,8 +20,8 @@ export async function viewOf(db: Kysely<MarketplaceDb>, operator: OperatorRecord
 export interface ChangingDeps {
   db: Kysely<MarketplaceDb>;
   clock: { now(): Date };
-  /** Called after a commit that recorded events, so the relay publishes them at once. */
-  afterCommit(): void;
+  /** The transactions that change data and record events (waking the relay after they commit). */
+  unitOfWork: UnitOfWork<MarketplaceDb>;
 }
 
 /** The operator as matching reads it. */

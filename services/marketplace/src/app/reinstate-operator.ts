@@ -8,7 +8,7 @@ import { type ChangingDeps, type OperatorView, viewOf } from "./operator-view.js
 export function makeReinstateOperator(deps: ChangingDeps) {
   return async function reinstateOperator(input: { operatorId: string }): Promise<OperatorView> {
     const now = deps.clock.now();
-    const view = await deps.db.transaction().execute(async (trx) => {
+    const view = await deps.unitOfWork.run(async (trx) => {
       const current = await lockOperator(trx, input.operatorId);
       const next = transitionOrThrow(current, { type: "reinstate" }, now, "status");
       const updated = await saveOperatorChange(trx, current, {
@@ -18,7 +18,6 @@ export function makeReinstateOperator(deps: ChangingDeps) {
       });
       return viewOf(trx, updated);
     });
-    deps.afterCommit();
     return view;
   };
 }

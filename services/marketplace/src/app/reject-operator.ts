@@ -11,7 +11,7 @@ export function makeRejectOperator(deps: ChangingDeps) {
   return async function rejectOperator(input: { operatorId: string; reason: string }): Promise<OperatorView> {
     const reason = requiredText("reason", input.reason, REASON_MAX_LENGTH);
     const now = deps.clock.now();
-    const view = await deps.db.transaction().execute(async (trx) => {
+    const view = await deps.unitOfWork.run(async (trx) => {
       const current = await lockOperator(trx, input.operatorId);
       const next = transitionOrThrow(current, { type: "reject", reason }, now, "reason");
       const updated = await saveOperatorChange(trx, current, {
@@ -21,7 +21,6 @@ export function makeRejectOperator(deps: ChangingDeps) {
       });
       return viewOf(trx, updated);
     });
-    deps.afterCommit();
     return view;
   };
 }

@@ -73,7 +73,7 @@ export function makeSubmitOperatorProfile(deps: ChangingDeps) {
   ): Promise<OperatorView> {
     const profile = validProfile(input.profileJson);
     const now = deps.clock.now();
-    const outcome = await deps.db.transaction().execute(async (trx) => {
+    const outcome = await deps.unitOfWork.run(async (trx) => {
       let current = await findOperatorByAccount(trx, principal.accountId, { lock: true });
       if (!current) {
         const created = await createOperator(trx, principal.accountId, profile, now);
@@ -97,7 +97,6 @@ export function makeSubmitOperatorProfile(deps: ChangingDeps) {
       });
       return { operator: await viewOf(trx, updated), changed: true };
     });
-    if (outcome.changed) deps.afterCommit();
     return outcome.operator;
   };
 }

@@ -15,7 +15,7 @@ export function makeSuspendOperator(deps: ChangingDeps) {
   }): Promise<OperatorView> {
     const reason = requiredText("reason", input.reason, REASON_MAX_LENGTH);
     const now = deps.clock.now();
-    const view = await deps.db.transaction().execute(async (trx) => {
+    const view = await deps.unitOfWork.run(async (trx) => {
       const current = await lockOperator(trx, input.operatorId);
       const next = transitionOrThrow(current, { type: "suspend", reason }, now, "reason");
       const updated = await saveOperatorChange(trx, current, {
@@ -25,7 +25,6 @@ export function makeSuspendOperator(deps: ChangingDeps) {
       });
       return viewOf(trx, updated);
     });
-    deps.afterCommit();
     return view;
   };
 }

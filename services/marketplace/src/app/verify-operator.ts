@@ -39,7 +39,7 @@ export function makeVerifyOperator(deps: ChangingDeps) {
   ): Promise<OperatorView> {
     const submitted = validRecord(input.verificationJson);
     const now = deps.clock.now();
-    const view = await deps.db.transaction().execute(async (trx) => {
+    const view = await deps.unitOfWork.run(async (trx) => {
       const current = await lockOperator(trx, input.operatorId);
       let status = current.status;
       if (current.status === "active") {
@@ -75,7 +75,6 @@ export function makeVerifyOperator(deps: ChangingDeps) {
       });
       return viewOf(trx, updated);
     });
-    deps.afterCommit();
     return view;
   };
 }
