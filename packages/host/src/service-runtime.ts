@@ -143,7 +143,7 @@ export function createServiceRuntime<DB>(options: ServiceRuntimeOptions) {
     /** Deletes rows past retention; a service registers its own tables' targets with it. */
     pruner,
     retention,
-    /** Use cases call this after committing, so the relay publishes at once instead of at its next poll. */
+    /** Wakes the relay at once instead of at its next poll: the unit of work (createUnitOfWork) calls it after a commit that recorded events. */
     afterCommit: () => relay.poke(),
   };
 }
