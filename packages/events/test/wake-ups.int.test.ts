@@ -164,8 +164,10 @@ describe.each(factories)("$name", (factory) => {
         await eventually(() => runner.stats().applied === 1, "the quiet event applied");
         expect(outboxSeenAtWake).toHaveLength(0);
         await svc.commit(1, { aggregatePrefix: "echo" });
+        // The drain may go on to publish the derived events too, if the echo's handler committed
+        // them before the drain looked at the outbox again: so at least 2, not exactly 2.
         await svc.drain(relay);
-        await eventually(() => runner.stats().applied === 2, "the echo event applied");
+        await eventually(() => runner.stats().applied >= 2, "the echo event applied");
         await svc.drain(relay);
         await eventually(() => runner.stats().applied === 4, "the two derived events applied");
         // One wake-up for the transaction that recorded two events, none for the others.
