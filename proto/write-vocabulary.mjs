@@ -43,7 +43,8 @@ enums.sort((a, b) => a.fullName.localeCompare(b.fullName));
 
 const seen = new Map();
 for (const e of enums) {
-  if (seen.has(e.name)) throw new Error(`enum ${e.name} is declared twice: ${seen.get(e.name)} and ${e.fullName}`);
+  if (seen.has(e.name))
+    throw new Error(`enum ${e.name} is declared twice: ${seen.get(e.name)} and ${e.fullName}`);
   seen.set(e.name, e.fullName);
   const spellings = new Set(e.values.map((v) => v.rest));
   if (spellings.size !== e.values.length) throw new Error(`${e.fullName} spells two values the same`);
@@ -55,9 +56,9 @@ for (const e of enums) imports.set(e.module, [...(imports.get(e.module) ?? []), 
 const lines = [
   "// Written by proto/write-vocabulary.mjs from the enums of proto/ (`npm run generate`); do not edit.",
   "// Each enum's REST spellings in declaration order, their type, and spelling -> enum value.",
-  ...[...imports].sort(([a], [b]) => a.localeCompare(b)).map(
-    ([module, names]) => `import { ${names.sort().join(", ")} } from "${module}";`,
-  ),
+  ...[...imports]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([module, names]) => `import { ${names.sort().join(", ")} } from "${module}";`),
 ];
 for (const e of enums) {
   const list = plural(upperSnake(e.name));

@@ -6,8 +6,7 @@
 import { EXPERIMENT_STATUS_BY_NAME } from "@petri/contracts/vocabulary";
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
-import type {
-  ExperimentStatus as ExperimentStatusMessage} from "@petri/contracts/experiments";
+import type { ExperimentStatus as ExperimentStatusMessage } from "@petri/contracts/experiments";
 import {
   ApprovalSchema,
   CancellationSchema,
