@@ -11,6 +11,7 @@ fingerprint() {
 before=$(fingerprint)
 npx --no-install buf generate
 node write-barrels.mjs
+node write-vocabulary.mjs
 after=$(fingerprint)
 if [ "$before" != "$after" ]; then
   echo "the generated contracts were stale: 'npm run generate' has refreshed them; commit the result" >&2

@@ -9,7 +9,19 @@ import {
   CREDENTIAL_FAILURES_PER_MINUTE,
   TIER_RATE_LIMITS,
 } from "@petri/contracts";
+import { BSL_LEVELS, type BslLevelName } from "@petri/contracts/vocabulary";
 import type { PublishedTier } from "./identity-json.js";
+import {
+  BUDGET_FLEXIBILITIES,
+  DISPUTE_OUTCOMES,
+  DISPUTE_REASONS,
+  DISPUTE_STATUSES,
+  ISSUE_SEVERITIES,
+  OPERATOR_STATUSES,
+  PRIVACY_LEVELS,
+  TURNAROUND_PRIORITIES,
+  WEBHOOK_EVENTS,
+} from "@petri/contracts/vocabulary";
 
 export interface TierLimits {
   requests_per_minute: number;
@@ -36,32 +48,23 @@ export const FAILED_AUTHENTICATIONS_PER_ADDRESS_PER_MINUTE = ADDRESS_AUTH_FAILUR
 /** docs/intake-model.md, Experiment types (all eight). */
 export { EXPERIMENT_TYPES } from "@petri/contracts";
 
-export const PRIVACY_LEVELS = ["open", "delayed_6mo", "delayed_12mo", "private"] as const;
-export const SUPPORTED_BSL_LEVELS = ["BSL-1", "BSL-2"] as const;
-/** Accepted in a request only to be flagged bsl_level_exceeded and rejected. */
-export const FLAGGED_BSL_LEVELS = ["BSL-3", "BSL-4"] as const;
-export const WEBHOOK_EVENTS = ["claimed", "started", "completed", "issue", "approved", "disputed"] as const;
-export const DISPUTE_REASONS = [
-  "results_incomplete",
-  "results_incorrect",
-  "protocol_not_followed",
-  "documentation_insufficient",
-  "other",
-] as const;
-export const DISPUTE_STATUSES = ["open", "resolved"] as const;
-export const DISPUTE_OUTCOMES = ["requester", "operator", "split"] as const;
-export const ISSUE_SEVERITIES = ["low", "medium", "high", "critical"] as const;
-/** Operator statuses (the marketplace's status machine). */
-export const OPERATOR_STATUSES = [
-  "onboarding",
-  "pending_verification",
-  "active",
-  "rejected",
-  "paused",
-  "suspended",
-] as const;
-export const TURNAROUND_PRIORITIES = ["standard", "expedited", "urgent"] as const;
-export const BUDGET_FLEXIBILITY = ["strict", "flexible_10", "flexible_25", "flexible_50"] as const;
+/** The enumerations themselves are the proto enums' (@petri/contracts/vocabulary). */
+export {
+  BUDGET_FLEXIBILITIES,
+  DISPUTE_OUTCOMES,
+  DISPUTE_REASONS,
+  DISPUTE_STATUSES,
+  ISSUE_SEVERITIES,
+  OPERATOR_STATUSES,
+  PRIVACY_LEVELS,
+  TURNAROUND_PRIORITIES,
+  WEBHOOK_EVENTS,
+};
+/** The levels Petri runs; BSL-3 and BSL-4 are accepted in a request only to be flagged and rejected. */
+export const SUPPORTED_BSL_LEVELS = ["BSL-1", "BSL-2"] as const satisfies readonly BslLevelName[];
+export const FLAGGED_BSL_LEVELS = BSL_LEVELS.filter(
+  (level) => !(SUPPORTED_BSL_LEVELS as readonly string[]).includes(level),
+);
 
 /** Page sizes of every list (larger or non-positive limits are 422). */
 export const PAGE_SIZE_DEFAULT = 20;

@@ -11,7 +11,7 @@
  */
 import { z } from "@hono/zod-openapi";
 import {
-  BUDGET_FLEXIBILITY,
+  BUDGET_FLEXIBILITIES,
   EXPERIMENT_TYPES,
   PRIVACY_LEVELS,
   TURNAROUND_PRIORITIES,
@@ -114,7 +114,7 @@ const turnaroundBudget = obj(
     desired_turnaround_days: d.int().min(1).max(180),
     max_days: d.int().min(1).max(180).describe("Second spelling of desired_turnaround_days"),
     hard_deadline: d.iso.date(),
-    budget_flexibility: d.enum(BUDGET_FLEXIBILITY).default("strict"),
+    budget_flexibility: d.enum(BUDGET_FLEXIBILITIES).default("strict"),
     priority: d
       .enum(TURNAROUND_PRIORITIES)
       .default("standard")
@@ -485,7 +485,7 @@ const ExperimentRequestDocumentation = obj(
     constraints: obj(
       {
         budget_max_usd: d.number().min(50).max(100_000),
-        budget_flexibility: d.enum(BUDGET_FLEXIBILITY),
+        budget_flexibility: d.enum(BUDGET_FLEXIBILITIES),
         turnaround_days: d.int().min(1).max(180),
         turnaround_priority: d.enum(TURNAROUND_PRIORITIES),
       },

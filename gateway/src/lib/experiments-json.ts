@@ -20,42 +20,25 @@ import {
   type Payment,
   type RequestIssue,
 } from "@petri/contracts/experiments";
+import {
+  CAPACITY_LEVELS,
+  type CapacityLevelName,
+  EXPERIMENT_STATUS_BY_NAME,
+  EXPERIMENT_STATUSES,
+  type ExperimentStatusName,
+} from "@petri/contracts/vocabulary";
 import { centsToUsd } from "./money.js";
 import { isoOrNull as iso } from "./timestamps.js";
 
-/** docs/api.md, Experiment status, in lifecycle order. */
-export const EXPERIMENT_STATUSES = [
-  "draft",
-  "pending_review",
-  "open",
-  "claimed",
-  "in_progress",
-  "pending_approval",
-  "completed",
-  "disputed",
-  "resolved",
-  "cancelled",
-] as const;
-export type ExperimentStatusName = (typeof EXPERIMENT_STATUSES)[number];
+/** docs/api.md, Experiment status, in lifecycle order: the proto enum's values. */
+export { EXPERIMENT_STATUSES, type ExperimentStatusName };
 
-const STATUS_BY_NAME: Record<ExperimentStatusName, ExperimentStatus> = {
-  draft: ExperimentStatus.DRAFT,
-  pending_review: ExperimentStatus.PENDING_REVIEW,
-  open: ExperimentStatus.OPEN,
-  claimed: ExperimentStatus.CLAIMED,
-  in_progress: ExperimentStatus.IN_PROGRESS,
-  pending_approval: ExperimentStatus.PENDING_APPROVAL,
-  completed: ExperimentStatus.COMPLETED,
-  disputed: ExperimentStatus.DISPUTED,
-  resolved: ExperimentStatus.RESOLVED,
-  cancelled: ExperimentStatus.CANCELLED,
-};
 const NAME_BY_STATUS = new Map<ExperimentStatus, ExperimentStatusName>(
-  Object.entries(STATUS_BY_NAME).map(([name, status]) => [status, name as ExperimentStatusName]),
+  Object.entries(EXPERIMENT_STATUS_BY_NAME).map(([name, status]) => [status, name as ExperimentStatusName]),
 );
 
 export function statusFromName(name: ExperimentStatusName): ExperimentStatus {
-  return STATUS_BY_NAME[name];
+  return EXPERIMENT_STATUS_BY_NAME[name];
 }
 
 export function statusName(status: ExperimentStatus): ExperimentStatusName {
@@ -64,8 +47,9 @@ export function statusName(status: ExperimentStatus): ExperimentStatusName {
   return name;
 }
 
-export const OPERATOR_AVAILABILITY = ["high", "medium", "low", "none"] as const;
-type Availability = (typeof OPERATOR_AVAILABILITY)[number];
+/** An estimate's operator_availability: the marketplace's capacity levels. */
+export const OPERATOR_AVAILABILITY = CAPACITY_LEVELS;
+type Availability = CapacityLevelName;
 
 /** A service's operator_availability; anything unknown reads as none. */
 export function operatorAvailability(value: string): Availability {

@@ -9,14 +9,15 @@
  * object, the document shows the model.
  */
 import { z } from "@hono/zod-openapi";
-import { EXPERIMENT_TYPES } from "./catalog.js";
+import { CAPACITY_LEVELS, INSTITUTIONAL_APPROVAL_TYPES, OPERATOR_TYPES } from "@petri/contracts/vocabulary";
+import { EXPERIMENT_TYPES, SUPPORTED_BSL_LEVELS } from "./catalog.js";
 import { documentationOf } from "./experiment-request.js";
 
 // Documentation only: turned into JSON Schema once, never used to parse.
 const d = z;
 const text = (description: string) => d.string().min(1).max(200).describe(description);
 const texts = (description: string) => d.array(d.string().min(1).max(200)).max(200).describe(description);
-const bsl = d.enum(["BSL-1", "BSL-2"]).describe("BSL-1 or BSL-2 (BSL1, bsl-2, 1 are accepted too)");
+const bsl = d.enum(SUPPORTED_BSL_LEVELS).describe("BSL-1 or BSL-2 (BSL1, bsl-2, 1 are accepted too)");
 const usd = (description: string) => d.number().min(0).describe(`${description} (USD, at most two decimals)`);
 const perType = (value: z.ZodType, description: string) =>
   d.record(d.enum(EXPERIMENT_TYPES), value).describe(description);
@@ -25,7 +26,7 @@ const OperatorProfileDocumentation = d
   .strictObject({
     identity: d
       .strictObject({
-        type: d.enum(["individual_operator", "academic_core", "commercial_cro", "startup_lab"]),
+        type: d.enum(OPERATOR_TYPES),
         display_name: text("The lab's name as requesters see it").optional(),
         institution: text("The institution it belongs to").optional(),
         region: d
@@ -62,12 +63,7 @@ const OperatorProfileDocumentation = d
         animal_samples_approved: d.boolean().default(false),
         hazardous_chemicals_approved: d.boolean().default(false),
         certifications: texts("Certifications held").optional(),
-        institutional_approval_type: d.enum([
-          "pi_letter",
-          "core_facility_agreement",
-          "commercial_contract",
-          "other",
-        ]),
+        institutional_approval_type: d.enum(INSTITUTIONAL_APPROVAL_TYPES),
       })
       .describe("Biosafety level and material approvals"),
     commercial_terms: d
@@ -85,7 +81,7 @@ const OperatorProfileDocumentation = d
       .describe("Prices and turnaround per experiment type"),
     availability: d
       .strictObject({
-        current_capacity: d.enum(["high", "medium", "low", "none"]),
+        current_capacity: d.enum(CAPACITY_LEVELS),
         max_concurrent_jobs: d.int().min(1).max(1000),
         vacations: d
           .array(d.strictObject({ start: d.iso.date(), end: d.iso.date(), note: text("Note").optional() }))

@@ -1,6 +1,11 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { authenticatedAccess } from "../../lib/access.js";
-import { EXPERIMENT_TYPES, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from "../../lib/catalog.js";
+import {
+  EXPERIMENT_TYPES,
+  PAGE_SIZE_DEFAULT,
+  PAGE_SIZE_MAX,
+  SUPPORTED_BSL_LEVELS,
+} from "../../lib/catalog.js";
 import { errorResponses, jsonResponse, responseHeaders } from "../../lib/openapi.js";
 import { queryInt } from "../../lib/query.js";
 
@@ -43,7 +48,7 @@ export const ProviderSchema = ProviderSummarySchema.extend({
   }),
   pricing: z.object({ base_cost_usd: z.number(), per_sample_usd: z.number() }),
   turnaround_days: turnaround(),
-  max_bsl: z.string().openapi({ enum: ["BSL-1", "BSL-2"] }),
+  max_bsl: z.string().openapi({ enum: [...SUPPORTED_BSL_LEVELS] }),
 }).openapi("CloudLabProvider");
 
 const IntakeBodySchema = z

@@ -3,7 +3,7 @@ import { PUBLIC_OPERATIONS } from "../../lib/access.js";
 import { API_KEY_PREFIX } from "../../lib/api-key-format.js";
 import { OPERATION_BODY_LIMITS } from "../../lib/body-limit.js";
 import {
-  BUDGET_FLEXIBILITY,
+  BUDGET_FLEXIBILITIES,
   DISPUTE_REASONS,
   EXPERIMENT_TYPES,
   FAILED_AUTHENTICATIONS_PER_ADDRESS_PER_MINUTE,
@@ -52,7 +52,7 @@ export const getConfigHandler: RouteHandler<typeof getConfig, GatewayEnv> = (c) 
         webhook_events: [...WEBHOOK_EVENTS],
         dispute_reasons: [...DISPUTE_REASONS],
         turnaround_priorities: [...TURNAROUND_PRIORITIES],
-        budget_flexibility: [...BUDGET_FLEXIBILITY],
+        budget_flexibility: [...BUDGET_FLEXIBILITIES],
       },
       features: { registration: runtime.registrationOpen },
     },

@@ -5,6 +5,7 @@ import {
   encodeKeysetCursor,
   parseLimit,
 } from "@petri/service-kit";
+import { DISPUTE_STATUSES } from "@petri/contracts/vocabulary";
 import type { Kysely } from "kysely";
 import { listDisputes } from "../db/disputes.js";
 import type { DisputeRow, ExperimentsDb } from "../db/schema.js";
@@ -18,8 +19,6 @@ export interface DisputeListPage {
   hasMore: boolean;
 }
 
-const STATUS_FILTERS = ["open", "resolved"] as const;
-
 /** Staff: disputes oldest first (the work queue), all or by status ("open", "resolved"). */
 export function makeListDisputes(deps: { db: Kysely<ExperimentsDb> }) {
   return async function listDisputesUseCase(
@@ -30,13 +29,13 @@ export function makeListDisputes(deps: { db: Kysely<ExperimentsDb> }) {
     const limit = parseLimit(input.limit);
     const after = input.cursor === "" ? undefined : decodeKeysetCursor(input.cursor);
     const statusText = input.status.trim();
-    const status = STATUS_FILTERS.find((s) => s === statusText);
+    const status = DISPUTE_STATUSES.find((s) => s === statusText);
     if (statusText !== "" && !status)
       throw new ValidationError("the status is unknown", [
         {
           field: "status",
           code: "invalid_value",
-          message: `status must be one of ${STATUS_FILTERS.join(", ")}`,
+          message: `status must be one of ${DISPUTE_STATUSES.join(", ")}`,
         },
       ]);
     const page = await listDisputes(deps.db, { status }, { limit, after, countTotal: input.includeTotal });

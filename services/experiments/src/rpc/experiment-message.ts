@@ -3,8 +3,10 @@
  * Used by the RPC handlers and by the use cases for event payloads (events carry the
  * experiment as it is after the change).
  */
+import { EXPERIMENT_STATUS_BY_NAME } from "@petri/contracts/vocabulary";
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import type { ExperimentStatus as ExperimentStatusMessage } from "@petri/contracts/experiments";
 import {
   ApprovalSchema,
   CancellationSchema,
@@ -15,7 +17,6 @@ import {
   EstimateSchema,
   type Experiment,
   ExperimentSchema,
-  ExperimentStatus as ExperimentStatusMessage,
   type JobRequirements as JobRequirementsMessage,
   JobRequirementsSchema,
   type OperatorIssue,
@@ -32,18 +33,8 @@ import type { DisputeRow, ExperimentRow, IssueRow } from "../db/schema.js";
 import type { JobRequirements } from "../domain/jobs/index.js";
 import type { ExperimentStatus } from "../domain/lifecycle/transitions.js";
 
-const STATUS_MESSAGES: Record<ExperimentStatus, ExperimentStatusMessage> = {
-  draft: ExperimentStatusMessage.DRAFT,
-  pending_review: ExperimentStatusMessage.PENDING_REVIEW,
-  open: ExperimentStatusMessage.OPEN,
-  claimed: ExperimentStatusMessage.CLAIMED,
-  in_progress: ExperimentStatusMessage.IN_PROGRESS,
-  pending_approval: ExperimentStatusMessage.PENDING_APPROVAL,
-  completed: ExperimentStatusMessage.COMPLETED,
-  disputed: ExperimentStatusMessage.DISPUTED,
-  resolved: ExperimentStatusMessage.RESOLVED,
-  cancelled: ExperimentStatusMessage.CANCELLED,
-};
+const STATUS_MESSAGES: Readonly<Record<ExperimentStatus, ExperimentStatusMessage>> =
+  EXPERIMENT_STATUS_BY_NAME;
 
 export function statusMessage(status: ExperimentStatus): ExperimentStatusMessage {
   return STATUS_MESSAGES[status];

@@ -1,4 +1,5 @@
 import type { Transaction } from "kysely";
+import { DISPUTE_OUTCOMES } from "@petri/contracts/vocabulary";
 import { lockLedger } from "../db/ledger-repository.js";
 import type { MarketplaceDb } from "../db/schema.js";
 import { LedgerError } from "../domain/ledger/errors.js";
@@ -29,7 +30,7 @@ export function disputeOutcomeOf(dispute: ResolvedDispute): DisputeOutcome {
     none ||
     (outcome === "requester" && operatorCents === 0) ||
     (outcome === "operator" && requesterCents === 0);
-  if (!["requester", "operator", "split"].includes(outcome) || !agrees)
+  if (!(DISPUTE_OUTCOMES as readonly string[]).includes(outcome) || !agrees)
     throw new LedgerError(
       "invalid_split",
       `${dispute.experimentId}: outcome "${outcome}" with ${requesterCents} to the requester and ${operatorCents} to the operator`,

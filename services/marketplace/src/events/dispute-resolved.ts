@@ -1,10 +1,9 @@
 import type { DisputeResolved } from "@petri/contracts/experiments";
+import { DISPUTE_OUTCOMES } from "@petri/contracts/vocabulary";
 import { recordJobOutcome } from "../app/record-job-outcome.js";
 import { settleDispute } from "../app/settle-dispute.js";
 import { experimentOf, resolvedDisputeOf } from "./experiment-change.js";
 import { type Handler, projectExperiment, transactionOf } from "./handlers.js";
-
-const OUTCOMES = ["requester", "operator", "split"] as const;
 
 /**
  * Staff resolved the dispute: a dispute resolved wholly for the operator no longer counts
@@ -14,7 +13,7 @@ export const disputeResolved: { jobs: Handler<DisputeResolved>; ledger: Handler<
   jobs: async (ctx, deps) => {
     const experiment = await projectExperiment(ctx, deps);
     const dispute = resolvedDisputeOf(experiment, ctx.payload.dispute);
-    const outcome = OUTCOMES.find((o) => o === dispute.outcome);
+    const outcome = DISPUTE_OUTCOMES.find((o) => o === dispute.outcome);
     await recordJobOutcome(
       transactionOf(ctx),
       { operatorId: dispute.operatorId, experimentId: experiment.id },

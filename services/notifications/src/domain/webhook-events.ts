@@ -4,8 +4,10 @@
  * A request with a webhook_url and no notification_events wants every event (naming the URL
  * is the opt-in); an explicit empty list wants none.
  */
-export const WEBHOOK_EVENTS = ["claimed", "started", "completed", "issue", "approved", "disputed"] as const;
-export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+import { WEBHOOK_EVENTS, type WebhookEventName } from "@petri/contracts/vocabulary";
+
+export { WEBHOOK_EVENTS };
+export type WebhookEvent = WebhookEventName;
 
 export function isWebhookEvent(value: string): value is WebhookEvent {
   return (WEBHOOK_EVENTS as readonly string[]).includes(value);

@@ -8,17 +8,13 @@
  *   "other", which docs/api.md asks to describe in detail); evidence_urls at most 10 https URLs
  *   of at most 2,000 characters each.
  */
+import type { DisputeReasonName } from "@petri/contracts/vocabulary";
 import { ConflictError, type FieldError, InvalidStateError, ValidationError } from "@petri/service-kit";
 import type { ExperimentStatus } from "../lifecycle/transitions.js";
 
-export const DISPUTE_REASONS = [
-  "results_incomplete",
-  "results_incorrect",
-  "protocol_not_followed",
-  "documentation_insufficient",
-  "other",
-] as const;
-export type DisputeReason = (typeof DISPUTE_REASONS)[number];
+import { DISPUTE_REASONS } from "@petri/contracts/vocabulary";
+export { DISPUTE_REASONS };
+export type DisputeReason = DisputeReasonName;
 
 export const DISPUTE_WINDOW_DAYS = 14;
 export const DISPUTE_DESCRIPTION_MIN_LENGTH = 20;

@@ -10,10 +10,12 @@
  * For requester and operator the amounts may be omitted (0 and 0) or given as they must be.
  * The note is optional, at most 5,000 characters.
  */
+import type { DisputeOutcomeName } from "@petri/contracts/vocabulary";
 import { type FieldError, ValidationError } from "@petri/service-kit";
 
-export const DISPUTE_OUTCOMES = ["requester", "operator", "split"] as const;
-export type DisputeOutcome = (typeof DISPUTE_OUTCOMES)[number];
+import { DISPUTE_OUTCOMES } from "@petri/contracts/vocabulary";
+export { DISPUTE_OUTCOMES };
+export type DisputeOutcome = DisputeOutcomeName;
 export const RESOLUTION_NOTE_MAX_LENGTH = 5_000;
 
 export interface DisputeResolution {

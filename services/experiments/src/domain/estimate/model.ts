@@ -2,18 +2,21 @@
  * The cost and turnaround model of POST /estimate (docs/estimates.md explains it for users).
  * Every number the estimator uses is a named constant in this file.
  */
+import type {
+  CapacityLevelName,
+  PrivacyLevelName,
+  TurnaroundPriorityName,
+} from "@petri/contracts/vocabulary";
 import type { ExperimentType } from "../contracts.js";
+import { PRIVACY_LEVELS as PRIVACY_SETTINGS, TURNAROUND_PRIORITIES } from "@petri/contracts/vocabulary";
 
 export type PackageLevel = "L0_RAW_ONLY" | "L1_BASIC_QC" | "L2_INTERPRETATION";
 export const PACKAGE_LEVELS: readonly PackageLevel[] = ["L0_RAW_ONLY", "L1_BASIC_QC", "L2_INTERPRETATION"];
 
-export type TurnaroundPriority = "standard" | "expedited" | "urgent";
-export const TURNAROUND_PRIORITIES: readonly TurnaroundPriority[] = ["standard", "expedited", "urgent"];
-
-export type PrivacySetting = "open" | "delayed_6mo" | "delayed_12mo" | "private";
-export const PRIVACY_SETTINGS: readonly PrivacySetting[] = ["open", "delayed_6mo", "delayed_12mo", "private"];
-
-export type OperatorAvailability = "high" | "medium" | "low" | "none";
+export type TurnaroundPriority = TurnaroundPriorityName;
+export type PrivacySetting = PrivacyLevelName;
+export type OperatorAvailability = CapacityLevelName;
+export { PRIVACY_SETTINGS, TURNAROUND_PRIORITIES };
 
 /** Counts that size the work of a request. An absent count takes the type's reference value. */
 export interface WorkDimensions {

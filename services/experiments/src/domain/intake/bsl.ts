@@ -9,10 +9,11 @@
  * `invalid_value`.
  */
 
-export type BslLevel = "BSL-1" | "BSL-2" | "BSL-3" | "BSL-4";
-export type SupportedBslLevel = "BSL-1" | "BSL-2";
+import type { BslLevelName } from "@petri/contracts/vocabulary";
 
-export const SUPPORTED_BSL_LEVELS: readonly SupportedBslLevel[] = ["BSL-1", "BSL-2"];
+export type BslLevel = BslLevelName;
+export const SUPPORTED_BSL_LEVELS = ["BSL-1", "BSL-2"] as const satisfies readonly BslLevel[];
+export type SupportedBslLevel = (typeof SUPPORTED_BSL_LEVELS)[number];
 
 /** The numeric level of a BSL spelling, or null when it is not a biosafety level. */
 export function bslNumber(value: unknown): number | null {

@@ -9,11 +9,13 @@
  * - At most MAX_ISSUES_PER_EXPERIMENT per experiment; one more is 409 issue_limit_reached,
  *   so the list every event carries stays bounded.
  */
+import type { IssueSeverityName } from "@petri/contracts/vocabulary";
 import { ConflictError, type FieldError, InvalidStateError, ValidationError } from "@petri/service-kit";
 import type { ExperimentStatus } from "../lifecycle/transitions.js";
 
-export const ISSUE_SEVERITIES = ["low", "medium", "high", "critical"] as const;
-export type IssueSeverity = (typeof ISSUE_SEVERITIES)[number];
+import { ISSUE_SEVERITIES } from "@petri/contracts/vocabulary";
+export { ISSUE_SEVERITIES };
+export type IssueSeverity = IssueSeverityName;
 
 export const ISSUE_DESCRIPTION_MIN_LENGTH = 10;
 export const ISSUE_DESCRIPTION_MAX_LENGTH = 5_000;

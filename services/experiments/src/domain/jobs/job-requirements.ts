@@ -28,8 +28,8 @@ import { type ExperimentType, EXPERIMENT_TYPES } from "../contracts.js";
 import { usdToCents } from "../estimate/index.js";
 import { type ProtocolTemplate, TEMPLATES, getTemplate, normalizeBslLevel } from "../templates/index.js";
 
-export const TURNAROUND_PRIORITIES = ["standard", "expedited", "urgent"] as const;
-export const PRIVACY_SETTINGS = ["open", "delayed_6mo", "delayed_12mo", "private"] as const;
+import { PRIVACY_LEVELS as PRIVACY_SETTINGS, TURNAROUND_PRIORITIES } from "@petri/contracts/vocabulary";
+export { PRIVACY_SETTINGS, TURNAROUND_PRIORITIES };
 
 export interface JobRequirements extends EligibilityJob {
   experimentType: string;

@@ -18,22 +18,13 @@
  *   accepted from pending_approval and from completed (within the dispute window, see
  *   domain/disputes); staff resolve a dispute.
  */
+import type { ExperimentStatusName } from "@petri/contracts/vocabulary";
 import { InvalidStateError } from "@petri/service-kit";
 
-export const EXPERIMENT_STATUSES = [
-  "draft",
-  "pending_review",
-  "open",
-  "claimed",
-  "in_progress",
-  "pending_approval",
-  "completed",
-  "disputed",
-  "resolved",
-  "cancelled",
-] as const;
-
-export type ExperimentStatus = (typeof EXPERIMENT_STATUSES)[number];
+/** The statuses are petri.experiments.v1.ExperimentStatus's, in lifecycle order. */
+import { EXPERIMENT_STATUSES } from "@petri/contracts/vocabulary";
+export { EXPERIMENT_STATUSES };
+export type ExperimentStatus = ExperimentStatusName;
 
 /** No transition leaves these. */
 export const TERMINAL_STATUSES: readonly ExperimentStatus[] = ["completed", "resolved", "cancelled"];

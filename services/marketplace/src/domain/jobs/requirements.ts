@@ -8,7 +8,8 @@ import { parseBsl } from "../operators/bsl.js";
 import type { JobRequirements } from "../operators/job.js";
 import { TURNAROUND_PRIORITIES, type TurnaroundPriority } from "../operators/types.js";
 
-export const PRIVACY_SETTINGS = ["open", "delayed_6mo", "delayed_12mo", "private"] as const;
+import { PRIVACY_LEVELS as PRIVACY_SETTINGS } from "@petri/contracts/vocabulary";
+export { PRIVACY_SETTINGS };
 
 export interface StoredJobRequirements {
   experiment_type: string;

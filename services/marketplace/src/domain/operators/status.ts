@@ -19,17 +19,12 @@
  *   a status to itself; anything not drawn above is `invalid_transition`.
  * - Only `active` operators see or claim jobs (./qualification.ts).
  */
+import type { OperatorStatusName } from "@petri/contracts/vocabulary";
 import { isVerificationComplete, verificationGaps, type VerificationRecord } from "./verification.js";
 
-export const OPERATOR_STATUSES = [
-  "onboarding",
-  "pending_verification",
-  "active",
-  "rejected",
-  "paused",
-  "suspended",
-] as const;
-export type OperatorStatus = (typeof OPERATOR_STATUSES)[number];
+import { OPERATOR_STATUSES } from "@petri/contracts/vocabulary";
+export { OPERATOR_STATUSES };
+export type OperatorStatus = OperatorStatusName;
 
 export type OperatorEvent =
   | { type: "submit" }

@@ -4,31 +4,27 @@
  * The experiment types come from @petri/contracts, the list every service shares.
  */
 export { EXPERIMENT_TYPES, type ExperimentType } from "@petri/contracts";
+import type {
+  BslLevelName,
+  CapacityLevelName,
+  OperatorTypeName,
+  TurnaroundPriorityName,
+} from "@petri/contracts/vocabulary";
 
-/** Stored spelling of the supported biosafety levels (decisions.md D19). */
-export const BSL_LEVELS = ["BSL-1", "BSL-2"] as const;
+/** Stored spelling of the biosafety levels a lab may hold: the ones Petri runs (decisions.md D19). */
+export const BSL_LEVELS = ["BSL-1", "BSL-2"] as const satisfies readonly BslLevelName[];
 export type BslLevel = (typeof BSL_LEVELS)[number];
 
-export const OPERATOR_TYPES = [
-  "individual_operator",
-  "academic_core",
-  "commercial_cro",
-  "startup_lab",
-] as const;
-export type OperatorType = (typeof OPERATOR_TYPES)[number];
-
-export const INSTITUTIONAL_APPROVAL_TYPES = [
-  "pi_letter",
-  "core_facility_agreement",
-  "commercial_contract",
-  "other",
-] as const;
-
-export const CAPACITY_LEVELS = ["high", "medium", "low", "none"] as const;
-export type CapacityLevel = (typeof CAPACITY_LEVELS)[number];
-
-export const TURNAROUND_PRIORITIES = ["standard", "expedited", "urgent"] as const;
-export type TurnaroundPriority = (typeof TURNAROUND_PRIORITIES)[number];
+import {
+  CAPACITY_LEVELS,
+  INSTITUTIONAL_APPROVAL_TYPES,
+  OPERATOR_TYPES,
+  TURNAROUND_PRIORITIES,
+} from "@petri/contracts/vocabulary";
+export { CAPACITY_LEVELS, INSTITUTIONAL_APPROVAL_TYPES, OPERATOR_TYPES, TURNAROUND_PRIORITIES };
+export type CapacityLevel = CapacityLevelName;
+export type OperatorType = OperatorTypeName;
+export type TurnaroundPriority = TurnaroundPriorityName;
 
 /** A field-level error with a readable JSON path (same shape as the experiments intake errors). */
 export interface FieldError {

@@ -18,6 +18,8 @@ import { z } from "zod";
 import { bslNumber } from "../bsl.js";
 import { casChecksumOk, normalizeCas } from "../cas.js";
 import { req } from "../required.js";
+import { BUDGET_FLEXIBILITIES, TURNAROUND_PRIORITIES, WEBHOOK_EVENTS } from "@petri/contracts/vocabulary";
+import { PRIVACY_LEVELS as PRIVACY_SETTINGS } from "@petri/contracts/vocabulary";
 
 /** Our own size limits where docs/intake-model.md states none. */
 export const LIMITS = {
@@ -35,8 +37,7 @@ export const LIMITS = {
 
 export const SUBMITTER_TYPES = ["human", "ai_agent", "automated_pipeline"] as const;
 export const PRIOR_WORK_TYPES = ["doi", "pmid", "url", "experiment"] as const;
-export const BUDGET_FLEXIBILITIES = ["strict", "flexible_10", "flexible_25", "flexible_50"] as const;
-export const TURNAROUND_PRIORITIES = ["standard", "expedited", "urgent"] as const;
+export { BUDGET_FLEXIBILITIES, TURNAROUND_PRIORITIES };
 export const PACKAGE_LEVELS = ["L0_RAW_ONLY", "L1_BASIC_QC", "L2_INTERPRETATION"] as const;
 export const RAW_DATA_FORMATS = [
   "CSV",
@@ -67,17 +68,11 @@ export const PROCESSED_OUTPUTS = [
   "ANALYSIS_NOTEBOOK",
 ] as const;
 export const PHOTO_DOCUMENTATION = ["none", "key_steps", "all_steps"] as const;
-export const PRIVACY_SETTINGS = ["open", "delayed_6mo", "delayed_12mo", "private"] as const;
+export { PRIVACY_SETTINGS };
 export const CONDITION_OPERATORS = ["gt", "gte", "lt", "lte", "eq", "neq", "between", "not_between"] as const;
 export const STATISTICAL_TESTS = ["t_test", "anova", "mann_whitney", "chi_square", "fisher_exact"] as const;
-export const NOTIFICATION_EVENTS = [
-  "claimed",
-  "started",
-  "completed",
-  "issue",
-  "approved",
-  "disputed",
-] as const;
+/** The webhook events a request may ask for (petri.notifications.v1.WebhookEvent). */
+export const NOTIFICATION_EVENTS = WEBHOOK_EVENTS;
 export const PREFERRED_CONTACTS = ["email", "webhook", "platform_only"] as const;
 export const PROTOCOL_TYPES = ["standard_template", "custom", "protocol_design_requested"] as const;
 

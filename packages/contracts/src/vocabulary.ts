@@ -1,0 +1,266 @@
+// Written by proto/write-vocabulary.mjs from the enums of proto/ (`npm run generate`); do not edit.
+// Each enum's REST spellings in declaration order, their type, and spelling -> enum value.
+import { ExperimentStatus } from "./gen/petri/experiments/v1/experiment_pb.js";
+import {
+  BslLevel,
+  BudgetFlexibility,
+  DisputeOutcome,
+  DisputeReason,
+  DisputeStatus,
+  ExperimentType,
+  IssueSeverity,
+  PrivacyLevel,
+  TurnaroundPriority,
+} from "./gen/petri/experiments/v1/vocabulary_pb.js";
+import { Role, Tier } from "./gen/petri/identity/v1/account_pb.js";
+import { QuotaPolicy, SigningKeyState } from "./gen/petri/identity/v1/credentials_pb.js";
+import {
+  CapacityLevel,
+  InstitutionalApprovalType,
+  OperatorStatus,
+  OperatorType,
+} from "./gen/petri/marketplace/v1/vocabulary_pb.js";
+import { WebhookEvent } from "./gen/petri/notifications/v1/vocabulary_pb.js";
+
+/** petri.experiments.v1.BslLevel, as spelled in the REST API. */
+export const BSL_LEVELS = ["BSL-1", "BSL-2", "BSL-3", "BSL-4"] as const;
+export type BslLevelName = (typeof BSL_LEVELS)[number];
+export const BSL_LEVEL_BY_NAME: Readonly<Record<BslLevelName, BslLevel>> = {
+  "BSL-1": BslLevel.BSL_1,
+  "BSL-2": BslLevel.BSL_2,
+  "BSL-3": BslLevel.BSL_3,
+  "BSL-4": BslLevel.BSL_4,
+};
+
+/** petri.experiments.v1.BudgetFlexibility, as spelled in the REST API. */
+export const BUDGET_FLEXIBILITIES = ["strict", "flexible_10", "flexible_25", "flexible_50"] as const;
+export type BudgetFlexibilityName = (typeof BUDGET_FLEXIBILITIES)[number];
+export const BUDGET_FLEXIBILITY_BY_NAME: Readonly<Record<BudgetFlexibilityName, BudgetFlexibility>> = {
+  strict: BudgetFlexibility.STRICT,
+  flexible_10: BudgetFlexibility.FLEXIBLE_10,
+  flexible_25: BudgetFlexibility.FLEXIBLE_25,
+  flexible_50: BudgetFlexibility.FLEXIBLE_50,
+};
+
+/** petri.experiments.v1.DisputeOutcome, as spelled in the REST API. */
+export const DISPUTE_OUTCOMES = ["requester", "operator", "split"] as const;
+export type DisputeOutcomeName = (typeof DISPUTE_OUTCOMES)[number];
+export const DISPUTE_OUTCOME_BY_NAME: Readonly<Record<DisputeOutcomeName, DisputeOutcome>> = {
+  requester: DisputeOutcome.REQUESTER,
+  operator: DisputeOutcome.OPERATOR,
+  split: DisputeOutcome.SPLIT,
+};
+
+/** petri.experiments.v1.DisputeReason, as spelled in the REST API. */
+export const DISPUTE_REASONS = [
+  "results_incomplete",
+  "results_incorrect",
+  "protocol_not_followed",
+  "documentation_insufficient",
+  "other",
+] as const;
+export type DisputeReasonName = (typeof DISPUTE_REASONS)[number];
+export const DISPUTE_REASON_BY_NAME: Readonly<Record<DisputeReasonName, DisputeReason>> = {
+  results_incomplete: DisputeReason.RESULTS_INCOMPLETE,
+  results_incorrect: DisputeReason.RESULTS_INCORRECT,
+  protocol_not_followed: DisputeReason.PROTOCOL_NOT_FOLLOWED,
+  documentation_insufficient: DisputeReason.DOCUMENTATION_INSUFFICIENT,
+  other: DisputeReason.OTHER,
+};
+
+/** petri.experiments.v1.DisputeStatus, as spelled in the REST API. */
+export const DISPUTE_STATUSES = ["open", "resolved"] as const;
+export type DisputeStatusName = (typeof DISPUTE_STATUSES)[number];
+export const DISPUTE_STATUS_BY_NAME: Readonly<Record<DisputeStatusName, DisputeStatus>> = {
+  open: DisputeStatus.OPEN,
+  resolved: DisputeStatus.RESOLVED,
+};
+
+/** petri.experiments.v1.ExperimentStatus, as spelled in the REST API. */
+export const EXPERIMENT_STATUSES = [
+  "draft",
+  "pending_review",
+  "open",
+  "claimed",
+  "in_progress",
+  "pending_approval",
+  "completed",
+  "disputed",
+  "resolved",
+  "cancelled",
+] as const;
+export type ExperimentStatusName = (typeof EXPERIMENT_STATUSES)[number];
+export const EXPERIMENT_STATUS_BY_NAME: Readonly<Record<ExperimentStatusName, ExperimentStatus>> = {
+  draft: ExperimentStatus.DRAFT,
+  pending_review: ExperimentStatus.PENDING_REVIEW,
+  open: ExperimentStatus.OPEN,
+  claimed: ExperimentStatus.CLAIMED,
+  in_progress: ExperimentStatus.IN_PROGRESS,
+  pending_approval: ExperimentStatus.PENDING_APPROVAL,
+  completed: ExperimentStatus.COMPLETED,
+  disputed: ExperimentStatus.DISPUTED,
+  resolved: ExperimentStatus.RESOLVED,
+  cancelled: ExperimentStatus.CANCELLED,
+};
+
+/** petri.experiments.v1.ExperimentType, as spelled in the REST API. */
+export const EXPERIMENT_TYPES = [
+  "SANGER_PLASMID_VERIFICATION",
+  "QPCR_EXPRESSION",
+  "CELL_VIABILITY_IC50",
+  "ENZYME_INHIBITION_IC50",
+  "MICROBIAL_GROWTH_MATRIX",
+  "MIC_MBC_ASSAY",
+  "ZONE_OF_INHIBITION",
+  "CUSTOM",
+] as const;
+export type ExperimentTypeName = (typeof EXPERIMENT_TYPES)[number];
+export const EXPERIMENT_TYPE_BY_NAME: Readonly<Record<ExperimentTypeName, ExperimentType>> = {
+  SANGER_PLASMID_VERIFICATION: ExperimentType.SANGER_PLASMID_VERIFICATION,
+  QPCR_EXPRESSION: ExperimentType.QPCR_EXPRESSION,
+  CELL_VIABILITY_IC50: ExperimentType.CELL_VIABILITY_IC50,
+  ENZYME_INHIBITION_IC50: ExperimentType.ENZYME_INHIBITION_IC50,
+  MICROBIAL_GROWTH_MATRIX: ExperimentType.MICROBIAL_GROWTH_MATRIX,
+  MIC_MBC_ASSAY: ExperimentType.MIC_MBC_ASSAY,
+  ZONE_OF_INHIBITION: ExperimentType.ZONE_OF_INHIBITION,
+  CUSTOM: ExperimentType.CUSTOM,
+};
+
+/** petri.experiments.v1.IssueSeverity, as spelled in the REST API. */
+export const ISSUE_SEVERITIES = ["low", "medium", "high", "critical"] as const;
+export type IssueSeverityName = (typeof ISSUE_SEVERITIES)[number];
+export const ISSUE_SEVERITY_BY_NAME: Readonly<Record<IssueSeverityName, IssueSeverity>> = {
+  low: IssueSeverity.LOW,
+  medium: IssueSeverity.MEDIUM,
+  high: IssueSeverity.HIGH,
+  critical: IssueSeverity.CRITICAL,
+};
+
+/** petri.experiments.v1.PrivacyLevel, as spelled in the REST API. */
+export const PRIVACY_LEVELS = ["open", "delayed_6mo", "delayed_12mo", "private"] as const;
+export type PrivacyLevelName = (typeof PRIVACY_LEVELS)[number];
+export const PRIVACY_LEVEL_BY_NAME: Readonly<Record<PrivacyLevelName, PrivacyLevel>> = {
+  open: PrivacyLevel.OPEN,
+  delayed_6mo: PrivacyLevel.DELAYED_6MO,
+  delayed_12mo: PrivacyLevel.DELAYED_12MO,
+  private: PrivacyLevel.PRIVATE,
+};
+
+/** petri.experiments.v1.TurnaroundPriority, as spelled in the REST API. */
+export const TURNAROUND_PRIORITIES = ["standard", "expedited", "urgent"] as const;
+export type TurnaroundPriorityName = (typeof TURNAROUND_PRIORITIES)[number];
+export const TURNAROUND_PRIORITY_BY_NAME: Readonly<Record<TurnaroundPriorityName, TurnaroundPriority>> = {
+  standard: TurnaroundPriority.STANDARD,
+  expedited: TurnaroundPriority.EXPEDITED,
+  urgent: TurnaroundPriority.URGENT,
+};
+
+/** petri.identity.v1.QuotaPolicy, as spelled in the REST API. */
+export const QUOTA_POLICIES = ["account", "anonymous", "auth_failures", "credential_failures"] as const;
+export type QuotaPolicyName = (typeof QUOTA_POLICIES)[number];
+export const QUOTA_POLICY_BY_NAME: Readonly<Record<QuotaPolicyName, QuotaPolicy>> = {
+  account: QuotaPolicy.ACCOUNT,
+  anonymous: QuotaPolicy.ANONYMOUS,
+  auth_failures: QuotaPolicy.AUTH_FAILURES,
+  credential_failures: QuotaPolicy.CREDENTIAL_FAILURES,
+};
+
+/** petri.identity.v1.Role, as spelled in the REST API. */
+export const ROLES = ["requester", "operator", "staff"] as const;
+export type RoleName = (typeof ROLES)[number];
+export const ROLE_BY_NAME: Readonly<Record<RoleName, Role>> = {
+  requester: Role.REQUESTER,
+  operator: Role.OPERATOR,
+  staff: Role.STAFF,
+};
+
+/** petri.identity.v1.SigningKeyState, as spelled in the REST API. */
+export const SIGNING_KEY_STATES = ["active", "retiring"] as const;
+export type SigningKeyStateName = (typeof SIGNING_KEY_STATES)[number];
+export const SIGNING_KEY_STATE_BY_NAME: Readonly<Record<SigningKeyStateName, SigningKeyState>> = {
+  active: SigningKeyState.ACTIVE,
+  retiring: SigningKeyState.RETIRING,
+};
+
+/** petri.identity.v1.Tier, as spelled in the REST API. */
+export const TIERS = ["standard", "pro", "ai_agent", "custom"] as const;
+export type TierName = (typeof TIERS)[number];
+export const TIER_BY_NAME: Readonly<Record<TierName, Tier>> = {
+  standard: Tier.STANDARD,
+  pro: Tier.PRO,
+  ai_agent: Tier.AI_AGENT,
+  custom: Tier.CUSTOM,
+};
+
+/** petri.marketplace.v1.CapacityLevel, as spelled in the REST API. */
+export const CAPACITY_LEVELS = ["high", "medium", "low", "none"] as const;
+export type CapacityLevelName = (typeof CAPACITY_LEVELS)[number];
+export const CAPACITY_LEVEL_BY_NAME: Readonly<Record<CapacityLevelName, CapacityLevel>> = {
+  high: CapacityLevel.HIGH,
+  medium: CapacityLevel.MEDIUM,
+  low: CapacityLevel.LOW,
+  none: CapacityLevel.NONE,
+};
+
+/** petri.marketplace.v1.InstitutionalApprovalType, as spelled in the REST API. */
+export const INSTITUTIONAL_APPROVAL_TYPES = [
+  "pi_letter",
+  "core_facility_agreement",
+  "commercial_contract",
+  "other",
+] as const;
+export type InstitutionalApprovalTypeName = (typeof INSTITUTIONAL_APPROVAL_TYPES)[number];
+export const INSTITUTIONAL_APPROVAL_TYPE_BY_NAME: Readonly<
+  Record<InstitutionalApprovalTypeName, InstitutionalApprovalType>
+> = {
+  pi_letter: InstitutionalApprovalType.PI_LETTER,
+  core_facility_agreement: InstitutionalApprovalType.CORE_FACILITY_AGREEMENT,
+  commercial_contract: InstitutionalApprovalType.COMMERCIAL_CONTRACT,
+  other: InstitutionalApprovalType.OTHER,
+};
+
+/** petri.marketplace.v1.OperatorStatus, as spelled in the REST API. */
+export const OPERATOR_STATUSES = [
+  "onboarding",
+  "pending_verification",
+  "active",
+  "rejected",
+  "paused",
+  "suspended",
+] as const;
+export type OperatorStatusName = (typeof OPERATOR_STATUSES)[number];
+export const OPERATOR_STATUS_BY_NAME: Readonly<Record<OperatorStatusName, OperatorStatus>> = {
+  onboarding: OperatorStatus.ONBOARDING,
+  pending_verification: OperatorStatus.PENDING_VERIFICATION,
+  active: OperatorStatus.ACTIVE,
+  rejected: OperatorStatus.REJECTED,
+  paused: OperatorStatus.PAUSED,
+  suspended: OperatorStatus.SUSPENDED,
+};
+
+/** petri.marketplace.v1.OperatorType, as spelled in the REST API. */
+export const OPERATOR_TYPES = [
+  "individual_operator",
+  "academic_core",
+  "commercial_cro",
+  "startup_lab",
+] as const;
+export type OperatorTypeName = (typeof OPERATOR_TYPES)[number];
+export const OPERATOR_TYPE_BY_NAME: Readonly<Record<OperatorTypeName, OperatorType>> = {
+  individual_operator: OperatorType.INDIVIDUAL_OPERATOR,
+  academic_core: OperatorType.ACADEMIC_CORE,
+  commercial_cro: OperatorType.COMMERCIAL_CRO,
+  startup_lab: OperatorType.STARTUP_LAB,
+};
+
+/** petri.notifications.v1.WebhookEvent, as spelled in the REST API. */
+export const WEBHOOK_EVENTS = ["claimed", "started", "completed", "issue", "approved", "disputed"] as const;
+export type WebhookEventName = (typeof WEBHOOK_EVENTS)[number];
+export const WEBHOOK_EVENT_BY_NAME: Readonly<Record<WebhookEventName, WebhookEvent>> = {
+  claimed: WebhookEvent.CLAIMED,
+  started: WebhookEvent.STARTED,
+  completed: WebhookEvent.COMPLETED,
+  issue: WebhookEvent.ISSUE,
+  approved: WebhookEvent.APPROVED,
+  disputed: WebhookEvent.DISPUTED,
+};
