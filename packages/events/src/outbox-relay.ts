@@ -87,8 +87,8 @@ export class OutboxRelay {
       name: "outbox-relay",
       clock: opts.clock,
       logger: opts.logger,
-      ...(opts.idleMs === undefined ? {} : { pollMs: opts.idleMs }),
-      ...(opts.minIdleMs === undefined ? {} : { minPollMs: opts.minIdleMs }),
+      pollMs: opts.idleMs,
+      minPollMs: opts.minIdleMs,
       step: () => this.step(),
     });
   }

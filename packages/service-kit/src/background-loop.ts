@@ -62,10 +62,13 @@ export class BackgroundLoop {
       clock: Clock;
       /** Only warn and error are used: callers may pass a narrower logger than pino's. */
       logger: Pick<Logger, "warn" | "error">;
-      /** Longest wait in real time before looking again (default: DEFAULT_SAFETY_POLL_MS). */
-      pollMs?: number;
+      /**
+       * Longest wait in real time before looking again (default: DEFAULT_SAFETY_POLL_MS). Undefined
+       * means the default, so that a caller passes its own optional setting through as it is.
+       */
+      pollMs?: number | undefined;
       /** First wait after activity (default 1 s); tests set it to pollMs to switch the poll off. */
-      minPollMs?: number;
+      minPollMs?: number | undefined;
       step(): Promise<StepResult>;
     },
   ) {

@@ -54,7 +54,7 @@ export class RunWorker {
       name: "engine-runs",
       clock: options.clock,
       logger: options.logger,
-      ...(options.pollMs === undefined ? {} : { pollMs: options.pollMs }),
+      pollMs: options.pollMs,
       step: () => this.step(),
     });
   }

@@ -78,8 +78,8 @@ export class DeliveryWorker {
       name: "webhook-deliveries",
       clock: options.clock,
       logger: options.logger,
-      ...(options.pollMs === undefined ? {} : { pollMs: options.pollMs }),
-      ...(options.minPollMs === undefined ? {} : { minPollMs: options.minPollMs }),
+      pollMs: options.pollMs,
+      minPollMs: options.minPollMs,
       step: () => this.step(),
     });
   }

@@ -1,6 +1,6 @@
 import type { PlateFormat, Replicates } from "../plan.js";
 import { containerType, type ContainerType } from "./containers.js";
-import { ProtocolNotExpressibleError } from "./errors.js";
+import { ProtocolNotExpressibleError, ProtocolTooLargeError } from "./errors.js";
 import type { IncubatorSetting } from "./types.js";
 
 /** Hands out wells of one plate in a fixed order; null when the plate is full. */
@@ -24,6 +24,13 @@ export class WellAllocator {
     const wells = this.order.slice(this.cursor, this.cursor + count);
     this.cursor += count;
     return wells;
+  }
+
+  /** The next well; callers check beforehand that the plate holds all they take. */
+  takeOne(): number {
+    const wells = this.take(1);
+    if (!wells) throw new Error(`no well left on the ${this.type.shortname} plate`);
+    return wells[0] as number;
   }
 
   /**
@@ -57,6 +64,18 @@ const PLATES: Record<PlateFormat, Record<PlateRole, string>> = {
 /** Clear plates for absorbance, white ones for luminescence (notes 5.3), PCR plates for cycling. */
 export function assayPlate(format: PlateFormat, role: PlateRole): ContainerType {
   return containerType(PLATES[format][role]);
+}
+
+/** Refuses a layout that needs more wells than one plate of this type has. */
+export function requireWellsOnPlate(field: string, needed: number, plateType: ContainerType): void {
+  if (needed > plateType.wells) {
+    throw new ProtocolTooLargeError(
+      field,
+      needed,
+      plateType.wells,
+      `wells of one ${plateType.shortname} plate`,
+    );
+  }
 }
 
 export function maxVolumeOf(type: ContainerType): number {

@@ -40,3 +40,30 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 export function ownValue(record: Record<string, unknown>, key: string): unknown {
   return Object.prototype.hasOwnProperty.call(record, key) ? record[key] : undefined;
 }
+
+/** A field of an object as sent; undefined when the value is not an object. */
+export function child(value: unknown, key: string): unknown {
+  return isPlainObject(value) ? ownValue(value, key) : undefined;
+}
+
+/**
+ * Drops object properties whose value is null, `maxDepth` levels down (deeper values are kept as
+ * they are); arrays keep their items. Null counts as absent in request bodies (D19).
+ */
+export function withoutNullProperties(value: unknown, maxDepth: number, depth = 0): unknown {
+  if (depth > maxDepth) return value;
+  if (Array.isArray(value)) return value.map((item) => withoutNullProperties(item, maxDepth, depth + 1));
+  if (!isPlainObject(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    if (item === null) continue;
+    // defineProperty, not assignment: a "__proto__" key stays an own property.
+    Object.defineProperty(out, key, {
+      value: withoutNullProperties(item, maxDepth, depth + 1),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  return out;
+}

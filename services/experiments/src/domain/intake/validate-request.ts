@@ -31,7 +31,7 @@ import { checkExperimentType } from "./checks/experiment-type.js";
 import { checkHardDeadline, checkProcessedOutputs, checkTemplateParameters } from "./checks/draft-checks.js";
 import { emptyFindings } from "./checks/findings.js";
 import { checkCustomProtocolMaterials, checkProtocolChoice } from "./checks/protocol-choice.js";
-import { child, readRawRequest } from "./checks/raw-request.js";
+import { readRawRequest } from "./checks/raw-request.js";
 import {
   checkBiosafetyLevel,
   checkControlledSubstances,
@@ -47,7 +47,7 @@ import {
 } from "./checks/sections.js";
 import { customProtocolProblems } from "./custom-protocol.js";
 import { normalizeSections } from "./normalize.js";
-import { isPlainObject } from "./paths.js";
+import { child, isPlainObject } from "./paths.js";
 import { runRules } from "./rules/index.js";
 import { walkStrings } from "./safety/walk.js";
 import { validationResult, type ValidationMode, type ValidationResult } from "./validation-result.js";

@@ -20,21 +20,12 @@ import { createHash } from "node:crypto";
 
 import type { FieldError } from "@petri/service-kit";
 
-import { readableMessage } from "../intake/issues.js";
-import { formatPath, isPlainObject, type PathSegment } from "../intake/paths.js";
+import { formatPath, type PathSegment } from "../intake/paths.js";
 import { decodeBase64, decodeBase64Head, measureBase64, type Base64Measure } from "./base64.js";
 import { contentTypeForFormat, SNIFF_BYTES, sniffImage, sniffNotebook } from "./file-types.js";
 import { RESULT_LIMITS, type ResultLimits } from "./limits.js";
-import { submissionSchema, type ConfidenceLevel, type SubmissionBody } from "./schema.js";
-import {
-  contentErrors,
-  duplicateNameErrors,
-  forEachContent,
-  shapeErrors,
-  sizeProblem,
-  withoutNullProperties,
-  type ContentFacts,
-} from "./submission-checks.js";
+import type { ConfidenceLevel, SubmissionBody } from "./schema.js";
+import { checkSubmission, forEachContent, type ContentFacts } from "./submission-checks.js";
 
 export type FileKind = "raw_data" | "photo" | "lab_notebook";
 
@@ -202,41 +193,11 @@ function decodeFiles(data: SubmissionBody, contents: readonly FileContent[]): De
   }).map(({ file, content }) => ({ ...file, bytes: content.bytes }));
 }
 
-const defaultSchema = submissionSchema(RESULT_LIMITS);
-
-/** The submission schema for `limits` (built once for the default limits). */
-export function schemaFor(limits: ResultLimits) {
-  return limits === RESULT_LIMITS ? defaultSchema : submissionSchema(limits);
-}
-
 export function parseSubmission(body: unknown, limits: ResultLimits = RESULT_LIMITS): SubmissionParse {
-  if (!isPlainObject(body)) {
-    return {
-      ok: false,
-      kind: "invalid",
-      fieldErrors: [
-        { field: "", code: "invalid_value", message: "The submission body must be a JSON object" },
-      ],
-    };
-  }
-  const cleaned = withoutNullProperties(body) as Record<string, unknown>;
-
-  const contents = findContents(cleaned);
-  const tooLarge = sizeProblem(contents, limits);
-  if (tooLarge) return tooLarge;
-
-  const parsed = schemaFor(limits).safeParse(cleaned, { error: readableMessage, reportInput: true });
-  const fieldErrors = [
-    ...(parsed.success ? [] : shapeErrors(parsed.error)),
-    ...contentErrors(contents),
-    ...duplicateNameErrors(cleaned),
-  ];
-  if (!parsed.success || fieldErrors.length > 0) return { ok: false, kind: "invalid", fieldErrors };
-
-  return {
-    ok: true,
-    submission: { ...submissionFields(parsed.data), files: decodeFiles(parsed.data, contents) },
-  };
+  const checked = checkSubmission(body, limits, findContents);
+  if (!checked.ok) return checked;
+  const { data, contents } = checked;
+  return { ok: true, submission: { ...submissionFields(data), files: decodeFiles(data, contents) } };
 }
 
 /** The typed fields of a valid submission, files apart. */

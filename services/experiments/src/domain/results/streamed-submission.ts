@@ -7,28 +7,16 @@
  * over its limit, else every shape, content and name error at once, else the typed submission
  * with its files in the stored order, each with the path its bytes came from.
  */
-import type { FieldError } from "@petri/service-kit";
-
-import { readableMessage } from "../intake/issues.js";
-import { formatPath, isPlainObject } from "../intake/paths.js";
+import { formatPath } from "../intake/paths.js";
 import { RESULT_LIMITS, type ResultLimits } from "./limits.js";
 import {
   type ParsedSubmission,
   type SubmissionParse,
   type SubmittedFile,
   describeFiles,
-  schemaFor,
   submissionFields,
 } from "./parse-submission.js";
-import {
-  type ContentFacts,
-  contentErrors,
-  duplicateNameErrors,
-  forEachContent,
-  shapeErrors,
-  sizeProblem,
-  withoutNullProperties,
-} from "./submission-checks.js";
+import { type ContentFacts, checkSubmission, forEachContent } from "./submission-checks.js";
 
 /** What decoding one streamed file content found. */
 export interface StreamedContent {
@@ -57,16 +45,26 @@ export function checkStreamedSubmission(
   streamed: ReadonlyMap<string, StreamedContent>,
   limits: ResultLimits = RESULT_LIMITS,
 ): StreamedSubmissionParse {
-  if (!isPlainObject(body)) {
-    return {
-      ok: false,
-      kind: "invalid",
-      fieldErrors: [
-        { field: "", code: "invalid_value", message: "The submission body must be a JSON object" },
-      ],
-    };
-  }
-  const cleaned = withoutNullProperties(body) as Record<string, unknown>;
+  const checked = checkSubmission(body, limits, (cleaned) => streamedContents(cleaned, streamed));
+  if (!checked.ok) return checked;
+  const files = describeFiles(checked.data, (path) => {
+    const field = formatPath(path);
+    const content = streamed.get(field);
+    if (!content) throw new Error(`no streamed content at ${field}`);
+    return { field, sizeBytes: content.decodedBytes, sha256: content.sha256, head: content.head };
+  });
+  return {
+    ok: true,
+    submission: { ...submissionFields(checked.data), files: files.map(({ file }) => file) },
+    fields: files.map(({ content }) => content.field),
+  };
+}
+
+/** What is known of each file content in the body: what decoding its streamed bytes found. */
+function streamedContents(
+  cleaned: Record<string, unknown>,
+  streamed: ReadonlyMap<string, StreamedContent>,
+): ContentFacts[] {
   const contents: ContentFacts[] = [];
   forEachContent(cleaned, (kind, path, text) => {
     const field = formatPath(path);
@@ -83,26 +81,5 @@ export function checkStreamedSubmission(
       head: () => content.head,
     });
   });
-  const tooLarge = sizeProblem(contents, limits);
-  if (tooLarge) return tooLarge;
-
-  const parsed = schemaFor(limits).safeParse(cleaned, { error: readableMessage, reportInput: true });
-  const fieldErrors: FieldError[] = [
-    ...(parsed.success ? [] : shapeErrors(parsed.error)),
-    ...contentErrors(contents),
-    ...duplicateNameErrors(cleaned),
-  ];
-  if (!parsed.success || fieldErrors.length > 0) return { ok: false, kind: "invalid", fieldErrors };
-
-  const files = describeFiles(parsed.data, (path) => {
-    const field = formatPath(path);
-    const content = streamed.get(field);
-    if (!content) throw new Error(`no streamed content at ${field}`);
-    return { field, sizeBytes: content.decodedBytes, sha256: content.sha256, head: content.head };
-  });
-  return {
-    ok: true,
-    submission: { ...submissionFields(parsed.data), files: files.map(({ file }) => file) },
-    fields: files.map(({ content }) => content.field),
-  };
+  return contents;
 }

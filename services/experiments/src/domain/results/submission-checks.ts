@@ -6,10 +6,19 @@
 import type { FieldError } from "@petri/service-kit";
 import type { z } from "zod";
 
-import { formatPath, isPlainObject, ownValue, type PathSegment } from "../intake/paths.js";
+import { readableMessage } from "../intake/issues.js";
+import {
+  child,
+  formatPath,
+  isPlainObject,
+  ownValue,
+  type PathSegment,
+  withoutNullProperties,
+} from "../intake/paths.js";
 import { sniffImage, sniffNotebook } from "./file-types.js";
-import type { ResultLimits } from "./limits.js";
+import { RESULT_LIMITS, type ResultLimits } from "./limits.js";
 import type { FileKind, SubmissionParse } from "./parse-submission.js";
+import { type SubmissionBody, submissionSchema } from "./schema.js";
 
 /** What the checks need to know of one file content, however it arrived. */
 export interface ContentFacts {
@@ -23,26 +32,52 @@ export interface ContentFacts {
   head(): Uint8Array;
 }
 
-/** Drops properties whose value is null; array items are kept (the body is at most 4 levels deep). */
-export function withoutNullProperties(value: unknown, depth = 0): unknown {
-  if (depth > 4) return value;
-  if (Array.isArray(value)) return value.map((item) => withoutNullProperties(item, depth + 1));
-  if (!isPlainObject(value)) return value;
-  const out: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) {
-    if (item === null) continue;
-    Object.defineProperty(out, key, {
-      value: withoutNullProperties(item, depth + 1),
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
-  }
-  return out;
+/** How deep a submission body goes: null properties below it are left as they are. */
+const BODY_DEPTH = 4;
+
+const defaultSchema = submissionSchema(RESULT_LIMITS);
+
+/** The submission schema for `limits` (built once for the default limits). */
+function schemaFor(limits: ResultLimits) {
+  return limits === RESULT_LIMITS ? defaultSchema : submissionSchema(limits);
 }
 
-function child(value: unknown, key: string): unknown {
-  return isPlainObject(value) ? ownValue(value, key) : undefined;
+/** A submission refused: 422 with its field errors, or 413 for a file or the total over its limit. */
+export type SubmissionRefusal = Exclude<SubmissionParse, { ok: true }>;
+
+/**
+ * The checks a submission goes through however its files arrive, in this order: the body must be
+ * a JSON object (null properties count as absent); no file, nor all of them together, may be over
+ * the limits; then every shape, content and name error at once. `contentsOf` finds what is known
+ * of each file content in the cleaned body. A valid submission comes back typed, with its contents.
+ */
+export function checkSubmission<C extends ContentFacts>(
+  body: unknown,
+  limits: ResultLimits,
+  contentsOf: (cleaned: Record<string, unknown>) => C[],
+): { readonly ok: true; readonly data: SubmissionBody; readonly contents: C[] } | SubmissionRefusal {
+  if (!isPlainObject(body)) {
+    return {
+      ok: false,
+      kind: "invalid",
+      fieldErrors: [
+        { field: "", code: "invalid_value", message: "The submission body must be a JSON object" },
+      ],
+    };
+  }
+  const cleaned = withoutNullProperties(body, BODY_DEPTH) as Record<string, unknown>;
+  const contents = contentsOf(cleaned);
+  const tooLarge = sizeProblem(contents, limits);
+  if (tooLarge) return tooLarge;
+
+  const parsed = schemaFor(limits).safeParse(cleaned, { error: readableMessage, reportInput: true });
+  const fieldErrors: FieldError[] = [
+    ...(parsed.success ? [] : shapeErrors(parsed.error)),
+    ...contentErrors(contents),
+    ...duplicateNameErrors(cleaned),
+  ];
+  if (!parsed.success || fieldErrors.length > 0) return { ok: false, kind: "invalid", fieldErrors };
+  return { ok: true, data: parsed.data, contents };
 }
 
 /** Calls `visit` for every file content string in the body (docs/api.md: the three places files go). */
@@ -69,7 +104,7 @@ export function forEachContent(
   add("lab_notebook", ["documentation", "lab_notebook_base64"], child(documentation, "lab_notebook_base64"));
 }
 
-export function sizeProblem(
+function sizeProblem(
   contents: readonly ContentFacts[],
   limits: ResultLimits,
 ): Extract<SubmissionParse, { kind: "too_large" }> | undefined {
@@ -100,7 +135,7 @@ export function sizeProblem(
   return undefined;
 }
 
-export function shapeErrors(error: z.ZodError): FieldError[] {
+function shapeErrors(error: z.ZodError): FieldError[] {
   const out: FieldError[] = [];
   for (const issue of error.issues) {
     const path = issue.path as PathSegment[];
@@ -123,7 +158,7 @@ export function shapeErrors(error: z.ZodError): FieldError[] {
   return out;
 }
 
-export function contentErrors(contents: readonly ContentFacts[]): FieldError[] {
+function contentErrors(contents: readonly ContentFacts[]): FieldError[] {
   const out: FieldError[] = [];
   for (const content of contents) {
     const { kind, field, problem } = content;
@@ -140,7 +175,7 @@ export function contentErrors(contents: readonly ContentFacts[]): FieldError[] {
 }
 
 /** Two raw data files with the same name (ignoring case) would be indistinguishable downloads. */
-export function duplicateNameErrors(body: Record<string, unknown>): FieldError[] {
+function duplicateNameErrors(body: Record<string, unknown>): FieldError[] {
   const uploads = ownValue(body, "raw_data_uploads");
   if (!Array.isArray(uploads)) return [];
   const out: FieldError[] = [];

@@ -4,6 +4,7 @@ import { ProtocolNotExpressibleError } from "../errors.js";
 import { incubatorFor } from "../layout.js";
 import type { ProtocolBuilder } from "../protocol-builder.js";
 import { minutes, nanometers } from "../quantities.js";
+import { coveredIncubation } from "../steps.js";
 import type { Instruction } from "../types.js";
 
 type Step = CustomPlan["steps"][number];
@@ -79,18 +80,7 @@ function translateStep(
       throw error;
     }
     return {
-      instructions: [
-        { op: "cover", object: plate, lid: "standard" },
-        {
-          op: "incubate",
-          object: plate,
-          where,
-          duration: minutes(step.duration_minutes),
-          shaking: false,
-          co2_percent: 0,
-        },
-        { op: "uncover", object: plate },
-      ],
+      instructions: coveredIncubation(plate, where, minutes(step.duration_minutes)),
     };
   }
   if (READ.test(action)) {

@@ -1,18 +1,14 @@
 import type { EnzymePlan } from "../../plan.js";
-import { ProtocolNotExpressibleError, ProtocolTooLargeError } from "../errors.js";
+import { ProtocolNotExpressibleError } from "../errors.js";
 import type { ContainerType } from "../containers.js";
-import {
-  type ReplicateSlot,
-  WellAllocator,
-  assayPlate,
-  formatConcentration,
-  incubatorFor,
-  replicateSlots,
-} from "../layout.js";
+import { WellAllocator, assayPlate, incubatorFor, replicateSlots, requireWellsOnPlate } from "../layout.js";
 import { type ProtocolBuilder, mixVolumeFor } from "../protocol-builder.js";
-import { celsius, microliters, minutes, nanometers, seconds } from "../quantities.js";
+import { celsius, microliters, minutes } from "../quantities.js";
+import { absorbanceGroup, coveredIncubation, luminescenceRead } from "../steps.js";
 import type { Instruction } from "../types.js";
-import { buildDilutionPlate } from "./dilution-plate.js";
+import type { DilutionPlate } from "./dilution-plate.js";
+import type { DoseGroup, PlacedWell } from "./dose-series.js";
+import { buildTenfoldSeries, doseGroups, placeGroups, tenfoldSource } from "./dose-series.js";
 
 /**
  * Enzyme + inhibitor (10x) are pre-incubated, then substrate starts the reaction. Volumes are
@@ -78,15 +74,7 @@ export function buildEnzymeProtocol(plan: EnzymePlan, builder: ProtocolBuilder):
   const plateType = assayPlate(plan.plate_format, readout.kind === "luminescence" ? "white" : "clear");
   const slots = replicateSlots(plan.replicates);
   const groups = inhibitionGroups(plan);
-  const needed = groups.length * slots.length;
-  if (needed > plateType.wells) {
-    throw new ProtocolTooLargeError(
-      "plate_format",
-      needed,
-      plateType.wells,
-      `wells of one ${plateType.shortname} plate`,
-    );
-  }
+  requireWellsOnPlate("plate_format", groups.length * slots.length, plateType);
 
   const plate = builder.fresh("assay_plate", plateType, "discard");
   for (let b = 1; b <= plan.replicates.biological; b += 1) builder.existing(`enzyme_b${b}`, "discard");
@@ -96,59 +84,30 @@ export function buildEnzymeProtocol(plan: EnzymePlan, builder: ProtocolBuilder):
   if (plan.positive_control) builder.existing("positive_control_10x", { store: "cold_20" });
   const substrate = builder.existing("substrate_2x", "discard");
 
-  const allocator = new WellAllocator(plateType);
-  const placed = groups.flatMap((group) =>
-    slots.map((slot) => ({ group, slot, well: (allocator.take(1) as number[])[0] as number })),
-  );
+  const placed = placeGroups(new WellAllocator(plateType), groups, slots);
   const assayWells = placed.map((p) => p.well);
 
-  const dilution = buildDilutionPlate(builder, {
-    ref: "dilution_plate",
+  const dilution = buildTenfoldSeries(builder, {
+    name: plan.inhibitor.name,
     stockRef: stock,
-    diluentRef: vehicle,
-    concentrations,
+    vehicleRef: vehicle,
+    concentrationsUm: concentrations,
     drawUl: slots.length * volumes.inhibitor,
     field: "inhibitor.concentrations_um",
-    label: (i) => `${plan.inhibitor.name} at 10x ${formatConcentration(concentrations[i] as number)} µM`,
   });
   addEnzymeAndInhibitor(plan, builder, { plate, buffer, vehicle }, placed, dilution);
-  builder.push(
-    { op: "cover", object: plate, lid: "standard" },
-    {
-      op: "incubate",
-      object: plate,
-      where,
-      duration: minutes(ENZYME_PREINCUBATION_MINUTES),
-      shaking: false,
-      co2_percent: 0,
-    },
-    { op: "uncover", object: plate },
-  );
+  builder.push(...coveredIncubation(plate, where, minutes(ENZYME_PREINCUBATION_MINUTES)));
   startReactions(plan, builder, plate, substrate, assayWells, plateType);
   builder.push(...reads(plan, builder, readout, plate, assayWells, where));
   noteEnzymeContainers(plan, builder);
 }
 
-interface Group {
-  kind: "dose" | "vehicle" | "blank" | "positive";
-  dose?: number;
-  label: string;
-}
-
-interface PlacedWell {
-  group: Group;
-  slot: ReplicateSlot;
-  well: number;
-}
+type Group = DoseGroup<"vehicle" | "blank" | "positive">;
 
 /** One group per dose, then the no-inhibitor, positive (if any) and no-enzyme controls. */
 function inhibitionGroups(plan: EnzymePlan): Group[] {
   return [
-    ...plan.inhibitor.concentrations_um.map((value, dose): Group => ({
-      kind: "dose",
-      dose,
-      label: `${plan.inhibitor.name} ${formatConcentration(value)} µM`,
-    })),
+    ...doseGroups(plan.inhibitor.name, plan.inhibitor.concentrations_um),
     { kind: "vehicle", label: "no inhibitor (vehicle, 0% inhibition)" },
     ...(plan.positive_control
       ? [{ kind: "positive", label: `positive control inhibitor ${plan.positive_control}` } as Group]
@@ -162,8 +121,8 @@ function addEnzymeAndInhibitor(
   plan: EnzymePlan,
   builder: ProtocolBuilder,
   refs: { plate: string; buffer: string; vehicle: string },
-  placed: readonly PlacedWell[],
-  dilution: ReturnType<typeof buildDilutionPlate>,
+  placed: readonly PlacedWell<Group>[],
+  dilution: DilutionPlate,
 ): void {
   const volumes = VOLUMES[plan.plate_format];
   const { plate, buffer, vehicle } = refs;
@@ -173,12 +132,7 @@ function addEnzymeAndInhibitor(
     builder.label(plate, well, `${group.label} | ${plan.enzyme} | ${slot.label}`);
   }
   for (const { group, well } of placed) {
-    const source =
-      group.kind === "dose"
-        ? builder.well(dilution.ref, dilution.wells[group.dose as number] as number)
-        : group.kind === "positive"
-          ? builder.well("positive_control_10x", 0)
-          : builder.well(vehicle, 0);
+    const source = tenfoldSource(builder, group, { dilution, positiveKind: "positive", vehicleRef: vehicle });
     const held = volumes.enzyme + volumes.inhibitor;
     builder.transfer(source, builder.well(plate, well), volumes.inhibitor, mixVolumeFor(held));
   }
@@ -224,39 +178,15 @@ function reads(
           op: "spectrophotometry",
           object: plate,
           dataref: `kinetic_a${readout.wavelengthNm}`,
-          groups: [
-            {
-              mode: "absorbance",
-              mode_params: {
-                wells: assayWells.map((well) => builder.well(plate, well)),
-                wavelength: [nanometers(readout.wavelengthNm)],
-                num_flashes: 25,
-              },
-            },
-          ],
+          groups: [absorbanceGroup(builder, plate, assayWells, readout.wavelengthNm)],
           interval: minutes(KINETIC_INTERVAL_MINUTES),
           num_intervals: Math.floor(plan.incubation_minutes / KINETIC_INTERVAL_MINUTES) + 1,
           temperature: celsius(plan.temperature_c),
         },
       ]
     : [
-        { op: "cover", object: plate, lid: "standard" },
-        {
-          op: "incubate",
-          object: plate,
-          where,
-          duration: minutes(plan.incubation_minutes),
-          shaking: false,
-          co2_percent: 0,
-        },
-        { op: "uncover", object: plate },
-        {
-          op: "luminescence",
-          object: plate,
-          wells: assayWells.map(String),
-          integration_time: seconds(1),
-          dataref: `luminescence_${plan.incubation_minutes}min`,
-        },
+        ...coveredIncubation(plate, where, minutes(plan.incubation_minutes)),
+        luminescenceRead(plate, assayWells, `luminescence_${plan.incubation_minutes}min`),
       ];
 }
 

@@ -1,9 +1,17 @@
 import type { GrowthPlan } from "../../plan.js";
-import { ProtocolNotExpressibleError, ProtocolTooLargeError } from "../errors.js";
+import { ProtocolNotExpressibleError } from "../errors.js";
 import type { ContainerType } from "../containers.js";
-import { type ReplicateSlot, WellAllocator, assayPlate, organismLabel, replicateSlots } from "../layout.js";
+import {
+  type ReplicateSlot,
+  WellAllocator,
+  assayPlate,
+  organismLabel,
+  replicateSlots,
+  requireWellsOnPlate,
+} from "../layout.js";
 import { type ProtocolBuilder, mixVolumeFor } from "../protocol-builder.js";
-import { celsius, minutes, nanometers } from "../quantities.js";
+import { celsius, minutes } from "../quantities.js";
+import { absorbanceGroup } from "../steps.js";
 import type { SpectrophotometryGroup } from "../types.js";
 
 /** Medium + inoculum per well (ours): 180 + 20 µL on 96-well plates, 45 + 5 µL on 384-well plates. */
@@ -23,15 +31,7 @@ export function buildGrowthProtocol(plan: GrowthPlan, builder: ProtocolBuilder):
   requireExpressible(plan);
   const plateType = assayPlate(plan.plate_format, "clear");
   const slots = replicateSlots(plan.replicates);
-  const needed = plan.conditions.length * (slots.length + 1);
-  if (needed > plateType.wells) {
-    throw new ProtocolTooLargeError(
-      "conditions",
-      needed,
-      plateType.wells,
-      `wells of one ${plateType.shortname} plate`,
-    );
-  }
+  requireWellsOnPlate("conditions", plan.conditions.length * (slots.length + 1), plateType);
 
   const plate = builder.fresh("growth_plate", plateType, "discard");
   plan.conditions.forEach((_, c) => builder.existing(`condition_${c + 1}_medium`, "discard"));
@@ -85,7 +85,7 @@ function placeWells(
   const wells: GrowthWell[] = [];
   plan.conditions.forEach((condition, c) => {
     for (const slot of [...slots, null]) {
-      const well = (allocator.take(1) as number[])[0] as number;
+      const well = allocator.takeOne();
       wells.push({ well, condition: c, biological: slot?.biological ?? null });
       builder.label(
         plate,
@@ -135,14 +135,12 @@ function readKinetically(
   wells: readonly GrowthWell[],
 ): void {
   const groups: SpectrophotometryGroup[] = [
-    {
-      mode: "absorbance",
-      mode_params: {
-        wells: wells.map((w) => builder.well(plate, w.well)),
-        wavelength: [nanometers(600)],
-        num_flashes: 25,
-      },
-    },
+    absorbanceGroup(
+      builder,
+      plate,
+      wells.map((w) => w.well),
+      600,
+    ),
   ];
   if (plan.aeration === "shaking") groups.push({ mode: "shake", mode_params: {} });
   builder.push(

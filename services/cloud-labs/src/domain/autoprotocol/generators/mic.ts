@@ -12,6 +12,7 @@ import {
 import { type ProtocolBuilder, mixVolumeFor, resourceId } from "../protocol-builder.js";
 import type { ContainerType } from "../containers.js";
 import { hours, microliters, nanometers } from "../quantities.js";
+import { coveredIncubation } from "../steps.js";
 import {
   describeSerialDilutionProblem,
   isSerialDilutionProblem,
@@ -273,9 +274,7 @@ function readAndIncubate(
       num_flashes: 25,
       dataref: "od600_t0",
     },
-    { op: "cover", object: PLATE, lid: "standard" },
-    { op: "incubate", object: PLATE, where, duration, shaking: false, co2_percent: 0 },
-    { op: "uncover", object: PLATE },
+    ...coveredIncubation(PLATE, where, duration),
     {
       op: "absorbance",
       object: PLATE,

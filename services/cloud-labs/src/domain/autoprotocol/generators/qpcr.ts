@@ -1,7 +1,7 @@
 import type { QpcrPlan } from "../../plan.js";
-import { ProtocolNotExpressibleError, ProtocolTooLargeError } from "../errors.js";
+import { ProtocolNotExpressibleError } from "../errors.js";
 import type { ContainerType } from "../containers.js";
-import { WellAllocator, assayPlate, maxVolumeOf } from "../layout.js";
+import { WellAllocator, assayPlate, maxVolumeOf, requireWellsOnPlate } from "../layout.js";
 import { type ProtocolBuilder, mixVolumeFor, resourceId } from "../protocol-builder.js";
 import { MIN_TRANSFER_UL } from "../serial-dilution.js";
 import { celsius, gForce, microliters, minutes, seconds } from "../quantities.js";
@@ -31,15 +31,7 @@ export function buildQpcrProtocol(plan: QpcrPlan, builder: ProtocolBuilder): voi
   const genes = [...plan.targets, ...plan.reference_genes];
   requireExpressible(plan, plateType, genes);
   const technical = plan.replicates.technical;
-  const needed = genes.length * (plan.samples.length + 1) * technical;
-  if (needed > plateType.wells) {
-    throw new ProtocolTooLargeError(
-      "plate_format",
-      needed,
-      plateType.wells,
-      `wells of one ${plateType.shortname} plate`,
-    );
-  }
+  requireWellsOnPlate("plate_format", genes.length * (plan.samples.length + 1) * technical, plateType);
 
   const plate = builder.fresh("qpcr_plate", plateType, "discard");
   genes.forEach((_, g) => builder.existing(`primers_${g + 1}`, { store: "cold_20" }));
@@ -91,7 +83,7 @@ function placeReactions(
   genes.forEach((gene, g) => {
     for (const sample of [...plan.samples.map((_, s) => s), null]) {
       for (let t = 1; t <= plan.replicates.technical; t += 1) {
-        const well = (allocator.take(1) as number[])[0] as number;
+        const well = allocator.takeOne();
         reactions.push({ well, gene: g, sample });
         const what = sample === null ? "NTC (water)" : (plan.samples[sample] as string);
         const role = g < plan.targets.length ? "target" : "reference";

@@ -1,7 +1,7 @@
 import type { SangerPlan } from "../../plan.js";
-import { ProtocolNotExpressibleError, ProtocolTooLargeError } from "../errors.js";
+import { ProtocolNotExpressibleError } from "../errors.js";
 import type { ContainerType } from "../containers.js";
-import { WellAllocator, assayPlate } from "../layout.js";
+import { WellAllocator, assayPlate, requireWellsOnPlate } from "../layout.js";
 import { type ProtocolBuilder, mixVolumeFor, resourceId } from "../protocol-builder.js";
 import { celsius, microliters, minutes, seconds } from "../quantities.js";
 
@@ -39,15 +39,7 @@ export function buildSangerProtocol(plan: SangerPlan, builder: ProtocolBuilder):
 
   const plateType = assayPlate(plan.plate_format, "pcr");
   const technical = plan.replicates.technical;
-  const needed = plan.templates * plan.primers.length * technical;
-  if (needed > plateType.wells) {
-    throw new ProtocolTooLargeError(
-      "templates",
-      needed,
-      plateType.wells,
-      `wells of one ${plateType.shortname} plate`,
-    );
-  }
+  requireWellsOnPlate("templates", plan.templates * plan.primers.length * technical, plateType);
   const plate = builder.fresh("sequencing_plate", plateType, { store: "cold_4" });
   for (let t = 1; t <= plan.templates; t += 1) builder.existing(`template_${t}`, { store: "cold_20" });
   plan.primers.forEach((_, p) => builder.existing(`primer_${p + 1}`, { store: "cold_20" }));
@@ -77,7 +69,7 @@ function placeReactions(
   for (let t = 1; t <= plan.templates; t += 1) {
     plan.primers.forEach((primer, p) => {
       for (let r = 1; r <= technical; r += 1) {
-        const well = (allocator.take(1) as number[])[0] as number;
+        const well = allocator.takeOne();
         reactions.push({ well, template: t, primer: p + 1 });
         builder.label(
           plate,

@@ -1,16 +1,13 @@
 import type { ViabilityPlan } from "../../plan.js";
 import { type ContainerType, edgeWells, innerWells } from "../containers.js";
 import { ProtocolNotExpressibleError, ProtocolTooLargeError } from "../errors.js";
-import {
-  type ReplicateSlot,
-  WellAllocator,
-  assayPlate,
-  formatConcentration,
-  replicateSlots,
-} from "../layout.js";
+import { WellAllocator, assayPlate, replicateSlots } from "../layout.js";
 import { type ProtocolBuilder, resourceId } from "../protocol-builder.js";
-import { hours, microliters, minutes, seconds } from "../quantities.js";
-import { buildDilutionPlate } from "./dilution-plate.js";
+import { hours, microliters, minutes } from "../quantities.js";
+import { incubation, luminescenceRead } from "../steps.js";
+import type { DilutionPlate } from "./dilution-plate.js";
+import type { DoseGroup, PlacedWell } from "./dose-series.js";
+import { buildTenfoldSeries, doseGroups, placeGroups, tenfoldSource } from "./dose-series.js";
 
 /**
  * Volumes per well: cells, treatment (10x), CellTiter-Glo (equal to the medium volume, Promega
@@ -48,22 +45,17 @@ export function buildViabilityProtocol(plan: ViabilityPlan, builder: ProtocolBui
   const vehicle = builder.existing("vehicle_medium", "discard");
   if (plan.positive_control) builder.existing("positive_control_10x", { store: "cold_20" });
 
-  const allocator = new WellAllocator(plateType, inner);
-  const placed = groups.flatMap((group) =>
-    slots.map((slot) => ({ group, slot, well: (allocator.take(1) as number[])[0] as number })),
-  );
+  const placed = placeGroups(new WellAllocator(plateType, inner), groups, slots);
   const refs = { plate, medium, vehicle };
   seedCells(plan, builder, refs, placed, plateType);
 
-  const concentrations = plan.compound.concentrations_um;
-  const dilution = buildDilutionPlate(builder, {
-    ref: "dilution_plate",
+  const dilution = buildTenfoldSeries(builder, {
+    name: plan.compound.name,
     stockRef: stock,
-    diluentRef: vehicle,
-    concentrations,
+    vehicleRef: vehicle,
+    concentrationsUm: plan.compound.concentrations_um,
     drawUl: slots.length * volumes.treatment,
     field: "compound.concentrations_um",
-    label: (i) => `${plan.compound.name} at 10x ${formatConcentration(concentrations[i] as number)} µM`,
   });
   treatCells(plan, builder, refs, placed, dilution);
   readCellTiterGlo(
@@ -75,17 +67,7 @@ export function buildViabilityProtocol(plan: ViabilityPlan, builder: ProtocolBui
   noteViabilityContainers(plan, builder);
 }
 
-interface Group {
-  kind: "dose" | "vehicle" | "kill" | "blank";
-  dose?: number;
-  label: string;
-}
-
-interface PlacedWell {
-  group: Group;
-  slot: ReplicateSlot;
-  well: number;
-}
+type Group = DoseGroup<"vehicle" | "kill" | "blank">;
 
 interface PlateRefs {
   plate: string;
@@ -115,11 +97,7 @@ function requireExpressible(plan: ViabilityPlan): void {
 /** One group per dose, then the vehicle, kill (if any) and no-cell controls. */
 function treatmentGroups(plan: ViabilityPlan): Group[] {
   return [
-    ...plan.compound.concentrations_um.map((value, dose): Group => ({
-      kind: "dose",
-      dose,
-      label: `${plan.compound.name} ${formatConcentration(value)} µM`,
-    })),
+    ...doseGroups(plan.compound.name, plan.compound.concentrations_um),
     { kind: "vehicle", label: `vehicle control (${plan.solvent} only, 0% effect)` },
     ...(plan.positive_control
       ? [{ kind: "kill", label: `kill control (${plan.positive_control}, 100% effect)` } as Group]
@@ -133,7 +111,7 @@ function seedCells(
   plan: ViabilityPlan,
   builder: ProtocolBuilder,
   refs: PlateRefs,
-  placed: readonly PlacedWell[],
+  placed: readonly PlacedWell<Group>[],
   plateType: ContainerType,
 ): void {
   const volumes = VOLUMES[plan.plate_format];
@@ -149,7 +127,7 @@ function seedCells(
   }
   builder.push(
     { op: "cover", object: plate, lid: "standard" },
-    { op: "incubate", object: plate, where: "warm_37", duration: hours(24), shaking: false, co2_percent: 5 },
+    incubation(plate, "warm_37", hours(24), { co2Percent: 5 }),
   );
 }
 
@@ -158,18 +136,13 @@ function treatCells(
   plan: ViabilityPlan,
   builder: ProtocolBuilder,
   refs: PlateRefs,
-  placed: readonly PlacedWell[],
-  dilution: ReturnType<typeof buildDilutionPlate>,
+  placed: readonly PlacedWell<Group>[],
+  dilution: DilutionPlate,
 ): void {
   const { plate, vehicle } = refs;
   builder.push({ op: "uncover", object: plate });
   for (const { group, well } of placed) {
-    const source =
-      group.kind === "dose"
-        ? builder.well(dilution.ref, dilution.wells[group.dose as number] as number)
-        : group.kind === "kill"
-          ? builder.well("positive_control_10x", 0)
-          : builder.well(vehicle, 0);
+    const source = tenfoldSource(builder, group, { dilution, positiveKind: "kill", vehicleRef: vehicle });
     builder.transfer(source, builder.well(plate, well), VOLUMES[plan.plate_format].treatment);
   }
 }
@@ -185,23 +158,9 @@ function readCellTiterGlo(
   const celltiterGlo = resourceId("CellTiter-Glo reagent");
   builder.push(
     { op: "cover", object: plate, lid: "standard" },
-    {
-      op: "incubate",
-      object: plate,
-      where: "warm_37",
-      duration: hours(plan.exposure_hours),
-      shaking: false,
-      co2_percent: 5,
-    },
+    incubation(plate, "warm_37", hours(plan.exposure_hours), { co2Percent: 5 }),
     // Equilibrate to room temperature before the reagent (Promega guidance, notes 5.5).
-    {
-      op: "incubate",
-      object: plate,
-      where: "ambient",
-      duration: minutes(30),
-      shaking: false,
-      co2_percent: 0,
-    },
+    incubation(plate, "ambient", minutes(30)),
     { op: "uncover", object: plate },
     {
       op: "provision",
@@ -212,23 +171,10 @@ function readCellTiterGlo(
       })),
     },
     { op: "cover", object: plate, lid: "standard" },
-    { op: "incubate", object: plate, where: "ambient", duration: minutes(2), shaking: true, co2_percent: 0 },
-    {
-      op: "incubate",
-      object: plate,
-      where: "ambient",
-      duration: minutes(10),
-      shaking: false,
-      co2_percent: 0,
-    },
+    incubation(plate, "ambient", minutes(2), { shaking: true }),
+    incubation(plate, "ambient", minutes(10)),
     { op: "uncover", object: plate },
-    {
-      op: "luminescence",
-      object: plate,
-      wells: assayWells.map(String),
-      integration_time: seconds(1),
-      dataref: `ctg_${String(plan.exposure_hours).replace(".", "_")}h`,
-    },
+    luminescenceRead(plate, assayWells, `ctg_${String(plan.exposure_hours).replace(".", "_")}h`),
   );
 }
 

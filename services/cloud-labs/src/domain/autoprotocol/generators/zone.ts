@@ -3,6 +3,7 @@ import { ProtocolNotExpressibleError, ProtocolTooLargeError } from "../errors.js
 import { formatConcentration, incubatorFor, organismLabel } from "../layout.js";
 import type { ProtocolBuilder } from "../protocol-builder.js";
 import { hours, microliters } from "../quantities.js";
+import { coveredIncubation } from "../steps.js";
 
 /**
  * Inoculum spread per lawn. Ours: the usual spread-plate volume for a full-size agar plate. CLSI
@@ -45,16 +46,7 @@ export function buildZoneProtocol(plan: ZonePlan, builder: ProtocolBuilder): voi
       to: builder.well(plate, 0),
       volume: microliters(ZONE_SPREAD_VOLUME_UL),
     },
-    { op: "cover", object: plate, lid: "standard" },
-    {
-      op: "incubate",
-      object: plate,
-      where,
-      duration: hours(plan.incubation_hours),
-      shaking: false,
-      co2_percent: 0,
-    },
-    { op: "uncover", object: plate },
+    ...coveredIncubation(plate, where, hours(plan.incubation_hours)),
     {
       op: "image_plate",
       object: plate,

@@ -6,9 +6,10 @@
  */
 import type { DetectionMethod, PlateFormat, Replicates } from "../../plan.js";
 import { plateModel, readPlateRole } from "../catalog.js";
-import { GEOMETRY, type PlacedBlock, packBlocks, plateCount, usableWells } from "../layout.js";
+import { GEOMETRY, type PlacedBlock, packBlocks, plateCount, usableWells, wellSpan } from "../layout.js";
 import type { SllWell } from "../types.js";
-import { type StepList, at } from "./common.js";
+import { type StepList, at, microliters } from "./common.js";
+import { addDilutionSeries } from "./dilution-plate.js";
 
 export interface DoseResponseLayout {
   plates: string[];
@@ -62,4 +63,73 @@ export function doseResponseLayout(
     fullEffectWells: options.fullEffectControl ? role(1) : [],
     blankWells: role(options.fullEffectControl ? 2 : 1),
   };
+}
+
+/** The 10x series (in µM) in the dilution plate, enough for every replicate block of the layout. */
+export function addTenfoldSeries(
+  list: StepList,
+  layout: DoseResponseLayout,
+  series: {
+    stockLabel: string;
+    diluentLabel: string;
+    concentrations: readonly number[];
+    volumeUl: number;
+    field: string;
+  },
+): SllWell[] {
+  return addDilutionSeries(list, {
+    plateLabel: "dilution plate",
+    stockLabel: series.stockLabel,
+    diluentLabel: series.diluentLabel,
+    concentrations: series.concentrations,
+    drawnUl: layout.blocks.length * series.volumeUl,
+    field: series.field,
+    unitName: "uM",
+  });
+}
+
+/**
+ * The series stamped into each replicate block's test wells, the diluent into the zero-effect
+ * controls and the blanks, and the full-effect control (when the plan names one) into its wells.
+ */
+export function stampTenfoldSeries(
+  list: StepList,
+  layout: DoseResponseLayout,
+  stamp: {
+    seriesWells: SllWell[];
+    volumeUl: number;
+    diluentLabel: string;
+    diluentComment: string;
+    fullEffectComment: string;
+  },
+): void {
+  const { plates, testWells, blocks } = layout;
+  testWells.forEach((wells, i) => {
+    const block = blocks[i]!;
+    list.add(
+      "Transfer",
+      { Source: stamp.seriesWells, Destination: wells, Amount: microliters(stamp.volumeUl) },
+      `replicate block ${i + 1}: ${wellSpan(block.wells)} of ${plates[block.plate - 1]}`,
+    );
+  });
+  list.add(
+    "Transfer",
+    {
+      Source: stamp.diluentLabel,
+      Destination: [...layout.zeroEffectWells, ...layout.blankWells],
+      Amount: microliters(stamp.volumeUl),
+    },
+    stamp.diluentComment,
+  );
+  if (layout.fullEffectWells.length > 0) {
+    list.add(
+      "Transfer",
+      {
+        Source: "positive control",
+        Destination: layout.fullEffectWells,
+        Amount: microliters(stamp.volumeUl),
+      },
+      stamp.fullEffectComment,
+    );
+  }
 }

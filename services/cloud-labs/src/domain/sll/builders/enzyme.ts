@@ -7,9 +7,14 @@
  */
 import type { EnzymePlan } from "../../plan.js";
 import { plateModel } from "../catalog.js";
-import { volumeScale, wellSpan } from "../layout.js";
+import { volumeScale } from "../layout.js";
 import type { SllProtocolBody } from "../types.js";
-import { type DoseResponseLayout, doseResponseLayout } from "./dose-response-layout.js";
+import {
+  type DoseResponseLayout,
+  addTenfoldSeries,
+  doseResponseLayout,
+  stampTenfoldSeries,
+} from "./dose-response-layout.js";
 import {
   addRead,
   celsius,
@@ -20,7 +25,6 @@ import {
   sampleModel,
   StepList,
 } from "./common.js";
-import { addDilutionSeries } from "./dilution-plate.js";
 
 export function enzymeProtocol(plan: EnzymePlan): SllProtocolBody {
   requireSome(plan.inhibitor.concentrations_um.length, "inhibitor.concentrations_um");
@@ -77,47 +81,22 @@ function labelEnzymeSamples(plan: EnzymePlan, list: StepList): void {
 
 /** The inhibitor series into each replicate block, buffer into controls and blanks, the positive control. */
 function addInhibitor(plan: EnzymePlan, list: StepList, layout: DoseResponseLayout): void {
-  const concentrations = plan.inhibitor.concentrations_um;
   const inhibitorUl = 10 * volumeScale(plan.plate_format);
-  const hasPositive = plan.positive_control !== null;
-  const { plates, testWells, blocks } = layout;
-  const replicateBlocks = blocks.length;
-  const noInhibitorWells = layout.zeroEffectWells;
-  const positiveWells = layout.fullEffectWells;
-  const blankWells = layout.blankWells;
-  const dilutionWells = addDilutionSeries(list, {
-    plateLabel: "dilution plate",
+  const seriesWells = addTenfoldSeries(list, layout, {
     stockLabel: "inhibitor stock",
     diluentLabel: "assay buffer",
-    concentrations,
-    drawnUl: replicateBlocks * inhibitorUl,
+    concentrations: plan.inhibitor.concentrations_um,
+    volumeUl: inhibitorUl,
     field: "inhibitor.concentrations_um",
-    unitName: "uM",
   });
-  testWells.forEach((wells, i) => {
-    const block = blocks[i]!;
-    list.add(
-      "Transfer",
-      { Source: dilutionWells, Destination: wells, Amount: microliters(inhibitorUl) },
-      `replicate block ${i + 1}: ${wellSpan(block.wells)} of ${plates[block.plate - 1]}`,
-    );
+  stampTenfoldSeries(list, layout, {
+    seriesWells,
+    volumeUl: inhibitorUl,
+    diluentLabel: "assay buffer",
+    diluentComment:
+      "no-inhibitor controls (0% inhibition) and no-enzyme blanks get buffer instead of inhibitor",
+    fullEffectComment: "positive controls (100% inhibition)",
   });
-  list.add(
-    "Transfer",
-    {
-      Source: "assay buffer",
-      Destination: [...noInhibitorWells, ...blankWells],
-      Amount: microliters(inhibitorUl),
-    },
-    "no-inhibitor controls (0% inhibition) and no-enzyme blanks get buffer instead of inhibitor",
-  );
-  if (hasPositive) {
-    list.add(
-      "Transfer",
-      { Source: "positive control", Destination: positiveWells, Amount: microliters(inhibitorUl) },
-      "positive controls (100% inhibition)",
-    );
-  }
 }
 
 /** Enzyme (buffer in blanks), substrate to start the reaction, incubation and the endpoint read. */

@@ -8,9 +8,14 @@
  */
 import type { ViabilityPlan } from "../../plan.js";
 import { plateModel } from "../catalog.js";
-import { GEOMETRY, outerWells, volumeScale, wellSpan } from "../layout.js";
+import { GEOMETRY, outerWells, volumeScale } from "../layout.js";
 import type { SllProtocolBody, SllWell } from "../types.js";
-import { type DoseResponseLayout, doseResponseLayout } from "./dose-response-layout.js";
+import {
+  type DoseResponseLayout,
+  addTenfoldSeries,
+  doseResponseLayout,
+  stampTenfoldSeries,
+} from "./dose-response-layout.js";
 import {
   addRead,
   at,
@@ -25,7 +30,6 @@ import {
   seconds,
   StepList,
 } from "./common.js";
-import { addDilutionSeries } from "./dilution-plate.js";
 
 const REAGENTS: Record<ViabilityPlan["assay_type"], string> = {
   CELLTITER_GLO: "CellTiter-Glo reagent",
@@ -130,48 +134,23 @@ function seedCells(plan: ViabilityPlan, list: StepList, layout: DoseResponseLayo
 
 /** The compound series into each replicate block, vehicle into controls and blanks, the kill control. */
 function dose(plan: ViabilityPlan, list: StepList, layout: DoseResponseLayout): void {
-  const concentrations = plan.compound.concentrations_um;
   const compoundUl = 10 * volumeScale(plan.plate_format);
-  const hasKill = plan.positive_control !== null;
-  const { plates, testWells, blocks } = layout;
-  const replicateBlocks = blocks.length;
-  const vehicleWells = layout.zeroEffectWells;
-  const killWells = layout.fullEffectWells;
-  const blankWells = layout.blankWells;
-  const dilutionWells = addDilutionSeries(list, {
-    plateLabel: "dilution plate",
+  const { plates } = layout;
+  const seriesWells = addTenfoldSeries(list, layout, {
     stockLabel: "compound stock",
     diluentLabel: "vehicle medium",
-    concentrations,
-    drawnUl: replicateBlocks * compoundUl,
+    concentrations: plan.compound.concentrations_um,
+    volumeUl: compoundUl,
     field: "compound.concentrations_um",
-    unitName: "uM",
   });
   list.add("Uncover", { Sample: plates });
-  testWells.forEach((wells, i) => {
-    const block = blocks[i]!;
-    list.add(
-      "Transfer",
-      { Source: dilutionWells, Destination: wells, Amount: microliters(compoundUl) },
-      `replicate block ${i + 1}: ${wellSpan(block.wells)} of ${plates[block.plate - 1]}`,
-    );
+  stampTenfoldSeries(list, layout, {
+    seriesWells,
+    volumeUl: compoundUl,
+    diluentLabel: "vehicle medium",
+    diluentComment: "vehicle controls (0% effect) and blanks get vehicle medium",
+    fullEffectComment: "kill controls (100% effect)",
   });
-  list.add(
-    "Transfer",
-    {
-      Source: "vehicle medium",
-      Destination: [...vehicleWells, ...blankWells],
-      Amount: microliters(compoundUl),
-    },
-    "vehicle controls (0% effect) and blanks get vehicle medium",
-  );
-  if (hasKill) {
-    list.add(
-      "Transfer",
-      { Source: "positive control", Destination: killWells, Amount: microliters(compoundUl) },
-      "kill controls (100% effect)",
-    );
-  }
   list.add("Cover", { Sample: plates });
   list.add(
     "IncubateCells",

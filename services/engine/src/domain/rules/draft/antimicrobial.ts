@@ -10,6 +10,7 @@ import {
 } from "../thresholds.js";
 import {
   clampName,
+  type Claim,
   comparatorWords,
   compoundLabel,
   type Criterion,
@@ -18,12 +19,15 @@ import {
   hoursOf,
   incubationTemperature,
   MASS_PER_VOLUME,
-  singleStatedConcentration,
   MOLAR,
+  organismFields,
   organismLabel,
-  PLACEHOLDER_ORGANISM,
+  organismSourceField,
+  singleStatedConcentration,
+  statedCriterion,
   type SuccessCondition,
   type TypeDraft,
+  withinTestedRange,
 } from "./shared.js";
 
 /** The query asks for a minimum bactericidal (or fungicidal) concentration too. */
@@ -68,10 +72,8 @@ export function draftMic(input: DraftInput): TypeDraft {
     criterion,
     sections: {
       mic_mbc: {
-        organism: organism ? clampName(organism.name) : PLACEHOLDER_ORGANISM,
-        ...(organism?.strain ? { strain: clampName(organism.strain) } : {}),
-        ...(organism?.collection === "ATCC" ? { organism_source: "ATCC" } : {}),
-        ...(organism?.collection === "DSMZ" ? { organism_source: "DSMZ" } : {}),
+        ...organismFields(organism),
+        ...organismSourceField(organism),
         medium,
         compound_name: agent,
         concentration_range: {
@@ -168,49 +170,34 @@ function micClaim(
   threshold: StatedThreshold,
   range: MicRange,
   words: { agent: string; org: string; methodWords: string; conditions: string },
-): { statement: string; nullHypothesis: string; criterion: Criterion; success: SuccessCondition } {
+): Claim {
   const { agent, org, methodWords, conditions } = words;
-  let statement: string;
-  let nullHypothesis: string;
-  let criterion: Criterion;
-  let success: SuccessCondition;
+  const description = `Lowest concentration without visible growth, ${org}.`;
   if (threshold && threshold.unit !== "%") {
     const claim = comparatorWords(threshold);
     const limit = quantity(threshold.value, threshold.unit);
-    statement = `${agent} inhibits visible growth of ${org} in ${methodWords} with a MIC ${claim.ofClaim} ${limit} ${conditions}.`;
     const atOrBelow =
       threshold.comparator === "lt" ? "below" : threshold.comparator === "lte" ? "at or below" : undefined;
-    nullHypothesis = atOrBelow
-      ? `${agent} does not inhibit visible growth of ${org} in ${methodWords} at concentrations ${atOrBelow} ${limit}: the MIC is ${claim.negation} ${limit} ${conditions}.`
-      : `${agent} does not inhibit visible growth of ${org} in ${methodWords} with a MIC ${claim.ofClaim} ${limit}: the MIC is ${claim.negation} ${limit} ${conditions}.`;
-    criterion = { source: "query", text: `MIC ${claim.claim} ${limit} (${threshold.text})` };
-    success = {
-      metric: "MIC",
-      operator: threshold.comparator,
-      threshold: threshold.value,
-      unit: threshold.unit,
-      description: `Lowest concentration without visible growth, ${org}.`,
-    };
-  } else {
-    const top = quantity(range.max, range.unit);
-    statement = `${agent} inhibits visible growth of ${org} in ${methodWords} at a concentration of at most ${top}, the top of the tested range (MIC at most ${top}) ${conditions}.`;
-    nullHypothesis = `No concentration of ${agent} up to ${top} inhibits visible growth of ${org} in ${methodWords} (MIC above ${top}) ${conditions}.`;
-    criterion = { source: "standard", text: `MIC within the tested range (at most ${top})` };
-    success = {
-      metric: "MIC",
-      operator: "lte",
-      threshold: range.max,
-      unit: range.unit,
-      description: `Lowest concentration without visible growth, ${org}.`,
+    return {
+      statement: `${agent} inhibits visible growth of ${org} in ${methodWords} with a MIC ${claim.ofClaim} ${limit} ${conditions}.`,
+      nullHypothesis: atOrBelow
+        ? `${agent} does not inhibit visible growth of ${org} in ${methodWords} at concentrations ${atOrBelow} ${limit}: the MIC is ${claim.negation} ${limit} ${conditions}.`
+        : `${agent} does not inhibit visible growth of ${org} in ${methodWords} with a MIC ${claim.ofClaim} ${limit}: the MIC is ${claim.negation} ${limit} ${conditions}.`,
+      ...statedCriterion("MIC", threshold, limit, description),
     };
   }
-  return { statement, nullHypothesis, criterion, success };
+  const top = quantity(range.max, range.unit);
+  return {
+    statement: `${agent} inhibits visible growth of ${org} in ${methodWords} at a concentration of at most ${top}, the top of the tested range (MIC at most ${top}) ${conditions}.`,
+    nullHypothesis: `No concentration of ${agent} up to ${top} inhibits visible growth of ${org} in ${methodWords} (MIC above ${top}) ${conditions}.`,
+    ...withinTestedRange("MIC", { value: range.max, unit: range.unit }, description),
+  };
 }
 
 /** With MBC asked for, the claim names it as a secondary outcome and the MBC/MIC ratio is a condition. */
 function withMbc(
   mbc: boolean,
-  claim: ReturnType<typeof micClaim>,
+  claim: Claim,
 ): {
   statement: string;
   nullHypothesis: string;
@@ -299,8 +286,7 @@ export function draftZone(input: DraftInput): TypeDraft {
     criterion,
     sections: {
       zone_of_inhibition: {
-        organism: organism ? clampName(organism.name) : PLACEHOLDER_ORGANISM,
-        ...(organism?.strain ? { strain: clampName(organism.strain) } : {}),
+        ...organismFields(organism),
         medium: "Mueller-Hinton agar",
         compound_name: agent,
         disk_loading: loadings,
@@ -348,42 +334,33 @@ function diskLoadings(
   });
 }
 
+const ZONE_MEAN = "Mean of replicate disks, including the disk.";
+
 /** The hypothesis and its criterion: the stated zone diameter, else any zone beyond the disk. */
 function zoneClaim(
   threshold: Threshold | null,
   words: { loaded: string; org: string; conditions: string; diskDiameter: number; carrier: string },
-): { statement: string; nullHypothesis: string; criterion: Criterion; success: SuccessCondition } {
+): Claim {
   const { loaded, org, conditions, diskDiameter, carrier } = words;
-  let statement: string;
-  let nullHypothesis: string;
-  let criterion: Criterion;
-  let success: SuccessCondition;
   if (threshold) {
     const claim = comparatorWords(threshold);
-    statement = `${loaded} produces a zone of inhibition with a diameter ${claim.ofClaim} ${num(threshold.value)} mm on a lawn of ${org} ${conditions}.`;
-    nullHypothesis = `${loaded} does not produce a zone of inhibition with a diameter ${claim.ofClaim} ${num(threshold.value)} mm on a lawn of ${org}: the zone diameter is ${claim.negation} ${num(threshold.value)} mm ${conditions}.`;
-    criterion = {
-      source: "query",
-      text: `zone diameter ${claim.claim} ${num(threshold.value)} mm (${threshold.text})`,
+    const limit = `${num(threshold.value)} mm`;
+    return {
+      statement: `${loaded} produces a zone of inhibition with a diameter ${claim.ofClaim} ${limit} on a lawn of ${org} ${conditions}.`,
+      nullHypothesis: `${loaded} does not produce a zone of inhibition with a diameter ${claim.ofClaim} ${limit} on a lawn of ${org}: the zone diameter is ${claim.negation} ${limit} ${conditions}.`,
+      ...statedCriterion("zone diameter", threshold, limit, ZONE_MEAN, "mm"),
     };
-    success = {
-      metric: "zone diameter",
-      operator: threshold.comparator,
-      threshold: threshold.value,
-      unit: "mm",
-      description: "Mean of replicate disks, including the disk.",
-    };
-  } else {
-    statement = `${loaded} produces a clear zone of inhibition on a lawn of ${org}, with a diameter greater than the ${num(diskDiameter)} mm ${carrier}, ${conditions}.`;
-    nullHypothesis = `${loaded} produces no zone of inhibition on a lawn of ${org} beyond the ${num(diskDiameter)} mm ${carrier} (diameter not greater than ${num(diskDiameter)} mm) ${conditions}.`;
-    criterion = { source: "standard", text: `any clear zone beyond the ${num(diskDiameter)} mm ${carrier}` };
-    success = {
+  }
+  return {
+    statement: `${loaded} produces a clear zone of inhibition on a lawn of ${org}, with a diameter greater than the ${num(diskDiameter)} mm ${carrier}, ${conditions}.`,
+    nullHypothesis: `${loaded} produces no zone of inhibition on a lawn of ${org} beyond the ${num(diskDiameter)} mm ${carrier} (diameter not greater than ${num(diskDiameter)} mm) ${conditions}.`,
+    criterion: { source: "standard", text: `any clear zone beyond the ${num(diskDiameter)} mm ${carrier}` },
+    success: {
       metric: "zone diameter",
       operator: "gt",
       threshold: diskDiameter,
       unit: "mm",
-      description: "Mean of replicate disks, including the disk.",
-    };
-  }
-  return { statement, nullHypothesis, criterion, success };
+      description: ZONE_MEAN,
+    },
+  };
 }

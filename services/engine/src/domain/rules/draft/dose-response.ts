@@ -6,7 +6,7 @@ import {
   clampName,
   comparatorWords,
   compoundLabel,
-  type Criterion,
+  type Claim,
   type DraftInput,
   firstRange,
   hoursOf,
@@ -16,10 +16,11 @@ import {
   minutesOf,
   MOLAR,
   readableMolar,
-  type SuccessCondition,
+  statedCriterion,
   threeFoldSeries,
   type TypeDraft,
   VEHICLE_FAILURE,
+  withinTestedRange,
 } from "./shared.js";
 
 const ASSAYS: [RegExp, string][] = [
@@ -263,45 +264,33 @@ export function draftEnzyme(input: DraftInput): TypeDraft {
   };
 }
 
+const VIABILITY_FIT = "Four-parameter logistic fit with 95% CI; Z' >= 0.5.";
+
 /** The hypothesis and its criterion: the stated IC50 threshold, else an IC50 within the tested range. */
 function viabilityClaim(
   threshold: Threshold | null,
   plan: { max: number; unit: string },
   words: { agent: string; cellName: string; exposureWords: string },
-): { statement: string; nullHypothesis: string; criterion: Criterion; success: SuccessCondition } {
+): Claim {
   const { agent, cellName, exposureWords } = words;
-  let statement: string;
-  let nullHypothesis: string;
-  let criterion: Criterion;
-  let success: SuccessCondition;
   if (threshold && threshold.unit !== "%") {
     const claim = comparatorWords(threshold);
     const limit = quantity(threshold.value, threshold.unit);
-    statement = `${agent} reduces the viability of ${cellName} cells in a concentration-dependent manner, with an IC50 ${claim.ofClaim} ${limit} ${exposureWords}.`;
-    nullHypothesis = `${agent} does not reduce the viability of ${cellName} cells with an IC50 ${claim.ofClaim} ${limit} ${exposureWords}: there is no concentration-dependent decrease, or the IC50 is ${claim.negation} ${limit}.`;
-    criterion = { source: "query", text: `IC50 ${claim.claim} ${limit} (${threshold.text})` };
-    success = {
-      metric: "IC50",
-      operator: threshold.comparator,
-      threshold: threshold.value,
-      unit: threshold.unit,
-      description: "Four-parameter logistic fit with 95% CI; Z' >= 0.5.",
-    };
-  } else {
-    const top = quantity(plan.max, plan.unit);
-    statement = `${agent} reduces the viability of ${cellName} cells in a concentration-dependent manner, with an IC50 within the tested range (at most ${top}) ${exposureWords}.`;
-    nullHypothesis = `${agent} produces no concentration-dependent decrease in the viability of ${cellName} cells up to ${top} ${exposureWords} (IC50 not reached in the tested range).`;
-    criterion = { source: "standard", text: `IC50 within the tested range (at most ${top})` };
-    success = {
-      metric: "IC50",
-      operator: "lte",
-      threshold: plan.max,
-      unit: plan.unit,
-      description: "Four-parameter logistic fit with 95% CI; Z' >= 0.5.",
+    return {
+      statement: `${agent} reduces the viability of ${cellName} cells in a concentration-dependent manner, with an IC50 ${claim.ofClaim} ${limit} ${exposureWords}.`,
+      nullHypothesis: `${agent} does not reduce the viability of ${cellName} cells with an IC50 ${claim.ofClaim} ${limit} ${exposureWords}: there is no concentration-dependent decrease, or the IC50 is ${claim.negation} ${limit}.`,
+      ...statedCriterion("IC50", threshold, limit, VIABILITY_FIT),
     };
   }
-  return { statement, nullHypothesis, criterion, success };
+  const top = quantity(plan.max, plan.unit);
+  return {
+    statement: `${agent} reduces the viability of ${cellName} cells in a concentration-dependent manner, with an IC50 within the tested range (at most ${top}) ${exposureWords}.`,
+    nullHypothesis: `${agent} produces no concentration-dependent decrease in the viability of ${cellName} cells up to ${top} ${exposureWords} (IC50 not reached in the tested range).`,
+    ...withinTestedRange("IC50", { value: plan.max, unit: plan.unit }, VIABILITY_FIT),
+  };
 }
+
+const ENZYME_FIT = "Initial rates, four-parameter logistic fit with 95% CI.";
 
 /** The hypothesis and its criterion: the stated IC50 threshold, else an IC50 within the tested range. */
 function enzymeClaim(
@@ -309,38 +298,22 @@ function enzymeClaim(
   top: { value: number; unit: string },
   agent: string,
   enzymeName: string,
-): { statement: string; nullHypothesis: string; criterion: Criterion; success: SuccessCondition } {
-  let statement: string;
-  let nullHypothesis: string;
-  let criterion: Criterion;
-  let success: SuccessCondition;
+): Claim {
   if (threshold && threshold.unit !== "%") {
     const claim = comparatorWords(threshold);
     const limit = quantity(threshold.value, threshold.unit);
-    statement = `${agent} inhibits ${enzymeName} activity in a concentration-dependent manner, with an IC50 ${claim.ofClaim} ${limit}.`;
-    nullHypothesis = `${agent} does not inhibit ${enzymeName} activity with an IC50 ${claim.ofClaim} ${limit}: there is no concentration-dependent loss of activity, or the IC50 is ${claim.negation} ${limit}.`;
-    criterion = { source: "query", text: `IC50 ${claim.claim} ${limit} (${threshold.text})` };
-    success = {
-      metric: "IC50",
-      operator: threshold.comparator,
-      threshold: threshold.value,
-      unit: threshold.unit,
-      description: "Initial rates, four-parameter logistic fit with 95% CI.",
-    };
-  } else {
-    const limit = quantity(top.value, top.unit);
-    statement = `${agent} inhibits ${enzymeName} activity in a concentration-dependent manner, with an IC50 within the tested range (at most ${limit}).`;
-    nullHypothesis = `${agent} produces no concentration-dependent inhibition of ${enzymeName} activity up to ${limit} (IC50 not reached in the tested range).`;
-    criterion = { source: "standard", text: `IC50 within the tested range (at most ${limit})` };
-    success = {
-      metric: "IC50",
-      operator: "lte",
-      threshold: top.value,
-      unit: top.unit,
-      description: "Initial rates, four-parameter logistic fit with 95% CI.",
+    return {
+      statement: `${agent} inhibits ${enzymeName} activity in a concentration-dependent manner, with an IC50 ${claim.ofClaim} ${limit}.`,
+      nullHypothesis: `${agent} does not inhibit ${enzymeName} activity with an IC50 ${claim.ofClaim} ${limit}: there is no concentration-dependent loss of activity, or the IC50 is ${claim.negation} ${limit}.`,
+      ...statedCriterion("IC50", threshold, limit, ENZYME_FIT),
     };
   }
-  return { statement, nullHypothesis, criterion, success };
+  const limit = quantity(top.value, top.unit);
+  return {
+    statement: `${agent} inhibits ${enzymeName} activity in a concentration-dependent manner, with an IC50 within the tested range (at most ${limit}).`,
+    nullHypothesis: `${agent} produces no concentration-dependent inhibition of ${enzymeName} activity up to ${limit} (IC50 not reached in the tested range).`,
+    ...withinTestedRange("IC50", top, ENZYME_FIT),
+  };
 }
 
 /** The most specific target named: "TEM-1 beta-lactamase" over a plain "beta-lactamase". */

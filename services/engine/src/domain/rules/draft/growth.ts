@@ -3,11 +3,11 @@ import type { OrganismMention } from "../extract.js";
 import { clampText, num, prose, quantity, round3, unique } from "../format.js";
 import type { Quantity } from "../patterns.js";
 import {
-  clampName,
   type Criterion,
   type DraftInput,
+  organismFields,
   organismLabel,
-  PLACEHOLDER_ORGANISM,
+  organismSourceField,
   type SuccessCondition,
   type TypeDraft,
 } from "./shared.js";
@@ -75,10 +75,8 @@ export function draftGrowth(input: DraftInput): TypeDraft {
     criterion,
     sections: {
       microbial_growth: {
-        organism: organism ? clampName(organism.name) : PLACEHOLDER_ORGANISM,
-        ...(organism?.strain ? { strain: clampName(organism.strain) } : {}),
-        ...(organism?.collection === "ATCC" ? { organism_source: "ATCC" } : {}),
-        ...(organism?.collection === "DSMZ" ? { organism_source: "DSMZ" } : {}),
+        ...organismFields(organism),
+        ...organismSourceField(organism),
         ...(baseMedium ? { base_medium: baseMedium } : {}),
         condition_matrix: matrix,
         ...(temperature !== undefined ? { incubation_temperature_c: temperature } : {}),

@@ -1,7 +1,7 @@
 /** Types and helpers shared by the per-type drafts. */
 import type { CueHit } from "../classify.js";
 import type { CompoundMention, Extraction, OrganismMention } from "../extract.js";
-import { clampText, round3 } from "../format.js";
+import { clampText, quantity, round3 } from "../format.js";
 import { canonicalConcentrationUnit, type Quantity } from "../patterns.js";
 import {
   readBoundedConcentration,
@@ -49,6 +49,14 @@ export interface TypeDraft {
   searchKeywords: string;
 }
 
+/** A draft's hypothesis and the one success condition its criterion sets. */
+export interface Claim {
+  statement: string;
+  nullHypothesis: string;
+  criterion: Criterion;
+  success: SuccessCondition;
+}
+
 export interface DraftInput {
   text: string;
   extraction: Extraction;
@@ -66,6 +74,19 @@ export const MOLAR_FACTORS: Record<string, number> = { pM: 1e-12, nM: 1e-9, µM:
 
 export function clampName(name: string): string {
   return clampText(name, NAME_MAX);
+}
+
+/** A section's organism and strain fields. */
+export function organismFields(o: OrganismMention | undefined): { organism: string; strain?: string } {
+  return {
+    organism: o ? clampName(o.name) : PLACEHOLDER_ORGANISM,
+    ...(o?.strain ? { strain: clampName(o.strain) } : {}),
+  };
+}
+
+/** A section's organism_source field, for a strain from ATCC or DSMZ. */
+export function organismSourceField(o: OrganismMention | undefined): { organism_source?: string } {
+  return o?.collection === "ATCC" || o?.collection === "DSMZ" ? { organism_source: o.collection } : {};
 }
 
 export function organismLabel(o: OrganismMention | undefined): string {
@@ -130,6 +151,39 @@ export function comparatorWords(threshold: Threshold): { claim: string; ofClaim:
     default:
       return { claim: "at least", ofClaim: "of at least", negation: "below" };
   }
+}
+
+/**
+ * The criterion and success condition of a threshold the query states: "IC50 below 1 µM (…)".
+ * `limit` is the threshold as the claim words it; `unit` the success condition's unit.
+ */
+export function statedCriterion(
+  metric: string,
+  threshold: Threshold,
+  limit: string,
+  description: string,
+  unit = threshold.unit,
+): Pick<Claim, "criterion" | "success"> {
+  const claim = comparatorWords(threshold);
+  return {
+    criterion: { source: "query", text: `${metric} ${claim.claim} ${limit} (${threshold.text})` },
+    success: { metric, operator: threshold.comparator, threshold: threshold.value, unit, description },
+  };
+}
+
+/** With no threshold stated, the standard criterion: the metric within the tested range. */
+export function withinTestedRange(
+  metric: string,
+  top: { value: number; unit: string },
+  description: string,
+): Pick<Claim, "criterion" | "success"> {
+  return {
+    criterion: {
+      source: "standard",
+      text: `${metric} within the tested range (at most ${quantity(top.value, top.unit)})`,
+    },
+    success: { metric, operator: "lte", threshold: top.value, unit: top.unit, description },
+  };
 }
 
 export type Direction = "up" | "down" | "either";

@@ -3,9 +3,9 @@
  * brief is meant, each needs its own field, the others' fields do not apply; and a custom
  * protocol needs a materials list.
  */
-import { ownValue } from "../paths.js";
+import { child, ownValue } from "../paths.js";
 import type { Findings } from "./findings.js";
-import { child, type RawRequest } from "./raw-request.js";
+import type { RawRequest } from "./raw-request.js";
 
 export function checkProtocolChoice(request: RawRequest, findings: Findings): void {
   const { protocol, protocolType, customProtocolSent } = request;

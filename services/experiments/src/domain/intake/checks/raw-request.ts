@@ -3,7 +3,7 @@
  * share: they read what was sent, not only what parsed, so that one malformed section does not
  * hide the rules about the others.
  */
-import { isPlainObject, ownValue } from "../paths.js";
+import { child, isPlainObject, ownValue, withoutNullProperties } from "../paths.js";
 import { PROTOCOL_TYPES, type ProtocolType } from "../schema/common.js";
 import { MAX_DEPTH } from "../safety/walk.js";
 
@@ -21,13 +21,8 @@ export interface RawRequest {
   customProtocolSent: boolean;
 }
 
-/** A field of an object as sent; undefined when the value is not an object. */
-export function child(value: unknown, key: string): unknown {
-  return isPlainObject(value) ? ownValue(value, key) : undefined;
-}
-
 export function readRawRequest(input: Record<string, unknown>): RawRequest {
-  const body = stripNullProperties(input) as Record<string, unknown>;
+  const body = withoutNullProperties(input, MAX_DEPTH) as Record<string, unknown>;
   const get = (key: string): unknown => ownValue(body, key);
   const protocol = isPlainObject(get("protocol")) ? (get("protocol") as Record<string, unknown>) : undefined;
   const protocolTypeSent = child(protocol, "type");
@@ -41,22 +36,4 @@ export function readRawRequest(input: Record<string, unknown>): RawRequest {
     customProtocolSent:
       get("custom_protocol") !== undefined || child(protocol, "custom_protocol") !== undefined,
   };
-}
-
-/** Drops object properties whose value is null (recursively); arrays keep their items. */
-function stripNullProperties(value: unknown, depth = 0): unknown {
-  if (depth > MAX_DEPTH) return value;
-  if (Array.isArray(value)) return value.map((item) => stripNullProperties(item, depth + 1));
-  if (!isPlainObject(value)) return value;
-  const out: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) {
-    if (item === null) continue;
-    Object.defineProperty(out, key, {
-      value: stripNullProperties(item, depth + 1),
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
-  }
-  return out;
 }

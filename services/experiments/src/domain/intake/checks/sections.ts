@@ -8,7 +8,7 @@ import type { z } from "zod";
 import type { ExperimentType } from "../../contracts.js";
 import { fieldMessage, readableMessage, toRequestErrors } from "../issues.js";
 import type { ParsedSections } from "../normalize.js";
-import { formatPath } from "../paths.js";
+import { child, formatPath } from "../paths.js";
 import { collectMissing } from "../required.js";
 import {
   REQUEST_FIELDS,
@@ -19,7 +19,7 @@ import {
   type TypeSectionKey,
 } from "../schema/request.js";
 import type { Findings } from "./findings.js";
-import { child, type RawRequest } from "./raw-request.js";
+import type { RawRequest } from "./raw-request.js";
 
 export function checkUnknownFields(request: RawRequest, findings: Findings): void {
   for (const key of Object.keys(request.body)) {
