@@ -6,7 +6,7 @@
  * access; and the whole query corpus answered with drafts that pass POST /validate.
  * Black box: only the public REST API (the corpus comes from @petri/engine/testing).
  */
-import { ENGINE_QUERY_CORPUS } from "@petri/engine/testing";
+import { ENGINE_QUERY_CORPUS } from "@petri/fixtures/engine";
 import { expect } from "vitest";
 import { type ExperimentsTarget, newRequester } from "./experiments.scenarios.js";
 import { eventually } from "./marketplace.scenarios.js";

@@ -8,7 +8,7 @@
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FULL_INTAKES } from "../src/domain/interpret/fixtures.js";
+import { fullRequests as FULL_INTAKES } from "@petri/fixtures";
 import { Backend, type CloudLabs, requester, startCloudLabs, storedExperiment } from "./support/harness.js";
 
 const PROVIDER = "petri-sll-sandbox";

@@ -7,7 +7,7 @@
 import { Code } from "@connectrpc/connect";
 import { metricSample } from "@petri/service-kit/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FULL_INTAKES, MIC_CLOUD_INTAKE } from "../src/domain/interpret/fixtures.js";
+import { fullRequests as FULL_INTAKES, specialRequests } from "@petri/fixtures";
 import {
   Backend,
   type CloudLabs,
@@ -18,6 +18,8 @@ import {
   storedExperiment,
 } from "./support/harness.js";
 import { ExperimentStatus } from "@petri/contracts/experiments";
+
+const MIC_CLOUD_INTAKE = specialRequests.micCloudLab;
 
 const SLL = "petri-sll-sandbox";
 const AUTOPROTOCOL = "petri-microbiology-sandbox";

@@ -1,8 +1,10 @@
 import { createLogger } from "@petri/service-kit";
 import { describe, expect, it } from "vitest";
-import { MIC_CLOUD_INTAKE } from "../domain/interpret/fixtures.js";
+import { specialRequests } from "@petri/fixtures";
 import type { Interpretation } from "../domain/plan.js";
 import { makeInterpretIntake } from "./interpret-intake.js";
+
+const MIC_CLOUD_INTAKE = specialRequests.micCloudLab;
 
 const logger = createLogger({ service: "cloudlabs-test", level: "silent" });
 

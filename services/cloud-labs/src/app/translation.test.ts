@@ -8,9 +8,15 @@ import { ValidationError } from "@petri/service-kit";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { checkAutoprotocol, schemaViolations } from "../domain/autoprotocol/index.js";
-import { FULL_INTAKES, MIC_CLOUD_INTAKE, MINIMAL_INTAKES } from "../domain/interpret/fixtures.js";
+import {
+  fullRequests as FULL_INTAKES,
+  validRequests as MINIMAL_INTAKES,
+  specialRequests,
+} from "@petri/fixtures";
 import { PROVIDERS } from "../domain/providers/index.js";
 import { MAX_PROTOCOL_BYTES, translateIntake } from "./translation.js";
+
+const MIC_CLOUD_INTAKE = specialRequests.micCloudLab;
 
 const clone = <T>(value: T): T => structuredClone(value) as T;
 

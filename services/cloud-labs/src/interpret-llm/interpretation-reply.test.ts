@@ -1,7 +1,11 @@
 import { EXPERIMENT_TYPES } from "@petri/contracts";
 import { checkJsonReply } from "@petri/llm";
 import { describe, expect, it } from "vitest";
-import { FULL_INTAKES, MIC_CLOUD_INTAKE, MINIMAL_INTAKES } from "../domain/interpret/fixtures.js";
+import {
+  fullRequests as FULL_INTAKES,
+  validRequests as MINIMAL_INTAKES,
+  specialRequests,
+} from "@petri/fixtures";
 import { interpretIntake } from "../domain/interpret/index.js";
 import type { Interpretation } from "../domain/plan.js";
 import {
@@ -10,6 +14,8 @@ import {
   interpretationJsonSchema,
   interpretationReplySchema,
 } from "./interpretation-reply.js";
+
+const MIC_CLOUD_INTAKE = specialRequests.micCloudLab;
 
 function rulesReading(intake: unknown): Interpretation {
   const read = interpretIntake(intake);

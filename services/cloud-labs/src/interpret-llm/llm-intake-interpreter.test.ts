@@ -5,13 +5,15 @@ import {
   FAKE_UPSTREAM_BODY_MARKER,
   type FakeLlmServer,
   startFakeLlmServer,
-} from "@petri/llm/testing";
+} from "@petri/fixtures/fake-llm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import type { IntakeInterpreter } from "../app/interpret-intake.js";
-import { MIC_CLOUD_INTAKE } from "../domain/interpret/fixtures.js";
+import { specialRequests } from "@petri/fixtures";
 import { interpretIntake } from "../domain/interpret/index.js";
 import type { Interpretation } from "../domain/plan.js";
 import { LlmIntakeInterpreter, type LlmIntakeInterpreterOptions } from "./llm-intake-interpreter.js";
+
+const MIC_CLOUD_INTAKE = specialRequests.micCloudLab;
 
 const API_KEY = "sk-cloudlabs-test-key-must-never-leak";
 

@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { MIC_CLOUD_INTAKE } from "../domain/interpret/fixtures.js";
+import { specialRequests } from "@petri/fixtures";
 import { interpretIntake } from "../domain/interpret/index.js";
 import type { Interpretation } from "../domain/plan.js";
 import { INTAKE_MAX_CHARS, buildInterpretPrompt } from "./prompt.js";
+
+const MIC_CLOUD_INTAKE = specialRequests.micCloudLab;
 
 const read = interpretIntake(MIC_CLOUD_INTAKE);
 if ("problems" in read) throw new Error("the fixture intake must be readable");

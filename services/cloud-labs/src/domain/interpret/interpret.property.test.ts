@@ -5,8 +5,15 @@ import { describe, expect, it } from "vitest";
 import { PLAN_LIMITS } from "../plan.js";
 import { PROVIDERS } from "../providers/catalog.js";
 import { assayWarnings, capabilityProblems, estimateCost } from "../providers/capabilities.js";
-import { FULL_INTAKES, MIC_CLOUD_INTAKE, MINIMAL_INTAKES, type Json } from "./fixtures.js";
+import {
+  fullRequests as FULL_INTAKES,
+  validRequests as MINIMAL_INTAKES,
+  type Json,
+  specialRequests,
+} from "@petri/fixtures";
 import { interpretIntake, MAX_PROBLEMS, type InterpretResult } from "./interpret.js";
+
+const MIC_CLOUD_INTAKE = specialRequests.micCloudLab;
 
 const SEEDS: Json[] = [...Object.values(MINIMAL_INTAKES), ...Object.values(FULL_INTAKES), MIC_CLOUD_INTAKE];
 

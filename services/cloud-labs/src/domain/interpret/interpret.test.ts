@@ -4,8 +4,15 @@ import { describe, expect, it } from "vitest";
 import type { CloudLabProvider, LabPlan, PlanProblem } from "../plan.js";
 import { PLAN_LIMITS } from "../plan.js";
 import { PROVIDERS } from "../providers/catalog.js";
-import { FULL_INTAKES, MIC_CLOUD_INTAKE, MINIMAL_INTAKES, type Json } from "./fixtures.js";
+import {
+  fullRequests as FULL_INTAKES,
+  validRequests as MINIMAL_INTAKES,
+  type Json,
+  specialRequests,
+} from "@petri/fixtures";
 import { interpretIntake, MAX_PROBLEMS, type InterpretResult } from "./interpret.js";
+
+const MIC_CLOUD_INTAKE = specialRequests.micCloudLab;
 
 type Intake = { [key: string]: Json };
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 
 import { SAMPLE_PLANS } from "../../testing/sample-plans.js";
-import { FULL_INTAKES, MINIMAL_INTAKES } from "../interpret/fixtures.js";
+import { fullRequests as FULL_INTAKES, validRequests as MINIMAL_INTAKES } from "@petri/fixtures";
 import { interpretIntake } from "../interpret/interpret.js";
 import type { CloudLabProvider, LabPlan } from "../plan.js";
 import { assayWarnings, capabilityProblems, estimateCost } from "./capabilities.js";

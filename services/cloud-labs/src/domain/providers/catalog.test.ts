@@ -1,7 +1,7 @@
 import { EXPERIMENT_TYPES, type ExperimentType } from "@petri/contracts";
 import { describe, expect, it } from "vitest";
 
-import { MINIMAL_INTAKES } from "../interpret/fixtures.js";
+import { validRequests as MINIMAL_INTAKES } from "@petri/fixtures";
 import { interpretIntake } from "../interpret/interpret.js";
 import type { CloudLabProvider } from "../plan.js";
 import { estimateCost } from "./capabilities.js";
