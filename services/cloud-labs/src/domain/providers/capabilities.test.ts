@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { SAMPLE_PLANS } from "../../testing/sample-plans.js";
+import { SAMPLE_PLANS } from "../../../test/support/sample-plans.js";
 import { fullRequests as FULL_INTAKES, validRequests as MINIMAL_INTAKES } from "@petri/fixtures";
 import { interpretIntake } from "../interpret/interpret.js";
 import type { CloudLabProvider, LabPlan } from "../plan.js";
