@@ -1,11 +1,7 @@
 import { EXPERIMENT_TYPES } from "@petri/contracts";
 import { checkJsonReply } from "@petri/llm";
+import { fullRequests, specialRequests, validRequests } from "@petri/fixtures";
 import { describe, expect, it } from "vitest";
-import {
-  fullRequests as FULL_INTAKES,
-  validRequests as MINIMAL_INTAKES,
-  specialRequests,
-} from "@petri/fixtures";
 import { interpretIntake } from "../domain/interpret/index.js";
 import type { Interpretation } from "../domain/plan.js";
 import {
@@ -15,15 +11,13 @@ import {
   interpretationReplySchema,
 } from "./interpretation-reply.js";
 
-const MIC_CLOUD_INTAKE = specialRequests.micCloudLab;
-
 function rulesReading(intake: unknown): Interpretation {
   const read = interpretIntake(intake);
   if ("problems" in read) throw new Error(`fixture intake has problems: ${JSON.stringify(read.problems)}`);
   return read.interpretation;
 }
 
-const reading = rulesReading(MIC_CLOUD_INTAKE);
+const reading = rulesReading(specialRequests.micCloudLab);
 
 function check(reply: unknown) {
   return checkJsonReply(JSON.stringify(reply), interpretationReplySchema());
@@ -70,7 +64,11 @@ describe("interpretationJsonSchema", () => {
 
 describe("interpretationReplySchema", () => {
   it("accepts the rules interpreter's own reading of every fixture intake", () => {
-    const intakes = [MIC_CLOUD_INTAKE, ...Object.values(MINIMAL_INTAKES), ...Object.values(FULL_INTAKES)];
+    const intakes = [
+      specialRequests.micCloudLab,
+      ...Object.values(validRequests),
+      ...Object.values(fullRequests),
+    ];
     for (const intake of intakes) {
       const rules = rulesReading(intake);
       expect(check(rules)).toEqual({ ok: true, value: rules });
