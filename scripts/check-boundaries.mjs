@@ -52,6 +52,18 @@ const cases = [
     why: "production code importing the testkit",
   },
   {
+    file: "services/experiments/src/__boundary_probe.ts",
+    code: 'import { validRequests } from "@petri/fixtures";\nexport const y = validRequests;\n',
+    expectError: true,
+    why: "production code importing the shared test fixtures",
+  },
+  {
+    file: "services/experiments/src/__boundary_probe.test.ts",
+    code: 'import { validRequests } from "@petri/fixtures";\nexport const y = validRequests;\n',
+    expectError: false,
+    why: "a service's unit test importing the shared test fixtures",
+  },
+  {
     file: "packages/events/src/__boundary_probe.ts",
     code: 'import { x } from "@petri/host";\nexport const y = x;\n',
     expectError: true,

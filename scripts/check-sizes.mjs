@@ -18,10 +18,10 @@ const DATA_TABLE_FILES = new Set([
   // The controlled-substance list (CWC and DEA schedules) with names, synonyms and CAS numbers.
   "services/experiments/src/domain/intake/safety/controlled-substances.ts",
   // Example requests of every experiment type, shared by tests across packages.
-  "services/experiments/src/domain/intake/fixtures.ts",
-  "services/experiments/src/domain/intake/client-fixtures.ts",
+  "packages/fixtures/src/intake/requests.ts",
+  "packages/fixtures/src/intake/client-intakes.ts",
   // The engine's query corpus: queries with their expected type and entities.
-  "services/engine/src/testing/query-corpus.ts",
+  "packages/fixtures/src/engine/query-corpus.ts",
 ]);
 
 // Test code and generated code are not read as units of design.

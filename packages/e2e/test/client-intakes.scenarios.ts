@@ -4,7 +4,7 @@
  * statistical_requirements.test, custom steps without critical parameters, …) are accepted as
  * sent through the gateway: POST /validate valid, POST /experiments 201, stored in our spellings.
  */
-import { clientIntakes } from "@petri/experiments/testing";
+import { clientIntakes } from "@petri/fixtures";
 import { expect } from "vitest";
 import { type ExperimentsTarget, newRequester } from "./experiments.scenarios.js";
 

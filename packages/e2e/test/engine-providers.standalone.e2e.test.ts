@@ -13,7 +13,7 @@ import {
   type FakeLlmServer,
   startFakeLiteratureServer,
   startFakeLlmServer,
-} from "@petri/engine/testing";
+} from "@petri/fixtures/engine";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ExperimentsTarget, newRequester } from "./experiments.scenarios.js";
 import { eventually } from "./marketplace.scenarios.js";

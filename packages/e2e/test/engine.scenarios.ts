@@ -4,9 +4,9 @@
  * to-experiment (idempotent: a retry answers with the same experiment) -> the hypothesis is
  * USED; the synchronous endpoint; saving a hypothesis from a submitted experiment; owner-only
  * access; and the whole query corpus answered with drafts that pass POST /validate.
- * Black box: only the public REST API (the corpus comes from @petri/engine/testing).
+ * Black box: only the public REST API (the corpus comes from @petri/fixtures/engine).
  */
-import { ENGINE_QUERY_CORPUS } from "@petri/engine/testing";
+import { ENGINE_QUERY_CORPUS } from "@petri/fixtures/engine";
 import { expect } from "vitest";
 import { type ExperimentsTarget, newRequester } from "./experiments.scenarios.js";
 import { eventually } from "./marketplace.scenarios.js";

@@ -16,7 +16,7 @@ import {
   type FakeLlmScenario,
   type FakeLlmServer,
   startFakeLlmServer,
-} from "./testing/fake-llm-server.js";
+} from "@petri/fixtures/fake-llm";
 
 const API_KEY = "sk-petri-test-key-must-never-leak";
 const SYSTEM = "Answer with a JSON object with the keys answer and count.";

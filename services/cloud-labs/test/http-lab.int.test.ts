@@ -6,9 +6,9 @@
  * guessed; cancel reaches the lab. PGlite (the adapter, not the database, is under test).
  */
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from "node:http";
+import { fullRequests } from "@petri/fixtures";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FULL_INTAKES } from "../src/domain/interpret/fixtures.js";
 import { Backend, type CloudLabs, requester, startCloudLabs, storedExperiment } from "./support/harness.js";
 
 const PROVIDER = "petri-sll-sandbox";
@@ -102,7 +102,7 @@ describe("the HTTP lab adapter", () => {
   async function submitted() {
     const owner = requester();
     const { submission } = await cl.as(owner).translateExperiment({
-      experiment: storedExperiment(owner, FULL_INTAKES.MIC_MBC_ASSAY),
+      experiment: storedExperiment(owner, fullRequests.MIC_MBC_ASSAY),
       providerId: PROVIDER,
     });
     expect(submission!.adapter).toBe("http");

@@ -7,7 +7,6 @@
 import { Code } from "@connectrpc/connect";
 import { metricSample } from "@petri/service-kit/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FULL_INTAKES, MIC_CLOUD_INTAKE } from "../src/domain/interpret/fixtures.js";
 import {
   Backend,
   type CloudLabs,
@@ -18,10 +17,11 @@ import {
   storedExperiment,
 } from "./support/harness.js";
 import { ExperimentStatus } from "@petri/contracts/experiments";
+import { fullRequests, specialRequests } from "@petri/fixtures";
 
 const SLL = "petri-sll-sandbox";
 const AUTOPROTOCOL = "petri-microbiology-sandbox";
-const MIC = FULL_INTAKES.MIC_MBC_ASSAY;
+const MIC = fullRequests.MIC_MBC_ASSAY;
 
 describe.each(ENGINES)("cloud labs on %s", (engine) => {
   let backend: Backend;
@@ -78,7 +78,7 @@ describe.each(ENGINES)("cloud labs on %s", (engine) => {
     const valid = await cl.as(me).validateIntake({ intakeJson: JSON.stringify(MIC), providerId: SLL });
     expect(valid).toMatchObject({ valid: true, providerId: SLL, errors: [] });
     const sanger = await cl.as(me).validateIntake({
-      intakeJson: JSON.stringify(FULL_INTAKES.SANGER_PLASMID_VERIFICATION),
+      intakeJson: JSON.stringify(fullRequests.SANGER_PLASMID_VERIFICATION),
       providerId: SLL,
     });
     expect(sanger.valid).toBe(false);
@@ -89,7 +89,7 @@ describe.each(ENGINES)("cloud labs on %s", (engine) => {
 
     const read = await cl
       .as(me)
-      .interpretIntake({ intakeJson: JSON.stringify(MIC_CLOUD_INTAKE), providerId: "" });
+      .interpretIntake({ intakeJson: JSON.stringify(specialRequests.micCloudLab), providerId: "" });
     expect(read.interpreter).toBe("rules");
     const interpretation = JSON.parse(read.interpretationJson);
     expect(interpretation).toMatchObject({ experiment_type: "MIC_MBC_ASSAY" });

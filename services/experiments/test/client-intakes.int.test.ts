@@ -1,12 +1,12 @@
 /**
  * Requests written the way other marketplaces' clients write them (one per experiment type,
- * src/domain/intake/client-fixtures.ts) through the contract: ValidateExperiment says valid and
+ * @petri/fixtures, packages/fixtures/src/intake/client-intakes.ts) through the contract: ValidateExperiment says valid and
  * CreateExperiment stores them, in our spellings. Same scenarios on PostgreSQL and PGlite.
  */
 import { ExperimentStatus } from "@petri/contracts/experiments";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EXPERIMENT_TYPES } from "../src/domain/contracts.js";
-import { clientIntakes } from "../src/testing/index.js";
+import { clientIntakes } from "@petri/fixtures";
 import { Backend, ENGINES, type Experiments, json, requester, startExperiments } from "./support/harness.js";
 
 describe.each(ENGINES)("other marketplaces' client requests on %s", (engine) => {

@@ -18,7 +18,7 @@ import {
   staff,
   startExperiments,
 } from "./support/harness.js";
-import { fullBody } from "../src/domain/results/test-support.js";
+import { fullBody } from "./support/results.js";
 import { type LoopExperiment, approvedExperiment, submittedExperiment } from "./support/loop.js";
 
 const DISPUTE = {

@@ -20,7 +20,7 @@ import { type Kysely, sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { upsertEligibilityIfNewer } from "../src/db/operator-eligibility.js";
 import type { ExperimentsDb } from "../src/db/schema.js";
-import { FIXTURE_NOW } from "../src/domain/intake/fixtures.js";
+import { FIXTURE_NOW } from "@petri/fixtures";
 import {
   Backend,
   ENGINES,

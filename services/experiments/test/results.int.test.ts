@@ -12,7 +12,7 @@ import { ExperimentStatus } from "@petri/contracts/experiments";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FILE_URL_TTL_SECONDS, FsBlobStore } from "../src/blobs/index.js";
 import { RESULT_LIMITS } from "../src/domain/results/index.js";
-import { CSV_SHA256, CSV_TEXT, b64, fullBody, minimalBody } from "../src/domain/results/test-support.js";
+import { CSV_SHA256, CSV_TEXT, b64, fullBody, minimalBody } from "./support/results.js";
 import {
   Backend,
   ENGINES,

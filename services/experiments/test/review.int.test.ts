@@ -6,7 +6,7 @@
 import { Code } from "@connectrpc/connect";
 import { ExperimentStatus } from "@petri/contracts/experiments";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { validRequests } from "../src/domain/intake/fixtures.js";
+import { validRequests } from "@petri/fixtures";
 import {
   Backend,
   ENGINES,

@@ -21,7 +21,7 @@ import {
 } from "@petri/contracts/experiments";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RESULT_LIMITS } from "../src/domain/results/index.js";
-import { CSV_SHA256, CSV_TEXT, b64, fullBody, minimalBody } from "../src/domain/results/test-support.js";
+import { CSV_SHA256, CSV_TEXT, b64, fullBody, minimalBody } from "./support/results.js";
 import {
   Backend,
   ENGINES,

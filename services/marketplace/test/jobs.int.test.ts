@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { projectJob } from "../src/app/project-job.js";
 import { findJob } from "../src/db/jobs.js";
 import type { JobChange } from "../src/domain/jobs/projection.js";
-import { storedRequirements } from "../src/domain/jobs/test-support.js";
+import { storedRequirements } from "./support/jobs.js";
 import {
   Backend,
   ENGINES,

@@ -1,6 +1,6 @@
 import { createLogger } from "@petri/service-kit";
+import { specialRequests } from "@petri/fixtures";
 import { describe, expect, it } from "vitest";
-import { MIC_CLOUD_INTAKE } from "../domain/interpret/fixtures.js";
 import type { Interpretation } from "../domain/plan.js";
 import { makeInterpretIntake } from "./interpret-intake.js";
 
@@ -8,7 +8,7 @@ const logger = createLogger({ service: "cloudlabs-test", level: "silent" });
 
 describe("interpret", () => {
   it("answers with the rules when no language model is configured", async () => {
-    const answer = await makeInterpretIntake({ logger, timeoutMs: 1_000 })(MIC_CLOUD_INTAKE, "");
+    const answer = await makeInterpretIntake({ logger, timeoutMs: 1_000 })(specialRequests.micCloudLab, "");
     expect(answer.interpreter).toBe("rules");
     expect(answer.interpretation.experiment_type).toBe("MIC_MBC_ASSAY");
   });
@@ -22,7 +22,10 @@ describe("interpret", () => {
         return { ...rules, confidence: 0.42, notes: ["read by the model"] };
       },
     };
-    const answer = await makeInterpretIntake({ llm, logger, timeoutMs: 1_000 })(MIC_CLOUD_INTAKE, "");
+    const answer = await makeInterpretIntake({ llm, logger, timeoutMs: 1_000 })(
+      specialRequests.micCloudLab,
+      "",
+    );
     expect(answer).toMatchObject({
       interpreter: "openai-compatible:m",
       interpretation: { confidence: 0.42 },
@@ -37,14 +40,17 @@ describe("interpret", () => {
         throw new Error("500 three times");
       },
     };
-    const answer = await makeInterpretIntake({ llm, logger, timeoutMs: 1_000 })(MIC_CLOUD_INTAKE, "");
+    const answer = await makeInterpretIntake({ llm, logger, timeoutMs: 1_000 })(
+      specialRequests.micCloudLab,
+      "",
+    );
     expect(answer.interpreter).toBe("rules");
     expect(answer.interpretation.notes.at(-1)).toMatch(/language model did not answer/);
     await expect(makeInterpretIntake({ llm, logger, timeoutMs: 1_000 })([], "")).rejects.toThrow(
       /cannot be read/,
     );
     await expect(
-      makeInterpretIntake({ llm, logger, timeoutMs: 1_000 })(MIC_CLOUD_INTAKE, "nope"),
+      makeInterpretIntake({ llm, logger, timeoutMs: 1_000 })(specialRequests.micCloudLab, "nope"),
     ).rejects.toThrow(/not found/);
   });
 });

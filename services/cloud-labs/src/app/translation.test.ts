@@ -5,10 +5,10 @@
  * throw anything but a 422, and stay within the size bound.
  */
 import { ValidationError } from "@petri/service-kit";
+import { fullRequests, specialRequests, validRequests } from "@petri/fixtures";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { checkAutoprotocol, schemaViolations } from "../domain/autoprotocol/index.js";
-import { FULL_INTAKES, MIC_CLOUD_INTAKE, MINIMAL_INTAKES } from "../domain/interpret/fixtures.js";
 import { PROVIDERS } from "../domain/providers/index.js";
 import { MAX_PROTOCOL_BYTES, translateIntake } from "./translation.js";
 
@@ -27,7 +27,7 @@ describe("translation across the catalog", () => {
   for (const provider of PROVIDERS)
     for (const type of provider.supported_experiment_types)
       it(`${type} on ${provider.id}: a protocol in ${provider.protocol_format}, priced, or a 422 naming the field`, () => {
-        for (const intake of [FULL_INTAKES[type], MINIMAL_INTAKES[type]]) {
+        for (const intake of [fullRequests[type], validRequests[type]]) {
           const result = outcome(clone(intake), provider.id);
           if (result.refused) {
             expect(result.refused.fieldErrors.length).toBeGreaterThan(0);
@@ -55,10 +55,10 @@ describe("translation across the catalog", () => {
       });
 
   it("translates every type on at least one provider", () => {
-    for (const type of Object.keys(FULL_INTAKES) as (keyof typeof FULL_INTAKES)[]) {
+    for (const type of Object.keys(fullRequests) as (keyof typeof fullRequests)[]) {
       const providers = PROVIDERS.filter((p) => p.supported_experiment_types.includes(type));
       expect(providers.length, type).toBeGreaterThan(0);
-      const intakes = [FULL_INTAKES[type], MINIMAL_INTAKES[type]];
+      const intakes = [fullRequests[type], validRequests[type]];
       expect(
         providers.some((p) => intakes.some((intake) => outcome(clone(intake), p.id).translation)),
         type,
@@ -70,16 +70,16 @@ describe("translation across the catalog", () => {
     const autoprotocol = PROVIDERS.find(
       (p) => p.protocol_format === "autoprotocol" && p.supported_experiment_types.includes("MIC_MBC_ASSAY"),
     )!;
-    const { translation } = outcome(clone(MIC_CLOUD_INTAKE), autoprotocol.id);
+    const { translation } = outcome(clone(specialRequests.micCloudLab), autoprotocol.id);
     expect(translation?.plan.experiment_type).toBe("MIC_MBC_ASSAY");
   });
 
   it("refuses an unknown provider (404) and a type the provider does not run (422 on experiment_type)", () => {
-    expect(() => translateIntake(clone(FULL_INTAKES.MIC_MBC_ASSAY), "no-such-lab")).toThrow(/not found/);
+    expect(() => translateIntake(clone(fullRequests.MIC_MBC_ASSAY), "no-such-lab")).toThrow(/not found/);
     const without = PROVIDERS.find(
       (p) => !p.supported_experiment_types.includes("SANGER_PLASMID_VERIFICATION"),
     )!;
-    const refused = outcome(clone(FULL_INTAKES.SANGER_PLASMID_VERIFICATION), without.id).refused;
+    const refused = outcome(clone(fullRequests.SANGER_PLASMID_VERIFICATION), without.id).refused;
     expect(refused?.fieldErrors.map((e) => e.field)).toContain("experiment_type");
   });
 });
@@ -87,7 +87,7 @@ describe("translation across the catalog", () => {
 /** Intakes built from the full fixtures with fuzzed numbers, lists and text. */
 const fuzzedIntake = fc
   .record({
-    type: fc.constantFrom(...(Object.keys(FULL_INTAKES) as (keyof typeof FULL_INTAKES)[])),
+    type: fc.constantFrom(...(Object.keys(fullRequests) as (keyof typeof fullRequests)[])),
     technical: fc.integer({ min: -1, max: 8 }),
     biological: fc.integer({ min: 0, max: 8 }),
     text: fc.string({ maxLength: 300 }),
@@ -96,7 +96,7 @@ const fuzzedIntake = fc
     hours: fc.double({ min: -5, max: 400, noNaN: true }),
   })
   .map(({ type, technical, biological, text, concentrations, organisms, hours }) => {
-    const intake = clone(FULL_INTAKES[type]) as Record<string, unknown>;
+    const intake = clone(fullRequests[type]) as Record<string, unknown>;
     intake.replicates = { technical, biological };
     intake.title = `Fuzz ${text}`;
     if (type === "MIC_MBC_ASSAY")

@@ -1,7 +1,7 @@
 import { EXPERIMENT_TYPES } from "@petri/contracts";
 import { checkJsonReply } from "@petri/llm";
+import { fullRequests, specialRequests, validRequests } from "@petri/fixtures";
 import { describe, expect, it } from "vitest";
-import { FULL_INTAKES, MIC_CLOUD_INTAKE, MINIMAL_INTAKES } from "../domain/interpret/fixtures.js";
 import { interpretIntake } from "../domain/interpret/index.js";
 import type { Interpretation } from "../domain/plan.js";
 import {
@@ -17,7 +17,7 @@ function rulesReading(intake: unknown): Interpretation {
   return read.interpretation;
 }
 
-const reading = rulesReading(MIC_CLOUD_INTAKE);
+const reading = rulesReading(specialRequests.micCloudLab);
 
 function check(reply: unknown) {
   return checkJsonReply(JSON.stringify(reply), interpretationReplySchema());
@@ -64,7 +64,11 @@ describe("interpretationJsonSchema", () => {
 
 describe("interpretationReplySchema", () => {
   it("accepts the rules interpreter's own reading of every fixture intake", () => {
-    const intakes = [MIC_CLOUD_INTAKE, ...Object.values(MINIMAL_INTAKES), ...Object.values(FULL_INTAKES)];
+    const intakes = [
+      specialRequests.micCloudLab,
+      ...Object.values(validRequests),
+      ...Object.values(fullRequests),
+    ];
     for (const intake of intakes) {
       const rules = rulesReading(intake);
       expect(check(rules)).toEqual({ ok: true, value: rules });

@@ -1,21 +1,21 @@
 import { inspect } from "node:util";
 import { ApiKey, LlmError } from "@petri/llm";
+import { specialRequests } from "@petri/fixtures";
 import {
   FAKE_LLM_MODEL,
   FAKE_UPSTREAM_BODY_MARKER,
   type FakeLlmServer,
   startFakeLlmServer,
-} from "@petri/llm/testing";
+} from "@petri/fixtures/fake-llm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import type { IntakeInterpreter } from "../app/interpret-intake.js";
-import { MIC_CLOUD_INTAKE } from "../domain/interpret/fixtures.js";
 import { interpretIntake } from "../domain/interpret/index.js";
 import type { Interpretation } from "../domain/plan.js";
 import { LlmIntakeInterpreter, type LlmIntakeInterpreterOptions } from "./llm-intake-interpreter.js";
 
 const API_KEY = "sk-cloudlabs-test-key-must-never-leak";
 
-const read = interpretIntake(MIC_CLOUD_INTAKE);
+const read = interpretIntake(specialRequests.micCloudLab);
 if ("problems" in read) throw new Error("the fixture intake must be readable");
 const rules: Interpretation = read.interpretation;
 
@@ -98,7 +98,9 @@ describe("LlmIntakeInterpreter", () => {
   });
 
   it("returns the model's checked reading, having sent the intake and the rules' reading", async () => {
-    expect(await interpreter().interpret(MIC_CLOUD_INTAKE, rules, signal())).toEqual(MODEL_READING);
+    expect(await interpreter().interpret(specialRequests.micCloudLab, rules, signal())).toEqual(
+      MODEL_READING,
+    );
     expect(server.requests).toHaveLength(1);
     expect(server.requests[0]!.headers.authorization).toBe(`Bearer ${API_KEY}`);
     const body = bodyOf(0);
@@ -113,13 +115,15 @@ describe("LlmIntakeInterpreter", () => {
       "notes",
     ]);
     const user = body.messages[1]!.content;
-    expect(user).toContain(JSON.stringify(MIC_CLOUD_INTAKE.title));
+    expect(user).toContain(JSON.stringify(specialRequests.micCloudLab.title));
     expect(user).toContain(`<reference>\n${JSON.stringify(rules)}`);
   });
 
   it("repairs a schema-violating reading once, feeding back the problems", async () => {
     server.setScenario("invalid_then_valid");
-    expect(await interpreter().interpret(MIC_CLOUD_INTAKE, rules, signal())).toEqual(MODEL_READING);
+    expect(await interpreter().interpret(specialRequests.micCloudLab, rules, signal())).toEqual(
+      MODEL_READING,
+    );
     expect(server.requests).toHaveLength(2);
     const repair = bodyOf(1).messages[3]!.content;
     expect(repair).toContain("- experiment_type: must be one of");
@@ -129,7 +133,7 @@ describe("LlmIntakeInterpreter", () => {
 
   it("fails with llm_invalid_output when the repaired reading still violates the schema", async () => {
     server.setScenario("always_invalid");
-    const error = await llmError(interpreter().interpret(MIC_CLOUD_INTAKE, rules, signal()));
+    const error = await llmError(interpreter().interpret(specialRequests.micCloudLab, rules, signal()));
     expect(error.code).toBe("llm_invalid_output");
     expect(error.message).toContain("experiment_type: must be one of");
     expect(server.requests).toHaveLength(2);
@@ -137,7 +141,7 @@ describe("LlmIntakeInterpreter", () => {
 
   it("does not accept a reading of another experiment type than the intake states", async () => {
     server.setScenario("valid", { reply: { ...MODEL_READING, experiment_type: "CUSTOM" } });
-    const error = await llmError(interpreter().interpret(MIC_CLOUD_INTAKE, rules, signal()));
+    const error = await llmError(interpreter().interpret(specialRequests.micCloudLab, rules, signal()));
     expect(error.code).toBe("llm_invalid_output");
     expect(error.message).toContain("the intake states MIC_MBC_ASSAY");
     expect(bodyOf(1).messages[3]!.content).toContain(
@@ -147,7 +151,7 @@ describe("LlmIntakeInterpreter", () => {
 
   it("retries a 500 as configured, then fails with llm_unavailable", async () => {
     server.setScenario("server_error");
-    const error = await llmError(interpreter().interpret(MIC_CLOUD_INTAKE, rules, signal()));
+    const error = await llmError(interpreter().interpret(specialRequests.micCloudLab, rules, signal()));
     expect(error.code).toBe("llm_unavailable");
     expect(error.message).toContain("HTTP 500");
     expect(server.requests).toHaveLength(2);
@@ -157,7 +161,7 @@ describe("LlmIntakeInterpreter", () => {
   it("reports a server that hangs past the timeout as timeout, without retrying", async () => {
     server.setScenario("hang");
     const error = await llmError(
-      interpreter({ timeoutMs: 200 }).interpret(MIC_CLOUD_INTAKE, rules, signal()),
+      interpreter({ timeoutMs: 200 }).interpret(specialRequests.micCloudLab, rules, signal()),
     );
     expect(error.code).toBe("timeout");
     expect(error.message).toContain("200 ms");
@@ -166,7 +170,11 @@ describe("LlmIntakeInterpreter", () => {
 
   it("names its own settings when the server refuses the request", async () => {
     const error = await llmError(
-      interpreter({ baseUrl: `${server.url}/nowhere` }).interpret(MIC_CLOUD_INTAKE, rules, signal()),
+      interpreter({ baseUrl: `${server.url}/nowhere` }).interpret(
+        specialRequests.micCloudLab,
+        rules,
+        signal(),
+      ),
     );
     expect(error.message).toContain("check PETRI_CLOUDLABS_LLM_BASE_URL and PETRI_CLOUDLABS_LLM_MODEL");
   });
@@ -176,7 +184,7 @@ describe("LlmIntakeInterpreter", () => {
     const controller = new AbortController();
     const reason = new Error("interpret deadline passed");
     const interpreting = interpreter({ timeoutMs: 10_000 }).interpret(
-      MIC_CLOUD_INTAKE,
+      specialRequests.micCloudLab,
       rules,
       controller.signal,
     );
@@ -186,7 +194,7 @@ describe("LlmIntakeInterpreter", () => {
   });
 
   describe("secrets", () => {
-    const hostile = { ...MIC_CLOUD_INTAKE, title: "Secret-ish fixture title of request PT-0001" };
+    const hostile = { ...specialRequests.micCloudLab, title: "Secret-ish fixture title of request PT-0001" };
 
     it.each(["always_invalid", "server_error", "hang"] as const)(
       "keeps the key, the intake and upstream bodies out of the %s error",
@@ -207,7 +215,7 @@ describe("LlmIntakeInterpreter", () => {
     });
 
     it("sends no key when none is configured", async () => {
-      await interpreter({ apiKey: undefined }).interpret(MIC_CLOUD_INTAKE, rules, signal());
+      await interpreter({ apiKey: undefined }).interpret(specialRequests.micCloudLab, rules, signal());
       expect(server.requests[0]!.headers.authorization).toBe("Bearer no-key-configured");
     });
   });

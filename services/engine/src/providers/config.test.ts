@@ -9,9 +9,14 @@ import {
   createProviders,
   loadEngineProviderConfig,
 } from "./config.js";
-import { startFakeLiteratureServer, type FakeLiteratureServer } from "./testing/fake-literature-server.js";
-import { FAKE_LLM_VALID_REPLY, startFakeLlmServer, type FakeLlmServer } from "./testing/fake-llm-server.js";
-import { writerInput } from "./testing/writer-input.js";
+import {
+  FAKE_LLM_VALID_REPLY,
+  startFakeLiteratureServer,
+  startFakeLlmServer,
+  type FakeLiteratureServer,
+  type FakeLlmServer,
+} from "@petri/fixtures/engine";
+import { writerInput } from "../../test/support/writer-input.js";
 
 const KEY = "sk-config-test-key-never-echoed";
 

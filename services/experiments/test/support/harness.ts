@@ -29,7 +29,7 @@ import { FakeClock } from "@petri/testkit";
 import type { Kysely } from "kysely";
 import type { BlobStore } from "../../src/blobs/index.js";
 import type { ExperimentsDb } from "../../src/db/schema.js";
-import { FIXTURE_NOW, specialRequests, validRequests } from "../../src/domain/intake/fixtures.js";
+import { FIXTURE_NOW, specialRequests, validRequests } from "@petri/fixtures";
 import { type ExperimentsHostedService, createExperimentsService } from "../../src/service.js";
 
 export type { Engine };

@@ -4,7 +4,7 @@
  */
 import type { Experiment } from "@petri/contracts/experiments";
 import type { Principal } from "@petri/service-kit";
-import { fullBody } from "../../src/domain/results/test-support.js";
+import { fullBody } from "./results.js";
 import { type Experiments, bodies, json, requester } from "./harness.js";
 import { type EligibilityOverrides, type VerifiedOperator, verifiedOperator } from "./marketplace.js";
 

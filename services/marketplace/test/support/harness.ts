@@ -33,7 +33,7 @@ import { FakeClock } from "@petri/testkit";
 import type { Kysely } from "kysely";
 import type { MarketplaceDb } from "../../src/db/schema.js";
 import { SandboxPaymentProvider } from "../../src/domain/ledger/payment-provider.js";
-import { profileInput } from "../../src/domain/operators/test-support.js";
+import { profileInput } from "./operators.js";
 import { type MarketplaceHostedService, createMarketplaceService } from "../../src/service.js";
 
 export type { Engine };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SAMPLE_PLANS } from "../../testing/sample-plans.js";
+import { SAMPLE_PLANS } from "../../../test/support/sample-plans.js";
 import { CHECKER_RULES, checkAutoprotocol, type CheckerRule } from "./checker.js";
 import { toAutoprotocol } from "./to-autoprotocol.js";
 import type { AutoprotocolDocument, Instruction } from "./types.js";

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { EXPERIMENT_TYPES, type ExperimentType } from "@petri/contracts";
 import { describe, expect, it } from "vitest";
-import { arbitraryPlan } from "../../testing/plan-arbitraries.js";
+import { arbitraryPlan } from "../../../test/support/plan-arbitraries.js";
 import { checkAutoprotocol } from "./checker.js";
 import { AutoprotocolTranslationError } from "./errors.js";
 import { MAX_AUTOPROTOCOL_INSTRUCTIONS, translateToAutoprotocol } from "./to-autoprotocol.js";

@@ -20,7 +20,7 @@ import type {
   QpcrPlan,
   ViabilityPlan,
 } from "../plan.js";
-import { SAMPLE_PLANS } from "../../testing/sample-plans.js";
+import { SAMPLE_PLANS } from "../../../test/support/sample-plans.js";
 import { checkAutoprotocol } from "./checker.js";
 import { ProtocolNotExpressibleError, ProtocolTooLargeError } from "./errors.js";
 import { schemaViolations } from "./schema.js";

@@ -1,14 +1,18 @@
 import { EXPERIMENT_TYPES } from "@petri/contracts";
+import { type Json, fullRequests, specialRequests, validRequests } from "@petri/fixtures";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 
 import { PLAN_LIMITS } from "../plan.js";
 import { PROVIDERS } from "../providers/catalog.js";
 import { assayWarnings, capabilityProblems, estimateCost } from "../providers/capabilities.js";
-import { FULL_INTAKES, MIC_CLOUD_INTAKE, MINIMAL_INTAKES, type Json } from "./fixtures.js";
 import { interpretIntake, MAX_PROBLEMS, type InterpretResult } from "./interpret.js";
 
-const SEEDS: Json[] = [...Object.values(MINIMAL_INTAKES), ...Object.values(FULL_INTAKES), MIC_CLOUD_INTAKE];
+const SEEDS: Json[] = [
+  ...Object.values(validRequests),
+  ...Object.values(fullRequests),
+  specialRequests.micCloudLab,
+];
 
 /** Replaces the value found by walking `steps` (indexes into keys or items) with `value`. */
 function replaceSomewhere(seed: Json, steps: number[], value: Json): Json {

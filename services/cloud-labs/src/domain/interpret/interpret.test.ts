@@ -1,10 +1,10 @@
 import { EXPERIMENT_TYPES } from "@petri/contracts";
+import { type Json, fullRequests, specialRequests, validRequests } from "@petri/fixtures";
 import { describe, expect, it } from "vitest";
 
 import type { CloudLabProvider, LabPlan, PlanProblem } from "../plan.js";
 import { PLAN_LIMITS } from "../plan.js";
 import { PROVIDERS } from "../providers/catalog.js";
-import { FULL_INTAKES, MIC_CLOUD_INTAKE, MINIMAL_INTAKES, type Json } from "./fixtures.js";
 import { interpretIntake, MAX_PROBLEMS, type InterpretResult } from "./interpret.js";
 
 type Intake = { [key: string]: Json };
@@ -38,7 +38,7 @@ function withProvider(changes: Partial<CloudLabProvider["capabilities"]>): Cloud
 
 describe("interpretIntake: every type", () => {
   it.each(EXPERIMENT_TYPES)("plans the minimal %s intake with defaults, notes and confidence < 1", (type) => {
-    const { plan, interpretation } = planned(interpretIntake(MINIMAL_INTAKES[type]));
+    const { plan, interpretation } = planned(interpretIntake(validRequests[type]));
     expect(plan.experiment_type).toBe(type);
     expect(interpretation.experiment_type).toBe(type);
     expect(plan.sample_count).toBeGreaterThan(0);
@@ -50,13 +50,13 @@ describe("interpretIntake: every type", () => {
   });
 
   it.each(EXPERIMENT_TYPES)("plans the full %s intake from what it states (confidence 1)", (type) => {
-    const { plan, interpretation } = planned(interpretIntake(FULL_INTAKES[type]));
+    const { plan, interpretation } = planned(interpretIntake(fullRequests[type]));
     expect(plan.experiment_type).toBe(type);
     expect(interpretation.confidence).toBe(1);
   });
 
   it("MIC from mic_mbc: range -> two-fold series, stated parameters kept", () => {
-    const result = interpretIntake(FULL_INTAKES.MIC_MBC_ASSAY);
+    const result = interpretIntake(fullRequests.MIC_MBC_ASSAY);
     const plan = planOf("MIC_MBC_ASSAY", result);
     expect(plan.organisms).toEqual([{ name: "Staphylococcus aureus", strain: "ATCC 29213" }]);
     expect(plan.compounds).toEqual([
@@ -86,7 +86,7 @@ describe("interpretIntake: every type", () => {
   });
 
   it("MIC converts a range given in mg/L and ng/mL into µg/mL", () => {
-    const intake = clone(MINIMAL_INTAKES.MIC_MBC_ASSAY) as Intake;
+    const intake = clone(validRequests.MIC_MBC_ASSAY) as Intake;
     intake.mic_mbc = {
       ...(intake.mic_mbc as Intake),
       concentration_range: { min: 500, max: 4000, unit: "ng/mL" },
@@ -101,7 +101,7 @@ describe("interpretIntake: every type", () => {
   });
 
   it("MIC refuses a molar range and methods other than broth microdilution", () => {
-    const intake = clone(MINIMAL_INTAKES.MIC_MBC_ASSAY) as Intake;
+    const intake = clone(validRequests.MIC_MBC_ASSAY) as Intake;
     intake.mic_mbc = {
       ...(intake.mic_mbc as Intake),
       concentration_range: { min: 1, max: 64, unit: "µM" },
@@ -112,13 +112,13 @@ describe("interpretIntake: every type", () => {
   });
 
   it("zone: loadings in µg per disk, M02 defaults", () => {
-    const plan = planOf("ZONE_OF_INHIBITION", interpretIntake(FULL_INTAKES.ZONE_OF_INHIBITION));
+    const plan = planOf("ZONE_OF_INHIBITION", interpretIntake(fullRequests.ZONE_OF_INHIBITION));
     expect(plan.agents).toEqual([{ name: "PX-17", disk_loading_ug: [30, 10] }]);
     expect(plan.organisms).toEqual([{ name: "Staphylococcus aureus", strain: "ATCC 25923" }]);
     expect(plan.detection_method).toBe("imaging");
     expect(plan.sample_count).toBe(2 * 3 * 3);
 
-    const minimal = planned(interpretIntake(MINIMAL_INTAKES.ZONE_OF_INHIBITION));
+    const minimal = planned(interpretIntake(validRequests.ZONE_OF_INHIBITION));
     expect(minimal.plan).toMatchObject({
       medium: "Mueller-Hinton agar",
       disk_diameter_mm: 6,
@@ -132,7 +132,7 @@ describe("interpretIntake: every type", () => {
   });
 
   it("viability: the dose range in nM becomes a 3-fold µM series; 384-well kept", () => {
-    const { plan, interpretation } = planned(interpretIntake(FULL_INTAKES.CELL_VIABILITY_IC50));
+    const { plan, interpretation } = planned(interpretIntake(fullRequests.CELL_VIABILITY_IC50));
     const viability = plan as Extract<LabPlan, { experiment_type: "CELL_VIABILITY_IC50" }>;
     expect(viability.compound.concentrations_um).toEqual([
       30, 10, 3.33, 1.11, 0.37, 0.123, 0.0412, 0.0137, 0.00457, 0.00152,
@@ -150,7 +150,7 @@ describe("interpretIntake: every type", () => {
   });
 
   it("viability defaults: 10-point half-log from 30 µM, CellTiter-Glo, 72 h, 5,000 cells", () => {
-    const { plan, interpretation } = planned(interpretIntake(MINIMAL_INTAKES.CELL_VIABILITY_IC50));
+    const { plan, interpretation } = planned(interpretIntake(validRequests.CELL_VIABILITY_IC50));
     expect(plan).toMatchObject({
       compound: { name: "PX-17", concentrations_um: [30, 10, 3, 1, 0.3, 0.1, 0.03, 0.01, 0.003, 0.001] },
       assay_type: "CELLTITER_GLO",
@@ -179,14 +179,14 @@ describe("interpretIntake: every type", () => {
     [{ max: 10, unit: "µM", points: 3, dilution_series: "3-fold" }, [10, 3.33, 1.11]],
     [{ min: 0, max: 10, unit: "µM", dilution_series: "half-log", points: 3 }, [10, 3, 1]],
   ])("viability dose_range %j -> %j", (doseRange, expected) => {
-    const intake = clone(MINIMAL_INTAKES.CELL_VIABILITY_IC50) as Intake;
+    const intake = clone(validRequests.CELL_VIABILITY_IC50) as Intake;
     intake.cell_viability = { ...(intake.cell_viability as Intake), dose_range: doseRange };
     const plan = planOf("CELL_VIABILITY_IC50", interpretIntake(intake));
     expect(plan.compound.concentrations_um).toEqual(expected);
   });
 
   it("viability: a mass unit needs a molecular weight, so it is a problem", () => {
-    const intake = clone(MINIMAL_INTAKES.CELL_VIABILITY_IC50) as Intake;
+    const intake = clone(validRequests.CELL_VIABILITY_IC50) as Intake;
     intake.cell_viability = {
       ...(intake.cell_viability as Intake),
       dose_range: { min: 1, max: 100, unit: "µg/mL" },
@@ -197,7 +197,7 @@ describe("interpretIntake: every type", () => {
   });
 
   it("enzyme: nM concentrations -> µM highest first; a radiometric assay is refused", () => {
-    const plan = planOf("ENZYME_INHIBITION_IC50", interpretIntake(FULL_INTAKES.ENZYME_INHIBITION_IC50));
+    const plan = planOf("ENZYME_INHIBITION_IC50", interpretIntake(fullRequests.ENZYME_INHIBITION_IC50));
     expect(plan.inhibitor.concentrations_um).toEqual([
       6.561, 2.187, 0.729, 0.243, 0.081, 0.027, 0.009, 0.003, 0.001,
     ]);
@@ -209,7 +209,7 @@ describe("interpretIntake: every type", () => {
       incubation_minutes: 15,
     });
 
-    const radiometric = clone(FULL_INTAKES.ENZYME_INHIBITION_IC50) as Intake;
+    const radiometric = clone(fullRequests.ENZYME_INHIBITION_IC50) as Intake;
     (radiometric.enzyme_inhibition as Intake).assay_type = "RADIOMETRIC";
     expect(problems(interpretIntake(radiometric)).map((p) => p.field)).toEqual([
       "enzyme_inhibition.assay_type",
@@ -217,7 +217,7 @@ describe("interpretIntake: every type", () => {
   });
 
   it("enzyme defaults: 10-point half-log from 100 µM, 30 min at 25 °C, standard substrate said out loud", () => {
-    const { plan, interpretation } = planned(interpretIntake(MINIMAL_INTAKES.ENZYME_INHIBITION_IC50));
+    const { plan, interpretation } = planned(interpretIntake(validRequests.ENZYME_INHIBITION_IC50));
     expect(plan).toMatchObject({
       inhibitor: { concentrations_um: [100, 30, 10, 3, 1, 0.3, 0.1, 0.03, 0.01, 0.003] },
       incubation_minutes: 30,
@@ -228,7 +228,7 @@ describe("interpretIntake: every type", () => {
   });
 
   it("qPCR: samples shared among conditions, reactions counted per gene", () => {
-    const plan = planOf("QPCR_EXPRESSION", interpretIntake(FULL_INTAKES.QPCR_EXPRESSION));
+    const plan = planOf("QPCR_EXPRESSION", interpretIntake(fullRequests.QPCR_EXPRESSION));
     expect(plan.samples).toHaveLength(12);
     expect(plan.samples.slice(0, 2)).toEqual(["vehicle-1", "vehicle-2"]);
     expect(plan.samples[6]).toBe("treated-1");
@@ -237,11 +237,11 @@ describe("interpretIntake: every type", () => {
   });
 
   it("qPCR defaults: SYBR Green, 20 µL, 40 cycles; GAPDH + ACTB only when no reference gene is given", () => {
-    const given = planOf("QPCR_EXPRESSION", interpretIntake(MINIMAL_INTAKES.QPCR_EXPRESSION));
+    const given = planOf("QPCR_EXPRESSION", interpretIntake(validRequests.QPCR_EXPRESSION));
     expect(given).toMatchObject({ chemistry: "SYBR_GREEN", reaction_volume_ul: 20, cycles: 40 });
     expect(given.reference_genes).toEqual(["GAPDH"]);
 
-    const none = clone(MINIMAL_INTAKES.QPCR_EXPRESSION) as Intake;
+    const none = clone(validRequests.QPCR_EXPRESSION) as Intake;
     delete (none.qpcr as Intake).housekeeping_genes;
     const result = planned(interpretIntake(none));
     expect((result.plan as typeof given).reference_genes).toEqual(["GAPDH", "ACTB"]);
@@ -251,7 +251,7 @@ describe("interpretIntake: every type", () => {
   });
 
   it("qPCR without a sample count or conditions is a problem", () => {
-    const intake = clone(MINIMAL_INTAKES.QPCR_EXPRESSION) as Intake;
+    const intake = clone(validRequests.QPCR_EXPRESSION) as Intake;
     delete (intake.qpcr as Intake).number_of_samples;
     expect(problems(interpretIntake(intake)).map((p) => p.field)).toEqual(["qpcr.number_of_samples"]);
   });
@@ -259,22 +259,22 @@ describe("interpretIntake: every type", () => {
   it("Sanger: M13 primers for a plasmid by default; a PCR product needs named primers", () => {
     const plan = planOf(
       "SANGER_PLASMID_VERIFICATION",
-      interpretIntake(MINIMAL_INTAKES.SANGER_PLASMID_VERIFICATION),
+      interpretIntake(validRequests.SANGER_PLASMID_VERIFICATION),
     );
     expect(plan.primers.map((p) => p.name)).toEqual(["M13F", "M13R"]);
     expect(plan.sample_count).toBe(2);
 
     const full = planOf(
       "SANGER_PLASMID_VERIFICATION",
-      interpretIntake(FULL_INTAKES.SANGER_PLASMID_VERIFICATION),
+      interpretIntake(fullRequests.SANGER_PLASMID_VERIFICATION),
     );
     expect(full.primers[2]).toEqual({ name: "GFP-mid-F", sequence: "CTGACCCTGAAGTTCATCTG" });
 
-    const pcr = clone(MINIMAL_INTAKES.SANGER_PLASMID_VERIFICATION) as Intake;
+    const pcr = clone(validRequests.SANGER_PLASMID_VERIFICATION) as Intake;
     pcr.sanger = { template_type: "pcr_product" };
     expect(problems(interpretIntake(pcr)).map((p) => p.field)).toEqual(["sanger.primers"]);
 
-    const badSequence = clone(FULL_INTAKES.SANGER_PLASMID_VERIFICATION) as Intake;
+    const badSequence = clone(fullRequests.SANGER_PLASMID_VERIFICATION) as Intake;
     ((badSequence.sanger as Intake).primers as Intake[])[0] = { name: "M13F", sequence: "GTAXXACG" };
     expect(problems(interpretIntake(badSequence)).map((p) => p.field)).toEqual([
       "sanger.primers[0].sequence",
@@ -282,7 +282,7 @@ describe("interpretIntake: every type", () => {
   });
 
   it("growth: the full factorial matrix, read interval from the schedule", () => {
-    const plan = planOf("MICROBIAL_GROWTH_MATRIX", interpretIntake(FULL_INTAKES.MICROBIAL_GROWTH_MATRIX));
+    const plan = planOf("MICROBIAL_GROWTH_MATRIX", interpretIntake(fullRequests.MICROBIAL_GROWTH_MATRIX));
     expect(plan.conditions.map((c) => c.label)).toEqual([
       "glucose=0.1 %, NaCl=50 mM",
       "glucose=0.1 %, NaCl=300 mM",
@@ -299,21 +299,21 @@ describe("interpretIntake: every type", () => {
   });
 
   it("custom: steps in minutes and °C from either place; read-out from the words", () => {
-    const plan = planOf("CUSTOM", interpretIntake(FULL_INTAKES.CUSTOM));
+    const plan = planOf("CUSTOM", interpretIntake(fullRequests.CUSTOM));
     expect(plan.steps[0]).toMatchObject({ duration_minutes: 1440, temperature_c: 37 });
     expect(plan.steps[1]).toMatchObject({ duration_minutes: 10, temperature_c: null });
     expect(plan.detection_method).toBe("absorbance");
     expect(plan.replicates).toEqual({ technical: 6, biological: 3 });
     expect(plan.sample_count).toBe(4 * 6 * 3);
 
-    const fahrenheit = clone(FULL_INTAKES.CUSTOM) as Intake;
+    const fahrenheit = clone(fullRequests.CUSTOM) as Intake;
     const steps = ((fahrenheit.protocol as Intake).custom_protocol as Intake).steps as Intake[];
     (steps[0] as Intake).temperature = { value: 98.6, unit: "F" };
     expect(planOf("CUSTOM", interpretIntake(fahrenheit)).steps[0]?.temperature_c).toBe(37);
   });
 
   it("custom: the same protocol in both places is fine; two different ones are a problem", () => {
-    const both = clone(FULL_INTAKES.CUSTOM) as Intake;
+    const both = clone(fullRequests.CUSTOM) as Intake;
     both.custom_protocol = clone((both.protocol as Intake).custom_protocol) as Json;
     planned(interpretIntake(both));
     ((both.custom_protocol as Intake).steps as Intake[]).pop();
@@ -334,7 +334,7 @@ describe("interpretIntake: every type", () => {
 
 describe("interpretIntake: the cloud-lab MIC form", () => {
   it("plans organisms x compounds with the listed concentrations, strains read from the names", () => {
-    const { plan, interpretation } = planned(interpretIntake(MIC_CLOUD_INTAKE));
+    const { plan, interpretation } = planned(interpretIntake(specialRequests.micCloudLab));
     const mic = plan as Extract<LabPlan, { experiment_type: "MIC_MBC_ASSAY" }>;
     expect(mic.organisms).toEqual([
       { name: "Escherichia coli", strain: "ATCC 25922" },
@@ -354,7 +354,7 @@ describe("interpretIntake: the cloud-lab MIC form", () => {
   });
 
   it("joins mic_mbc and mic_mbc_assay, counting a compound named in both once", () => {
-    const intake = clone(MIC_CLOUD_INTAKE) as Intake;
+    const intake = clone(specialRequests.micCloudLab) as Intake;
     intake.mic_mbc = {
       organism: "Pseudomonas aeruginosa",
       strain: "ATCC 27853",
@@ -374,7 +374,7 @@ describe("interpretIntake: the cloud-lab MIC form", () => {
   });
 
   it("counts repeated concentrations once and says so", () => {
-    const intake = clone(MIC_CLOUD_INTAKE) as Intake;
+    const intake = clone(specialRequests.micCloudLab) as Intake;
     ((intake.mic_mbc_assay as Intake).test_compounds as Intake[])[0] = {
       name: "PX-17",
       concentrations_ug_ml: [1, 2, 2, 4],
@@ -394,13 +394,13 @@ describe("interpretIntake: spellings", () => {
     [{ protocol: { replicates: { technical_replicates: 4, biological_replicates: 2 } } }],
     [{ replicates: { technical: 4 }, protocol: { replicates: { technical_replicates: 4, biological: 2 } } }],
   ])("replicates %j -> 4 x 2", (extra) => {
-    const plan = planned(interpretIntake({ ...MINIMAL_INTAKES.MIC_MBC_ASSAY, ...extra })).plan;
+    const plan = planned(interpretIntake({ ...validRequests.MIC_MBC_ASSAY, ...extra })).plan;
     expect(plan.replicates).toEqual({ technical: 4, biological: 2 });
   });
 
   it("two different replicate counts are a problem at the second place", () => {
     const result = interpretIntake({
-      ...MINIMAL_INTAKES.MIC_MBC_ASSAY,
+      ...validRequests.MIC_MBC_ASSAY,
       replicates: { technical: 3, technical_replicates: 4 },
     });
     expect(problems(result)).toEqual([
@@ -418,19 +418,19 @@ describe("interpretIntake: spellings", () => {
     ["BSL_2", "BSL-2"],
     [2, "BSL-2"],
   ])("compliance.bsl %j -> %s", (bsl, expected) => {
-    const plan = planned(interpretIntake({ ...MINIMAL_INTAKES.MIC_MBC_ASSAY, compliance: { bsl } })).plan;
+    const plan = planned(interpretIntake({ ...validRequests.MIC_MBC_ASSAY, compliance: { bsl } })).plan;
     expect(plan.bsl).toBe(expected);
   });
 
   it.each([["BSL3"], ["BSL-4"], [3]])("compliance.bsl %j is refused", (bsl) => {
-    const result = interpretIntake({ ...MINIMAL_INTAKES.MIC_MBC_ASSAY, compliance: { bsl } });
+    const result = interpretIntake({ ...validRequests.MIC_MBC_ASSAY, compliance: { bsl } });
     expect(problems(result)).toEqual([
       { field: "compliance.bsl", message: expect.stringMatching(/bsl_level_exceeded/) },
     ]);
   });
 
   it("null reads as not stated; text is trimmed", () => {
-    const intake = clone(MINIMAL_INTAKES.MIC_MBC_ASSAY) as Intake;
+    const intake = clone(validRequests.MIC_MBC_ASSAY) as Intake;
     intake.mic_mbc = {
       organism: "  Staphylococcus aureus  ",
       compound_name: "PX-17 ",
@@ -473,7 +473,7 @@ describe("interpretIntake: problems", () => {
   });
 
   it("is strict about the type of present fields, with plain messages and paths", () => {
-    const intake = clone(FULL_INTAKES.MIC_MBC_ASSAY) as Intake;
+    const intake = clone(fullRequests.MIC_MBC_ASSAY) as Intake;
     const mic = intake.mic_mbc as Intake;
     mic.incubation_hours = "18";
     mic.concentration_range = { min: 0.125, max: 64, unit: 7 };
@@ -484,7 +484,7 @@ describe("interpretIntake: problems", () => {
         { field: "mic_mbc.concentration_range.unit", message: "must be a string" },
       ]),
     );
-    expect(problems(interpretIntake({ ...MINIMAL_INTAKES.MIC_MBC_ASSAY, title: 5 }))).toEqual([
+    expect(problems(interpretIntake({ ...validRequests.MIC_MBC_ASSAY, title: 5 }))).toEqual([
       { field: "title", message: "must be a string" },
     ]);
     const missingCompound = problems(
@@ -495,14 +495,14 @@ describe("interpretIntake: problems", () => {
 
   it("bounds text: longer than PLAN_LIMITS.text or with control characters is a problem", () => {
     const long = interpretIntake({
-      ...MINIMAL_INTAKES.MIC_MBC_ASSAY,
+      ...validRequests.MIC_MBC_ASSAY,
       mic_mbc: { organism: "x".repeat(PLAN_LIMITS.text + 1), compound_name: "PX-17" },
     });
     expect(problems(long)).toEqual([
       { field: "mic_mbc.organism", message: `must be at most ${PLAN_LIMITS.text} characters` },
     ]);
     const control = interpretIntake({
-      ...MINIMAL_INTAKES.MIC_MBC_ASSAY,
+      ...validRequests.MIC_MBC_ASSAY,
       mic_mbc: { organism: 'E. coli\n"]; Drop', compound_name: "PX-17" },
     });
     expect(problems(control)[0]?.field).toBe("mic_mbc.organism");
@@ -511,7 +511,7 @@ describe("interpretIntake: problems", () => {
 
 describe("interpretIntake: limits (refused, never truncated)", () => {
   it("a hostile list of 10,000 concentrations is one problem", () => {
-    const intake = clone(MIC_CLOUD_INTAKE) as Intake;
+    const intake = clone(specialRequests.micCloudLab) as Intake;
     ((intake.mic_mbc_assay as Intake).test_compounds as Intake[])[0] = {
       name: "PX-17",
       concentrations_ug_ml: Array.from({ length: 10_000 }, (_, i) => i + 1),
@@ -525,7 +525,7 @@ describe("interpretIntake: limits (refused, never truncated)", () => {
   });
 
   it("10,000 invalid concentrations still give one problem, not 10,000", () => {
-    const intake = clone(MIC_CLOUD_INTAKE) as Intake;
+    const intake = clone(specialRequests.micCloudLab) as Intake;
     ((intake.mic_mbc_assay as Intake).test_compounds as Intake[])[0] = {
       name: "PX-17",
       concentrations_ug_ml: Array.from({ length: 10_000 }, () => "lots"),
@@ -535,7 +535,7 @@ describe("interpretIntake: limits (refused, never truncated)", () => {
 
   it("ranges that would give too many points are refused before they are built", () => {
     const mic = interpretIntake({
-      ...MINIMAL_INTAKES.MIC_MBC_ASSAY,
+      ...validRequests.MIC_MBC_ASSAY,
       mic_mbc: {
         organism: "E. coli",
         compound_name: "PX-17",
@@ -546,7 +546,7 @@ describe("interpretIntake: limits (refused, never truncated)", () => {
       { field: "mic_mbc.concentration_range", message: expect.stringMatching(/at most 24 are supported/) },
     ]);
     const points = interpretIntake({
-      ...MINIMAL_INTAKES.CELL_VIABILITY_IC50,
+      ...validRequests.CELL_VIABILITY_IC50,
       cell_viability: {
         cell_line: "HepG2",
         compound_name: "PX-17",
@@ -561,7 +561,7 @@ describe("interpretIntake: limits (refused, never truncated)", () => {
     const cases: [Intake, string][] = [
       [
         {
-          ...MIC_CLOUD_INTAKE,
+          ...specialRequests.micCloudLab,
           mic_mbc_assay: {
             target_organisms: many(9),
             test_compounds: [{ name: "A", concentrations_ug_ml: [1] }],
@@ -571,7 +571,7 @@ describe("interpretIntake: limits (refused, never truncated)", () => {
       ],
       [
         {
-          ...MIC_CLOUD_INTAKE,
+          ...specialRequests.micCloudLab,
           mic_mbc_assay: {
             target_organisms: ["E. coli"],
             test_compounds: many(9).map((name) => ({ name, concentrations_ug_ml: [1] })),
@@ -581,14 +581,14 @@ describe("interpretIntake: limits (refused, never truncated)", () => {
       ],
       [
         {
-          ...MINIMAL_INTAKES.QPCR_EXPRESSION,
+          ...validRequests.QPCR_EXPRESSION,
           qpcr: { targets: many(17).map((g) => ({ gene_symbol: g })), number_of_samples: 2 },
         },
         "qpcr.targets",
       ],
       [
         {
-          ...MINIMAL_INTAKES.QPCR_EXPRESSION,
+          ...validRequests.QPCR_EXPRESSION,
           qpcr: { targets: [{ gene_symbol: "IL6" }], number_of_samples: 49 },
         },
         "qpcr.number_of_samples",
@@ -613,9 +613,9 @@ describe("interpretIntake: limits (refused, never truncated)", () => {
         },
         "microbial_growth.condition_matrix",
       ],
-      [{ ...MINIMAL_INTAKES.MIC_MBC_ASSAY, replicates: { technical: 7 } }, "replicates.technical"],
+      [{ ...validRequests.MIC_MBC_ASSAY, replicates: { technical: 7 } }, "replicates.technical"],
       [
-        { ...MINIMAL_INTAKES.MIC_MBC_ASSAY, replicates: { biological_replicates: 7 } },
+        { ...validRequests.MIC_MBC_ASSAY, replicates: { biological_replicates: 7 } },
         "replicates.biological_replicates",
       ],
     ];
@@ -637,7 +637,7 @@ describe("interpretIntake: limits (refused, never truncated)", () => {
 
 describe("interpretIntake: provider preferences", () => {
   it("viability without an assay type: luminescence where there is a luminometer, else resazurin, else MTS", () => {
-    const intake = MINIMAL_INTAKES.CELL_VIABILITY_IC50;
+    const intake = validRequests.CELL_VIABILITY_IC50;
     expect(planned(interpretIntake(intake, withProvider({}))).plan).toMatchObject({
       detection_method: "luminescence",
       assay_type: "CELLTITER_GLO",
@@ -655,23 +655,23 @@ describe("interpretIntake: provider preferences", () => {
   });
 
   it("a stated assay type is kept whatever the provider has", () => {
-    const intake = FULL_INTAKES.CELL_VIABILITY_IC50;
+    const intake = fullRequests.CELL_VIABILITY_IC50;
     const plan = planned(interpretIntake(intake, withProvider({ detection_methods: ["absorbance"] }))).plan;
     expect(plan.detection_method).toBe("luminescence");
   });
 
   it("plate format: 384-well when that is all the provider has, unless the intake states one", () => {
     const only384 = withProvider({ plate_formats: ["384-well"] });
-    const result = planned(interpretIntake(MINIMAL_INTAKES.MIC_MBC_ASSAY, only384));
+    const result = planned(interpretIntake(validRequests.MIC_MBC_ASSAY, only384));
     expect(result.plan.plate_format).toBe("384-well");
     expect(result.interpretation.notes).toContain("Plate format: 384-well, the format Test lab offers.");
-    expect(planned(interpretIntake(MINIMAL_INTAKES.MIC_MBC_ASSAY)).plan.plate_format).toBe("96-well");
+    expect(planned(interpretIntake(validRequests.MIC_MBC_ASSAY)).plan.plate_format).toBe("96-well");
 
-    const stated = clone(MINIMAL_INTAKES.CELL_VIABILITY_IC50) as Intake;
+    const stated = clone(validRequests.CELL_VIABILITY_IC50) as Intake;
     (stated.cell_viability as Intake).plate_format = "96-well";
     expect(planned(interpretIntake(stated, only384)).plan.plate_format).toBe("96-well");
     // 384-well plates get fewer cells per well by default.
-    expect(planned(interpretIntake(MINIMAL_INTAKES.CELL_VIABILITY_IC50, only384)).plan).toMatchObject({
+    expect(planned(interpretIntake(validRequests.CELL_VIABILITY_IC50, only384)).plan).toMatchObject({
       plate_format: "384-well",
       seeding_density_cells_per_well: 1250,
     });
@@ -680,7 +680,7 @@ describe("interpretIntake: provider preferences", () => {
   it("enzyme without an assay type follows the provider's readers", () => {
     const plan = planned(
       interpretIntake(
-        MINIMAL_INTAKES.ENZYME_INHIBITION_IC50,
+        validRequests.ENZYME_INHIBITION_IC50,
         withProvider({ detection_methods: ["luminescence"] }),
       ),
     ).plan;
@@ -689,9 +689,9 @@ describe("interpretIntake: provider preferences", () => {
 
   it("is deterministic: the same intake and provider give the same answer", () => {
     for (const intake of [
-      ...Object.values(MINIMAL_INTAKES),
-      ...Object.values(FULL_INTAKES),
-      MIC_CLOUD_INTAKE,
+      ...Object.values(validRequests),
+      ...Object.values(fullRequests),
+      specialRequests.micCloudLab,
     ]) {
       for (const provider of [undefined, ...PROVIDERS]) {
         expect(interpretIntake(intake, provider)).toEqual(interpretIntake(clone(intake), provider));

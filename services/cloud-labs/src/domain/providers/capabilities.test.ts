@@ -1,7 +1,7 @@
+import { fullRequests, validRequests } from "@petri/fixtures";
 import { describe, expect, it } from "vitest";
 
-import { SAMPLE_PLANS } from "../../testing/sample-plans.js";
-import { FULL_INTAKES, MINIMAL_INTAKES } from "../interpret/fixtures.js";
+import { SAMPLE_PLANS } from "../../../test/support/sample-plans.js";
 import { interpretIntake } from "../interpret/interpret.js";
 import type { CloudLabProvider, LabPlan } from "../plan.js";
 import { assayWarnings, capabilityProblems, estimateCost } from "./capabilities.js";
@@ -92,7 +92,7 @@ describe("capabilityProblems", () => {
   });
 
   it("works on interpreted intakes: the BSL-2 MIC fixture fits the SLL and microbiology labs only", () => {
-    const result = interpretIntake(FULL_INTAKES.MIC_MBC_ASSAY);
+    const result = interpretIntake(fullRequests.MIC_MBC_ASSAY);
     if ("problems" in result) throw new Error("expected a plan");
     const fits = PROVIDERS.filter((p) => capabilityProblems(result.plan, p).length === 0).map((p) => p.id);
     expect(fits).toEqual(["petri-sll-sandbox", "petri-microbiology-sandbox"]);
@@ -175,7 +175,7 @@ describe("assayWarnings", () => {
   });
 
   it("the interpreter's own IC50 defaults pass the spacing and span rules", () => {
-    const result = interpretIntake(MINIMAL_INTAKES.CELL_VIABILITY_IC50);
+    const result = interpretIntake(validRequests.CELL_VIABILITY_IC50);
     if ("problems" in result) throw new Error("expected a plan");
     expect(ids(assayWarnings(result.plan))).toEqual(["IC50-REP", "IC50-CTRL"]);
   });
@@ -229,9 +229,9 @@ describe("estimateCost", () => {
   });
 
   it("grows with replicates, because sample_count counts them", () => {
-    const single = interpretIntake(MINIMAL_INTAKES.MIC_MBC_ASSAY);
+    const single = interpretIntake(validRequests.MIC_MBC_ASSAY);
     const triple = interpretIntake({
-      ...MINIMAL_INTAKES.MIC_MBC_ASSAY,
+      ...validRequests.MIC_MBC_ASSAY,
       replicates: { technical: 3, biological: 3 },
     });
     if ("problems" in single || "problems" in triple) throw new Error("expected plans");

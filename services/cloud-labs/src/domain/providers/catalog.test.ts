@@ -1,7 +1,7 @@
 import { EXPERIMENT_TYPES, type ExperimentType } from "@petri/contracts";
+import { validRequests } from "@petri/fixtures";
 import { describe, expect, it } from "vitest";
 
-import { MINIMAL_INTAKES } from "../interpret/fixtures.js";
 import { interpretIntake } from "../interpret/interpret.js";
 import type { CloudLabProvider } from "../plan.js";
 import { estimateCost } from "./capabilities.js";
@@ -103,7 +103,7 @@ describe("provider catalog", () => {
     for (const provider of PROVIDERS) {
       for (const type of provider.supported_experiment_types) {
         if (type === "CUSTOM") continue;
-        const result = interpretIntake(MINIMAL_INTAKES[type], provider);
+        const result = interpretIntake(validRequests[type], provider);
         if ("problems" in result) throw new Error(`${type}: ${JSON.stringify(result.problems)}`);
         const { estimated_cost_usd: cost } = estimateCost(result.plan, provider);
         const [low, high] = PRICE_BANDS[type];

@@ -10,13 +10,13 @@ import type {
   ViabilityPlan,
   ZonePlan,
 } from "../plan.js";
-import { SAMPLE_PLANS } from "../../testing/sample-plans.js";
+import { SAMPLE_PLANS } from "../../../test/support/sample-plans.js";
 import { MAX_GROWTH_READS } from "./builders/growth.js";
 import { SllNotExpressibleError } from "./errors.js";
 import { GEOMETRY, outerWells } from "./layout.js";
-import { simulate, type WellState } from "./testing/simulate.js";
-import { variant } from "./testing/plan-variants.js";
-import { commentLiteral, tokenize } from "./testing/wl-reader.js";
+import { simulate, type WellState } from "../../../test/support/sll/simulate.js";
+import { variant } from "../../../test/support/sll/plan-variants.js";
+import { commentLiteral, tokenize } from "../../../test/support/sll/wl-reader.js";
 import { toSll } from "./to-sll.js";
 import type { SllProtocol, SllStep, SllWell } from "./types.js";
 

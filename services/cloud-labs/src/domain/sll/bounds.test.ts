@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { largestPlans } from "./testing/hostile.js";
+import { largestPlans } from "../../../test/support/sll/hostile.js";
 import { SLL_LIMITS, toSll } from "./to-sll.js";
 
 describe("bounded output", () => {

@@ -3,7 +3,7 @@ import { SLL_FUNCTIONS, SLL_OPERATIONS } from "./allow-list.js";
 import { checkSllProtocol } from "./check.js";
 import { SllRenderError } from "./errors.js";
 import { renderSll } from "./render.js";
-import { planVariants } from "./testing/plan-variants.js";
+import { planVariants } from "../../../test/support/sll/plan-variants.js";
 import { toSll } from "./to-sll.js";
 import type { SllProtocolBody, SllStep } from "./types.js";
 

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { SllRenderError } from "./errors.js";
 import { wlComment, wlNumber, wlString } from "./escape.js";
-import { readComment, readStringLiteral, tokenize } from "./testing/wl-reader.js";
+import { readComment, readStringLiteral, tokenize } from "../../../test/support/sll/wl-reader.js";
 
 /** What a string is expected to read back as: lone surrogates become U+FFFD. */
 const wellFormed = (s: string) =>

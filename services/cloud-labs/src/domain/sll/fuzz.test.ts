@@ -8,9 +8,9 @@ import { describe, expect, it } from "vitest";
 import type { DetectionMethod, LabPlan } from "../plan.js";
 import { checkSllProtocol } from "./check.js";
 import { SllNotExpressibleError } from "./errors.js";
-import { planVariants, variant } from "./testing/plan-variants.js";
+import { planVariants, variant } from "../../../test/support/sll/plan-variants.js";
 import { SLL_LIMITS, toSll } from "./to-sll.js";
-import { arbitraryPlan } from "../../testing/plan-arbitraries.js";
+import { arbitraryPlan } from "../../../test/support/plan-arbitraries.js";
 
 const DETECTION: DetectionMethod[] = [
   "absorbance",
@@ -72,7 +72,7 @@ describe("toSll over random plan shapes", () => {
   });
 });
 
-describe("toSll over arbitrary plans within PLAN_LIMITS (testing/plan-arbitraries)", () => {
+describe("toSll over arbitrary plans within PLAN_LIMITS (test/support/plan-arbitraries)", () => {
   it("returns a checked protocol within SLL_LIMITS, or a SllNotExpressibleError", () => {
     fc.assert(
       fc.property(arbitraryPlan(), (plan) => {

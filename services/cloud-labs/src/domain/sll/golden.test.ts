@@ -10,7 +10,7 @@
  */
 import { EXPERIMENT_TYPES } from "@petri/contracts";
 import { describe, expect, it } from "vitest";
-import { SAMPLE_PLANS } from "../../testing/sample-plans.js";
+import { SAMPLE_PLANS } from "../../../test/support/sample-plans.js";
 import { toSll } from "./to-sll.js";
 
 const fileName = (type: string) => type.toLowerCase().replaceAll("_", "-");

@@ -7,9 +7,14 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { SLL_FUNCTIONS, SLL_OPERATIONS, SLL_TYPE_HEADS, SLL_UNITS } from "./allow-list.js";
-import { largestPlans, withTexts, WORST_TEXT } from "./testing/hostile.js";
-import { planVariants } from "./testing/plan-variants.js";
-import { commentLiteral, parseExpression, tokenize, type Plain } from "./testing/wl-reader.js";
+import { largestPlans, withTexts, WORST_TEXT } from "../../../test/support/sll/hostile.js";
+import { planVariants } from "../../../test/support/sll/plan-variants.js";
+import {
+  commentLiteral,
+  parseExpression,
+  tokenize,
+  type Plain,
+} from "../../../test/support/sll/wl-reader.js";
 import { toSll } from "./to-sll.js";
 import type { SllProtocol, SllStep, SllValue } from "./types.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SAMPLE_PLANS } from "../../testing/sample-plans.js";
+import { SAMPLE_PLANS } from "../../../test/support/sample-plans.js";
 import { renderSll } from "./render.js";
 import { toSll } from "./to-sll.js";
 import type { SllProtocolBody } from "./types.js";

@@ -1,11 +1,7 @@
 import { createServer } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { EngineProviderError } from "../../domain/generation.js";
-import {
-  FAKE_DOIS,
-  type FakeLiteratureServer,
-  startFakeLiteratureServer,
-} from "../testing/fake-literature-server.js";
+import { FAKE_DOIS, type FakeLiteratureServer, startFakeLiteratureServer } from "@petri/fixtures/engine";
 import { EuropePmcLiterature, type EuropePmcLiteratureOptions } from "./europe-pmc-literature.js";
 
 const CONTACT = "engine-tests@example.org";

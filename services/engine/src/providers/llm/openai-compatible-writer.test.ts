@@ -8,8 +8,8 @@ import {
   type FakeLlmScenario,
   type FakeLlmServer,
   startFakeLlmServer,
-} from "../testing/fake-llm-server.js";
-import { FIXTURE_SOURCE, writerInput } from "../testing/writer-input.js";
+} from "@petri/fixtures/engine";
+import { FIXTURE_SOURCE, writerInput } from "../../../test/support/writer-input.js";
 import { OpenAiCompatibleWriter, type OpenAiCompatibleWriterOptions } from "./openai-compatible-writer.js";
 
 const API_KEY = "sk-petri-test-key-must-never-leak";

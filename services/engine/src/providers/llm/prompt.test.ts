@@ -1,7 +1,7 @@
 import { EXPERIMENT_TYPES } from "@petri/contracts";
 import { describe, expect, it } from "vitest";
 import { buildPrompt } from "./prompt.js";
-import { FIXTURE_SOURCE, writerInput } from "../testing/writer-input.js";
+import { FIXTURE_SOURCE, writerInput } from "../../../test/support/writer-input.js";
 
 describe("buildPrompt", () => {
   it("fences the query and context as data and states the citation rule", () => {

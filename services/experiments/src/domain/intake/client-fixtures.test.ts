@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 
 import { EXPERIMENT_TYPES } from "../contracts.js";
-import { clientIntakes } from "./client-fixtures.js";
-import { run } from "./test-support.js";
+import { clientIntakes } from "@petri/fixtures";
+import { run } from "../../../test/support/intake.js";
 
 /** Every path of a JSON value with its leaf, e.g. ["hypothesis.why_interesting", "…"]. */
 function leaves(value: unknown, at = ""): Array<[string, unknown]> {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 
 import { bslNumber, normalizeBsl } from "./bsl.js";
-import { errorAt, full, minimal, run } from "./test-support.js";
+import { errorAt, full, minimal, run } from "../../../test/support/intake.js";
 
 describe("BSL spellings are stored as BSL-1 / BSL-2", () => {
   const spellings: Array<[unknown, string]> = [

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 
-import { specialRequests } from "./fixtures.js";
+import { specialRequests } from "@petri/fixtures";
 import { WARNING_RULES } from "./rules/index.js";
-import { full, minimal, run, type Json } from "./test-support.js";
+import { full, minimal, run, type Json } from "../../../test/support/intake.js";
 
 interface Case {
   code: string;

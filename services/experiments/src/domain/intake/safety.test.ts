@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 
 import { casChecksumOk, findCasNumbers, normalizeCas } from "./cas.js";
-import { specialRequests } from "./fixtures.js";
+import { specialRequests } from "@petri/fixtures";
 import { CONTROLLED_SUBSTANCES } from "./safety/controlled-substances.js";
 import { findControlledSubstances, findHumanSubjectPhrases } from "./safety/scan.js";
-import { errorAt, full, minimal, run, type Json } from "./test-support.js";
+import { errorAt, full, minimal, run, type Json } from "../../../test/support/intake.js";
 
 const withMaterial = (material: Json): Json => ({
   ...minimal("MIC_MBC_ASSAY"),

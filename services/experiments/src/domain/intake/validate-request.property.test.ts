@@ -2,9 +2,9 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 
 import { EXPERIMENT_TYPES, type SafetyFlag } from "../contracts.js";
-import { FIXTURE_NOW, fullRequests, specialRequests, validRequests } from "./fixtures.js";
+import { FIXTURE_NOW, fullRequests, specialRequests, validRequests } from "@petri/fixtures";
 import { REQUEST_FIELDS } from "./schema/request.js";
-import type { Json } from "./test-support.js";
+import type { Json } from "../../../test/support/intake.js";
 import { validateHypothesis } from "./validate-hypothesis.js";
 import { validateExperimentRequest, type ValidationResult } from "./validate-request.js";
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 
 import { EXPERIMENT_TYPES, type RequestError } from "../contracts.js";
-import { FIXTURE_NOW, fullRequests, specialRequests, validRequests } from "./fixtures.js";
-import { errorAt, full, minimal, run, warningCodes } from "./test-support.js";
+import { FIXTURE_NOW, fullRequests, specialRequests, validRequests } from "@petri/fixtures";
+import { errorAt, full, minimal, run, warningCodes } from "../../../test/support/intake.js";
 import { parseExperimentType, validateExperimentRequest } from "./validate-request.js";
 
 describe("valid requests of every type", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { checkTemplateParameters, getTemplate, TEMPLATES } from "../templates/index.js";
-import { FIXTURE_NOW, fullRequests, specialRequests, validRequests } from "../intake/fixtures.js";
+import { FIXTURE_NOW, fullRequests, specialRequests, validRequests } from "@petri/fixtures";
 import { validateExperimentRequest } from "../intake/index.js";
 import { jobRequirementsOf } from "./job-requirements.js";
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 
 import { fileNameProblem } from "./file-names.js";
 import { contentTypeForFormat, sniffImage, sniffNotebook } from "./file-types.js";
-import { GIF_HEAD, JPEG_HEAD, PDF_HEAD, PNG_1X1, WEBP_HEAD } from "./test-support.js";
+import { GIF_HEAD, JPEG_HEAD, PDF_HEAD, PNG_1X1, WEBP_HEAD } from "../../../test/support/results.js";
 
 describe("fileNameProblem", () => {
   it.each(["plate-1.csv", "Raw data (run 2).xlsx", ".hidden.csv", "données_µM.tsv", "a".repeat(200), "x"])(

@@ -16,7 +16,7 @@ import {
   PDF_HEAD,
   PNG_1X1,
   WEBP_HEAD,
-} from "./test-support.js";
+} from "../../../test/support/results.js";
 
 type Json = Record<string, unknown>;
 

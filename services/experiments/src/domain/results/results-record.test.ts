@@ -10,7 +10,7 @@ import {
   toStoredResults,
   type StoredResults,
 } from "./stored-results.js";
-import { CSV_SHA256, fullBody, minimalBody } from "./test-support.js";
+import { CSV_SHA256, fullBody, minimalBody } from "../../../test/support/results.js";
 
 const SUBMITTED_AT = new Date("2026-12-03T14:05:00.000Z");
 const FILE_IDS = ["fil_raw1", "fil_raw2", "fil_photo1", "fil_photo2", "fil_notebook"];

@@ -6,7 +6,7 @@ import { SNIFF_BYTES } from "./file-types.js";
 import { RESULT_LIMITS } from "./limits.js";
 import { parseSubmission } from "./parse-submission.js";
 import { type StreamedContent, checkStreamedSubmission } from "./streamed-submission.js";
-import { b64, fullBody, minimalBody } from "./test-support.js";
+import { b64, fullBody, minimalBody } from "../../../test/support/results.js";
 
 /** What UploadResults makes of `body`: contents decoded apart in pieces, replaced by "". */
 function streamedOf(body: Record<string, any>) {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { NOW, operator } from "../operators/test-support.js";
+import { NOW, operator } from "../../../test/support/operators.js";
 import { feedPage, feedTitle, isPrivateJob, rankJobsFor } from "./feed.js";
 import type { JobRecord } from "./projection.js";
-import { jobRecord, storedRequirements } from "./test-support.js";
+import { jobRecord, storedRequirements } from "../../../test/support/jobs.js";
 
 const at = (day: number) => new Date(Date.UTC(2026, 10, day, 9));
 

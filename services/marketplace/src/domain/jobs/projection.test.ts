@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { type JobChange, type JobRecord, applyJobChange } from "./projection.js";
-import { storedRequirements } from "./test-support.js";
+import { storedRequirements } from "../../../test/support/jobs.js";
 
 const STATUSES = [
   "pending_review",

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { deadlineDate, matchingRequirements } from "./requirements.js";
-import { storedRequirements } from "./test-support.js";
+import { storedRequirements } from "../../../test/support/jobs.js";
 
 describe("matchingRequirements", () => {
   it("reads cents as USD and leaves unstated values out", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { NOW, job, operator, validProfile } from "../operators/test-support.js";
+import { NOW, job, operator, validProfile } from "../../../test/support/operators.js";
 import { rankLabs } from "./lab-ranking.js";
 import { rankOperators } from "./score.js";
 

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 
 import type { Operator, QualityMetrics } from "../operators/index.js";
-import { job, NOW, operator, validProfile } from "../operators/test-support.js";
+import { job, NOW, operator, validProfile } from "../../../test/support/operators.js";
 import {
   availabilityForJob,
   availabilityFromCount,

@@ -2,7 +2,7 @@ import { eligibilityFailures } from "@petri/contracts";
 import { describe, expect, it } from "vitest";
 import { eligibilityJobOf, eligibilityOf } from "./eligibility.js";
 import { isQualifiedFor } from "./qualification.js";
-import { NOW, job, operator, validProfile, verification } from "./test-support.js";
+import { NOW, job, operator, validProfile, verification } from "../../../test/support/operators.js";
 import { withVerifiedEquipment } from "./verification.js";
 
 describe("eligibilityOf", () => {

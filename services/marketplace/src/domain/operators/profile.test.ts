@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 
 import { validateOperatorProfile } from "./profile.js";
-import { profileInput } from "./test-support.js";
+import { profileInput } from "../../../test/support/operators.js";
 import { EXPERIMENT_TYPES } from "./types.js";
 import { validateVerificationRecord } from "./verification.js";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 
 import { isQualifiedFor, localDate, type HardFilter } from "./qualification.js";
-import { job, NOW, operator, validProfile, verification } from "./test-support.js";
+import { job, NOW, operator, validProfile, verification } from "../../../test/support/operators.js";
 
 function failedOf(...args: Parameters<typeof isQualifiedFor>): HardFilter[] {
   return isQualifiedFor(...args).failed_filters.map((f) => f.filter);

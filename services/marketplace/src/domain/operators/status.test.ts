@@ -9,7 +9,7 @@ import {
   type OperatorEventType,
   type OperatorStatus,
 } from "./status.js";
-import { NOW, verification } from "./test-support.js";
+import { NOW, verification } from "../../../test/support/operators.js";
 import type { VerificationRecord } from "./verification.js";
 
 const EVENTS: Record<OperatorEventType, OperatorEvent> = {

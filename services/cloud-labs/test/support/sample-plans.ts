@@ -4,7 +4,7 @@
  * genes are the usual laboratory ones; nothing here is a result.
  */
 import type { ExperimentType } from "@petri/contracts";
-import type { LabPlan } from "../domain/plan.js";
+import type { LabPlan } from "../../src/domain/plan.js";
 
 function deepFreeze<T>(value: T): T {
   if (value !== null && typeof value === "object") {

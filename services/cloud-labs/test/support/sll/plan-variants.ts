@@ -12,8 +12,8 @@ import type {
   SangerPlan,
   ViabilityPlan,
   ZonePlan,
-} from "../../plan.js";
-import { SAMPLE_PLANS } from "../../../testing/sample-plans.js";
+} from "../../../src/domain/plan.js";
+import { SAMPLE_PLANS } from "../sample-plans.js";
 
 export function variant<T extends LabPlan>(plan: LabPlan, change: (copy: T) => void): T {
   const copy = structuredClone(plan) as T;

@@ -2,8 +2,8 @@
  * Test support: plans whose every user-text field is replaced, and the largest plans of each
  * type within PLAN_LIMITS with the text that escapes worst.
  */
-import { PLAN_LIMITS, type LabPlan } from "../../plan.js";
-import { MAX_GROWTH_READS } from "../builders/growth.js";
+import { PLAN_LIMITS, type LabPlan } from "../../../src/domain/plan.js";
+import { MAX_GROWTH_READS } from "../../../src/domain/sll/builders/growth.js";
 
 /** Fields holding a closed set of values, not user text. */
 const CLOSED_FIELDS = new Set([

@@ -1,7 +1,11 @@
 /** Helpers shared by the intake tests (not part of the public API). */
-import type { ExperimentType } from "../contracts.js";
-import { FIXTURE_NOW, fullRequests, validRequests } from "./fixtures.js";
-import { validateExperimentRequest, type ValidationMode, type ValidationResult } from "./validate-request.js";
+import type { ExperimentType } from "../../src/domain/contracts.js";
+import { FIXTURE_NOW, fullRequests, validRequests } from "@petri/fixtures";
+import {
+  validateExperimentRequest,
+  type ValidationMode,
+  type ValidationResult,
+} from "../../src/domain/intake/validate-request.js";
 
 export type Json = Record<string, any>;
 

@@ -20,7 +20,7 @@ import {
   type SangerPlan,
   type ViabilityPlan,
   type ZonePlan,
-} from "../domain/plan.js";
+} from "../../src/domain/plan.js";
 
 /** Mostly small, sometimes anywhere up to the limit. */
 function count(max: number, usual = Math.min(3, max)): fc.Arbitrary<number> {

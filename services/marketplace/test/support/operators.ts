@@ -1,8 +1,8 @@
 /** Test fixtures (not shipped behaviour): a valid profile input and an active, verified operator. */
-import type { JobRequirements } from "./job.js";
-import type { Operator } from "./operator.js";
-import { validateOperatorProfile, type OperatorProfile } from "./profile.js";
-import type { VerificationRecord } from "./verification.js";
+import type { JobRequirements } from "../../src/domain/operators/job.js";
+import type { Operator } from "../../src/domain/operators/operator.js";
+import { validateOperatorProfile, type OperatorProfile } from "../../src/domain/operators/profile.js";
+import type { VerificationRecord } from "../../src/domain/operators/verification.js";
 
 export function profileInput(): Record<string, unknown> {
   return {

@@ -4,9 +4,9 @@
  * to the first well. SerialDilute fills the wells after its source in row-major order, adding
  * diluent = volume moved x (factor - 1), the semantics the generator assumes.
  */
-import { containerByName } from "../catalog.js";
-import { wellName } from "../layout.js";
-import type { SllProtocolBody, SllQuantity, SllValue, SllWell } from "../types.js";
+import { containerByName } from "../../../src/domain/sll/catalog.js";
+import { wellName } from "../../../src/domain/sll/layout.js";
+import type { SllProtocolBody, SllQuantity, SllValue, SllWell } from "../../../src/domain/sll/types.js";
 
 export interface WellState {
   volume: number;

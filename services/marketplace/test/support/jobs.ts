@@ -1,6 +1,6 @@
 /** Test fixtures (not shipped behaviour): stored job requirements and job records. */
-import type { JobRecord } from "./projection.js";
-import type { StoredJobRequirements } from "./requirements.js";
+import type { JobRecord } from "../../src/domain/jobs/projection.js";
+import type { StoredJobRequirements } from "../../src/domain/jobs/requirements.js";
 
 export function storedRequirements(overrides: Partial<StoredJobRequirements> = {}): StoredJobRequirements {
   return {

@@ -1,4 +1,8 @@
-import type { HypothesisWriterInput, RecognisedEntities, VerifiedSource } from "../../domain/generation.js";
+import type {
+  HypothesisWriterInput,
+  RecognisedEntities,
+  VerifiedSource,
+} from "../../src/domain/generation.js";
 
 /** Writer inputs for tests: a synthetic question and a synthetic verified source (not a real citation). */
 export const NO_ENTITIES: RecognisedEntities = {
