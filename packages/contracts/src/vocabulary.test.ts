@@ -21,8 +21,7 @@ const enums: DescEnum[] = files.flatMap((file) => file.enums);
 describe("the vocabulary generated from the proto enums", () => {
   it.each(enums.map((e) => [e.typeName, e] as const))("%s: one REST spelling per value, in order", (_, e) => {
     const byName = (vocabulary as Record<string, unknown>)[`${upperSnake(e.name)}_BY_NAME`] as
-      | Record<string, number>
-      | undefined;
+      Record<string, number> | undefined;
     expect(byName, `no ${upperSnake(e.name)}_BY_NAME: run npm run generate`).toBeDefined();
     const specified = e.values.filter((v) => v.number !== 0);
     expect(Object.values(byName!)).toEqual(specified.map((v) => v.number));
