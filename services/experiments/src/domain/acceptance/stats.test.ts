@@ -5,6 +5,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   chiSquareTest,
+  FISHER_MAX_TABLES,
   fisherExact,
   mannWhitney,
   mannWhitneyCounts,
@@ -359,6 +360,24 @@ describe("fisherExact", () => {
       ),
       { numRuns: 100 },
     );
+  });
+
+  it("enumerates up to FISHER_MAX_TABLES tables and refuses counts that would need more", () => {
+    // Margins 99,999 each: first-cell values 0..99,999, exactly the limit.
+    const atLimit = ok(
+      fisherExact([
+        [50_000, 49_999],
+        [49_999, 50_000],
+      ]),
+    );
+    expect(atLimit.pValue).toBeGreaterThanOrEqual(0);
+    expect(atLimit.pValue).toBeLessThanOrEqual(1);
+    const huge = fisherExact([
+      [84_610_402, 1],
+      [1, 84_610_402],
+    ]);
+    expect(huge.ok).toBe(false);
+    if (!huge.ok) expect(huge.reason).toContain(`at most ${FISHER_MAX_TABLES} tables`);
   });
 
   it("rejects non-2x2 or non-integer tables", () => {

@@ -307,6 +307,13 @@ export function chiSquareTest(table: readonly (readonly number[])[], yates = tru
 export const FISHER_RELATIVE_TOLERANCE = 1e-7;
 
 /**
+ * Most tables (values of the first cell with the margins fixed) Fisher's test enumerates. Counts
+ * in a lab's 2 x 2 table are far below it; a submitted table with counts in the millions would
+ * otherwise make the evaluator allocate and sum one probability per table.
+ */
+export const FISHER_MAX_TABLES = 100_000;
+
+/**
  * Fisher's exact test on a 2 x 2 table [[a, b], [c, d]], two-sided as R `fisher.test`: the p-value is
  * the sum of the hypergeometric probabilities (fixed margins) of all tables whose probability is
  * <= the observed table's probability x (1 + 1e-7).
@@ -324,9 +331,13 @@ export function fisherExact(table: readonly (readonly number[])[]): TestOutcome 
   const k = a + b; // first row total
   const lo = Math.max(0, k - n);
   const hi = Math.min(k, m);
+  if (hi - lo + 1 > FISHER_MAX_TABLES)
+    return fail(
+      `Fisher's exact test enumerates at most ${FISHER_MAX_TABLES} tables and these counts have ${hi - lo + 1}; chi_square suits counts this large`,
+    );
   const logP: number[] = [];
   for (let x = lo; x <= hi; x++) logP.push(lchoose(m, x) + lchoose(n, k - x) - lchoose(m + n, k));
-  const maxLog = Math.max(...logP);
+  const maxLog = logP.reduce((max, l) => (l > max ? l : max), Number.NEGATIVE_INFINITY);
   const dens = logP.map((l) => Math.exp(l - maxLog));
   const sum = dens.reduce((s, v) => s + v, 0);
   const observed = dens[a - lo]!;
