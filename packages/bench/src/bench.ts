@@ -120,10 +120,13 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
             );
           }
           if (selected("webhook")) {
-            // Claims are timed on a system that has caught up with the load rounds' events.
-            const waited = await waitForQuiet(petri, 120);
-            log(`${mode} round ${round}: quiet after ${waited.toFixed(1)} s`);
-            const claims = await runWebhookRound(petri.baseUrl, population, receiver, options.claims);
+            // Claims are timed on a system that has caught up with the load rounds' events
+            // and with the posts of the claimed experiments.
+            const settle = async () => {
+              const waited = await waitForQuiet(petri, 120);
+              log(`${mode} round ${round}: quiet after ${waited.toFixed(1)} s`);
+            };
+            const claims = await runWebhookRound(petri.baseUrl, population, receiver, options.claims, settle);
             webhookRounds.push(claims);
             log(`${mode} round ${round}: webhook: ${claims.claims} claims, ${claims.missed} missed`);
           }

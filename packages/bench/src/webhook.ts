@@ -25,16 +25,26 @@ function claimBody() {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Waits (bounded) for the receiver's first "claimed" delivery of the experiment. */
+async function arrivalOf(receiver: WebhookReceiver, experimentId: string, graceMs: number): Promise<void> {
+  const deadline = performance.now() + graceMs;
+  while (performance.now() < deadline && receiver.arrival(experimentId, "claimed") === undefined)
+    await sleep(2);
+}
+
 /**
  * `claims` open experiments posted by the first requester, each asking for the "claimed" webhook
- * to `receiver`, then claimed one after another by the operator (a bounded loop, no overlap),
- * each claim timed to the receiver's first delivery of its event.
+ * to `receiver`; once the target has worked off what posting them set going (`settle`), they
+ * are claimed one after another by the operator, each claim timed to the receiver's first
+ * delivery of its event, and the next claim sent only once that delivery arrived (or
+ * `graceMs` passed): the row measures one claim's way to its webhook, not a queue of them.
  */
 export async function runWebhookRound(
   baseUrl: string,
   population: Population,
   receiver: WebhookReceiver,
   claims: number,
+  settle: () => Promise<unknown>,
   graceMs = 10_000,
 ): Promise<WebhookRoundResult> {
   const requester = population.requesters[0]!;
@@ -54,6 +64,7 @@ export async function runWebhookRound(
     });
     ids.push(created.experiment_id as string);
   }
+  await settle();
   const sent = new Map<string, { requested: number; answered: number }>();
   for (const id of ids) {
     // The experiments service learns of a verified operator through an event: until then a
@@ -69,6 +80,7 @@ export async function runWebhookRound(
       const text = await response.text();
       if (response.status === 200) {
         sent.set(id, { requested, answered });
+        await arrivalOf(receiver, id, graceMs);
         break;
       }
       if (response.status !== 403 || !/not a verified operator/i.test(text) || attempt >= 100)
@@ -76,9 +88,6 @@ export async function runWebhookRound(
       await sleep(100);
     }
   }
-  const deadline = performance.now() + graceMs;
-  while (performance.now() < deadline && ids.some((id) => receiver.arrival(id, "claimed") === undefined))
-    await sleep(20);
   const result: WebhookRoundResult = { claims, fromResponseMs: [], fromRequestMs: [], missed: 0 };
   for (const [id, { requested, answered }] of sent) {
     const arrived = receiver.arrival(id, "claimed");
