@@ -29,21 +29,20 @@ export {
 } from "./record-event.js";
 export { createUnitOfWork, type UnitOfWork } from "./unit-of-work.js";
 export { isValidFilter, isValidSubject, subjectMatches } from "./subjects.js";
-export { BusNamespace, NatsEventBus, type NatsEventBusOptions } from "./nats-bus.js";
+export { NatsEventBus, type NatsEventBusOptions } from "./nats-bus.js";
+export { BusNamespace } from "./nats-namespace.js";
 export { InProcessEventBus, NoStreamError, type InProcessEventBusOptions } from "./in-process-bus.js";
 export { BUS_SCHEMA, busMigrations, migrateBus } from "./in-process-schema.js";
 export { OutboxRelay, type OutboxRelayOptions, type OutboxRelayStats } from "./outbox-relay.js";
+export { ConsumerRunner, type ConsumerRunnerOptions, type ConsumerRunnerStats } from "./consumer-runner.js";
 export {
-  ConsumerRunner,
   on,
-  type ConsumerRunnerOptions,
-  type ConsumerRunnerStats,
   type ConsumerSubscription,
   type EventContext,
   type EventHandler,
   type OnOptions,
   type Subscription,
-} from "./consumer-runner.js";
+} from "./event-handlers.js";
 /** The structural (pino-compatible) logger the bus adapters, relay and runner take. */
 export type { Logger as EventsLogger } from "./internal/async.js";
 /** Reports a service's outbox, dead letters and consumer lag at scrape time (the host's runtime starts it). */

@@ -1,30 +1,15 @@
 import {
-  AckPolicy,
   DeliverPolicy,
-  DiscardPolicy,
   JetStreamApiCodes,
-  JetStreamApiError,
   jetstream,
   jetstreamManager,
-  RetentionPolicy,
-  StorageType,
-  type ConsumerConfig,
   type ConsumerInfo,
   type ConsumerMessages,
   type JetStreamClient,
   type JetStreamManager,
   type JsMsg,
-  type StreamInfo,
 } from "@nats-io/jetstream";
-import {
-  connect,
-  headers as natsHeaders,
-  nanos,
-  RequestError,
-  TimeoutError,
-  type MsgHdrs,
-  type NatsConnection,
-} from "@nats-io/transport-node";
+import { connect, headers as natsHeaders, type MsgHdrs, type NatsConnection } from "@nats-io/transport-node";
 import type { EventEnvelope } from "@petri/contracts/common";
 import type {
   BroadcastSpec,
@@ -39,6 +24,9 @@ import type {
 import { decodeEnvelope, encodeEnvelope } from "./envelope.js";
 import { type TextMapSetter, context, propagation } from "@opentelemetry/api";
 import { errorMessage, Semaphore, type Logger } from "./internal/async.js";
+import { NatsDelivery } from "./nats-delivery.js";
+import { BusNamespace } from "./nats-namespace.js";
+import { isApiError, JetStreamProvisioner } from "./nats-provisioning.js";
 
 export interface NatsEventBusOptions {
   /** e.g. "nats://127.0.0.1:4222" or a list of them. */
@@ -68,70 +56,7 @@ export interface NatsEventBusOptions {
   streamReplicas?: number;
 }
 
-const NAMESPACE_PATTERN = /^[a-z0-9_-]{1,40}$/;
-
 const natsHeadersSetter: TextMapSetter<MsgHdrs> = { set: (headers, key, value) => headers.set(key, value) };
-
-/** Maps the logical names every service uses to the names of one deployment's namespace. */
-export class BusNamespace {
-  private readonly streamPrefix: string;
-  constructor(readonly name: string) {
-    if (name !== "" && !NAMESPACE_PATTERN.test(name)) {
-      throw new Error(`bus namespace "${name}" must match ${NAMESPACE_PATTERN} (or be empty)`);
-    }
-    this.streamPrefix = name === "" ? "" : `${name.toUpperCase().replace(/-/g, "_")}_`;
-  }
-  streamName(name: string): string {
-    return this.streamPrefix + name;
-  }
-  subject(subject: string): string {
-    return this.name === "" ? subject : `${this.name}.${subject}`;
-  }
-  stream(spec: StreamSpec): StreamSpec {
-    return { name: this.streamName(spec.name), subjects: spec.subjects.map((s) => this.subject(s)) };
-  }
-  consumer(spec: ConsumerSpec): ConsumerSpec {
-    return {
-      ...spec,
-      stream: this.stream(spec.stream),
-      durable: this.name === "" ? spec.durable : `${this.name}_${spec.durable}`,
-      filterSubject: this.subject(spec.filterSubject),
-    };
-  }
-}
-
-const DEFAULT_ACK_WAIT_MS = 30_000;
-
-function isApiError(err: unknown, code: number): boolean {
-  return err instanceof JetStreamApiError && err.code === code;
-}
-
-/** How often a management request is asked again while the cluster settles, 1 s apart. */
-const MANAGEMENT_ATTEMPTS = 20;
-
-/**
- * A management request that met a cluster electing leaders (a node restarted, a stream's
- * copies raised): it timed out, found no responder, or JetStream answered 503. Asked again,
- * it is answered once the election is over.
- */
-function isClusterSettling(err: unknown): boolean {
-  return (
-    err instanceof TimeoutError ||
-    (err instanceof RequestError && err.isNoResponders()) ||
-    (err instanceof JetStreamApiError && err.status === 503)
-  );
-}
-
-function sameSubjects(a: readonly string[], b: readonly string[]): boolean {
-  const x = [...a].sort();
-  const y = [...b].sort();
-  return x.length === y.length && x.every((s, i) => s === y[i]);
-}
-
-/** A consumer filter of ">" is stored as "no filter" by the server. */
-function normaliseFilter(filter: string | undefined): string {
-  return filter === undefined || filter === "" ? ">" : filter;
-}
 
 /**
  * EventBus over NATS JetStream (cluster mode). Streams and durable pull consumers are
@@ -142,8 +67,8 @@ export class NatsEventBus implements EventBus {
   readonly kind = "nats" as const;
   private isConnected = true;
   private closing = false;
-  private readonly provisionedStreams = new Set<string>();
   private readonly namespace: BusNamespace;
+  private readonly provision: JetStreamProvisioner;
 
   private constructor(
     private readonly nc: NatsConnection,
@@ -152,6 +77,7 @@ export class NatsEventBus implements EventBus {
     private readonly opts: NatsEventBusOptions,
   ) {
     this.namespace = new BusNamespace(opts.namespace ?? "");
+    this.provision = new JetStreamProvisioner(jsm, opts.logger, opts, () => this.closing);
     void this.watchStatus();
   }
 
@@ -204,77 +130,7 @@ export class NatsEventBus implements EventBus {
 
   async ensureStream(logical: StreamSpec): Promise<void> {
     const spec = this.namespace.stream(logical);
-    return this.whenClusterSettled(`stream ${spec.name}`, () => this.provisionStream(spec));
-  }
-
-  /**
-   * Runs a provisioning step, asking again (bounded) while the cluster settles, so a process
-   * starting just after a node restart or a replica raise does not fail its start-up for it.
-   */
-  private async whenClusterSettled<T>(what: string, step: () => Promise<T>): Promise<T> {
-    for (let attempt = 1; ; attempt += 1) {
-      try {
-        return await step();
-      } catch (err) {
-        if (attempt >= MANAGEMENT_ATTEMPTS || this.closing || !isClusterSettling(err)) throw err;
-        this.opts.logger.warn(
-          { err: errorMessage(err), attempt, what },
-          "JetStream is settling; asking again",
-        );
-        await new Promise((resolve) => setTimeout(resolve, 1_000));
-      }
-    }
-  }
-
-  private async provisionStream(spec: StreamSpec): Promise<void> {
-    const duplicateWindow = nanos(this.opts.duplicateWindowMs ?? 120_000);
-    const replicas = this.opts.streamReplicas ?? 1;
-    let info: StreamInfo;
-    try {
-      info = await this.jsm.streams.info(spec.name);
-    } catch (err) {
-      if (!isApiError(err, JetStreamApiCodes.StreamNotFound)) throw err;
-      try {
-        await this.jsm.streams.add({
-          name: spec.name,
-          subjects: [...spec.subjects],
-          storage: StorageType.File,
-          retention: RetentionPolicy.Limits,
-          discard: DiscardPolicy.Old,
-          duplicate_window: duplicateWindow,
-          num_replicas: replicas,
-        });
-        this.opts.logger.info({ stream: spec.name, subjects: spec.subjects, replicas }, "stream created");
-        this.provisionedStreams.add(spec.name);
-        return;
-      } catch (addErr) {
-        // Another process may have created it in the meantime: fall through to compare.
-        info = await this.jsm.streams.info(spec.name).catch(() => {
-          throw addErr;
-        });
-      }
-    }
-    // Fewer copies than wanted: a stream made before the cluster grew. Raising them is an
-    // online operation (the new peers catch up from the leader). Never lowered here: a process
-    // still configured for one copy during a roll-out must not take the others away.
-    const wantedReplicas = Math.max(info.config.num_replicas ?? 1, replicas);
-    if (
-      !sameSubjects(info.config.subjects ?? [], spec.subjects) ||
-      info.config.duplicate_window !== duplicateWindow ||
-      info.config.num_replicas !== wantedReplicas
-    ) {
-      await this.jsm.streams.update(spec.name, {
-        ...info.config,
-        subjects: [...spec.subjects],
-        duplicate_window: duplicateWindow,
-        num_replicas: wantedReplicas,
-      });
-      this.opts.logger.info(
-        { stream: spec.name, subjects: spec.subjects, replicas: wantedReplicas },
-        "stream updated",
-      );
-    }
-    this.provisionedStreams.add(spec.name);
+    return this.provision.whenClusterSettled(`stream ${spec.name}`, () => this.provision.stream(spec));
   }
 
   async publish(envelope: EventEnvelope): Promise<PublishAck> {
@@ -294,46 +150,7 @@ export class NatsEventBus implements EventBus {
   /** Creates the durable pull consumer or brings its config in line; returns the server's view. */
   async ensureConsumer(logical: ConsumerSpec): Promise<ConsumerInfo> {
     const spec = this.namespace.consumer(logical);
-    return this.whenClusterSettled(`consumer ${spec.durable}`, () => this.provisionConsumer(spec));
-  }
-
-  private async provisionConsumer(spec: ConsumerSpec): Promise<ConsumerInfo> {
-    const ackWait = nanos(spec.ackWaitMs ?? DEFAULT_ACK_WAIT_MS);
-    const wanted: Partial<ConsumerConfig> = {
-      ack_wait: ackWait,
-      max_deliver: -1, // the consumer runner decides when to dead-letter
-      filter_subject: spec.filterSubject,
-    };
-    let info: ConsumerInfo;
-    try {
-      info = await this.jsm.consumers.info(spec.stream.name, spec.durable);
-      const drift =
-        normaliseFilter(info.config.filter_subject) !== normaliseFilter(spec.filterSubject) ||
-        info.config.ack_wait !== ackWait ||
-        info.config.max_deliver !== -1;
-      if (drift) {
-        info = await this.jsm.consumers.update(spec.stream.name, spec.durable, wanted);
-        this.opts.logger.info({ stream: spec.stream.name, durable: spec.durable }, "consumer updated");
-      }
-    } catch (err) {
-      if (!isApiError(err, JetStreamApiCodes.ConsumerNotFound)) throw err;
-      info = await this.jsm.consumers.add(spec.stream.name, {
-        durable_name: spec.durable,
-        ack_policy: AckPolicy.Explicit,
-        deliver_policy: DeliverPolicy.All,
-        ...wanted,
-      });
-      this.opts.logger.info(
-        { stream: spec.stream.name, durable: spec.durable, filter: spec.filterSubject },
-        "consumer created",
-      );
-    }
-    if (normaliseFilter(info.config.filter_subject) !== normaliseFilter(spec.filterSubject)) {
-      throw new Error(
-        `consumer ${spec.stream.name}/${spec.durable} has filter "${info.config.filter_subject ?? ""}", wanted "${spec.filterSubject}"`,
-      );
-    }
-    return info;
+    return this.provision.whenClusterSettled(`consumer ${spec.durable}`, () => this.provision.consumer(spec));
   }
 
   async consume(
@@ -348,60 +165,22 @@ export class NatsEventBus implements EventBus {
     const retryDelay = this.opts.resubscribeDelayMs ?? 1_000;
     let provisioned = false;
 
-    const dispatch = (m: JsMsg): void => {
-      let envelope: EventEnvelope;
-      try {
-        envelope = decodeEnvelope(m.data);
-      } catch (err) {
-        // Not an envelope at all: nobody can ever handle it.
-        log.error(
-          { err, stream: spec.stream.name, seq: m.seq, subject: m.subject },
-          "undecodable message terminated",
-        );
-        m.term("undecodable envelope");
-        slots.release();
-        return;
-      }
-      const delivery = new NatsDelivery(m, envelope);
-      handler(delivery)
-        .catch((err: unknown) => {
-          // Handlers are expected to settle the delivery themselves; an escape means the
-          // delivery stays unacknowledged and the server redelivers it after ack_wait.
-          log.error({ err, eventId: envelope.id, durable: spec.durable }, "event handler failed");
-        })
-        .finally(() => slots.release());
-    };
+    const dispatch = (m: JsMsg): void => this.dispatch(spec, m, handler, slots);
 
     while (!signal.aborted) {
       let messages: ConsumerMessages | undefined;
       const onAbort = () => void messages?.close();
       try {
         if (!provisioned) {
-          await this.provisionStream(spec.stream);
-          await this.provisionConsumer(spec);
+          await this.provision.stream(spec.stream);
+          await this.provision.consumer(spec);
           provisioned = true;
         }
         const consumer = await this.js.consumers.get(spec.stream.name, spec.durable);
         messages = await consumer.consume({ max_messages: Math.max(options.concurrency, 1) });
         signal.addEventListener("abort", onAbort, { once: true });
         if (signal.aborted) void messages.close();
-        for await (const m of messages) {
-          if (signal.aborted) {
-            m.nak();
-            continue;
-          }
-          let waited = false;
-          if (slots.available === 0) waited = true;
-          await slots.acquire();
-          if (signal.aborted) {
-            slots.release();
-            m.nak();
-            continue;
-          }
-          // It may have sat in the client buffer while all slots were busy.
-          if (waited) m.working();
-          dispatch(m);
-        }
+        await pump(messages, slots, signal, dispatch);
       } catch (err) {
         if (signal.aborted || this.closing) break;
         log.warn(
@@ -424,6 +203,37 @@ export class NatsEventBus implements EventBus {
     await slots.idle();
   }
 
+  /** Starts the handler on one message (a slot is held for it); an undecodable one is terminated. */
+  private dispatch(
+    spec: ConsumerSpec,
+    m: JsMsg,
+    handler: (delivery: Delivery) => Promise<void>,
+    slots: Semaphore,
+  ): void {
+    const log = this.opts.logger;
+    let envelope: EventEnvelope;
+    try {
+      envelope = decodeEnvelope(m.data);
+    } catch (err) {
+      // Not an envelope at all: nobody can ever handle it.
+      log.error(
+        { err, stream: spec.stream.name, seq: m.seq, subject: m.subject },
+        "undecodable message terminated",
+      );
+      m.term("undecodable envelope");
+      slots.release();
+      return;
+    }
+    const delivery = new NatsDelivery(m, envelope);
+    handler(delivery)
+      .catch((err: unknown) => {
+        // Handlers are expected to settle the delivery themselves; an escape means the
+        // delivery stays unacknowledged and the server redelivers it after ack_wait.
+        log.error({ err, eventId: envelope.id, durable: spec.durable }, "event handler failed");
+      })
+      .finally(() => slots.release());
+  }
+
   /**
    * An ordered consumer (ephemeral, this process only, server-side cleaned up) delivering
    * messages published from now on; the client library recreates it after a gap or a lost
@@ -438,7 +248,7 @@ export class NatsEventBus implements EventBus {
     const stream = this.namespace.stream(logical.stream);
     const filter = this.namespace.subject(logical.filterSubject);
     const log = this.opts.logger;
-    await this.provisionStream(stream);
+    await this.provision.stream(stream);
     const open = async (): Promise<ConsumerMessages> => {
       const consumer = await this.js.consumers.get(stream.name, {
         filter_subjects: filter,
@@ -504,32 +314,28 @@ export class NatsEventBus implements EventBus {
   }
 }
 
-class NatsDelivery implements Delivery {
-  constructor(
-    private readonly msg: JsMsg,
-    readonly envelope: EventEnvelope,
-  ) {}
-
-  get deliveryCount(): number {
-    return this.msg.info.deliveryCount;
-  }
-
-  async ack(): Promise<void> {
-    const confirmed = await this.msg.ackAck();
-    if (!confirmed) throw new Error(`ack of ${this.envelope.id} was not confirmed`);
-  }
-
-  async nak(delayMs?: number): Promise<void> {
-    this.msg.nak(delayMs && delayMs > 0 ? delayMs : undefined);
-  }
-
-  async term(_reason?: string): Promise<void> {
-    // A "+TERM <reason>" body needs nats-server >= 2.11; the runner records the reason itself.
-    this.msg.term();
-  }
-
-  async working(): Promise<void> {
-    this.msg.working();
+/** Hands each message to `dispatch` once a slot is free; after a stop, what still arrives is nak'ed. */
+async function pump(
+  messages: ConsumerMessages,
+  slots: Semaphore,
+  signal: AbortSignal,
+  dispatch: (m: JsMsg) => void,
+): Promise<void> {
+  for await (const m of messages) {
+    if (signal.aborted) {
+      m.nak();
+      continue;
+    }
+    const waited = slots.available === 0;
+    await slots.acquire();
+    if (signal.aborted) {
+      slots.release();
+      m.nak();
+      continue;
+    }
+    // It may have sat in the client buffer while all slots were busy.
+    if (waited) m.working();
+    dispatch(m);
   }
 }
 

@@ -8,7 +8,7 @@ import { metricSample } from "@petri/service-kit/testing";
 import type { Kysely } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EventBus } from "../src/bus.js";
-import { on } from "../src/consumer-runner.js";
+import { on } from "../src/event-handlers.js";
 import { decodeEnvelope } from "../src/envelope.js";
 import { recordEvent } from "../src/record-event.js";
 import {

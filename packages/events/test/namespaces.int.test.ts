@@ -2,7 +2,8 @@
 import { events, streamFor } from "@petri/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildEnvelope } from "../src/envelope.js";
-import { BusNamespace, NatsEventBus } from "../src/nats-bus.js";
+import { NatsEventBus } from "../src/nats-bus.js";
+import { BusNamespace } from "../src/nats-namespace.js";
 import { type NatsServerHandle, clusterInfraReady, startNatsServer } from "./support/testkit.js";
 import { eventually, testLogger } from "./support/wait.js";
 

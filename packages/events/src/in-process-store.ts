@@ -1,0 +1,385 @@
+/**
+ * The tables of the in-process event bus (schema `petri_bus`): streams, their messages, the
+ * durable consumers' cursors and their deliveries awaiting an ack. Every method is one short
+ * statement or transaction, so that with PGlite (one connection) nothing is held while a
+ * handler runs. What the rows mean is the JetStream model the bus mimics (see InProcessEventBus).
+ */
+import type { Database } from "@petri/db";
+import type { Kysely, Transaction } from "kysely";
+import type { ConsumerLag, ConsumerSpec } from "./bus.js";
+import { BUS_SCHEMA, type BusTables } from "./in-process-schema.js";
+import { subjectMatches } from "./subjects.js";
+
+/** New messages read per scan while claiming. */
+const SCAN_BATCH = 256;
+
+/** One claimed delivery: the message's sequence and how often it has been delivered, this time included. */
+export interface Claimed {
+  seq: number;
+  deliveryCount: number;
+}
+
+export type Appended = { seq: number; duplicate: boolean } | { noStream: true };
+
+class DuplicateMessage {
+  constructor(readonly seq: number) {}
+}
+
+type BusTransaction = Transaction<BusTables>;
+
+export class InProcessBusStore {
+  private readonly db: Kysely<BusTables>;
+
+  constructor(database: Database) {
+    this.db = database.forSchema<BusTables>(BUS_SCHEMA);
+  }
+
+  /** Every stream with its subject filters. */
+  async streams(): Promise<Map<string, string[]>> {
+    const rows = await this.db.selectFrom("streams").select(["name", "subjects"]).execute();
+    return new Map(rows.map((row) => [row.name, JSON.parse(row.subjects) as string[]]));
+  }
+
+  /** Creates the stream, or gives an existing one these subjects. */
+  async saveStream(name: string, subjects: string[], now: Date): Promise<void> {
+    const text = JSON.stringify(subjects);
+    await this.db
+      .insertInto("streams")
+      .values({ name, subjects: text, last_seq: 0, created_at: now })
+      .onConflict((oc) => oc.column("name").doUpdateSet({ subjects: text }))
+      .execute();
+  }
+
+  /**
+   * Appends a message under the stream's next sequence, unless the stream already holds one
+   * with this id (then that one's sequence, duplicate).
+   */
+  async append(
+    stream: string,
+    message: { subject: string; id: string; bytes: Uint8Array },
+    publishedAt: Date,
+  ): Promise<Appended> {
+    try {
+      return await this.db.transaction().execute(async (trx) => {
+        // The row lock on the stream serialises publishes to it, so the dedupe check
+        // below cannot race another publish of the same id.
+        const bumped = await trx
+          .updateTable("streams")
+          .set((eb) => ({ last_seq: eb("last_seq", "+", 1) }))
+          .where("name", "=", stream)
+          .returning("last_seq")
+          .executeTakeFirst();
+        if (!bumped) return { noStream: true } as const;
+        const existing = await trx
+          .selectFrom("messages")
+          .select("seq")
+          .where("stream", "=", stream)
+          .where("msg_id", "=", message.id)
+          .executeTakeFirst();
+        if (existing) throw new DuplicateMessage(Number(existing.seq)); // rolls the bump back
+        const seq = Number(bumped.last_seq);
+        await trx
+          .insertInto("messages")
+          .values({
+            stream,
+            seq,
+            subject: message.subject,
+            msg_id: message.id,
+            envelope: message.bytes,
+            published_at: publishedAt,
+          })
+          .execute();
+        return { seq, duplicate: false };
+      });
+    } catch (err) {
+      if (err instanceof DuplicateMessage) return { seq: err.seq, duplicate: true };
+      throw err;
+    }
+  }
+
+  /** Creates the durable consumer (cursor at the stream's start), or updates its filter and ack wait. */
+  async saveConsumer(spec: ConsumerSpec, ackWaitMs: number, now: Date): Promise<void> {
+    await this.db
+      .insertInto("consumers")
+      .values({
+        stream: spec.stream.name,
+        durable: spec.durable,
+        filter_subject: spec.filterSubject,
+        ack_wait_ms: ackWaitMs,
+        cursor: 0,
+        created_at: now,
+      })
+      .onConflict((oc) =>
+        oc
+          .columns(["stream", "durable"])
+          .doUpdateSet({ filter_subject: spec.filterSubject, ack_wait_ms: ackWaitMs }),
+      )
+      .execute();
+  }
+
+  /**
+   * Claims up to `max` deliveries for the consumer, in stream order: due redeliveries first,
+   * then new matching messages past its cursor. Each is leased until now + ackWaitMs.
+   */
+  async claim(spec: ConsumerSpec, ackWaitMs: number, max: number, now: Date): Promise<Claimed[]> {
+    const deadline = new Date(now.getTime() + ackWaitMs);
+    const key = { stream: spec.stream.name, durable: spec.durable };
+    return this.db.transaction().execute(async (trx) => {
+      const consumer = await trx
+        .selectFrom("consumers")
+        .select(["cursor", "filter_subject"])
+        .where("stream", "=", key.stream)
+        .where("durable", "=", key.durable)
+        .forUpdate()
+        .executeTakeFirstOrThrow();
+      const due = await this.claimDue(trx, key, max, now, deadline);
+      const cursor = Number(consumer.cursor);
+      const fresh = await this.scanFresh(trx, key.stream, consumer.filter_subject, cursor, max - due.length);
+      if (fresh.seqs.length > 0) {
+        await trx
+          .insertInto("deliveries")
+          .values(
+            fresh.seqs.map((seq) => ({
+              ...key,
+              seq,
+              delivery_count: 1,
+              next_delivery_at: deadline,
+              state: "pending" as const,
+            })),
+          )
+          .execute();
+      }
+      if (fresh.cursor !== cursor) {
+        await trx
+          .updateTable("consumers")
+          .set({ cursor: fresh.cursor })
+          .where("stream", "=", key.stream)
+          .where("durable", "=", key.durable)
+          .execute();
+      }
+      const claimed = [...due, ...fresh.seqs.map((seq) => ({ seq, deliveryCount: 1 }))];
+      return claimed.sort((a, b) => a.seq - b.seq);
+    });
+  }
+
+  /** Re-leases pending deliveries whose lease ran out (unacknowledged, or nak'ed until now). */
+  private async claimDue(
+    trx: BusTransaction,
+    key: { stream: string; durable: string },
+    max: number,
+    now: Date,
+    deadline: Date,
+  ): Promise<Claimed[]> {
+    const due = await trx
+      .selectFrom("deliveries")
+      .select(["seq", "delivery_count"])
+      .where("stream", "=", key.stream)
+      .where("durable", "=", key.durable)
+      .where("state", "=", "pending")
+      .where("next_delivery_at", "<=", now)
+      .orderBy("seq")
+      .limit(max)
+      .execute();
+    if (due.length === 0) return [];
+    await trx
+      .updateTable("deliveries")
+      .set((eb) => ({ delivery_count: eb("delivery_count", "+", 1), next_delivery_at: deadline }))
+      .where("stream", "=", key.stream)
+      .where("durable", "=", key.durable)
+      .where(
+        "seq",
+        "in",
+        due.map((d) => Number(d.seq)),
+      )
+      .execute();
+    return due.map((d) => ({ seq: Number(d.seq), deliveryCount: Number(d.delivery_count) + 1 }));
+  }
+
+  /**
+   * Up to `room` messages past `cursor` that match the filter, and the cursor after the last
+   * message looked at (messages that do not match are passed over for good).
+   */
+  private async scanFresh(
+    trx: BusTransaction,
+    stream: string,
+    filter: string,
+    cursor: number,
+    room: number,
+  ): Promise<{ seqs: number[]; cursor: number }> {
+    const seqs: number[] = [];
+    while (seqs.length < room) {
+      const rows = await trx
+        .selectFrom("messages")
+        .select(["seq", "subject"])
+        .where("stream", "=", stream)
+        .where("seq", ">", cursor)
+        .orderBy("seq")
+        .limit(SCAN_BATCH)
+        .execute();
+      for (const row of rows) {
+        cursor = Number(row.seq);
+        if (subjectMatches(filter, row.subject)) {
+          seqs.push(cursor);
+          if (seqs.length >= room) return { seqs, cursor };
+        }
+      }
+      if (rows.length < SCAN_BATCH) break;
+    }
+    return { seqs, cursor };
+  }
+
+  /** The earliest redelivery time among the consumer's pending deliveries (undefined: none). */
+  async nextDueAt(spec: ConsumerSpec): Promise<Date | undefined> {
+    const row = await this.db
+      .selectFrom("deliveries")
+      .select((eb) => eb.fn.min("next_delivery_at").as("next"))
+      .where("stream", "=", spec.stream.name)
+      .where("durable", "=", spec.durable)
+      .where("state", "=", "pending")
+      .executeTakeFirst();
+    return row?.next ? new Date(row.next as Date | string) : undefined;
+  }
+
+  /** The stored envelopes of these messages, by sequence. */
+  async envelopes(stream: string, seqs: number[]): Promise<Map<number, Uint8Array>> {
+    const rows = await this.db
+      .selectFrom("messages")
+      .select(["seq", "envelope"])
+      .where("stream", "=", stream)
+      .where("seq", "in", seqs)
+      .execute();
+    return new Map(rows.map((r) => [Number(r.seq), r.envelope]));
+  }
+
+  /**
+   * Settles a pending delivery. An acknowledged delivery leaves no row: below the cursor and
+   * without a row = done (a late ack of an earlier delivery also counts, as on JetStream); a
+   * terminated one stays, termed, so that it is never redelivered.
+   */
+  async settle(spec: ConsumerSpec, seq: number, how: "ack" | "term"): Promise<void> {
+    if (how === "term") {
+      await this.db
+        .updateTable("deliveries")
+        .set({ state: "termed" })
+        .where("stream", "=", spec.stream.name)
+        .where("durable", "=", spec.durable)
+        .where("seq", "=", seq)
+        .where("state", "=", "pending")
+        .execute();
+      return;
+    }
+    await this.db
+      .deleteFrom("deliveries")
+      .where("stream", "=", spec.stream.name)
+      .where("durable", "=", spec.durable)
+      .where("seq", "=", seq)
+      .where("state", "=", "pending")
+      .execute();
+  }
+
+  /** Moves the redelivery time of this delivery (only while it is still this delivery). */
+  async reschedule(spec: ConsumerSpec, claimed: Claimed, at: Date): Promise<void> {
+    await this.db
+      .updateTable("deliveries")
+      .set({ next_delivery_at: at })
+      .where("stream", "=", spec.stream.name)
+      .where("durable", "=", spec.durable)
+      .where("seq", "=", claimed.seq)
+      .where("state", "=", "pending")
+      .where("delivery_count", "=", claimed.deliveryCount)
+      .execute();
+  }
+
+  /**
+   * Messages past the consumer's cursor (its filter is applied when they are claimed, so a
+   * filtered consumer's count includes messages it will skip) and its deliveries awaiting an ack.
+   */
+  async consumerLag(stream: string, durable: string): Promise<ConsumerLag> {
+    const row = await this.db
+      .selectFrom("consumers")
+      .innerJoin("streams", "streams.name", "consumers.stream")
+      .select((eb) => [
+        "consumers.cursor",
+        "streams.last_seq",
+        eb
+          .selectFrom("deliveries")
+          .select((d) => d.fn.countAll().as("n"))
+          .whereRef("deliveries.stream", "=", "consumers.stream")
+          .whereRef("deliveries.durable", "=", "consumers.durable")
+          .where("deliveries.state", "=", "pending")
+          .as("unacknowledged"),
+      ])
+      .where("consumers.stream", "=", stream)
+      .where("consumers.durable", "=", durable)
+      .executeTakeFirst();
+    if (!row) return { pending: 0, unacknowledged: 0 };
+    return {
+      pending: Math.max(0, Number(row.last_seq) - Number(row.cursor)),
+      unacknowledged: Number(row.unacknowledged ?? 0),
+    };
+  }
+
+  /** Stream state for tests and diagnostics (same shape as NatsEventBus.streamInfo). */
+  async streamInfo(name: string): Promise<{ messages: number; lastSeq: number }> {
+    const row = await this.db
+      .selectFrom("streams")
+      .select("last_seq")
+      .where("name", "=", name)
+      .executeTakeFirstOrThrow();
+    const count = await this.db
+      .selectFrom("messages")
+      .select((eb) => eb.fn.countAll().as("n"))
+      .where("stream", "=", name)
+      .executeTakeFirstOrThrow();
+    return { messages: Number(count.n), lastSeq: Number(row.last_seq) };
+  }
+
+  /**
+   * Deletes the stream's messages published before `cutoff` that every durable consumer has
+   * moved past (acknowledged or terminated), then the termed deliveries of messages gone.
+   * Returns how many messages were deleted.
+   */
+  async purgeDelivered(stream: string, cutoff: Date): Promise<number> {
+    const floor = await this.db
+      .selectFrom("consumers")
+      .select((eb) => eb.fn.min("cursor").as("cursor"))
+      .where("stream", "=", stream)
+      .executeTakeFirst();
+    const maxSeq = floor?.cursor === null || floor?.cursor === undefined ? undefined : Number(floor.cursor);
+    let query = this.db
+      .deleteFrom("messages")
+      .where("stream", "=", stream)
+      .where("published_at", "<", cutoff)
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom("deliveries")
+              .select("deliveries.seq")
+              .whereRef("deliveries.stream", "=", "messages.stream")
+              .whereRef("deliveries.seq", "=", "messages.seq")
+              .where("deliveries.state", "=", "pending"),
+          ),
+        ),
+      );
+    if (maxSeq !== undefined) query = query.where("seq", "<=", maxSeq);
+    const result = await query.executeTakeFirst();
+    await this.db
+      .deleteFrom("deliveries")
+      .where("stream", "=", stream)
+      .where("state", "=", "termed")
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom("messages")
+              .select("messages.seq")
+              .whereRef("messages.stream", "=", "deliveries.stream")
+              .whereRef("messages.seq", "=", "deliveries.seq"),
+          ),
+        ),
+      )
+      .execute();
+    return Number(result.numDeletedRows);
+  }
+}
