@@ -8,13 +8,14 @@
  * POST /experiments is byte-for-byte the first answer.
  */
 import { type Timestamp, timestampFromDate } from "@bufbuild/protobuf/wkt";
+import type { ExperimentStatus } from "@petri/contracts/experiments";
 import {
   type Approval,
   type Cancellation,
   type Dispute,
   type Estimate,
   type Experiment,
-  ExperimentStatus,
+  ExperimentAction,
   type OperatorAssignment,
   type OperatorIssue,
   type Payment,
@@ -81,13 +82,13 @@ export function parseObjectField(text: string, what: string): Record<string, unk
 
 /**
  * The paths of an experiment's sub-resources (docs/api.md: links {self, results, cancel}), plus
- * approve and dispute while the requester can take that step: both in pending_approval,
- * dispute also in completed (the service refuses once the dispute window has passed).
+ * approve and dispute while its status allows them: the experiments service says which
+ * actions it does (Experiment.available_actions); the dispute window it checks when asked.
  */
-export function experimentLinks(experimentId: string, status: ExperimentStatus) {
-  const self = `/experiments/${encodeURIComponent(experimentId)}`;
-  const approvable = status === ExperimentStatus.PENDING_APPROVAL;
-  const disputable = approvable || status === ExperimentStatus.COMPLETED;
+export function experimentLinks(experiment: Pick<Experiment, "id" | "availableActions">) {
+  const self = `/experiments/${encodeURIComponent(experiment.id)}`;
+  const approvable = experiment.availableActions.includes(ExperimentAction.APPROVE_RESULTS);
+  const disputable = experiment.availableActions.includes(ExperimentAction.DISPUTE);
   return {
     self,
     results: `${self}/results`,
@@ -227,7 +228,7 @@ export function submissionJson(message: Experiment | undefined, warnings: readon
     status: statusName(experiment.status),
     created_at: iso(experiment.createdAt) ?? "",
     ...headline(experiment.estimate),
-    links: experimentLinks(experiment.id, experiment.status),
+    links: experimentLinks(experiment),
     warnings: warnings.map(warningJson),
   };
 }
@@ -243,7 +244,7 @@ export function summaryJson(experiment: Experiment) {
     review_reasons: [...experiment.reviewReasons],
     created_at: iso(experiment.createdAt) ?? "",
     updated_at: iso(experiment.updatedAt) ?? "",
-    links: experimentLinks(experiment.id, experiment.status),
+    links: experimentLinks(experiment),
   };
 }
 
@@ -275,7 +276,7 @@ export function detailsJson(message: Experiment | undefined) {
     started_at: iso(experiment.startedAt),
     results_submitted_at: iso(experiment.resultsSubmittedAt),
     completed_at: iso(experiment.completedAt),
-    links: experimentLinks(experiment.id, experiment.status),
+    links: experimentLinks(experiment),
   };
 }
 

@@ -13,6 +13,7 @@ import {
   type Dispute,
   DisputeSchema,
   type Experiment,
+  ExperimentAction,
   ExperimentSchema,
   ExperimentStatus,
   type ExperimentsService,
@@ -31,6 +32,20 @@ import {
   domainErrorToConnectError,
 } from "@petri/service-kit";
 import type { FakeExperiments } from "./fake-experiments.js";
+
+/**
+ * An experiment as the fake answers it: a copy, with the two available actions the gateway
+ * reads (approve and dispute) as the experiments service's lifecycle allows them.
+ */
+export function outgoing(experiment: Experiment): Experiment {
+  const copy = clone(ExperimentSchema, experiment);
+  const pending = copy.status === ExperimentStatus.PENDING_APPROVAL;
+  copy.availableActions = [
+    ...(pending ? [ExperimentAction.APPROVE_RESULTS] : []),
+    ...(pending || copy.status === ExperimentStatus.COMPLETED ? [ExperimentAction.DISPUTE] : []),
+  ];
+  return copy;
+}
 
 const fail = (error: DomainError) => domainErrorToConnectError(error);
 const DAY_MS = 86_400_000;
@@ -329,7 +344,7 @@ export function resultsLoopHandlers(fake: FakeExperiments): Partial<ServiceImpl<
       const results = loop.results.get(experiment.id);
       return {
         dispute: clone(DisputeSchema, found),
-        experiment: clone(ExperimentSchema, experiment),
+        experiment: outgoing(experiment),
         resultsJson: results ? JSON.stringify(results) : "",
         evaluationJson: results ? loop.evaluationJson : "",
         ...(results && {

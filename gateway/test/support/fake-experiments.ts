@@ -38,7 +38,7 @@ import {
   serverInterceptors,
 } from "@petri/service-kit";
 import { createGateway } from "../../src/app.js";
-import { ResultsLoopState, resultsLoopHandlers } from "./fake-experiments-loop.js";
+import { ResultsLoopState, outgoing, resultsLoopHandlers } from "./fake-experiments-loop.js";
 import { createServiceClients } from "../../src/lib/clients.js";
 import type { GatewayDeps } from "../../src/lib/create-app.js";
 import { type FakeIdentity, internalKeys, silentLogger } from "./fake-identity.js";
@@ -187,7 +187,7 @@ export class FakeExperiments {
     if (status !== undefined) experiment.status = status;
     experiment.version += 1n;
     experiment.updatedAt = timestampFromDate(this.clock.now());
-    return { experiment: clone(ExperimentSchema, experiment) };
+    return { experiment: outgoing(experiment) };
   }
 
   requireStatus(experiment: Experiment, allowed: string[]) {
@@ -225,7 +225,7 @@ export class FakeExperiments {
     const hasMore = start + size < experiments.length;
     const hasTotal = includeTotal || (start === 0 && !hasMore);
     return {
-      experiments: slice.map((e) => clone(ExperimentSchema, e)),
+      experiments: slice.map((e) => outgoing(e)),
       total: hasTotal ? BigInt(experiments.length) : 0n,
       hasTotal,
       nextCursor: hasMore ? `c${start + size}` : "",
@@ -271,7 +271,7 @@ export class FakeExperiments {
             const experiment = this.add(principal.accountId, status, body);
             if (design) experiment.reviewReasons = ["protocol_design_requested"];
             const answer = create(CreateExperimentResponseSchema, {
-              experiment: clone(ExperimentSchema, experiment),
+              experiment: outgoing(experiment),
               warnings: [
                 create(RequestIssueSchema, {
                   path: "replicates.technical",
@@ -294,7 +294,7 @@ export class FakeExperiments {
           },
           getExperiment: async (request, context) => {
             const principal = this.record("GetExperiment", request, context);
-            return { experiment: clone(ExperimentSchema, this.visible(principal, request.experimentId)) };
+            return { experiment: outgoing(this.visible(principal, request.experimentId)) };
           },
           listExperiments: async (request, context) => {
             const principal = this.record("ListExperiments", request, context);

@@ -7,6 +7,7 @@ import {
   DisputeOutcome,
   DisputeReason,
   DisputeStatus,
+  ExperimentAction,
   ExperimentType,
   IssueSeverity,
   PrivacyLevel,
@@ -74,6 +75,41 @@ export type DisputeStatusName = (typeof DISPUTE_STATUSES)[number];
 export const DISPUTE_STATUS_BY_NAME: Readonly<Record<DisputeStatusName, DisputeStatus>> = {
   open: DisputeStatus.OPEN,
   resolved: DisputeStatus.RESOLVED,
+};
+
+/** petri.experiments.v1.ExperimentAction, as spelled in the REST API. */
+export const EXPERIMENT_ACTIONS = [
+  "submit",
+  "approve_review",
+  "reject_review",
+  "propose_protocol",
+  "accept_protocol",
+  "request_protocol_changes",
+  "update",
+  "cancel",
+  "claim",
+  "start",
+  "submit_results",
+  "approve_results",
+  "dispute",
+  "resolve_dispute",
+] as const;
+export type ExperimentActionName = (typeof EXPERIMENT_ACTIONS)[number];
+export const EXPERIMENT_ACTION_BY_NAME: Readonly<Record<ExperimentActionName, ExperimentAction>> = {
+  submit: ExperimentAction.SUBMIT,
+  approve_review: ExperimentAction.APPROVE_REVIEW,
+  reject_review: ExperimentAction.REJECT_REVIEW,
+  propose_protocol: ExperimentAction.PROPOSE_PROTOCOL,
+  accept_protocol: ExperimentAction.ACCEPT_PROTOCOL,
+  request_protocol_changes: ExperimentAction.REQUEST_PROTOCOL_CHANGES,
+  update: ExperimentAction.UPDATE,
+  cancel: ExperimentAction.CANCEL,
+  claim: ExperimentAction.CLAIM,
+  start: ExperimentAction.START,
+  submit_results: ExperimentAction.SUBMIT_RESULTS,
+  approve_results: ExperimentAction.APPROVE_RESULTS,
+  dispute: ExperimentAction.DISPUTE,
+  resolve_dispute: ExperimentAction.RESOLVE_DISPUTE,
 };
 
 /** petri.experiments.v1.ExperimentStatus, as spelled in the REST API. */

@@ -15,6 +15,7 @@ import { ExperimentsService } from "@petri/contracts/experiments";
 import { PRINCIPAL_HEADER, buildServiceServer, serverInterceptors } from "@petri/service-kit";
 import { internalTestCredentials } from "@petri/service-testkit";
 import {
+  ExperimentAction,
   ExperimentStatus,
   type UploadResultsRequest,
   UploadResultsRequestSchema,
@@ -227,6 +228,11 @@ describe.each(ENGINES)("UploadResults on %s", (engine) => {
       .as(started.operator.principal)
       .uploadResults(stream(uploadOf(id, body, GATEWAY_PIECE)));
     expect(answer.experiment!.status).toBe(ExperimentStatus.PENDING_APPROVAL);
+    // What the gateway's approve and dispute links come from.
+    expect(answer.experiment!.availableActions).toEqual([
+      ExperimentAction.APPROVE_RESULTS,
+      ExperimentAction.DISPUTE,
+    ]);
     expect(await filesUnder(path.join(exp.blobDir, "results", id))).toHaveLength(3);
   });
 

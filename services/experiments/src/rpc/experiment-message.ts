@@ -3,7 +3,7 @@
  * Used by the RPC handlers and by the use cases for event payloads (events carry the
  * experiment as it is after the change).
  */
-import { EXPERIMENT_STATUS_BY_NAME } from "@petri/contracts/vocabulary";
+import { EXPERIMENT_ACTION_BY_NAME, EXPERIMENT_STATUS_BY_NAME } from "@petri/contracts/vocabulary";
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { ExperimentStatus as ExperimentStatusMessage } from "@petri/contracts/experiments";
@@ -31,7 +31,7 @@ import type { ExperimentView } from "../db/experiment-records.js";
 import { jobOf } from "../db/experiments.js";
 import type { DisputeRow, ExperimentRow, IssueRow } from "../db/schema.js";
 import type { JobRequirements } from "../domain/jobs/index.js";
-import type { ExperimentStatus } from "../domain/lifecycle/transitions.js";
+import { type ExperimentStatus, actionsFrom } from "../domain/lifecycle/transitions.js";
 
 const STATUS_MESSAGES: Readonly<Record<ExperimentStatus, ExperimentStatusMessage>> =
   EXPERIMENT_STATUS_BY_NAME;
@@ -185,6 +185,7 @@ export function experimentMessage(row: ExperimentView): Experiment {
       : undefined,
     job: jobMessage(jobOf(row)),
     sourceHypothesisId: row.source_hypothesis_id ?? "",
+    availableActions: actionsFrom(row.status).map((action) => EXPERIMENT_ACTION_BY_NAME[action]),
   });
 }
 

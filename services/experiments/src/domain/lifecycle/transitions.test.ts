@@ -6,6 +6,7 @@ import {
   type LifecycleAction,
   TERMINAL_STATUSES,
   TRANSITIONS,
+  actionsFrom,
   assertCan,
   can,
   submissionStatus,
@@ -127,5 +128,21 @@ describe("experiment lifecycle", () => {
     expect(submissionStatus([])).toBe("open");
     expect(submissionStatus(["custom_protocol"])).toBe("pending_review");
     expect(submissionStatus(["protocol_design_requested", "flagged_hazard"])).toBe("pending_review");
+  });
+});
+
+describe("actionsFrom", () => {
+  it("lists what the table allows from each status, in the lifecycle's order", () => {
+    expect(actionsFrom("pending_approval")).toEqual(["approve_results", "dispute"]);
+    expect(actionsFrom("completed")).toEqual(["dispute"]);
+    expect(actionsFrom("open")).toEqual(["update", "cancel", "claim"]);
+    expect(actionsFrom("resolved")).toEqual([]);
+    for (const status of EXPERIMENT_STATUSES)
+      for (const action of actionsFrom(status)) expect(can(action, status)).toBe(true);
+  });
+
+  it("has every action of the contract somewhere", () => {
+    const allowed = new Set(EXPERIMENT_STATUSES.flatMap((status) => actionsFrom(status)));
+    expect([...allowed].sort()).toEqual(Object.keys(TRANSITIONS).sort());
   });
 });

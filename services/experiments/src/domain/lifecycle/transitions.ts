@@ -18,11 +18,15 @@
  *   accepted from pending_approval and from completed (within the dispute window, see
  *   domain/disputes); staff resolve a dispute.
  */
-import type { ExperimentStatusName } from "@petri/contracts/vocabulary";
+import {
+  EXPERIMENT_ACTIONS,
+  EXPERIMENT_STATUSES,
+  type ExperimentActionName,
+  type ExperimentStatusName,
+} from "@petri/contracts/vocabulary";
 import { InvalidStateError } from "@petri/service-kit";
 
 /** The statuses are petri.experiments.v1.ExperimentStatus's, in lifecycle order. */
-import { EXPERIMENT_STATUSES } from "@petri/contracts/vocabulary";
 export { EXPERIMENT_STATUSES };
 export type ExperimentStatus = ExperimentStatusName;
 
@@ -36,21 +40,8 @@ export function isExperimentStatus(value: string): value is ExperimentStatus {
 /** Who performs an action (the use case checks the principal; the table documents it). */
 export type LifecycleActor = "requester" | "staff" | "operator";
 
-export type LifecycleAction =
-  | "submit"
-  | "approve_review"
-  | "reject_review"
-  | "propose_protocol"
-  | "accept_protocol"
-  | "request_protocol_changes"
-  | "update"
-  | "cancel"
-  | "claim"
-  | "start"
-  | "submit_results"
-  | "approve_results"
-  | "dispute"
-  | "resolve_dispute";
+/** The actions are petri.experiments.v1.ExperimentAction's; the table below has a rule for each. */
+export type LifecycleAction = ExperimentActionName;
 
 export interface TransitionRule {
   readonly actor: LifecycleActor;
@@ -106,6 +97,15 @@ const VERBS: Record<LifecycleAction, string> = {
 /** True when `action` is allowed from `status` (the status precondition only). */
 export function can(action: LifecycleAction, status: ExperimentStatus): boolean {
   return TRANSITIONS[action].from.includes(status);
+}
+
+const ACTIONS_BY_STATUS: ReadonlyMap<ExperimentStatus, readonly LifecycleAction[]> = new Map(
+  EXPERIMENT_STATUSES.map((status) => [status, EXPERIMENT_ACTIONS.filter((action) => can(action, status))]),
+);
+
+/** The actions allowed from `status` (the status precondition only), in the lifecycle's order. */
+export function actionsFrom(status: ExperimentStatus): readonly LifecycleAction[] {
+  return ACTIONS_BY_STATUS.get(status) ?? [];
 }
 
 /** Throws 409 invalid_state with details.status and details.allowed_from unless allowed. */
