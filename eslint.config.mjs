@@ -113,5 +113,23 @@ export default tseslint.config(
     files: ["**/scripts/**", "**/*.mjs", "**/main.ts"],
     rules: { "no-console": "off" },
   },
+  {
+    // A use case records what it changed through contract/ (domain -> proto messages), never
+    // through the RPC layer: the RPC handlers call use cases, not the other way round.
+    files: ["services/*/src/app/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["../rpc/*", "../../rpc/*"],
+              message: "use cases do not depend on the RPC layer: map to messages in contract/",
+            },
+          ],
+        },
+      ],
+    },
+  },
   prettier,
 );

@@ -75,6 +75,20 @@ const cases = [
     expectError: false,
     why: "a service importing a library",
   },
+  {
+    file: "services/experiments/src/app/__boundary_probe.ts",
+    code: 'import { x } from "../rpc/experiments-rpc.js";\nexport const y = x;\n',
+    expectError: true,
+    rule: /no-restricted-imports/,
+    why: "a use case importing the RPC layer",
+  },
+  {
+    file: "services/experiments/src/app/__boundary_probe.ts",
+    code: 'import { x } from "../contract/experiment-message.js";\nexport const y = x;\n',
+    expectError: false,
+    rule: /no-restricted-imports/,
+    why: "a use case importing the domain -> message mapping",
+  },
 ];
 
 // The rule reads Nx's project graph; make sure it is computed.
@@ -90,7 +104,7 @@ for (const c of cases) {
     ["--stdin", "--stdin-filename", c.file, "--rule", '{"@typescript-eslint/no-unused-vars":"off"}'],
     { input: c.code, encoding: "utf8" },
   );
-  const reported = /enforce-module-boundaries/.test(run.stdout);
+  const reported = (c.rule ?? /enforce-module-boundaries/).test(run.stdout);
   if (reported !== c.expectError) {
     failures += 1;
     console.error(

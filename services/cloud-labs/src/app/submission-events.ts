@@ -4,7 +4,7 @@ import { recordEvent } from "@petri/events";
 import { currentTraceparent } from "@petri/service-kit";
 import type { Kysely } from "kysely";
 import type { CloudLabsDb, SubmissionRow } from "../db/schema.js";
-import { submissionMessage } from "../rpc/submission-message.js";
+import { submissionMessage } from "../contract/submission-message.js";
 
 export async function recordStatusChanged(
   trx: Kysely<CloudLabsDb>,

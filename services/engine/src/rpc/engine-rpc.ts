@@ -23,7 +23,7 @@ import type { makeGetRun } from "../app/get-run.js";
 import type { makeListRuns } from "../app/list-runs.js";
 import type { makeStartRun } from "../app/start-run.js";
 import type { makeUpdateRunDraft } from "../app/update-run-draft.js";
-import { runMessage } from "./run-message.js";
+import { runMessage } from "../contract/run-message.js";
 
 export interface EngineUseCases {
   startEngineRun: ReturnType<typeof makeStartRun>;

@@ -21,7 +21,7 @@ import type { Kysely } from "kysely";
 import type { ExperimentRecord } from "../db/experiment-records.js";
 import type { DisputeRow, ExperimentsDb, IssueRow } from "../db/schema.js";
 import type { CancellationSettlement } from "../domain/lifecycle/cancellation.js";
-import { disputeMessage, experimentMessage, operatorIssueMessage } from "../rpc/experiment-message.js";
+import { disputeMessage, experimentMessage, operatorIssueMessage } from "../contract/experiment-message.js";
 
 function meta(row: ExperimentRecord, now: Date) {
   const traceparent = currentTraceparent();

@@ -7,7 +7,7 @@ import { create, fromJson, toJson } from "@bufbuild/protobuf";
 import { type CreateExperimentResponse, CreateExperimentResponseSchema } from "@petri/contracts/experiments";
 import type { JsonValue } from "@petri/db";
 import type { CreateExperimentOutcome, CreatedExperiment } from "../app/create-experiment.js";
-import { experimentMessage, issueMessage } from "./experiment-message.js";
+import { experimentMessage, issueMessage } from "../contract/experiment-message.js";
 
 function createdResponse(created: CreatedExperiment): CreateExperimentResponse {
   return create(CreateExperimentResponseSchema, {

@@ -12,7 +12,7 @@ import {
 } from "@petri/contracts/experiments";
 import { ValidationError } from "@petri/service-kit";
 import { caller } from "./audiences.js";
-import { disputeMessage, experimentMessage } from "./experiment-message.js";
+import { disputeMessage, experimentMessage } from "../contract/experiment-message.js";
 import type { ExperimentsUseCases } from "./use-cases.js";
 
 /** Cents from the wire as a safe integer, else 422 naming the field. */

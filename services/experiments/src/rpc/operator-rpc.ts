@@ -16,7 +16,7 @@ import {
 import { ValidationError } from "@petri/service-kit";
 import type { UploadPart } from "../app/upload-results.js";
 import { caller } from "./audiences.js";
-import { experimentMessage, operatorIssueMessage } from "./experiment-message.js";
+import { experimentMessage, operatorIssueMessage } from "../contract/experiment-message.js";
 import type { ExperimentsUseCases } from "./use-cases.js";
 
 /** The operator's procedures (claim, start, issues, results): proto <-> domain mapping only. */

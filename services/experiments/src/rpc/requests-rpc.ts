@@ -40,7 +40,7 @@ import {
 } from "@petri/contracts/experiments";
 import { ValidationError } from "@petri/service-kit";
 import type { ExperimentListPage } from "../app/list-experiments.js";
-import { estimateMessage, experimentMessage, issueMessage, statusFromMessage } from "./experiment-message.js";
+import { estimateMessage, experimentMessage, issueMessage, statusFromMessage } from "../contract/experiment-message.js";
 
 import { caller } from "./audiences.js";
 import { createExperimentResponse } from "./create-experiment-response.js";

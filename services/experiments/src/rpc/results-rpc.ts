@@ -13,7 +13,7 @@ import {
   GetResultsResponseSchema,
 } from "@petri/contracts/experiments";
 import { caller } from "./audiences.js";
-import { disputeMessage, experimentMessage } from "./experiment-message.js";
+import { disputeMessage, experimentMessage } from "../contract/experiment-message.js";
 import type { ExperimentsUseCases } from "./use-cases.js";
 
 /** Unix seconds from the wire; a value no signed URL carries reads as 0 (expired long ago). */

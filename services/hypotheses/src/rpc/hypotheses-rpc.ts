@@ -30,7 +30,7 @@ import type { makeGetHypothesis } from "../app/get-hypothesis.js";
 import type { makeListHypotheses } from "../app/list-hypotheses.js";
 import type { makeUpdateHypothesis } from "../app/update-hypothesis.js";
 import { type Audience, authorize } from "../domain/authorization.js";
-import { hypothesisMessage } from "./hypothesis-message.js";
+import { hypothesisMessage } from "../contract/hypothesis-message.js";
 
 export interface HypothesesUseCases {
   createHypothesis: ReturnType<typeof makeCreateHypothesis>;

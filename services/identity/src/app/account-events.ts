@@ -10,7 +10,7 @@ import type { Kysely } from "kysely";
 import type { AccountRecord } from "../db/accounts.js";
 import type { IdentityDb } from "../db/schema.js";
 import type { AccountRole, AccountTier } from "../domain/account-access.js";
-import { accountMessage, roleMessage, tierMessage } from "../rpc/account-message.js";
+import { accountMessage, roleMessage, tierMessage } from "../contract/account-message.js";
 
 /** A new account (its first version): AccountRegistered. */
 export async function recordAccountRegistered(

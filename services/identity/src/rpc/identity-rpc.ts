@@ -59,8 +59,8 @@ import {
   roleMessage,
   tierFromMessage,
   tierMessage,
-} from "./account-message.js";
-import { apiKeyMessage, quotaWindowMessage, signingKeyMessage } from "./credential-messages.js";
+} from "../contract/account-message.js";
+import { apiKeyMessage, quotaWindowMessage, signingKeyMessage } from "../contract/credential-messages.js";
 
 export interface IdentityUseCases {
   registerAccount: ReturnType<typeof makeRegisterAccount>;

@@ -23,7 +23,7 @@ import {
 } from "../domain/ledger/experiment-ledger.js";
 import { type PaymentProvider, executeProviderCalls } from "../domain/ledger/payment-provider.js";
 import type { Posting } from "../domain/ledger/postings.js";
-import { paymentMessage } from "../rpc/payment-message.js";
+import { paymentMessage } from "../contract/payment-message.js";
 
 export interface LedgerDeps {
   provider: PaymentProvider;

@@ -39,9 +39,9 @@ import type { makeSubmitOperatorProfile } from "../app/submit-operator-profile.j
 import type { makeSuspendOperator } from "../app/suspend-operator.js";
 import type { makeVerifyOperator } from "../app/verify-operator.js";
 import { type Audience, authorize } from "../domain/authorization.js";
-import { jobMessage, labMatchMessage } from "./job-message.js";
-import { operatorMessage } from "./operator-message.js";
-import { paymentMessage, postingMessage } from "./payment-message.js";
+import { jobMessage, labMatchMessage } from "../contract/job-message.js";
+import { operatorMessage } from "../contract/operator-message.js";
+import { paymentMessage, postingMessage } from "../contract/payment-message.js";
 
 export interface MarketplaceUseCases {
   submitOperatorProfile: ReturnType<typeof makeSubmitOperatorProfile>;
