@@ -8,7 +8,8 @@
 import { Code } from "@connectrpc/connect";
 import { ExperimentStatus } from "@petri/contracts/experiments";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { conservation, providerCallsOf } from "../src/db/ledger-repository.js";
+import { conservation } from "../src/db/ledger-audit.js";
+import { providerCallsOf } from "../src/db/provider-calls.js";
 import {
   Backend,
   ENGINES,

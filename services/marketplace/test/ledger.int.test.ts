@@ -1,12 +1,7 @@
 import type { Kysely } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  balances,
-  conservation,
-  loadLedger,
-  recordPosting,
-  recordPostings,
-} from "../src/db/ledger-repository.js";
+import { loadLedger, recordPosting, recordPostings } from "../src/db/ledger-repository.js";
+import { balances, conservation } from "../src/db/ledger-audit.js";
 import type { MarketplaceDb } from "../src/db/schema.js";
 import {
   type CancellableStatus,

@@ -1,8 +1,9 @@
 import type { Transaction } from "kysely";
-import { lockHoldTarget, lockLedger, saveHoldTarget } from "../db/ledger-repository.js";
+import { lockHoldTarget, saveHoldTarget } from "../db/hold-targets.js";
+import { lockLedger } from "../db/ledger-repository.js";
 import type { MarketplaceDb } from "../db/schema.js";
 import { LedgerError } from "../domain/ledger/errors.js";
-import { type HoldChangeOutcome, postingsForHoldChange } from "../domain/ledger/experiment-ledger.js";
+import { type HoldChangeOutcome, postingsForHoldChange } from "../domain/ledger/event-postings.js";
 import { type LedgerDeps, postToLedger } from "./post-to-ledger.js";
 
 /**

@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import { type ConservationReport, conservation } from "../db/ledger-repository.js";
+import { type ConservationReport, conservation } from "../db/ledger-audit.js";
 import type { MarketplaceDb } from "../db/schema.js";
 
 /** Staff: the conservation check over every experiment's escrow (see ledger-repository conservation). */

@@ -1,7 +1,9 @@
 import type { Transaction } from "kysely";
-import { recordHold, saveHoldTarget } from "../db/ledger-repository.js";
+import { recordHold } from "../db/ledger-repository.js";
+import { saveHoldTarget } from "../db/hold-targets.js";
 import type { MarketplaceDb } from "../db/schema.js";
-import { type ExperimentLedger, postingsForOpened } from "../domain/ledger/experiment-ledger.js";
+import { type ExperimentLedger } from "../domain/ledger/experiment-ledger.js";
+import { postingsForOpened } from "../domain/ledger/event-postings.js";
 import { type LedgerDeps, carryOutPosting } from "./post-to-ledger.js";
 
 /**

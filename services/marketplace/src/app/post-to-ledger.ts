@@ -12,7 +12,8 @@
 import { events } from "@petri/contracts";
 import { recordEvent } from "@petri/events";
 import type { Transaction } from "kysely";
-import { recordPosting, recordProviderCalls } from "../db/ledger-repository.js";
+import { recordPosting } from "../db/ledger-repository.js";
+import { recordProviderCalls } from "../db/provider-calls.js";
 import type { MarketplaceDb } from "../db/schema.js";
 import {
   type ExperimentLedger,

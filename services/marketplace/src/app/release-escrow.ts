@@ -2,7 +2,7 @@ import type { Transaction } from "kysely";
 import { lockLedger } from "../db/ledger-repository.js";
 import type { MarketplaceDb } from "../db/schema.js";
 import { LedgerError } from "../domain/ledger/errors.js";
-import { postingsForApproval } from "../domain/ledger/experiment-ledger.js";
+import { postingsForApproval } from "../domain/ledger/event-postings.js";
 import { type LedgerDeps, postToLedger } from "./post-to-ledger.js";
 
 /** The requester approved: what escrow still holds is released to the operator (paid out by the provider). */

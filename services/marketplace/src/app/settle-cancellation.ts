@@ -1,7 +1,7 @@
 import type { Transaction } from "kysely";
 import { lockLedger } from "../db/ledger-repository.js";
 import type { MarketplaceDb } from "../db/schema.js";
-import { postingsForCancellationAmounts } from "../domain/ledger/experiment-ledger.js";
+import { postingsForCancellationAmounts } from "../domain/ledger/event-postings.js";
 import { type LedgerDeps, postToLedger } from "./post-to-ledger.js";
 
 /**

@@ -3,7 +3,7 @@ import { DISPUTE_OUTCOMES } from "@petri/contracts/vocabulary";
 import { lockLedger } from "../db/ledger-repository.js";
 import type { MarketplaceDb } from "../db/schema.js";
 import { LedgerError } from "../domain/ledger/errors.js";
-import { type DisputeOutcome, postingsForDisputeResolution } from "../domain/ledger/experiment-ledger.js";
+import { type DisputeOutcome, postingsForDisputeResolution } from "../domain/ledger/event-postings.js";
 import { type LedgerDeps, postToLedger } from "./post-to-ledger.js";
 
 export interface ResolvedDispute {

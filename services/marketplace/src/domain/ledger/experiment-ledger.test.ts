@@ -3,24 +3,26 @@ import { describe, expect, it } from "vitest";
 import { REQUESTER_REFUND, escrowAccount, operatorPayableAccount } from "./accounts.js";
 import { LedgerError } from "./errors.js";
 import {
-  type CancellableStatus,
   type ExperimentLedger,
   accountBalances,
   applyPosting,
   applyPostings,
-  claimedCompensationCents,
   conservationViolations,
   emptyLedger,
   paymentStateOf,
+  paymentStatusOf,
+  summarize,
+} from "./experiment-ledger.js";
+import {
+  type CancellableStatus,
+  claimedCompensationCents,
   postingsForApproval,
   postingsForCancellation,
-  paymentStatusOf,
   postingsForCancellationAmounts,
   postingsForDisputeResolution,
   postingsForHoldChange,
   postingsForOpened,
-  summarize,
-} from "./experiment-ledger.js";
+} from "./event-postings.js";
 import { REQUESTER_FUNDS } from "./accounts.js";
 import { holdAdjustmentPosting, holdPosting, refundPosting, releasePosting } from "./postings.js";
 

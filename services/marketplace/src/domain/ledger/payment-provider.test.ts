@@ -1,10 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  applyPostings,
-  emptyLedger,
-  postingsForCancellation,
-  postingsForOpened,
-} from "./experiment-ledger.js";
+import { applyPostings, emptyLedger } from "./experiment-ledger.js";
+import { postingsForCancellation, postingsForOpened } from "./event-postings.js";
 import { SandboxPaymentProvider, executePosting, providerCallsFor } from "./payment-provider.js";
 import { disputeResolutionPosting, holdAdjustmentPosting, holdPosting, releasePosting } from "./postings.js";
 
