@@ -59,21 +59,7 @@ export async function runClusterService(
     process.stderr.write(`unknown command "${command}"; expected one of: ${CLUSTER_COMMANDS.join(", ")}\n`);
     process.exit(2);
   }
-  const config = exitOnConfigError(() =>
-    loadConfig(
-      baseServiceConfigSchema({ defaultPort: options.defaultPort }).extend({
-        // Separates deployments sharing one nats-server (see BusNamespace); empty for none.
-        PETRI_BUS_NAMESPACE: z
-          .string()
-          .regex(/^[a-z0-9_-]{0,40}$/)
-          .default(""),
-        // false: a separate step (`main.js migrate`, a Kubernetes Job) migrates; wait for it.
-        PETRI_MIGRATE_ON_START: migrateOnStartSchema,
-        // 3 with a three-node JetStream cluster (deploy/local PETRI_NATS_NODES=3); 1 otherwise.
-        PETRI_STREAM_REPLICAS: z.coerce.number().int().min(1).max(5).default(1),
-      }),
-    ),
-  );
+  const config = loadClusterConfig(options.defaultPort);
   const retention = exitOnConfigError(() => retentionFromEnv());
   const tracing = exitOnConfigError(() => startTracing({ serviceName: `petri-${options.service}` }));
   const logger = createLogger({
@@ -97,21 +83,7 @@ export async function runClusterService(
     await hosted.start();
   }
 
-  const verifier = await InternalTokenVerifier.create([config.PETRI_INTERNAL_JWT_PUBLIC_KEY]);
-  const server = buildServiceServer({
-    routes: (router) => hosted.routes(router),
-    interceptors: serverInterceptors({
-      logger,
-      verifier,
-      publicProcedures: [...(hosted.publicProcedures ?? [])],
-    }),
-    health: { serviceNames: [hosted.name] },
-    readiness: () => hosted.readiness(),
-    logger,
-    ...(options.maxRequestBytes === undefined ? {} : { maxRequestBytes: options.maxRequestBytes }),
-  });
-  const { port } = await server.listen(config.PORT, config.HOST);
-  logger.info({ port, host: config.HOST }, `${options.service} service listening`);
+  const server = await serveHosted(hosted, options, config, logger);
 
   const waiting = new AbortController();
   const shutdown = createShutdown({
@@ -142,6 +114,53 @@ export async function runClusterService(
       logger.info("migrations at head; consumers and relay started");
     }
   }
+}
+
+/** The environment of a cluster service: the base settings and the cluster-only ones. */
+function loadClusterConfig(defaultPort: number) {
+  return exitOnConfigError(() =>
+    loadConfig(
+      baseServiceConfigSchema({ defaultPort }).extend({
+        // Separates deployments sharing one nats-server (see BusNamespace); empty for none.
+        PETRI_BUS_NAMESPACE: z
+          .string()
+          .regex(/^[a-z0-9_-]{0,40}$/)
+          .default(""),
+        // false: a separate step (`main.js migrate`, a Kubernetes Job) migrates; wait for it.
+        PETRI_MIGRATE_ON_START: migrateOnStartSchema,
+        // 3 with a three-node JetStream cluster (deploy/local PETRI_NATS_NODES=3); 1 otherwise.
+        PETRI_STREAM_REPLICAS: z.coerce.number().int().min(1).max(5).default(1),
+      }),
+    ),
+  );
+}
+
+type ClusterConfig = ReturnType<typeof loadClusterConfig>;
+
+/** The service's Connect server (internal tokens verified, health and readiness), listening. */
+async function serveHosted(
+  hosted: HostedService,
+  options: ClusterServiceOptions,
+  config: ClusterConfig,
+  logger: Logger,
+) {
+  const verifier = await InternalTokenVerifier.create([config.PETRI_INTERNAL_JWT_PUBLIC_KEY]);
+  const server = buildServiceServer({
+    routes: (router) => hosted.routes(router),
+    interceptors: serverInterceptors({
+      logger,
+      verifier,
+      publicProcedures: [...(hosted.publicProcedures ?? [])],
+    }),
+    health: { serviceNames: [hosted.name] },
+    readiness: () => hosted.readiness(),
+    logger,
+    ...(options.maxRequestBytes === undefined ? {} : { maxRequestBytes: options.maxRequestBytes }),
+  });
+  const { port } = await server.listen(config.PORT, config.HOST);
+  logger.info({ port, host: config.HOST }, `${options.service} service listening`);
+
+  return server;
 }
 
 function openDatabase(service: ServiceName, url: string): Promise<Database> {

