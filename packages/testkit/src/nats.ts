@@ -81,6 +81,86 @@ function installExitHook(): void {
   });
 }
 
+/** One nats-server child process, restartable on the same store (and port, once it has one). */
+class NatsServerProcess {
+  private child: ChildProcess | undefined;
+  private exited: Promise<void> = Promise.resolve();
+  /** The last 200 lines it printed. */
+  readonly lines: string[] = [];
+
+  constructor(
+    private readonly bin: string,
+    readonly storeDir: string,
+    public port: number,
+    private readonly startTimeoutMs: number,
+  ) {}
+
+  /**
+   * Starts it and waits until it accepts connections. A start that exits at once (most likely
+   * its port was taken between freePort() and spawn) is tried again, on a new port if allowed.
+   */
+  async launch(allowNewPort: boolean): Promise<void> {
+    const deadline = Date.now() + this.startTimeoutMs;
+    for (;;) {
+      const started = this.spawnOnce();
+      while (!started.hasExited() && Date.now() < deadline) {
+        if (await probe(this.port)) return;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      if (!started.hasExited()) {
+        started.proc.kill("SIGKILL");
+        await this.exited;
+        throw new Error(`nats-server did not accept connections on port ${this.port}:\n${this.tail()}`);
+      }
+      if (Date.now() >= deadline) throw new Error(`nats-server exited during startup:\n${this.tail()}`);
+      if (allowNewPort) this.port = await freePort();
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  private spawnOnce(): { proc: ChildProcess; hasExited: () => boolean } {
+    const proc = spawn(this.bin, ["-js", "-sd", this.storeDir, "-a", "127.0.0.1", "-p", String(this.port)], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const record = (chunk: Buffer) => {
+      this.lines.push(...chunk.toString("utf8").split("\n").filter(Boolean));
+      if (this.lines.length > 200) this.lines.splice(0, this.lines.length - 200);
+    };
+    proc.stdout?.on("data", record);
+    proc.stderr?.on("data", record);
+    let hasExited = false;
+    this.exited = new Promise<void>((resolve) => {
+      proc.once("exit", () => {
+        hasExited = true;
+        running.delete(proc);
+        resolve();
+      });
+    });
+    running.add(proc);
+    this.child = proc;
+    return { proc, hasExited: () => hasExited };
+  }
+
+  /** Sends the signal and waits for the exit (SIGTERM escalates to SIGKILL after 5 s). */
+  async signalAndWait(sig: NodeJS.Signals): Promise<void> {
+    const proc = this.child;
+    if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
+    const done = this.exited;
+    proc.kill(sig);
+    if (sig !== "SIGKILL") {
+      const timer = setTimeout(() => proc.kill("SIGKILL"), 5_000);
+      await done;
+      clearTimeout(timer);
+    } else {
+      await done;
+    }
+  }
+
+  private tail(): string {
+    return this.lines.slice(-20).join("\n");
+  }
+}
+
 export async function startNatsServer(
   options: { storeDir?: string; startTimeoutMs?: number } = {},
 ): Promise<NatsServerHandle> {
@@ -90,86 +170,25 @@ export async function startNatsServer(
   installExitHook();
   const storeDir = options.storeDir ?? mkdtempSync(join(tmpdir(), "petri-nats-"));
   if (!options.storeDir) created.add(storeDir);
-  const startTimeoutMs = options.startTimeoutMs ?? 15_000;
-  let port = await freePort();
-  let child: ChildProcess | undefined;
-  let exited: Promise<void> = Promise.resolve();
-  const lines: string[] = [];
-
-  const launch = async (allowNewPort: boolean): Promise<void> => {
-    const deadline = Date.now() + startTimeoutMs;
-    for (;;) {
-      const proc = spawn(bin, ["-js", "-sd", storeDir, "-a", "127.0.0.1", "-p", String(port)], {
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      const record = (chunk: Buffer) => {
-        lines.push(...chunk.toString("utf8").split("\n").filter(Boolean));
-        if (lines.length > 200) lines.splice(0, lines.length - 200);
-      };
-      proc.stdout?.on("data", record);
-      proc.stderr?.on("data", record);
-      let hasExited = false;
-      exited = new Promise<void>((resolve) => {
-        proc.once("exit", () => {
-          hasExited = true;
-          running.delete(proc);
-          resolve();
-        });
-      });
-      running.add(proc);
-      child = proc;
-      while (!hasExited && Date.now() < deadline) {
-        if (await probe(port)) return;
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      if (!hasExited) {
-        proc.kill("SIGKILL");
-        await exited;
-        throw new Error(
-          `nats-server did not accept connections on port ${port}:\n${lines.slice(-20).join("\n")}`,
-        );
-      }
-      // It exited during startup: most likely the port was taken between freePort() and spawn.
-      if (Date.now() >= deadline) {
-        throw new Error(`nats-server exited during startup:\n${lines.slice(-20).join("\n")}`);
-      }
-      if (allowNewPort) port = await freePort();
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  };
-
-  const signalAndWait = async (sig: NodeJS.Signals): Promise<void> => {
-    const proc = child;
-    if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
-    const done = exited;
-    proc.kill(sig);
-    if (sig !== "SIGKILL") {
-      const timer = setTimeout(() => proc.kill("SIGKILL"), 5_000);
-      await done;
-      clearTimeout(timer);
-    } else {
-      await done;
-    }
-  };
-
-  await launch(true);
+  const server = new NatsServerProcess(bin, storeDir, await freePort(), options.startTimeoutMs ?? 15_000);
+  await server.launch(true);
   return {
     get url() {
-      return `nats://127.0.0.1:${port}`;
+      return `nats://127.0.0.1:${server.port}`;
     },
     get port() {
-      return port;
+      return server.port;
     },
     storeDir,
     stop: async () => {
-      await signalAndWait("SIGTERM");
+      await server.signalAndWait("SIGTERM");
       if (created.delete(storeDir)) rmSync(storeDir, { recursive: true, force: true });
     },
-    kill: () => signalAndWait("SIGKILL"),
+    kill: () => server.signalAndWait("SIGKILL"),
     restart: async () => {
-      await signalAndWait("SIGTERM");
-      await launch(false);
+      await server.signalAndWait("SIGTERM");
+      await server.launch(false);
     },
-    output: () => lines.join("\n"),
+    output: () => server.lines.join("\n"),
   };
 }

@@ -1,7 +1,7 @@
 import { CloudLabsService } from "@petri/contracts/cloudlabs";
 import { createUnitOfWork } from "@petri/events";
 import { type ServiceDeps, createServiceRuntime } from "@petri/host";
-import type { HostedService } from "@petri/service-kit";
+import type { Clock, HostedService } from "@petri/service-kit";
 import { HttpLab } from "./adapters/http-lab.js";
 import type { LabAdapter } from "./adapters/lab-adapter.js";
 import { SandboxLab } from "./adapters/sandbox-lab.js";
@@ -52,21 +52,7 @@ export function createCloudLabsService(
   const logger = deps.logger.child({ service: "cloudlabs" });
   const settings = options.settings ?? DEFAULT_CLOUDLABS_SETTINGS;
 
-  const sandbox = new SandboxLab({
-    clock,
-    stepMs: settings.sandboxStepMs,
-    rawDataUrl: (id) => `/cloud-labs/submissions/${id}/raw-data`,
-  });
-  const http = settings.http ? new HttpLab(settings.http) : undefined;
-  const adapterName = (providerId: string) =>
-    http && settings.http?.providers.includes(providerId) ? "http" : "sandbox";
-  const adapterFor = (row: SubmissionRow): LabAdapter => {
-    if (row.adapter === "http") {
-      if (!http) throw new Error(`submission ${row.id} needs the HTTP lab adapter, which is not configured`);
-      return http;
-    }
-    return sandbox;
-  };
+  const { http, adapterName, adapterFor } = labAdapters(clock, settings);
   const worker = new SubmissionWorker({
     db,
     clock,
@@ -125,4 +111,27 @@ export function createCloudLabsService(
       return { ready: checks.every((check) => check.ok), checks };
     },
   };
+}
+
+/**
+ * The lab adapters: the sandbox for every provider, the HTTP lab for those configured to use it;
+ * `adapterName` picks one for a new submission, `adapterFor` the one a stored submission uses.
+ */
+function labAdapters(clock: Clock, settings: CloudLabsSettings) {
+  const sandbox = new SandboxLab({
+    clock,
+    stepMs: settings.sandboxStepMs,
+    rawDataUrl: (id) => `/cloud-labs/submissions/${id}/raw-data`,
+  });
+  const http = settings.http ? new HttpLab(settings.http) : undefined;
+  const adapterName = (providerId: string) =>
+    http && settings.http?.providers.includes(providerId) ? "http" : "sandbox";
+  const adapterFor = (row: SubmissionRow): LabAdapter => {
+    if (row.adapter === "http") {
+      if (!http) throw new Error(`submission ${row.id} needs the HTTP lab adapter, which is not configured`);
+      return http;
+    }
+    return sandbox;
+  };
+  return { http, adapterName, adapterFor };
 }

@@ -82,28 +82,9 @@ export async function runPipeline(
     summary,
   }));
   const notes = [...rules.notes];
-  let sources: VerifiedSource[] = [];
-  if (providers.literature) {
-    await stage("literature_search");
-    const found = await providers.literature.findSources(rules.searchTerms, {
-      limit: SOURCES_PER_RUN,
-      signal,
-    });
-    sources = found.sources.slice(0, SOURCES_PER_RUN);
-    const rejected = found.rejected.length;
-    trace.push({
-      action: "literature:search",
-      summary: `Searched ${providers.literature.id} for "${rules.searchTerms}": ${sources.length} source(s) kept after their DOI resolved and the registered title matched${rejected > 0 ? `; ${rejected} candidate(s) dropped (${[...new Set(found.rejected.map((r) => r.reason))].join(", ")})` : ""}.`,
-    });
-    if (sources.length === 0)
-      notes.push("No verified source was found for this query: the hypothesis is not literature-grounded.");
-  } else {
-    trace.push({
-      action: "literature:not_configured",
-      summary:
-        "No literature provider is configured: nothing was searched, no source is cited, and the draft is not literature-grounded.",
-    });
-  }
+  const sources = providers.literature
+    ? await searchLiterature(providers.literature, rules.searchTerms, { trace, notes, stage, signal })
+    : notConfigured(trace);
 
   await stage("drafting");
   let hypothesis = rules.hypothesis;
@@ -143,4 +124,41 @@ export async function runPipeline(
     literature_grounded: sources.length > 0,
     notes,
   };
+}
+
+/** The trace and notes a run builds up, and how it reports entering a stage. */
+interface RunRecord {
+  trace: Omit<ReasoningStep, "step">[];
+  notes: string[];
+  stage: (name: EngineStage) => Promise<void>;
+  signal: AbortSignal;
+}
+
+/** Sources whose DOI resolved and whose registered title matched, at most SOURCES_PER_RUN. */
+async function searchLiterature(
+  literature: LiteratureProvider,
+  searchTerms: string,
+  run: RunRecord,
+): Promise<VerifiedSource[]> {
+  await run.stage("literature_search");
+  const found = await literature.findSources(searchTerms, { limit: SOURCES_PER_RUN, signal: run.signal });
+  const sources = found.sources.slice(0, SOURCES_PER_RUN);
+  const rejected = found.rejected.length;
+  run.trace.push({
+    action: "literature:search",
+    summary: `Searched ${literature.id} for "${searchTerms}": ${sources.length} source(s) kept after their DOI resolved and the registered title matched${rejected > 0 ? `; ${rejected} candidate(s) dropped (${[...new Set(found.rejected.map((r) => r.reason))].join(", ")})` : ""}.`,
+  });
+  if (sources.length === 0)
+    run.notes.push("No verified source was found for this query: the hypothesis is not literature-grounded.");
+  return sources;
+}
+
+/** Without a literature provider nothing is searched: the trace says so. */
+function notConfigured(trace: RunRecord["trace"]): VerifiedSource[] {
+  trace.push({
+    action: "literature:not_configured",
+    summary:
+      "No literature provider is configured: nothing was searched, no source is cited, and the draft is not literature-grounded.",
+  });
+  return [];
 }
