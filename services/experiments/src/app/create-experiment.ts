@@ -3,7 +3,8 @@ import { type JsonValue, completeIdempotent } from "@petri/db";
 import { type Clock, ConflictError, type Principal, ValidationError, isId, newId } from "@petri/service-kit";
 import type { Kysely } from "kysely";
 import { type ExperimentRecord, newRecord } from "../db/experiment-records.js";
-import { insertExperiment } from "../db/experiments.js";
+import { type ExperimentValues, insertExperiment } from "../db/experiments.js";
+import type { EstimateRecord } from "../db/estimate-records.js";
 import { claimUnexpiredKey, completedFor } from "../db/idempotency-keys.js";
 import type { ExperimentsDb } from "../db/schema.js";
 import type { RequestWarning } from "../domain/contracts.js";
@@ -14,9 +15,9 @@ import {
   requestHash,
 } from "../domain/idempotency.js";
 import type { JsonObject } from "../domain/lifecycle/protocol-design.js";
-import { submissionStatus } from "../domain/lifecycle/transitions.js";
+import { type ExperimentStatus, submissionStatus } from "../domain/lifecycle/transitions.js";
 import { recordSubmitted } from "./experiment-events.js";
-import { acceptIntake, parseJsonText } from "./intake.js";
+import { type AcceptedIntake, acceptIntake, parseJsonText } from "./intake.js";
 import { estimateColumns, priceRequest } from "./pricing.js";
 import {
   type CheckWebhookRegistration,
@@ -99,87 +100,144 @@ export function makeCreateExperiment(deps: CreateExperimentDeps) {
     principal: Principal,
     input: CreateExperimentInput,
   ): Promise<CreateExperimentOutcome> {
-    const key = input.idempotencyKey;
-    if (key !== "") {
-      const problem = idempotencyKeyProblem(key);
-      if (problem) throw new ValidationError("the Idempotency-Key is invalid", [problem]);
-    }
-    const body = parseJsonText(input.requestJson);
-    const mode = input.saveAsDraft ? "draft" : "submit";
-    const now = deps.clock.now();
-    const ref = { principal: principal.accountId, key };
-    const source = sourceHypothesisOf(input.sourceHypothesisId);
-    const hash = requestHash(body, input.saveAsDraft, source);
-    // Drafts are not registered: their URL is checked when they are submitted.
-    const url = input.saveAsDraft ? undefined : webhookUrlOf(body);
+    const creation = creationOf(principal, input, deps.clock.now());
+    const { ref, hash, url, now } = creation;
     const replayLikely =
-      url !== undefined && key !== "" && (await completedFor(deps.db, ref, hash, idempotencyCutoff(now)));
+      url !== undefined && ref.key !== "" && (await completedFor(deps.db, ref, hash, idempotencyCutoff(now)));
 
     return withCheckedWebhookUrl(
       deps.checkWebhookUrl,
       replayLikely ? CheckedWebhookUrl.unchecked : url,
-      (checked) =>
-        deps.unitOfWork.run(async (trx): Promise<CreateExperimentOutcome> => {
-          if (key !== "") {
-            const claim = await claimUnexpiredKey(trx, ref, hash, idempotencyCutoff(now));
-            if (claim.kind === "replay") return { kind: "replayed", storedResponse: claim.body };
-            if (claim.kind === "mismatch") throw new IdempotencyKeyReusedError();
-            if (claim.kind === "in_progress")
-              throw new ConflictError(
-                "a request with this Idempotency-Key is still being processed; retry shortly",
-                "idempotency_request_in_progress",
-                { retryable: true },
-              );
-          }
-
-          const intake = acceptIntake(body, mode, now, checked.verdictFor(url));
-          const estimate = await priceRequest(trx, intake.request, now);
-          const status = input.saveAsDraft ? "draft" : submissionStatus(intake.reviewReasons);
-          const row = await insertExperiment(trx, {
-            id: newId("exp", now),
-            requester_account_id: principal.accountId,
-            status,
-            experiment_type: intake.experimentType,
-            title: intake.title,
-            request: intake.request,
-            raw_request: body as JsonObject,
-            ...estimateColumns(estimate),
-            hold_cents: status === "draft" ? 0 : estimate.cost_typical_cents,
-            review_reasons: intake.reviewReasons,
-            safety_flags: intake.safetyFlags,
-            review_note: null,
-            reviewed_by: null,
-            reviewed_at: null,
-            protocol_proposal: null,
-            proposal_comments: [],
-            operator_id: null,
-            operator_lab_name: null,
-            claimed_at: null,
-            deadline: null,
-            cancel_reason: null,
-            refund_cents: null,
-            operator_compensation_cents: null,
-            refund_status: null,
-            cancelled_by: null,
-            cancelled_at: null,
-            created_at: now,
-            updated_at: now,
-            submitted_at: status === "draft" ? null : now,
-            source_hypothesis_id: source ?? null,
-          });
-          const record = newRecord(row);
-          if (status !== "draft") await recordSubmitted(trx, record, now);
-
-          const created: CreatedExperiment = { experiment: record, warnings: intake.warnings };
-          if (key !== "")
-            await completeIdempotent(trx, {
-              ...ref,
-              status: CREATED,
-              body: deps.storedResponseOf(created),
-              completedAt: now,
-            });
-          return { kind: "created", ...created };
-        }),
+      (checked) => deps.unitOfWork.run((trx) => createInTransaction(deps, trx, creation, checked)),
     );
+  };
+}
+
+/** One POST /experiments as read before any I/O: checked once, even when the transaction reruns. */
+interface Creation {
+  principal: Principal;
+  input: CreateExperimentInput;
+  body: unknown;
+  /** The Idempotency-Key scoped to the caller; key "" when none was sent. */
+  ref: { principal: string; key: string };
+  hash: string;
+  /** The webhook URL to register; undefined for a draft or a request naming none. */
+  url: string | undefined;
+  source: string | undefined;
+  now: Date;
+}
+
+function creationOf(principal: Principal, input: CreateExperimentInput, now: Date): Creation {
+  const key = input.idempotencyKey;
+  if (key !== "") {
+    const problem = idempotencyKeyProblem(key);
+    if (problem) throw new ValidationError("the Idempotency-Key is invalid", [problem]);
+  }
+  const body = parseJsonText(input.requestJson);
+  const source = sourceHypothesisOf(input.sourceHypothesisId);
+  return {
+    principal,
+    input,
+    body,
+    ref: { principal: principal.accountId, key },
+    hash: requestHash(body, input.saveAsDraft, source),
+    // Drafts are not registered: their URL is checked when they are submitted.
+    url: input.saveAsDraft ? undefined : webhookUrlOf(body),
+    source,
+    now,
+  };
+}
+
+/** The transaction of makeCreateExperiment: claim the key, validate, price, insert, record, complete. */
+async function createInTransaction(
+  deps: CreateExperimentDeps,
+  trx: Kysely<ExperimentsDb>,
+  creation: Creation,
+  checked: CheckedWebhookUrl,
+): Promise<CreateExperimentOutcome> {
+  const { input, body, ref, now } = creation;
+  if (ref.key !== "") {
+    const replay = await claimKey(trx, creation);
+    if (replay) return replay;
+  }
+
+  const intake = acceptIntake(
+    body,
+    input.saveAsDraft ? "draft" : "submit",
+    now,
+    checked.verdictFor(creation.url),
+  );
+  const estimate = await priceRequest(trx, intake.request, now);
+  const status = input.saveAsDraft ? "draft" : submissionStatus(intake.reviewReasons);
+  const row = await insertExperiment(trx, newExperimentValues(creation, intake, estimate, status));
+  const record = newRecord(row);
+  if (status !== "draft") await recordSubmitted(trx, record, now);
+
+  const created: CreatedExperiment = { experiment: record, warnings: intake.warnings };
+  if (ref.key !== "")
+    await completeIdempotent(trx, {
+      ...ref,
+      status: CREATED,
+      body: deps.storedResponseOf(created),
+      completedAt: now,
+    });
+  return { kind: "created", ...created };
+}
+
+/** Claims the Idempotency-Key; returns the replay when the key completed for this very request. */
+async function claimKey(
+  trx: Kysely<ExperimentsDb>,
+  { ref, hash, now }: Creation,
+): Promise<CreateExperimentOutcome | undefined> {
+  const claim = await claimUnexpiredKey(trx, ref, hash, idempotencyCutoff(now));
+  if (claim.kind === "replay") return { kind: "replayed", storedResponse: claim.body };
+  if (claim.kind === "mismatch") throw new IdempotencyKeyReusedError();
+  if (claim.kind === "in_progress")
+    throw new ConflictError(
+      "a request with this Idempotency-Key is still being processed; retry shortly",
+      "idempotency_request_in_progress",
+      { retryable: true },
+    );
+  return undefined;
+}
+
+/** The new experiment's row: nothing reviewed, claimed or cancelled yet; a draft holds nothing. */
+function newExperimentValues(
+  { principal, body, source, now }: Creation,
+  intake: AcceptedIntake,
+  estimate: EstimateRecord,
+  status: ExperimentStatus,
+): ExperimentValues {
+  return {
+    id: newId("exp", now),
+    requester_account_id: principal.accountId,
+    status,
+    experiment_type: intake.experimentType,
+    title: intake.title,
+    request: intake.request,
+    raw_request: body as JsonObject,
+    ...estimateColumns(estimate),
+    hold_cents: status === "draft" ? 0 : estimate.cost_typical_cents,
+    review_reasons: intake.reviewReasons,
+    safety_flags: intake.safetyFlags,
+    review_note: null,
+    reviewed_by: null,
+    reviewed_at: null,
+    protocol_proposal: null,
+    proposal_comments: [],
+    operator_id: null,
+    operator_lab_name: null,
+    claimed_at: null,
+    deadline: null,
+    cancel_reason: null,
+    refund_cents: null,
+    operator_compensation_cents: null,
+    refund_status: null,
+    cancelled_by: null,
+    cancelled_at: null,
+    created_at: now,
+    updated_at: now,
+    submitted_at: status === "draft" ? null : now,
+    source_hypothesis_id: source ?? null,
   };
 }
