@@ -1,6 +1,14 @@
 import { NotificationsService } from "@petri/contracts/notifications";
 import { type ServiceDeps, createServiceRuntime } from "@petri/host";
-import { AddressAllowlist, type HostedService, type ReadinessCheck, type Resolver } from "@petri/service-kit";
+import {
+  AddressAllowlist,
+  type Clock,
+  type HostedService,
+  type Logger,
+  type ReadinessCheck,
+  type Resolver,
+} from "@petri/service-kit";
+import type { Kysely } from "kysely";
 import { makeAttemptDelivery } from "./app/attempt-delivery.js";
 import { makeCheckWebhookUrl } from "./app/check-webhook-url.js";
 import { makeCreateWebhookSecret } from "./app/create-webhook-secret.js";
@@ -89,15 +97,9 @@ export function createNotificationsService(
     throw new Error("the notifications service needs a key-encryption key (PETRI_NOTIFICATIONS_KEK)");
   const { clock } = deps;
   const logger = deps.logger.child({ service: "notifications" });
-  const allowlist = options.webhookTestAllowlist ?? AddressAllowlist.empty;
-  if (allowlist.size > 0)
-    logger.warn({ blocks: allowlist.size }, "webhook SSRF test allowlist is set: for tests only");
-  const resolver = options.resolver ?? systemResolver;
+  const { allowlist, resolver, sender } = webhookTransport(options, logger);
   const vault = new SigningSecretVault();
   const mailer = options.mailer ?? new TableOnlyMailer();
-  const sender =
-    options.webhookSender ??
-    new UndiciWebhookSender({ resolver, allowlist, ...(options.webhookCa ? { ca: options.webhookCa } : {}) });
 
   // Scheduling hands deliveries to the worker, a pause wakes the mail loop; both are built below.
   const pokeWorker = () => worker.poke();
@@ -142,8 +144,57 @@ export function createNotificationsService(
     step: () => dispatcher.step(),
   });
 
+  const useCases = notificationsUseCases({
+    db,
+    clock,
+    logger,
+    vault,
+    sender,
+    resolver,
+    allowlist,
+    pokeWorker,
+  });
+  return hostedNotifications({
+    runtime,
+    clock,
+    options,
+    vault,
+    useCases,
+    worker,
+    dispatcher,
+    mailLoop,
+    sender,
+    mailer,
+  });
+}
+
+/** How webhooks reach receivers: the SSRF policy (and its test allowlist), the resolver, the sender. */
+function webhookTransport(options: NotificationsServiceOptions, logger: Logger) {
+  const allowlist = options.webhookTestAllowlist ?? AddressAllowlist.empty;
+  if (allowlist.size > 0)
+    logger.warn({ blocks: allowlist.size }, "webhook SSRF test allowlist is set: for tests only");
+  const resolver = options.resolver ?? systemResolver;
+  const sender =
+    options.webhookSender ??
+    new UndiciWebhookSender({ resolver, allowlist, ...(options.webhookCa ? { ca: options.webhookCa } : {}) });
+  return { allowlist, resolver, sender };
+}
+
+/** The use cases behind the RPCs, wired to the parts the composition root built. */
+function notificationsUseCases(parts: {
+  db: Kysely<NotificationsDb>;
+  clock: Clock;
+  logger: Logger;
+  vault: SigningSecretVault;
+  sender: WebhookSender;
+  resolver: Resolver;
+  allowlist: AddressAllowlist;
+  /** Wakes the delivery worker after deliveries were made due. */
+  pokeWorker: () => void;
+}): NotificationsUseCases {
+  const { db, clock, logger, vault, sender, resolver, allowlist, pokeWorker } = parts;
   const checkUrl = makeCheckWebhookUrl({ resolver, allowlist, logger });
-  const useCases: NotificationsUseCases = {
+  return {
     createWebhookSecret: makeCreateWebhookSecret({ db, clock, vault }),
     rotateWebhookSecret: makeRotateWebhookSecret({ db, clock, vault }),
     getWebhookSettings: makeGetWebhookSettings({ db, clock }),
@@ -155,22 +206,30 @@ export function createNotificationsService(
     validateWebhookUrl: makeValidateWebhookUrl({ checkUrl }),
     listSentMail: makeListSentMail({ db }),
   };
+}
+
+type NotificationsRuntime = ReturnType<typeof createServiceRuntime<NotificationsDb>>;
+
+/** The parts the composition root built, for the hosted service's lifecycle. */
+interface NotificationsParts {
+  runtime: NotificationsRuntime;
+  clock: Clock;
+  options: NotificationsServiceOptions;
+  vault: SigningSecretVault;
+  useCases: NotificationsUseCases;
+  worker: DeliveryWorker;
+  dispatcher: MailDispatcher;
+  mailLoop: BackgroundLoop;
+  sender: WebhookSender;
+  mailer: Mailer;
+}
+
+/** Routes, start, stop and readiness of the composed service. */
+function hostedNotifications(parts: NotificationsParts): NotificationsHostedService {
+  const { runtime, clock, options, vault, useCases, worker, dispatcher, mailLoop, sender, mailer } = parts;
+  const { db } = runtime;
   const rpc = createNotificationsRpc(useCases);
   const background = options.runBackgroundWork ?? true;
-
-  /** A replica with another KEK would fail every signature: refuse to start instead. */
-  async function checkKek(): Promise<void> {
-    const foreign = await db
-      .selectFrom("webhook_secrets")
-      .select("kek_id")
-      .where("kek_id", "<>", vault.kekId)
-      .executeTakeFirst();
-    if (foreign)
-      throw new Error(
-        `webhook signing secrets are sealed under key-encryption key ${foreign.kek_id}, but the configured one is ${vault.kekId}`,
-      );
-  }
-
   let stopQueueMetrics: (() => void) | undefined;
   return {
     ...runtime.hosted,
@@ -186,7 +245,7 @@ export function createNotificationsService(
     async start() {
       // The KEK first: consumers seal a secret for an account's first delivery.
       vault.useKek(await resolveKek(options));
-      await checkKek();
+      await checkKek(db, vault);
       await runtime.hosted.start();
       stopQueueMetrics ??= observeWebhookQueue(db, clock);
       if (background) {
@@ -214,4 +273,17 @@ export function createNotificationsService(
       return { ready: checks.every((check) => check.ok), checks };
     },
   };
+}
+
+/** A replica with another KEK would fail every signature: refuse to start instead. */
+async function checkKek(db: Kysely<NotificationsDb>, vault: SigningSecretVault): Promise<void> {
+  const foreign = await db
+    .selectFrom("webhook_secrets")
+    .select("kek_id")
+    .where("kek_id", "<>", vault.kekId)
+    .executeTakeFirst();
+  if (foreign)
+    throw new Error(
+      `webhook signing secrets are sealed under key-encryption key ${foreign.kek_id}, but the configured one is ${vault.kekId}`,
+    );
 }

@@ -20,10 +20,25 @@ import type { NotificationsUseCases } from "./use-cases.js";
 export { NOTIFICATIONS_AUDIENCES } from "./audiences.js";
 export type { NotificationsUseCases } from "./use-cases.js";
 
+type NotificationsImpl = ServiceImpl<typeof NotificationsService>;
+type Handlers<K extends keyof NotificationsImpl> = Pick<NotificationsImpl, K>;
+
 /** The NotificationsService implementation: proto <-> domain mapping only. */
-export function createNotificationsRpc(
+export function createNotificationsRpc(useCases: NotificationsUseCases): NotificationsImpl {
+  return {
+    ...secretAndSettingsHandlers(useCases),
+    ...deliveryHandlers(useCases),
+    ...urlCheckHandlers(useCases),
+    ...mailHandlers(useCases),
+  } satisfies NotificationsImpl;
+}
+
+/** The caller's own webhook signing secret and delivery settings (incl. resuming a paused receiver). */
+function secretAndSettingsHandlers(
   useCases: NotificationsUseCases,
-): ServiceImpl<typeof NotificationsService> {
+): Handlers<
+  "createWebhookSecret" | "rotateWebhookSecret" | "getWebhookSettings" | "resumeWebhookDeliveries"
+> {
   return {
     async createWebhookSecret(_request, ctx: HandlerContext) {
       const principal = caller(ctx, "createWebhookSecret");
@@ -49,6 +64,22 @@ export function createNotificationsRpc(
       return create(GetWebhookSettingsResponseSchema, { settings: settingsMessage(settings) });
     },
 
+    async resumeWebhookDeliveries(_request, ctx: HandlerContext) {
+      const principal = caller(ctx, "resumeWebhookDeliveries");
+      const resumed = await useCases.resumeWebhookDeliveries(principal.accountId);
+      return create(ResumeWebhookDeliveriesResponseSchema, {
+        settings: settingsMessage(resumed.settings),
+        resumedDeliveries: BigInt(resumed.resumed),
+      });
+    },
+  };
+}
+
+/** Webhook deliveries: listing, one with its attempts, a replay. */
+function deliveryHandlers(
+  useCases: NotificationsUseCases,
+): Handlers<"listWebhookDeliveries" | "getWebhookDelivery" | "replayWebhookDelivery"> {
+  return {
     async listWebhookDeliveries(request, ctx: HandlerContext) {
       const principal = caller(ctx, "listWebhookDeliveries");
       const page = await useCases.listWebhookDeliveries(principal, {
@@ -77,16 +108,12 @@ export function createNotificationsRpc(
       const delivery = await useCases.replayWebhookDelivery(principal, request.deliveryId);
       return create(ReplayWebhookDeliveryResponseSchema, { delivery: deliveryMessage(delivery) });
     },
+  };
+}
 
-    async resumeWebhookDeliveries(_request, ctx: HandlerContext) {
-      const principal = caller(ctx, "resumeWebhookDeliveries");
-      const resumed = await useCases.resumeWebhookDeliveries(principal.accountId);
-      return create(ResumeWebhookDeliveriesResponseSchema, {
-        settings: settingsMessage(resumed.settings),
-        resumedDeliveries: BigInt(resumed.resumed),
-      });
-    },
-
+/** Trying a webhook URL before registering it: a test delivery, or the SSRF check alone. */
+function urlCheckHandlers(useCases: NotificationsUseCases): Handlers<"testWebhook" | "validateWebhookUrl"> {
+  return {
     async testWebhook(request, ctx: HandlerContext) {
       const principal = caller(ctx, "testWebhook");
       const result = await useCases.testWebhook(principal.accountId, {
@@ -107,7 +134,12 @@ export function createNotificationsRpc(
       const validated = await useCases.validateWebhookUrl(request.url);
       return create(ValidateWebhookUrlResponseSchema, { url: validated.url });
     },
+  };
+}
 
+/** Staff: the e-mail the service sent. */
+function mailHandlers(useCases: NotificationsUseCases): Handlers<"listSentMail"> {
+  return {
     async listSentMail(request, ctx: HandlerContext) {
       caller(ctx, "listSentMail");
       const page = await useCases.listSentMail({
@@ -122,5 +154,5 @@ export function createNotificationsRpc(
         hasMore: page.hasMore,
       });
     },
-  } satisfies ServiceImpl<typeof NotificationsService>;
+  };
 }
