@@ -66,7 +66,6 @@ interface Side {
  */
 export async function runBench(options: BenchOptions): Promise<BenchResult> {
   const { log } = options;
-  const selected = (key: ScenarioKey) => options.scenarios.includes(key);
   const hello = await startHello();
   const select = await startSelect();
   const receiver = await WebhookReceiver.start();
@@ -85,67 +84,8 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
   };
   rows.push(b1.row, b2.row);
   try {
-    for (const mode of options.modes) {
-      log(`${mode}: starting`);
-      const start = mode === "standalone" ? startStandaloneTarget : startClusterTarget;
-      const petri = await start(receiver.hostSettings);
-      const webhookRounds: WebhookRoundResult[] = [];
-      const idleRounds: IdleResult[] = [];
-      try {
-        log(`${mode}: ${petri.baseUrl}, started in ${petri.coldStartMs?.toFixed(0)} ms; preparing accounts`);
-        const population = await preparePopulation(petri.baseUrl, options.accounts, log);
-        result.limits.set(mode, population.limits);
-        log(`${mode}: ${population.limits} limits over ${population.requesters.length} requester(s)`);
-        const sides: Side[] = petriScenarios(population, options.scenarios).map((scenario) => ({
-          target: petri,
-          scenario,
-          row: { target: mode, scenario: scenario.name, rounds: [] },
-        }));
-        rows.push(...sides.map((side) => side.row));
-        const all = [b1, b2, ...sides];
-        if (options.warmupRequests > 0)
-          for (const side of all)
-            await runRound(side.target, side.scenario, {
-              connections: options.round.connections,
-              requests: options.warmupRequests,
-            });
-        for (let round = 1; round <= options.rounds; round += 1) {
-          for (const side of all) {
-            const outcome = await runRound(side.target, side.scenario, options.round);
-            side.row.rounds.push(outcome);
-            log(
-              `${mode} round ${round}: ${side.row.target} ${side.row.scenario}: ${outcome.requestsPerSecond.toFixed(0)} req/s, ` +
-                `${outcome.cpuPerRequestTotal.toFixed(2)} CPU ms/req, SQL/req ${outcome.sqlPerRequest?.toFixed(1) ?? "n/a"}, ` +
-                `non-2xx ${outcome.non2xx}, errors ${outcome.errors}`,
-            );
-          }
-          if (selected("webhook")) {
-            // Claims are timed on a system that has caught up with the load rounds' events
-            // and with the posts of the claimed experiments.
-            const settle = async () => {
-              const waited = await waitForQuiet(petri, 120);
-              log(`${mode} round ${round}: quiet after ${waited.toFixed(1)} s`);
-            };
-            const claims = await runWebhookRound(petri.baseUrl, population, receiver, options.claims, settle);
-            webhookRounds.push(claims);
-            log(`${mode} round ${round}: webhook: ${claims.claims} claims, ${claims.missed} missed`);
-          }
-          if (selected("idle")) {
-            const idle = await measureIdle(petri, options.idleSeconds, options.settleSeconds);
-            idleRounds.push(idle);
-            log(
-              `${mode} round ${round}: idle: ${idle.cores.toFixed(3)} cores, ` +
-                `${idle.statementsPerSecond?.toFixed(1) ?? "n/a"} SQL statements/s`,
-            );
-          }
-        }
-      } finally {
-        await petri.stop();
-      }
-      if (selected("webhook")) result.webhooks.push(summariseWebhooks(mode, webhookRounds));
-      if (selected("idle")) result.idle.push(summariseIdle(mode, idleRounds, petri.sqlNotCounted));
-      result.starts.push(summariseStart(mode, petri.coldStartMs));
-    }
+    for (const mode of options.modes)
+      await benchMode(mode, options, { baselines: [b1, b2], receiver, rows, result });
   } finally {
     await hello.stop();
     await select.stop();
@@ -153,4 +93,93 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
   }
   result.rows = summarise(rows);
   return result;
+}
+
+/** What the modes share: the baselines' sides, the webhook receiver, the rows and the result. */
+interface BenchShared {
+  baselines: Side[];
+  receiver: WebhookReceiver;
+  rows: Row[];
+  result: BenchResult;
+}
+
+/** One Petri mode: started fresh, its rounds interleaved with the baselines', then stopped. */
+async function benchMode(mode: Mode, options: BenchOptions, shared: BenchShared): Promise<void> {
+  const { log } = options;
+  const selected = (key: ScenarioKey) => options.scenarios.includes(key);
+  log(`${mode}: starting`);
+  const start = mode === "standalone" ? startStandaloneTarget : startClusterTarget;
+  const petri = await start(shared.receiver.hostSettings);
+  const webhookRounds: WebhookRoundResult[] = [];
+  const idleRounds: IdleResult[] = [];
+  try {
+    log(`${mode}: ${petri.baseUrl}, started in ${petri.coldStartMs?.toFixed(0)} ms; preparing accounts`);
+    const population = await preparePopulation(petri.baseUrl, options.accounts, log);
+    shared.result.limits.set(mode, population.limits);
+    log(`${mode}: ${population.limits} limits over ${population.requesters.length} requester(s)`);
+    const sides: Side[] = petriScenarios(population, options.scenarios).map((scenario) => ({
+      target: petri,
+      scenario,
+      row: { target: mode, scenario: scenario.name, rounds: [] },
+    }));
+    shared.rows.push(...sides.map((side) => side.row));
+    const all = [...shared.baselines, ...sides];
+    if (options.warmupRequests > 0)
+      for (const side of all)
+        await runRound(side.target, side.scenario, {
+          connections: options.round.connections,
+          requests: options.warmupRequests,
+        });
+    for (let round = 1; round <= options.rounds; round += 1) {
+      for (const side of all) {
+        const outcome = await runRound(side.target, side.scenario, options.round);
+        side.row.rounds.push(outcome);
+        log(
+          `${mode} round ${round}: ${side.row.target} ${side.row.scenario}: ${outcome.requestsPerSecond.toFixed(0)} req/s, ` +
+            `${outcome.cpuPerRequestTotal.toFixed(2)} CPU ms/req, SQL/req ${outcome.sqlPerRequest?.toFixed(1) ?? "n/a"}, ` +
+            `non-2xx ${outcome.non2xx}, errors ${outcome.errors}`,
+        );
+      }
+      await roundExtras(mode, round, petri, population, options, shared.receiver, webhookRounds, idleRounds);
+    }
+  } finally {
+    await petri.stop();
+  }
+  if (selected("webhook")) shared.result.webhooks.push(summariseWebhooks(mode, webhookRounds));
+  if (selected("idle")) shared.result.idle.push(summariseIdle(mode, idleRounds, petri.sqlNotCounted));
+  shared.result.starts.push(summariseStart(mode, petri.coldStartMs));
+}
+
+/** After a round's load: the webhook claims and the idle window, when selected. */
+async function roundExtras(
+  mode: Mode,
+  round: number,
+  petri: Awaited<ReturnType<typeof startStandaloneTarget>>,
+  population: Awaited<ReturnType<typeof preparePopulation>>,
+  options: BenchOptions,
+  receiver: WebhookReceiver,
+  webhookRounds: WebhookRoundResult[],
+  idleRounds: IdleResult[],
+): Promise<void> {
+  const { log } = options;
+  const selected = (key: ScenarioKey) => options.scenarios.includes(key);
+  if (selected("webhook")) {
+    // Claims are timed on a system that has caught up with the load rounds' events
+    // and with the posts of the claimed experiments.
+    const settle = async () => {
+      const waited = await waitForQuiet(petri, 120);
+      log(`${mode} round ${round}: quiet after ${waited.toFixed(1)} s`);
+    };
+    const claims = await runWebhookRound(petri.baseUrl, population, receiver, options.claims, settle);
+    webhookRounds.push(claims);
+    log(`${mode} round ${round}: webhook: ${claims.claims} claims, ${claims.missed} missed`);
+  }
+  if (selected("idle")) {
+    const idle = await measureIdle(petri, options.idleSeconds, options.settleSeconds);
+    idleRounds.push(idle);
+    log(
+      `${mode} round ${round}: idle: ${idle.cores.toFixed(3)} cores, ` +
+        `${idle.statementsPerSecond?.toFixed(1) ?? "n/a"} SQL statements/s`,
+    );
+  }
 }
