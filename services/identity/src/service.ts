@@ -1,7 +1,8 @@
 import { IdentityService } from "@petri/contracts/identity";
-import { createUnitOfWork } from "@petri/events";
+import { type UnitOfWork, createUnitOfWork } from "@petri/events";
 import { type ServiceDeps, createServiceRuntime } from "@petri/host";
-import { type HostedService, KeyEncryptionKey } from "@petri/service-kit";
+import { type Clock, type HostedService, KeyEncryptionKey, type Logger } from "@petri/service-kit";
+import type { Kysely } from "kysely";
 import { makeAcquireQuota } from "./app/acquire-quota.js";
 import { makeAuthenticateApiKey } from "./app/authenticate-api-key.js";
 import { type StaffCredentials, makeBootstrapStaff } from "./app/bootstrap-staff.js";
@@ -13,6 +14,7 @@ import { makeIssueToken } from "./app/issue-token.js";
 import { makeListApiKeys } from "./app/list-api-keys.js";
 import { makeListRevocations } from "./app/list-revocations.js";
 import { makeListSigningKeys } from "./app/list-signing-keys.js";
+import { housekeepingLoop } from "./app/housekeeping-loop.js";
 import { makePurgeExpiredRecords } from "./app/purge-expired-records.js";
 import { makeRegisterAccount } from "./app/register-account.js";
 import { RevocationFeed } from "./app/revocation-feed.js";
@@ -93,60 +95,31 @@ export function createIdentityService(
   const signingKeys = new ActiveSigningKeySource(db, kek);
 
   const revocationFeed = new RevocationFeed({ bus: deps.bus, logger });
-  const useCases: IdentityUseCases = {
-    registerAccount: makeRegisterAccount({
-      clock,
-      hashPassword: (password) => hasher.hash(password),
-      apiKeyPepper,
-      unitOfWork,
-    }),
-    issueToken: makeIssueToken({
-      db,
-      clock,
-      logger,
-      hasher,
-      dummyHash: dummy,
-      signingKeys,
-      accessTokenTtlSeconds,
-    }),
-    getAccount: makeGetAccount({ db }),
-    createApiKey: makeCreateApiKey({ clock, apiKeyPepper, unitOfWork }),
-    listApiKeys: makeListApiKeys({ db }),
-    revokeApiKey: makeRevokeApiKey({ db, clock, unitOfWork }),
-    updateAccountAccess: makeUpdateAccountAccess({ clock, unitOfWork }),
-    authenticateApiKey: makeAuthenticateApiKey({ db, clock, apiKeyPepper }),
-    listSigningKeys: makeListSigningKeys({ db, clock }),
-    rotateSigningKey: makeRotateSigningKey({ clock, kek, accessTokenTtlSeconds, unitOfWork }),
-    acquireQuota: makeAcquireQuota({ db, clock }),
-    listRevocations: makeListRevocations({ db, clock, accessTokenTtlSeconds }),
-    revokeAccessToken: makeRevokeAccessToken({ clock, unitOfWork }),
-    changePassword: makeChangePassword({ db, clock, hasher, unitOfWork }),
-    watchRevocations: (signal) => revocationFeed.watch(signal),
-  };
+  const useCases = identityUseCases({
+    db,
+    clock,
+    logger,
+    hasher,
+    dummyHash: dummy,
+    apiKeyPepper,
+    unitOfWork,
+    signingKeys,
+    kek,
+    accessTokenTtlSeconds,
+    revocationFeed,
+  });
+
   const ensureSigningKey = makeEnsureSigningKey({ db, clock, kek, signingKeys });
   const bootstrapStaff = makeBootstrapStaff({ db, clock, logger, hasher, unitOfWork });
   const purgeExpiredRecords = makePurgeExpiredRecords({ db, clock });
   const rpc = new IdentityRpc(useCases);
 
-  const purgeInterval = options.purgeIntervalMs ?? DEFAULT_PURGE_INTERVAL_MS;
-  let housekeeping: { abort: AbortController; done: Promise<void> } | undefined;
-  function startHousekeeping() {
-    const abort = new AbortController();
-    const done = (async () => {
-      while (!abort.signal.aborted) {
-        await clock.sleep(purgeInterval, abort.signal);
-        if (abort.signal.aborted) break;
-        try {
-          const purged = await purgeExpiredRecords();
-          if (purged.quotaCounters + purged.signingKeys + purged.revokedTokens > 0)
-            logger.debug(purged, "purged expired identity records");
-        } catch (error) {
-          logger.warn({ err: error }, "identity housekeeping failed; will retry");
-        }
-      }
-    })();
-    housekeeping = { abort, done };
-  }
+  const housekeeping = housekeepingLoop({
+    purge: purgeExpiredRecords,
+    clock,
+    logger,
+    intervalMs: options.purgeIntervalMs ?? DEFAULT_PURGE_INTERVAL_MS,
+  });
 
   return {
     ...runtime.hosted,
@@ -167,16 +140,63 @@ export function createIdentityService(
       logger.info({ kid: key.kid, created: key.created }, "access-token signing key ready");
       await dummy();
       if (options.staff) await bootstrapStaff(options.staff);
-      if (!housekeeping) startHousekeeping();
+      housekeeping.start();
     },
     async stop() {
       revocationFeed.stop();
-      if (housekeeping) {
-        housekeeping.abort.abort();
-        await housekeeping.done;
-        housekeeping = undefined;
-      }
+      await housekeeping.stop();
       await runtime.hosted.stop();
     },
+  };
+}
+
+/** What the use cases are built from. */
+interface IdentityWiring {
+  db: Kysely<IdentityDb>;
+  clock: Clock;
+  logger: Logger;
+  hasher: PasswordHasher;
+  dummyHash: () => Promise<string>;
+  apiKeyPepper: Buffer;
+  unitOfWork: UnitOfWork<IdentityDb>;
+  signingKeys: ActiveSigningKeySource;
+  kek: KeyEncryptionKey;
+  accessTokenTtlSeconds: number;
+  revocationFeed: RevocationFeed;
+}
+
+/** The use cases behind the RPCs. */
+function identityUseCases(wiring: IdentityWiring): IdentityUseCases {
+  const { db, clock, logger, hasher, apiKeyPepper, unitOfWork, signingKeys, kek, accessTokenTtlSeconds } =
+    wiring;
+  return {
+    registerAccount: makeRegisterAccount({
+      clock,
+      hashPassword: (password) => hasher.hash(password),
+      apiKeyPepper,
+      unitOfWork,
+    }),
+    issueToken: makeIssueToken({
+      db,
+      clock,
+      logger,
+      hasher,
+      dummyHash: wiring.dummyHash,
+      signingKeys,
+      accessTokenTtlSeconds,
+    }),
+    getAccount: makeGetAccount({ db }),
+    createApiKey: makeCreateApiKey({ clock, apiKeyPepper, unitOfWork }),
+    listApiKeys: makeListApiKeys({ db }),
+    revokeApiKey: makeRevokeApiKey({ db, clock, unitOfWork }),
+    updateAccountAccess: makeUpdateAccountAccess({ clock, unitOfWork }),
+    authenticateApiKey: makeAuthenticateApiKey({ db, clock, apiKeyPepper }),
+    listSigningKeys: makeListSigningKeys({ db, clock }),
+    rotateSigningKey: makeRotateSigningKey({ clock, kek, accessTokenTtlSeconds, unitOfWork }),
+    acquireQuota: makeAcquireQuota({ db, clock }),
+    listRevocations: makeListRevocations({ db, clock, accessTokenTtlSeconds }),
+    revokeAccessToken: makeRevokeAccessToken({ clock, unitOfWork }),
+    changePassword: makeChangePassword({ db, clock, hasher, unitOfWork }),
+    watchRevocations: (signal) => wiring.revocationFeed.watch(signal),
   };
 }

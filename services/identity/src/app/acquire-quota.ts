@@ -81,17 +81,14 @@ interface DrawParameters {
   source: QuotaSource;
 }
 
-function drawStatement(db: Kysely<IdentityDb>, draw: DrawParameters) {
+/**
+ * The limits, as expressions over the one row the SELECT yields. A custom-tier account's own
+ * limits are read here, by primary key, so the gateway never carries them; an account that
+ * is not (or no longer) custom gets the fallback limits.
+ */
+function limitsOf(db: Kysely<IdentityDb>, draw: DrawParameters) {
   const { limits } = draw.source;
-  const minuteStart = windowBounds("minute", draw.now).start;
-  const dayStart = windowBounds("day", draw.now).start;
-  // Typed parameters: an INSERT ... SELECT resolves an untyped one as text.
   const integer = (value: number | null) => sql<number>`${value}::integer`;
-  const timestamp = (value: Date) => sql<Date>`${value}::timestamptz`;
-
-  // The limits, as expressions over the one row the SELECT yields. A custom-tier account's
-  // own limits are read here, by primary key, so the gateway never carries them; an account
-  // that is not (or no longer) custom gets the fallback limits.
   const one = db.selectFrom(sql<{ one: number }>`(select 1)`.as("one"));
   const source = draw.source.fromAccount
     ? one.leftJoin("accounts as account", (join) =>
@@ -104,6 +101,17 @@ function drawStatement(db: Kysely<IdentityDb>, draw: DrawParameters) {
   const dayLimit: RawBuilder<number | null> = draw.source.fromAccount
     ? sql<number>`coalesce(account.rate_limit_per_day, ${integer(limits.day)})`
     : integer(limits.day);
+  return { source, minuteLimit, dayLimit };
+}
+
+function drawStatement(db: Kysely<IdentityDb>, draw: DrawParameters) {
+  const minuteStart = windowBounds("minute", draw.now).start;
+  const dayStart = windowBounds("day", draw.now).start;
+  // Typed parameters: an INSERT ... SELECT resolves an untyped one as text.
+  const integer = (value: number | null) => sql<number>`${value}::integer`;
+  const timestamp = (value: Date) => sql<Date>`${value}::timestamptz`;
+
+  const { source, minuteLimit, dayLimit } = limitsOf(db, draw);
   // A first draw: nothing used yet. LEAST ignores NULL, so no day limit means none applies.
   const firstGrant = sql<number>`greatest(0, least(${integer(draw.requested)}, ${minuteLimit}, ${dayLimit}))`;
 
