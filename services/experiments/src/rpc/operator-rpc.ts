@@ -14,7 +14,7 @@ import {
   UploadResultsResponseSchema,
 } from "@petri/contracts/experiments";
 import { ValidationError } from "@petri/service-kit";
-import type { UploadPart } from "../app/upload-results.js";
+import type { UploadPart } from "../app/results-upload-receiver.js";
 import { caller } from "./audiences.js";
 import { experimentMessage, operatorIssueMessage } from "../contract/experiment-message.js";
 import type { ExperimentsUseCases } from "./use-cases.js";
