@@ -40,7 +40,12 @@ import {
 } from "@petri/contracts/experiments";
 import { ValidationError } from "@petri/service-kit";
 import type { ExperimentListPage } from "../app/list-experiments.js";
-import { estimateMessage, experimentMessage, issueMessage, statusFromMessage } from "../contract/experiment-message.js";
+import {
+  estimateMessage,
+  experimentMessage,
+  issueMessage,
+  statusFromMessage,
+} from "../contract/experiment-message.js";
 
 import { caller } from "./audiences.js";
 import { createExperimentResponse } from "./create-experiment-response.js";
@@ -61,6 +66,15 @@ function pageMessage(page: ExperimentListPage) {
  * validate, estimate, templates, review, protocol design): proto <-> domain mapping only.
  */
 export function requestsRpc(useCases: ExperimentsUseCases) {
+  return {
+    ...requestLifecycleRpc(useCases),
+    ...requestToolsRpc(useCases),
+    ...reviewRpc(useCases),
+  } satisfies Partial<ServiceImpl<typeof ExperimentsService>>;
+}
+
+/** Create, submit, read, list, change and cancel requests. */
+function requestLifecycleRpc(useCases: ExperimentsUseCases) {
   return {
     async createExperiment(request: CreateExperimentRequest, ctx: HandlerContext) {
       const principal = caller(ctx, "createExperiment");
@@ -123,7 +137,12 @@ export function requestsRpc(useCases: ExperimentsUseCases) {
       });
       return create(CancelExperimentResponseSchema, { experiment: experimentMessage(row) });
     },
+  } satisfies Partial<ServiceImpl<typeof ExperimentsService>>;
+}
 
+/** Validation, estimates and templates: answers about a request, nothing stored. */
+function requestToolsRpc(useCases: ExperimentsUseCases) {
+  return {
     async validateExperiment(request: ValidateExperimentRequest, ctx: HandlerContext) {
       caller(ctx, "validateExperiment");
       const result = useCases.validateExperiment(request.requestJson);
@@ -168,7 +187,12 @@ export function requestsRpc(useCases: ExperimentsUseCases) {
       const template = useCases.getTemplate(request.templateId);
       return create(GetTemplateResponseSchema, { templateJson: JSON.stringify(template) });
     },
+  } satisfies Partial<ServiceImpl<typeof ExperimentsService>>;
+}
 
+/** Staff review and protocol design. */
+function reviewRpc(useCases: ExperimentsUseCases) {
+  return {
     async listReviewQueue(request: ListReviewQueueRequest, ctx: HandlerContext) {
       const principal = caller(ctx, "listReviewQueue");
       const page = await useCases.listReviewQueue(principal, {
