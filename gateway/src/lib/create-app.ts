@@ -1,6 +1,6 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
-import { DomainError, domainErrorToConnectError } from "@petri/service-kit";
-import type { Hono } from "hono";
+import { type Clock, DomainError, type Logger, domainErrorToConnectError } from "@petri/service-kit";
+import type { ErrorHandler, Hono, MiddlewareHandler, NotFoundHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { accessLog } from "./access-log.js";
 import { bodyLimit, bodyLimitOf } from "./body-limit.js";
@@ -127,22 +127,7 @@ export function createApp(appDeps: GatewayAppDeps) {
   app.use("*", httpMetrics());
   app.use("*", securityHeaders(runtime.trustProxy));
 
-  app.use("*", async (c, next) => {
-    // The request as received: the body limit may hand later middleware a rebuilt one.
-    const original = c.req.raw;
-    const unreadBodyPossible = isHttp1(c.env) && hasRequestBody(c);
-    await next();
-    // Headers go on the response in place: c.header() after next() would copy the response
-    // into a full web Response, which @hono/node-server then has to stream.
-    const headers = c.res.headers;
-    // Nothing private is ever cacheable unless a route says otherwise (docs assets do).
-    if (!headers.has("cache-control")) headers.set("Cache-Control", "no-store");
-    if (unreadBodyPossible && !original.bodyUsed) {
-      // Answered without reading the body (401, 413 by Content-Length, 429...): the rest of it
-      // is still on the wire, so the connection must not carry another request.
-      headers.set("Connection", "close");
-    }
-  });
+  app.use("*", responseDefaults());
 
   // Before the guard: a preflight carries no credentials and spends no quota.
   if (deps.corsOrigins && deps.corsOrigins.length > 0) app.use("*", corsFor(deps.corsOrigins));
@@ -166,7 +151,39 @@ export function createApp(appDeps: GatewayAppDeps) {
   // After the body limit: the body it reads is already bounded in size.
   app.use("*", requestHygiene());
 
-  app.notFound((c) => {
+  app.notFound(answerNotFound(app));
+
+  app.onError(answerError(deps));
+
+  return app;
+}
+
+/**
+ * Default Cache-Control (no-store) on every answer, and Connection: close when an HTTP/1.1
+ * request was answered without its body being read.
+ */
+function responseDefaults(): MiddlewareHandler<GatewayEnv> {
+  return async (c, next) => {
+    // The request as received: the body limit may hand later middleware a rebuilt one.
+    const original = c.req.raw;
+    const unreadBodyPossible = isHttp1(c.env) && hasRequestBody(c);
+    await next();
+    // Headers go on the response in place: c.header() after next() would copy the response
+    // into a full web Response, which @hono/node-server then has to stream.
+    const headers = c.res.headers;
+    // Nothing private is ever cacheable unless a route says otherwise (docs assets do).
+    if (!headers.has("cache-control")) headers.set("Cache-Control", "no-store");
+    if (unreadBodyPossible && !original.bodyUsed) {
+      // Answered without reading the body (401, 413 by Content-Length, 429...): the rest of it
+      // is still on the wire, so the connection must not carry another request.
+      headers.set("Connection", "close");
+    }
+  };
+}
+
+/** 405 with Allow for a path that other methods serve, else 404. */
+function answerNotFound(app: ReturnType<typeof createRouter>): NotFoundHandler<GatewayEnv> {
+  return (c) => {
     const allowed = allowedMethods(app, c.req.path);
     if (allowed.length > 0) {
       c.header("Allow", allowed.join(", "));
@@ -176,9 +193,12 @@ export function createApp(appDeps: GatewayAppDeps) {
       );
     }
     return c.json(errorBody("not_found", `no route for ${c.req.method} ${c.req.path}`), 404);
-  });
+  };
+}
 
-  app.onError((error, c) => {
+/** One error shape for everything: mapped domain and service errors, Hono's 400 and 415, and 500 with the request id. */
+function answerError(deps: { logger: Logger; clock: Clock }): ErrorHandler<GatewayEnv> {
+  return (error, c) => {
     const requestId = c.get("requestId") ?? "unknown";
     if (error instanceof RespondWith) return error.response;
     if (error instanceof ApiError)
@@ -214,7 +234,5 @@ export function createApp(appDeps: GatewayAppDeps) {
     }
     deps.logger.error({ err: error, request_id: requestId }, "unhandled gateway error");
     return c.json(errorBody("internal_error", "internal error", { request_id: requestId }), 500);
-  });
-
-  return app;
+  };
 }
