@@ -116,6 +116,204 @@ const PARSER_OPTIONS = {
   streamNumbers: false,
 } as const;
 
+type UploadPart = UploadResultsRequest["part"];
+
+const message = (part: UploadPart) => create(UploadResultsRequestSchema, { part });
+
+/** The tokens of each chunk of the body as it arrives (the last ones, then none, at its end). */
+async function* tokensOf(reader: ReadableStreamDefaultReader<Uint8Array>): AsyncGenerator<Token[]> {
+  const tokenize = jsonParser(PARSER_OPTIONS);
+  const utf8 = new TextDecoder("utf-8");
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (!done) {
+      yield valuesOf(tokenize(utf8.decode(value, { stream: true })));
+      continue;
+    }
+    const tail = utf8.decode();
+    const last = tail === "" ? [] : valuesOf(tokenize(tail));
+    // The tokenizer's end of input (a flushable's `none`): what it held, or its error.
+    const end = (tokenize as unknown as (input: typeof none) => unknown)(none);
+    yield [...last, ...valuesOf(end)];
+    return;
+  }
+}
+
+/**
+ * Turns the body's JSON tokens into upload messages: a file's text goes out in pieces as it
+ * arrives (replaced by "" in the fields), every other value is written back into the fields
+ * text, which is sent last. Checks the object shape, the depth, the text of keys and strings,
+ * and the size of what it holds (the fields).
+ */
+class UploadTranslator {
+  private readonly stack: Frame[] = [];
+  private readonly path: Segment[] = [];
+  private readonly fields: string[] = [];
+  private fieldsChars = 0;
+  private started = false;
+  private finished = false;
+  /** The string being read: a file's (sent in pieces) or another (kept whole, it is small). */
+  private text: { file: boolean; field: string; pending: string; parts: string[] } | undefined;
+
+  /** Takes one token; the messages it completes go to `out`. */
+  take(token: Token, out: UploadPart[]): void {
+    if (!this.started && token.name !== "startObject") {
+      throw invalid("", "the request body must be a JSON object", "the request is invalid");
+    }
+    switch (token.name) {
+      case "startObject":
+      case "startArray":
+        return this.open(token.name === "startObject" ? "object" : "array");
+      case "endObject":
+      case "endArray": {
+        const frame = this.stack.pop()!;
+        this.write(frame.kind === "object" ? "}" : "]");
+        return this.endValue();
+      }
+      case "keyValue":
+        return this.key(token.value as string);
+      case "startString":
+        return this.startString(out);
+      case "stringChunk":
+        return this.stringChunk(token.value as string, out);
+      case "endString":
+        return this.endString(out);
+      case "numberValue":
+        return this.scalar(token.value as string);
+      case "trueValue":
+      case "falseValue":
+      case "nullValue":
+        return this.scalar(String(token.value));
+      default:
+        return;
+    }
+  }
+
+  /** The fields text, once the body's one JSON value ended. */
+  finish(): UploadPart {
+    if (!this.finished) throw notJson();
+    return { case: "fieldsJson", value: this.fields.join("") };
+  }
+
+  private open(kind: Frame["kind"]): void {
+    this.beginValue();
+    if (this.stack.length >= MAX_JSON_DEPTH) {
+      throw invalid(formatField(this.path), `nests objects and arrays deeper than ${MAX_JSON_DEPTH} levels`);
+    }
+    this.stack.push({ kind, count: 0 });
+    this.write(kind === "object" ? "{" : "[");
+  }
+
+  private key(key: string): void {
+    const problem = textProblem(key);
+    if (problem) throw invalid(formatField([...this.path, key]), `the key ${problem}`);
+    const top = this.stack.at(-1)!;
+    if (top.count > 0) this.write(",");
+    top.key = key;
+    this.write(`${JSON.stringify(key)}:`);
+  }
+
+  private startString(out: UploadPart[]): void {
+    this.beginValue();
+    const field = formatField(this.path);
+    const file = isFileContent(this.path);
+    this.text = { file, field, pending: "", parts: [] };
+    if (file) {
+      this.write('""');
+      out.push({ case: "fileField", value: field });
+    }
+  }
+
+  private stringChunk(piece: string, out: UploadPart[]): void {
+    const current = this.text!;
+    if (!current.file) {
+      this.grow(piece.length);
+      current.parts.push(piece);
+      return;
+    }
+    // A piece is as long as the tokenizer read at once (a socket read, 64 KiB), or more
+    // in a test's single chunk: sent on in pieces of at most PIECE_CHARS.
+    current.pending += piece;
+    while (current.pending.length >= PIECE_CHARS) {
+      const value = current.pending.slice(0, PIECE_CHARS);
+      current.pending = current.pending.slice(PIECE_CHARS);
+      const problem = textProblem(value);
+      if (problem) throw invalid(current.field, `${current.field} ${problem}`);
+      out.push({ case: "fileBase64", value });
+    }
+  }
+
+  private endString(out: UploadPart[]): void {
+    const current = this.text!;
+    this.text = undefined;
+    if (current.file) {
+      if (current.pending !== "") {
+        const problem = textProblem(current.pending);
+        if (problem) throw invalid(current.field, `${current.field} ${problem}`);
+        out.push({ case: "fileBase64", value: current.pending });
+      }
+    } else {
+      const value = current.parts.join("");
+      const problem = textProblem(value);
+      if (problem) throw invalid(current.field, `${current.field || "the value"} ${problem}`);
+      // Counted piece by piece already.
+      this.fields.push(JSON.stringify(value));
+    }
+    this.endValue();
+  }
+
+  private scalar(text: string): void {
+    this.beginValue();
+    this.write(text);
+    this.endValue();
+  }
+
+  /** Counts what the gateway holds of the non-file fields: past MAX_FIELDS_CHARS, 413. */
+  private grow(chars: number): void {
+    this.fieldsChars += chars;
+    if (this.fieldsChars > MAX_FIELDS_CHARS) {
+      throw new UploadRefused(
+        413,
+        errorBody(
+          "payload_too_large",
+          `the fields other than files are larger than ${MAX_FIELDS_CHARS} characters`,
+          {
+            max_bytes: MAX_FIELDS_CHARS,
+          },
+        ),
+      );
+    }
+  }
+
+  private write(chunk: string): void {
+    this.grow(chunk.length);
+    this.fields.push(chunk);
+  }
+
+  /** Before a value: the comma, and where the value sits. */
+  private beginValue(): void {
+    if (this.finished)
+      throw invalid("", "the body holds more than one JSON value", "the request body is not valid JSON");
+    const top = this.stack.at(-1);
+    if (!top) {
+      this.started = true;
+      return;
+    }
+    if (top.kind === "array") {
+      if (top.count > 0) this.write(",");
+      this.path.push(top.count);
+    } else {
+      this.path.push(top.key!);
+    }
+    top.count += 1;
+  }
+
+  private endValue(): void {
+    if (this.stack.length === 0) this.finished = true;
+    else this.path.pop();
+  }
+}
+
 /**
  * The UploadResults messages for `body`: the experiment id first (so the service checks the
  * caller and state before any file arrives), then the files in pieces, then the other fields.
@@ -125,180 +323,16 @@ export async function* uploadMessages(
   experimentId: string,
   body: ReadableStream<Uint8Array>,
 ): AsyncGenerator<UploadResultsRequest> {
-  const message = (part: UploadResultsRequest["part"]) => create(UploadResultsRequestSchema, { part });
   yield message({ case: "experimentId", value: experimentId });
-
-  const tokenize = jsonParser(PARSER_OPTIONS);
-  const utf8 = new TextDecoder("utf-8");
+  const translator = new UploadTranslator();
   const reader = body.getReader();
-  /** The tokens of the next chunk of the body (the last ones, then none, at its end). */
-  async function* tokensOf(): AsyncGenerator<Token[]> {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (!done) {
-        yield valuesOf(tokenize(utf8.decode(value, { stream: true })));
-        continue;
-      }
-      const tail = utf8.decode();
-      const last = tail === "" ? [] : valuesOf(tokenize(tail));
-      // The tokenizer's end of input (a flushable's `none`): what it held, or its error.
-      const end = (tokenize as unknown as (input: typeof none) => unknown)(none);
-      yield [...last, ...valuesOf(end)];
-      return;
-    }
-  }
-
-  const stack: Frame[] = [];
-  const path: Segment[] = [];
-  const fields: string[] = [];
-  let fieldsChars = 0;
-  let started = false;
-  let finished = false;
-  /** The string being read: a file's (sent in pieces) or another (kept whole, it is small). */
-  let text: { file: boolean; field: string; pending: string; parts: string[] } | undefined;
-
-  /** Counts what the gateway holds of the non-file fields: past MAX_FIELDS_CHARS, 413. */
-  const grow = (chars: number) => {
-    fieldsChars += chars;
-    if (fieldsChars > MAX_FIELDS_CHARS) {
-      throw new UploadRefused(
-        413,
-        errorBody(
-          "payload_too_large",
-          `the fields other than files are larger than ${MAX_FIELDS_CHARS} characters`,
-          { max_bytes: MAX_FIELDS_CHARS },
-        ),
-      );
-    }
-  };
-  const write = (chunk: string) => {
-    grow(chunk.length);
-    fields.push(chunk);
-  };
-  /** Before a value: the comma, and where the value sits. */
-  const beginValue = () => {
-    if (finished)
-      throw invalid("", "the body holds more than one JSON value", "the request body is not valid JSON");
-    const top = stack.at(-1);
-    if (!top) {
-      started = true;
-      return;
-    }
-    if (top.kind === "array") {
-      if (top.count > 0) write(",");
-      path.push(top.count);
-    } else {
-      path.push(top.key!);
-    }
-    top.count += 1;
-  };
-  const endValue = () => {
-    if (stack.length === 0) finished = true;
-    else path.pop();
-  };
-
+  const out: UploadPart[] = [];
   try {
-    for await (const batch of tokensOf())
+    for await (const batch of tokensOf(reader))
       for (const token of batch) {
-        if (!started && token.name !== "startObject") {
-          throw invalid("", "the request body must be a JSON object", "the request is invalid");
-        }
-        switch (token.name) {
-          case "startObject":
-          case "startArray": {
-            beginValue();
-            if (stack.length >= MAX_JSON_DEPTH) {
-              throw invalid(
-                formatField(path),
-                `nests objects and arrays deeper than ${MAX_JSON_DEPTH} levels`,
-              );
-            }
-            stack.push({ kind: token.name === "startObject" ? "object" : "array", count: 0 });
-            write(token.name === "startObject" ? "{" : "[");
-            break;
-          }
-          case "endObject":
-          case "endArray": {
-            const frame = stack.pop()!;
-            write(frame.kind === "object" ? "}" : "]");
-            endValue();
-            break;
-          }
-          case "keyValue": {
-            const key = token.value as string;
-            const problem = textProblem(key);
-            if (problem) throw invalid(formatField([...path, key]), `the key ${problem}`);
-            const top = stack.at(-1)!;
-            if (top.count > 0) write(",");
-            top.key = key;
-            write(`${JSON.stringify(key)}:`);
-            break;
-          }
-          case "startString": {
-            beginValue();
-            const field = formatField(path);
-            const file = isFileContent(path);
-            text = { file, field, pending: "", parts: [] };
-            if (file) {
-              write('""');
-              yield message({ case: "fileField", value: field });
-            }
-            break;
-          }
-          case "stringChunk": {
-            const current = text!;
-            const piece = token.value as string;
-            if (!current.file) {
-              grow(piece.length);
-              current.parts.push(piece);
-              break;
-            }
-            // A piece is as long as the tokenizer read at once (a socket read, 64 KiB), or more
-            // in a test's single chunk: sent on in pieces of at most PIECE_CHARS.
-            current.pending += piece;
-            while (current.pending.length >= PIECE_CHARS) {
-              const value = current.pending.slice(0, PIECE_CHARS);
-              current.pending = current.pending.slice(PIECE_CHARS);
-              const problem = textProblem(value);
-              if (problem) throw invalid(current.field, `${current.field} ${problem}`);
-              yield message({ case: "fileBase64", value });
-            }
-            break;
-          }
-          case "endString": {
-            const current = text!;
-            text = undefined;
-            if (current.file) {
-              if (current.pending !== "") {
-                const problem = textProblem(current.pending);
-                if (problem) throw invalid(current.field, `${current.field} ${problem}`);
-                yield message({ case: "fileBase64", value: current.pending });
-              }
-            } else {
-              const value = current.parts.join("");
-              const problem = textProblem(value);
-              if (problem) throw invalid(current.field, `${current.field || "the value"} ${problem}`);
-              // Counted piece by piece already.
-              fields.push(JSON.stringify(value));
-            }
-            endValue();
-            break;
-          }
-          case "numberValue":
-            beginValue();
-            write(token.value as string);
-            endValue();
-            break;
-          case "trueValue":
-          case "falseValue":
-          case "nullValue":
-            beginValue();
-            write(String(token.value));
-            endValue();
-            break;
-          default:
-            break;
-        }
+        translator.take(token, out);
+        for (const part of out) yield message(part);
+        out.length = 0;
       }
   } catch (error) {
     if (error instanceof UploadRefused) throw error;
@@ -316,8 +350,7 @@ export async function* uploadMessages(
     // The caller may still read (and discard) the rest: see discardBody.
     reader.releaseLock();
   }
-  if (!finished) throw notJson();
-  yield message({ case: "fieldsJson", value: fields.join("") });
+  yield message(translator.finish());
 }
 
 /**
