@@ -3,7 +3,7 @@ import { authenticatedAccess } from "../../lib/access.js";
 import { EXPERIMENT_TYPES, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from "../../lib/catalog.js";
 import { idempotencyKeyParameter } from "../../lib/idempotency-key.js";
 import { errorResponses, jsonResponse, responseHeaders } from "../../lib/openapi.js";
-import { ExperimentSchema } from "../experiments/experiments.routes.js";
+import { ExperimentSchema } from "../experiments/experiments.schemas.js";
 import { queryInt } from "../../lib/query.js";
 
 /*

@@ -4,7 +4,7 @@ import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from "../../lib/catalog.js";
 import { OPERATOR_AVAILABILITY } from "../../lib/experiments-json.js";
 import { errorResponses, jsonResponse } from "../../lib/openapi.js";
 import { queryInt } from "../../lib/query.js";
-import { ExperimentIdParamsSchema } from "../experiments/experiments.routes.js";
+import { ExperimentIdParamsSchema } from "../experiments/experiments.schemas.js";
 import { MatchComponentsSchema } from "../operator-jobs/operator-jobs.routes.js";
 
 export const LabMatchSchema = z

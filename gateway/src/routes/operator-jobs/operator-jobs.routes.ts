@@ -8,7 +8,7 @@ import {
   ExperimentIdParamsSchema,
   ExperimentStatusSchema,
   PaginationSchema,
-} from "../experiments/experiments.routes.js";
+} from "../experiments/experiments.schemas.js";
 
 const dateTime = (description?: string) =>
   z.string().openapi({ format: "date-time", ...(description && { description }) });

@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { authenticatedAccess } from "../../lib/access.js";
 import { errorResponses, jsonResponse } from "../../lib/openapi.js";
-import { ExperimentIdParamsSchema } from "../experiments/experiments.routes.js";
+import { ExperimentIdParamsSchema } from "../experiments/experiments.schemas.js";
 
 const usd = (description: string) =>
   z.number().openapi({ description: `${description} (USD, at most two decimals)`, example: 412.5 });

@@ -3,7 +3,7 @@ import { authenticatedAccess } from "../../lib/access.js";
 import { DISPUTE_REASONS } from "../../lib/catalog.js";
 import { errorResponses, jsonResponse } from "../../lib/openapi.js";
 import { ResultsRecordSchema } from "../../lib/results-model.js";
-import { ExperimentIdParamsSchema, ExperimentStatusSchema } from "../experiments/experiments.routes.js";
+import { ExperimentIdParamsSchema, ExperimentStatusSchema } from "../experiments/experiments.schemas.js";
 
 export const ApproveBodySchema = z
   .strictObject({

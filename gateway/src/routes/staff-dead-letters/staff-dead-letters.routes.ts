@@ -4,7 +4,7 @@ import { restrictedTo } from "../../lib/access.js";
 import { errorResponses, jsonResponse } from "../../lib/openapi.js";
 import { cursorPageQuery } from "../../lib/pagination.js";
 import { queryFlag } from "../../lib/query.js";
-import { OptionalTotalPaginationSchema } from "../experiments/experiments.routes.js";
+import { OptionalTotalPaginationSchema } from "../experiments/experiments.schemas.js";
 
 export const ListDeadLettersQuerySchema = z.object({
   service: z

@@ -9,7 +9,7 @@ import {
   DisputeSchema,
   ExperimentSchema,
   OptionalTotalPaginationSchema,
-} from "../experiments/experiments.routes.js";
+} from "../experiments/experiments.schemas.js";
 
 export const DisputeIdParamsSchema = z.object({
   dispute_id: z

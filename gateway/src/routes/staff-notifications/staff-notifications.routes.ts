@@ -2,7 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { restrictedTo } from "../../lib/access.js";
 import { errorResponses, jsonResponse } from "../../lib/openapi.js";
 import { cursorPageQuery } from "../../lib/pagination.js";
-import { PaginationSchema } from "../experiments/experiments.routes.js";
+import { PaginationSchema } from "../experiments/experiments.schemas.js";
 import {
   DeliveryStatusQuerySchema,
   ExperimentIdQuerySchema,

@@ -4,7 +4,7 @@ import { OPERATOR_STATUSES } from "../../lib/catalog.js";
 import { errorResponses, jsonResponse } from "../../lib/openapi.js";
 import { VerificationRecordSchema } from "../../lib/operator-profile.js";
 import { cursorPageQuery, includeTotalQuery } from "../../lib/pagination.js";
-import { OptionalTotalPaginationSchema } from "../experiments/experiments.routes.js";
+import { OptionalTotalPaginationSchema } from "../experiments/experiments.schemas.js";
 import { OperatorSchema } from "../operator-profile/operator-profile.routes.js";
 
 export const OperatorIdParamsSchema = z.object({

@@ -8,7 +8,7 @@ import {
   ExperimentSchema,
   ExperimentSummarySchema,
   OptionalTotalPaginationSchema,
-} from "../experiments/experiments.routes.js";
+} from "../experiments/experiments.schemas.js";
 
 export const ReviewQueueQuerySchema = z.object({ ...cursorPageQuery, ...includeTotalQuery });
 

@@ -6,7 +6,7 @@ import {
   EstimateSchema,
   RequestErrorSchema,
   RequestWarningSchema,
-} from "../experiments/experiments.routes.js";
+} from "../experiments/experiments.schemas.js";
 
 export const ValidationResultSchema = z
   .object({

@@ -3,7 +3,7 @@ import { authenticatedAccess } from "../../lib/access.js";
 import { WEBHOOK_EVENTS } from "../../lib/catalog.js";
 import { errorResponses, jsonResponse } from "../../lib/openapi.js";
 import { cursorPageQuery } from "../../lib/pagination.js";
-import { ExperimentIdParamsSchema, PaginationSchema } from "../experiments/experiments.routes.js";
+import { ExperimentIdParamsSchema, PaginationSchema } from "../experiments/experiments.schemas.js";
 
 /** The delivery statuses of the notifications service (its ListWebhookDeliveries filter). */
 export const WEBHOOK_DELIVERY_STATUSES = ["pending", "succeeded", "failed", "paused"] as const;
