@@ -17,6 +17,9 @@ node_modules/.bin/prettier --check --log-level warn .
 echo "== module boundaries"
 node scripts/check-boundaries.mjs
 
+echo "== readable units (no source file over 400 lines, no function over 80)"
+node scripts/check-sizes.mjs
+
 echo "== documentation stands alone (citations, README examples, links)"
 node scripts/check-docs.mjs
 
