@@ -34,7 +34,12 @@ import type { makeListSubmissions } from "../app/list-submissions.js";
 import type { makeTranslateExperiment } from "../app/translate-experiment.js";
 import type { translateIntake } from "../app/translation.js";
 import type { validateIntakeUseCase } from "../app/validate-intake.js";
-import { providerMessage, submissionMessage, translationMessage, usd } from "../contract/submission-message.js";
+import {
+  providerMessage,
+  submissionMessage,
+  translationMessage,
+  usd,
+} from "../contract/submission-message.js";
 
 export interface CloudLabsUseCases {
   catalog: typeof catalogUseCases;

@@ -14,7 +14,12 @@ import {
   ValidateWebhookUrlResponseSchema,
 } from "@petri/contracts/notifications";
 import { caller } from "./audiences.js";
-import { deliveryMessage, secretInfoMessage, sentMailMessage, settingsMessage } from "../contract/messages.js";
+import {
+  deliveryMessage,
+  secretInfoMessage,
+  sentMailMessage,
+  settingsMessage,
+} from "../contract/messages.js";
 import type { NotificationsUseCases } from "./use-cases.js";
 
 export { NOTIFICATIONS_AUDIENCES } from "./audiences.js";
