@@ -55,7 +55,7 @@ for (const e of enums) imports.set(e.module, [...(imports.get(e.module) ?? []), 
 
 const lines = [
   "// Written by proto/write-vocabulary.mjs from the enums of proto/ (`npm run generate`); do not edit.",
-  "// Each enum's REST spellings in declaration order, their type, and spelling -> enum value.",
+  "// Each enum's REST spellings in declaration order, their type, spelling -> enum value and back.",
   ...[...imports]
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([module, names]) => `import { ${names.sort().join(", ")} } from "${module}";`),
@@ -70,6 +70,9 @@ for (const e of enums) {
     `export const ${upperSnake(e.name)}_BY_NAME: Readonly<Record<${e.name}Name, ${e.name}>> = {`,
     ...e.values.map((v) => `  ${JSON.stringify(v.rest)}: ${e.name}.${v.member},`),
     "};",
+    `export const ${upperSnake(e.name)}_NAME_BY_VALUE: ReadonlyMap<${e.name}, ${e.name}Name> = new Map([`,
+    ...e.values.map((v) => `  [${e.name}.${v.member}, ${JSON.stringify(v.rest)}],`),
+    "]);",
   );
 }
 writeFileSync(out, `${lines.join("\n")}\n`);

@@ -11,17 +11,6 @@ import {
 } from "@petri/contracts";
 import { BSL_LEVELS, type BslLevelName } from "@petri/contracts/vocabulary";
 import type { PublishedTier } from "./identity-json.js";
-import {
-  BUDGET_FLEXIBILITIES,
-  DISPUTE_OUTCOMES,
-  DISPUTE_REASONS,
-  DISPUTE_STATUSES,
-  ISSUE_SEVERITIES,
-  OPERATOR_STATUSES,
-  PRIVACY_LEVELS,
-  TURNAROUND_PRIORITIES,
-  WEBHOOK_EVENTS,
-} from "@petri/contracts/vocabulary";
 
 export interface TierLimits {
   requests_per_minute: number;
@@ -45,21 +34,6 @@ export const FAILED_AUTHENTICATIONS_PER_MINUTE = CREDENTIAL_FAILURES_PER_MINUTE;
 /** Failed authentications per source address, any credential (identity's AUTH_FAILURES). */
 export const FAILED_AUTHENTICATIONS_PER_ADDRESS_PER_MINUTE = ADDRESS_AUTH_FAILURES_PER_MINUTE;
 
-/** docs/intake-model.md, Experiment types (all eight). */
-export { EXPERIMENT_TYPES } from "@petri/contracts";
-
-/** The enumerations themselves are the proto enums' (@petri/contracts/vocabulary). */
-export {
-  BUDGET_FLEXIBILITIES,
-  DISPUTE_OUTCOMES,
-  DISPUTE_REASONS,
-  DISPUTE_STATUSES,
-  ISSUE_SEVERITIES,
-  OPERATOR_STATUSES,
-  PRIVACY_LEVELS,
-  TURNAROUND_PRIORITIES,
-  WEBHOOK_EVENTS,
-};
 /** The levels Petri runs; BSL-3 and BSL-4 are accepted in a request only to be flagged and rejected. */
 export const SUPPORTED_BSL_LEVELS = ["BSL-1", "BSL-2"] as const satisfies readonly BslLevelName[];
 export const FLAGGED_BSL_LEVELS = BSL_LEVELS.filter(

@@ -12,13 +12,13 @@
 import { z } from "@hono/zod-openapi";
 import { d, flag, list, obj, quantity, text } from "./experiment-request-builders.js";
 import { TYPE_SECTIONS, customProtocol } from "./experiment-request-types.js";
+import { EXPERIMENT_TYPES } from "@petri/contracts";
 import {
   BUDGET_FLEXIBILITIES,
-  EXPERIMENT_TYPES,
   PRIVACY_LEVELS,
   TURNAROUND_PRIORITIES,
   WEBHOOK_EVENTS,
-} from "./catalog.js";
+} from "@petri/contracts/vocabulary";
 
 /** Every accepted spelling of the supported levels; BSL-3 and above is flagged bsl_level_exceeded. */
 export const REQUEST_BSL_LEVELS = ["BSL1", "BSL-1", "BSL2", "BSL-2"] as const;

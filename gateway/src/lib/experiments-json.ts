@@ -25,6 +25,7 @@ import {
   CAPACITY_LEVELS,
   type CapacityLevelName,
   EXPERIMENT_STATUS_BY_NAME,
+  EXPERIMENT_STATUS_NAME_BY_VALUE,
   EXPERIMENT_STATUSES,
   type ExperimentStatusName,
 } from "@petri/contracts/vocabulary";
@@ -34,16 +35,12 @@ import { isoOrNull as iso } from "./timestamps.js";
 /** docs/api.md, Experiment status, in lifecycle order: the proto enum's values. */
 export { EXPERIMENT_STATUSES, type ExperimentStatusName };
 
-const NAME_BY_STATUS = new Map<ExperimentStatus, ExperimentStatusName>(
-  Object.entries(EXPERIMENT_STATUS_BY_NAME).map(([name, status]) => [status, name as ExperimentStatusName]),
-);
-
 export function statusFromName(name: ExperimentStatusName): ExperimentStatus {
   return EXPERIMENT_STATUS_BY_NAME[name];
 }
 
 export function statusName(status: ExperimentStatus): ExperimentStatusName {
-  const name = NAME_BY_STATUS.get(status);
+  const name = EXPERIMENT_STATUS_NAME_BY_VALUE.get(status);
   if (!name) throw new Error(`the experiments service sent an unknown status ${status}`);
   return name;
 }

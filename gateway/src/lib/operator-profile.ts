@@ -10,7 +10,8 @@
  */
 import { z } from "@hono/zod-openapi";
 import { CAPACITY_LEVELS, INSTITUTIONAL_APPROVAL_TYPES, OPERATOR_TYPES } from "@petri/contracts/vocabulary";
-import { EXPERIMENT_TYPES, SUPPORTED_BSL_LEVELS } from "./catalog.js";
+import { SUPPORTED_BSL_LEVELS } from "./catalog.js";
+import { EXPERIMENT_TYPES } from "@petri/contracts";
 import { documentationOf } from "./experiment-request.js";
 
 // Documentation only: turned into JSON Schema once, never used to parse.

@@ -26,6 +26,10 @@ describe("the vocabulary generated from the proto enums", () => {
     const specified = e.values.filter((v) => v.number !== 0);
     expect(Object.values(byName!)).toEqual(specified.map((v) => v.number));
     expect(new Set(Object.keys(byName!)).size).toBe(specified.length);
+    const nameByValue = (vocabulary as Record<string, unknown>)[`${upperSnake(e.name)}_NAME_BY_VALUE`] as
+      ReadonlyMap<number, string> | undefined;
+    expect(nameByValue, `no ${upperSnake(e.name)}_NAME_BY_VALUE: run npm run generate`).toBeDefined();
+    expect([...nameByValue!]).toEqual(Object.entries(byName!).map(([name, value]) => [value, name]));
   });
 
   it("spells a value as its name without the enum prefix, unless the proto says otherwise", () => {

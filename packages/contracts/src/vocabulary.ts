@@ -1,5 +1,5 @@
 // Written by proto/write-vocabulary.mjs from the enums of proto/ (`npm run generate`); do not edit.
-// Each enum's REST spellings in declaration order, their type, and spelling -> enum value.
+// Each enum's REST spellings in declaration order, their type, spelling -> enum value and back.
 import { ExperimentStatus } from "./gen/petri/experiments/v1/experiment_pb.js";
 import {
   BslLevel,
@@ -32,6 +32,12 @@ export const BSL_LEVEL_BY_NAME: Readonly<Record<BslLevelName, BslLevel>> = {
   "BSL-3": BslLevel.BSL_3,
   "BSL-4": BslLevel.BSL_4,
 };
+export const BSL_LEVEL_NAME_BY_VALUE: ReadonlyMap<BslLevel, BslLevelName> = new Map([
+  [BslLevel.BSL_1, "BSL-1"],
+  [BslLevel.BSL_2, "BSL-2"],
+  [BslLevel.BSL_3, "BSL-3"],
+  [BslLevel.BSL_4, "BSL-4"],
+]);
 
 /** petri.experiments.v1.BudgetFlexibility, as spelled in the REST API. */
 export const BUDGET_FLEXIBILITIES = ["strict", "flexible_10", "flexible_25", "flexible_50"] as const;
@@ -42,6 +48,13 @@ export const BUDGET_FLEXIBILITY_BY_NAME: Readonly<Record<BudgetFlexibilityName, 
   flexible_25: BudgetFlexibility.FLEXIBLE_25,
   flexible_50: BudgetFlexibility.FLEXIBLE_50,
 };
+export const BUDGET_FLEXIBILITY_NAME_BY_VALUE: ReadonlyMap<BudgetFlexibility, BudgetFlexibilityName> =
+  new Map([
+    [BudgetFlexibility.STRICT, "strict"],
+    [BudgetFlexibility.FLEXIBLE_10, "flexible_10"],
+    [BudgetFlexibility.FLEXIBLE_25, "flexible_25"],
+    [BudgetFlexibility.FLEXIBLE_50, "flexible_50"],
+  ]);
 
 /** petri.experiments.v1.DisputeOutcome, as spelled in the REST API. */
 export const DISPUTE_OUTCOMES = ["requester", "operator", "split"] as const;
@@ -51,6 +64,11 @@ export const DISPUTE_OUTCOME_BY_NAME: Readonly<Record<DisputeOutcomeName, Disput
   operator: DisputeOutcome.OPERATOR,
   split: DisputeOutcome.SPLIT,
 };
+export const DISPUTE_OUTCOME_NAME_BY_VALUE: ReadonlyMap<DisputeOutcome, DisputeOutcomeName> = new Map([
+  [DisputeOutcome.REQUESTER, "requester"],
+  [DisputeOutcome.OPERATOR, "operator"],
+  [DisputeOutcome.SPLIT, "split"],
+]);
 
 /** petri.experiments.v1.DisputeReason, as spelled in the REST API. */
 export const DISPUTE_REASONS = [
@@ -68,6 +86,13 @@ export const DISPUTE_REASON_BY_NAME: Readonly<Record<DisputeReasonName, DisputeR
   documentation_insufficient: DisputeReason.DOCUMENTATION_INSUFFICIENT,
   other: DisputeReason.OTHER,
 };
+export const DISPUTE_REASON_NAME_BY_VALUE: ReadonlyMap<DisputeReason, DisputeReasonName> = new Map([
+  [DisputeReason.RESULTS_INCOMPLETE, "results_incomplete"],
+  [DisputeReason.RESULTS_INCORRECT, "results_incorrect"],
+  [DisputeReason.PROTOCOL_NOT_FOLLOWED, "protocol_not_followed"],
+  [DisputeReason.DOCUMENTATION_INSUFFICIENT, "documentation_insufficient"],
+  [DisputeReason.OTHER, "other"],
+]);
 
 /** petri.experiments.v1.DisputeStatus, as spelled in the REST API. */
 export const DISPUTE_STATUSES = ["open", "resolved"] as const;
@@ -76,6 +101,10 @@ export const DISPUTE_STATUS_BY_NAME: Readonly<Record<DisputeStatusName, DisputeS
   open: DisputeStatus.OPEN,
   resolved: DisputeStatus.RESOLVED,
 };
+export const DISPUTE_STATUS_NAME_BY_VALUE: ReadonlyMap<DisputeStatus, DisputeStatusName> = new Map([
+  [DisputeStatus.OPEN, "open"],
+  [DisputeStatus.RESOLVED, "resolved"],
+]);
 
 /** petri.experiments.v1.ExperimentAction, as spelled in the REST API. */
 export const EXPERIMENT_ACTIONS = [
@@ -111,6 +140,22 @@ export const EXPERIMENT_ACTION_BY_NAME: Readonly<Record<ExperimentActionName, Ex
   dispute: ExperimentAction.DISPUTE,
   resolve_dispute: ExperimentAction.RESOLVE_DISPUTE,
 };
+export const EXPERIMENT_ACTION_NAME_BY_VALUE: ReadonlyMap<ExperimentAction, ExperimentActionName> = new Map([
+  [ExperimentAction.SUBMIT, "submit"],
+  [ExperimentAction.APPROVE_REVIEW, "approve_review"],
+  [ExperimentAction.REJECT_REVIEW, "reject_review"],
+  [ExperimentAction.PROPOSE_PROTOCOL, "propose_protocol"],
+  [ExperimentAction.ACCEPT_PROTOCOL, "accept_protocol"],
+  [ExperimentAction.REQUEST_PROTOCOL_CHANGES, "request_protocol_changes"],
+  [ExperimentAction.UPDATE, "update"],
+  [ExperimentAction.CANCEL, "cancel"],
+  [ExperimentAction.CLAIM, "claim"],
+  [ExperimentAction.START, "start"],
+  [ExperimentAction.SUBMIT_RESULTS, "submit_results"],
+  [ExperimentAction.APPROVE_RESULTS, "approve_results"],
+  [ExperimentAction.DISPUTE, "dispute"],
+  [ExperimentAction.RESOLVE_DISPUTE, "resolve_dispute"],
+]);
 
 /** petri.experiments.v1.ExperimentStatus, as spelled in the REST API. */
 export const EXPERIMENT_STATUSES = [
@@ -138,6 +183,18 @@ export const EXPERIMENT_STATUS_BY_NAME: Readonly<Record<ExperimentStatusName, Ex
   resolved: ExperimentStatus.RESOLVED,
   cancelled: ExperimentStatus.CANCELLED,
 };
+export const EXPERIMENT_STATUS_NAME_BY_VALUE: ReadonlyMap<ExperimentStatus, ExperimentStatusName> = new Map([
+  [ExperimentStatus.DRAFT, "draft"],
+  [ExperimentStatus.PENDING_REVIEW, "pending_review"],
+  [ExperimentStatus.OPEN, "open"],
+  [ExperimentStatus.CLAIMED, "claimed"],
+  [ExperimentStatus.IN_PROGRESS, "in_progress"],
+  [ExperimentStatus.PENDING_APPROVAL, "pending_approval"],
+  [ExperimentStatus.COMPLETED, "completed"],
+  [ExperimentStatus.DISPUTED, "disputed"],
+  [ExperimentStatus.RESOLVED, "resolved"],
+  [ExperimentStatus.CANCELLED, "cancelled"],
+]);
 
 /** petri.experiments.v1.ExperimentType, as spelled in the REST API. */
 export const EXPERIMENT_TYPES = [
@@ -161,6 +218,16 @@ export const EXPERIMENT_TYPE_BY_NAME: Readonly<Record<ExperimentTypeName, Experi
   ZONE_OF_INHIBITION: ExperimentType.ZONE_OF_INHIBITION,
   CUSTOM: ExperimentType.CUSTOM,
 };
+export const EXPERIMENT_TYPE_NAME_BY_VALUE: ReadonlyMap<ExperimentType, ExperimentTypeName> = new Map([
+  [ExperimentType.SANGER_PLASMID_VERIFICATION, "SANGER_PLASMID_VERIFICATION"],
+  [ExperimentType.QPCR_EXPRESSION, "QPCR_EXPRESSION"],
+  [ExperimentType.CELL_VIABILITY_IC50, "CELL_VIABILITY_IC50"],
+  [ExperimentType.ENZYME_INHIBITION_IC50, "ENZYME_INHIBITION_IC50"],
+  [ExperimentType.MICROBIAL_GROWTH_MATRIX, "MICROBIAL_GROWTH_MATRIX"],
+  [ExperimentType.MIC_MBC_ASSAY, "MIC_MBC_ASSAY"],
+  [ExperimentType.ZONE_OF_INHIBITION, "ZONE_OF_INHIBITION"],
+  [ExperimentType.CUSTOM, "CUSTOM"],
+]);
 
 /** petri.experiments.v1.IssueSeverity, as spelled in the REST API. */
 export const ISSUE_SEVERITIES = ["low", "medium", "high", "critical"] as const;
@@ -171,6 +238,12 @@ export const ISSUE_SEVERITY_BY_NAME: Readonly<Record<IssueSeverityName, IssueSev
   high: IssueSeverity.HIGH,
   critical: IssueSeverity.CRITICAL,
 };
+export const ISSUE_SEVERITY_NAME_BY_VALUE: ReadonlyMap<IssueSeverity, IssueSeverityName> = new Map([
+  [IssueSeverity.LOW, "low"],
+  [IssueSeverity.MEDIUM, "medium"],
+  [IssueSeverity.HIGH, "high"],
+  [IssueSeverity.CRITICAL, "critical"],
+]);
 
 /** petri.experiments.v1.PrivacyLevel, as spelled in the REST API. */
 export const PRIVACY_LEVELS = ["open", "delayed_6mo", "delayed_12mo", "private"] as const;
@@ -181,6 +254,12 @@ export const PRIVACY_LEVEL_BY_NAME: Readonly<Record<PrivacyLevelName, PrivacyLev
   delayed_12mo: PrivacyLevel.DELAYED_12MO,
   private: PrivacyLevel.PRIVATE,
 };
+export const PRIVACY_LEVEL_NAME_BY_VALUE: ReadonlyMap<PrivacyLevel, PrivacyLevelName> = new Map([
+  [PrivacyLevel.OPEN, "open"],
+  [PrivacyLevel.DELAYED_6MO, "delayed_6mo"],
+  [PrivacyLevel.DELAYED_12MO, "delayed_12mo"],
+  [PrivacyLevel.PRIVATE, "private"],
+]);
 
 /** petri.experiments.v1.TurnaroundPriority, as spelled in the REST API. */
 export const TURNAROUND_PRIORITIES = ["standard", "expedited", "urgent"] as const;
@@ -190,6 +269,12 @@ export const TURNAROUND_PRIORITY_BY_NAME: Readonly<Record<TurnaroundPriorityName
   expedited: TurnaroundPriority.EXPEDITED,
   urgent: TurnaroundPriority.URGENT,
 };
+export const TURNAROUND_PRIORITY_NAME_BY_VALUE: ReadonlyMap<TurnaroundPriority, TurnaroundPriorityName> =
+  new Map([
+    [TurnaroundPriority.STANDARD, "standard"],
+    [TurnaroundPriority.EXPEDITED, "expedited"],
+    [TurnaroundPriority.URGENT, "urgent"],
+  ]);
 
 /** petri.identity.v1.QuotaPolicy, as spelled in the REST API. */
 export const QUOTA_POLICIES = ["account", "anonymous", "auth_failures", "credential_failures"] as const;
@@ -200,6 +285,12 @@ export const QUOTA_POLICY_BY_NAME: Readonly<Record<QuotaPolicyName, QuotaPolicy>
   auth_failures: QuotaPolicy.AUTH_FAILURES,
   credential_failures: QuotaPolicy.CREDENTIAL_FAILURES,
 };
+export const QUOTA_POLICY_NAME_BY_VALUE: ReadonlyMap<QuotaPolicy, QuotaPolicyName> = new Map([
+  [QuotaPolicy.ACCOUNT, "account"],
+  [QuotaPolicy.ANONYMOUS, "anonymous"],
+  [QuotaPolicy.AUTH_FAILURES, "auth_failures"],
+  [QuotaPolicy.CREDENTIAL_FAILURES, "credential_failures"],
+]);
 
 /** petri.identity.v1.Role, as spelled in the REST API. */
 export const ROLES = ["requester", "operator", "staff"] as const;
@@ -209,6 +300,11 @@ export const ROLE_BY_NAME: Readonly<Record<RoleName, Role>> = {
   operator: Role.OPERATOR,
   staff: Role.STAFF,
 };
+export const ROLE_NAME_BY_VALUE: ReadonlyMap<Role, RoleName> = new Map([
+  [Role.REQUESTER, "requester"],
+  [Role.OPERATOR, "operator"],
+  [Role.STAFF, "staff"],
+]);
 
 /** petri.identity.v1.SigningKeyState, as spelled in the REST API. */
 export const SIGNING_KEY_STATES = ["active", "retiring"] as const;
@@ -217,6 +313,10 @@ export const SIGNING_KEY_STATE_BY_NAME: Readonly<Record<SigningKeyStateName, Sig
   active: SigningKeyState.ACTIVE,
   retiring: SigningKeyState.RETIRING,
 };
+export const SIGNING_KEY_STATE_NAME_BY_VALUE: ReadonlyMap<SigningKeyState, SigningKeyStateName> = new Map([
+  [SigningKeyState.ACTIVE, "active"],
+  [SigningKeyState.RETIRING, "retiring"],
+]);
 
 /** petri.identity.v1.Tier, as spelled in the REST API. */
 export const TIERS = ["standard", "pro", "ai_agent", "custom"] as const;
@@ -227,6 +327,12 @@ export const TIER_BY_NAME: Readonly<Record<TierName, Tier>> = {
   ai_agent: Tier.AI_AGENT,
   custom: Tier.CUSTOM,
 };
+export const TIER_NAME_BY_VALUE: ReadonlyMap<Tier, TierName> = new Map([
+  [Tier.STANDARD, "standard"],
+  [Tier.PRO, "pro"],
+  [Tier.AI_AGENT, "ai_agent"],
+  [Tier.CUSTOM, "custom"],
+]);
 
 /** petri.marketplace.v1.CapacityLevel, as spelled in the REST API. */
 export const CAPACITY_LEVELS = ["high", "medium", "low", "none"] as const;
@@ -237,6 +343,12 @@ export const CAPACITY_LEVEL_BY_NAME: Readonly<Record<CapacityLevelName, Capacity
   low: CapacityLevel.LOW,
   none: CapacityLevel.NONE,
 };
+export const CAPACITY_LEVEL_NAME_BY_VALUE: ReadonlyMap<CapacityLevel, CapacityLevelName> = new Map([
+  [CapacityLevel.HIGH, "high"],
+  [CapacityLevel.MEDIUM, "medium"],
+  [CapacityLevel.LOW, "low"],
+  [CapacityLevel.NONE, "none"],
+]);
 
 /** petri.marketplace.v1.InstitutionalApprovalType, as spelled in the REST API. */
 export const INSTITUTIONAL_APPROVAL_TYPES = [
@@ -254,6 +366,15 @@ export const INSTITUTIONAL_APPROVAL_TYPE_BY_NAME: Readonly<
   commercial_contract: InstitutionalApprovalType.COMMERCIAL_CONTRACT,
   other: InstitutionalApprovalType.OTHER,
 };
+export const INSTITUTIONAL_APPROVAL_TYPE_NAME_BY_VALUE: ReadonlyMap<
+  InstitutionalApprovalType,
+  InstitutionalApprovalTypeName
+> = new Map([
+  [InstitutionalApprovalType.PI_LETTER, "pi_letter"],
+  [InstitutionalApprovalType.CORE_FACILITY_AGREEMENT, "core_facility_agreement"],
+  [InstitutionalApprovalType.COMMERCIAL_CONTRACT, "commercial_contract"],
+  [InstitutionalApprovalType.OTHER, "other"],
+]);
 
 /** petri.marketplace.v1.OperatorStatus, as spelled in the REST API. */
 export const OPERATOR_STATUSES = [
@@ -273,6 +394,14 @@ export const OPERATOR_STATUS_BY_NAME: Readonly<Record<OperatorStatusName, Operat
   paused: OperatorStatus.PAUSED,
   suspended: OperatorStatus.SUSPENDED,
 };
+export const OPERATOR_STATUS_NAME_BY_VALUE: ReadonlyMap<OperatorStatus, OperatorStatusName> = new Map([
+  [OperatorStatus.ONBOARDING, "onboarding"],
+  [OperatorStatus.PENDING_VERIFICATION, "pending_verification"],
+  [OperatorStatus.ACTIVE, "active"],
+  [OperatorStatus.REJECTED, "rejected"],
+  [OperatorStatus.PAUSED, "paused"],
+  [OperatorStatus.SUSPENDED, "suspended"],
+]);
 
 /** petri.marketplace.v1.OperatorType, as spelled in the REST API. */
 export const OPERATOR_TYPES = [
@@ -288,6 +417,12 @@ export const OPERATOR_TYPE_BY_NAME: Readonly<Record<OperatorTypeName, OperatorTy
   commercial_cro: OperatorType.COMMERCIAL_CRO,
   startup_lab: OperatorType.STARTUP_LAB,
 };
+export const OPERATOR_TYPE_NAME_BY_VALUE: ReadonlyMap<OperatorType, OperatorTypeName> = new Map([
+  [OperatorType.INDIVIDUAL_OPERATOR, "individual_operator"],
+  [OperatorType.ACADEMIC_CORE, "academic_core"],
+  [OperatorType.COMMERCIAL_CRO, "commercial_cro"],
+  [OperatorType.STARTUP_LAB, "startup_lab"],
+]);
 
 /** petri.notifications.v1.WebhookEvent, as spelled in the REST API. */
 export const WEBHOOK_EVENTS = ["claimed", "started", "completed", "issue", "approved", "disputed"] as const;
@@ -300,3 +435,11 @@ export const WEBHOOK_EVENT_BY_NAME: Readonly<Record<WebhookEventName, WebhookEve
   approved: WebhookEvent.APPROVED,
   disputed: WebhookEvent.DISPUTED,
 };
+export const WEBHOOK_EVENT_NAME_BY_VALUE: ReadonlyMap<WebhookEvent, WebhookEventName> = new Map([
+  [WebhookEvent.CLAIMED, "claimed"],
+  [WebhookEvent.STARTED, "started"],
+  [WebhookEvent.COMPLETED, "completed"],
+  [WebhookEvent.ISSUE, "issue"],
+  [WebhookEvent.APPROVED, "approved"],
+  [WebhookEvent.DISPUTED, "disputed"],
+]);

@@ -3,20 +3,22 @@ import { PUBLIC_OPERATIONS } from "../../lib/access.js";
 import { API_KEY_PREFIX } from "../../lib/api-key-format.js";
 import { OPERATION_BODY_LIMITS } from "../../lib/body-limit.js";
 import {
-  BUDGET_FLEXIBILITIES,
-  DISPUTE_REASONS,
-  EXPERIMENT_TYPES,
   FAILED_AUTHENTICATIONS_PER_ADDRESS_PER_MINUTE,
   FAILED_AUTHENTICATIONS_PER_MINUTE,
   FLAGGED_BSL_LEVELS,
   PAGE_SIZE_DEFAULT,
   PAGE_SIZE_MAX,
-  PRIVACY_LEVELS,
   SUPPORTED_BSL_LEVELS,
   TIER_LIMITS,
+} from "../../lib/catalog.js";
+import { EXPERIMENT_TYPES } from "@petri/contracts";
+import {
+  BUDGET_FLEXIBILITIES,
+  DISPUTE_REASONS,
+  PRIVACY_LEVELS,
   TURNAROUND_PRIORITIES,
   WEBHOOK_EVENTS,
-} from "../../lib/catalog.js";
+} from "@petri/contracts/vocabulary";
 import type { GatewayEnv } from "../../lib/create-app.js";
 import { PUBLISHED_TIERS } from "../../lib/identity-json.js";
 import { API_VERSION } from "../../lib/openapi.js";

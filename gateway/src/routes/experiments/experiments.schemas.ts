@@ -4,7 +4,12 @@
  * estimate, pagination, and the bodies and parameters of the experiments routes.
  */
 import { z } from "@hono/zod-openapi";
-import { DISPUTE_OUTCOMES, DISPUTE_REASONS, DISPUTE_STATUSES, ISSUE_SEVERITIES } from "../../lib/catalog.js";
+import {
+  DISPUTE_OUTCOMES,
+  DISPUTE_REASONS,
+  DISPUTE_STATUSES,
+  ISSUE_SEVERITIES,
+} from "@petri/contracts/vocabulary";
 import { requestFieldDocumentation } from "../../lib/experiment-request.js";
 import { EXPERIMENT_STATUSES, OPERATOR_AVAILABILITY } from "../../lib/experiments-json.js";
 import { idempotencyKeyParameter } from "../../lib/idempotency-key.js";

@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { authenticatedAccess } from "../../lib/access.js";
 import { OPERATION_BODY_LIMITS } from "../../lib/body-limit.js";
-import { ISSUE_SEVERITIES, TURNAROUND_PRIORITIES } from "../../lib/catalog.js";
+import { ISSUE_SEVERITIES, TURNAROUND_PRIORITIES } from "@petri/contracts/vocabulary";
 import { errorResponses, jsonResponse } from "../../lib/openapi.js";
 import { cursorPageQuery } from "../../lib/pagination.js";
 import {

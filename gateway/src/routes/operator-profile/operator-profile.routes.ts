@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { authenticatedAccess } from "../../lib/access.js";
 import { OPERATION_BODY_LIMITS } from "../../lib/body-limit.js";
-import { OPERATOR_STATUSES } from "../../lib/catalog.js";
+import { OPERATOR_STATUSES } from "@petri/contracts/vocabulary";
 import { errorResponses, jsonResponse, responseHeaders } from "../../lib/openapi.js";
 import { OperatorProfileSchema } from "../../lib/operator-profile.js";
 

@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { authenticatedAccess } from "../../lib/access.js";
-import { DISPUTE_REASONS } from "../../lib/catalog.js";
+import { DISPUTE_REASONS } from "@petri/contracts/vocabulary";
 import { errorResponses, jsonResponse } from "../../lib/openapi.js";
 import { ResultsRecordSchema } from "../../lib/results-model.js";
 import { ExperimentIdParamsSchema, ExperimentStatusSchema } from "../experiments/experiments.schemas.js";

@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { restrictedTo } from "../../lib/access.js";
-import { DISPUTE_OUTCOMES, DISPUTE_STATUSES } from "../../lib/catalog.js";
+import { DISPUTE_OUTCOMES, DISPUTE_STATUSES } from "@petri/contracts/vocabulary";
 import { usdToCents } from "../../lib/money.js";
 import { errorResponses, jsonResponse } from "../../lib/openapi.js";
 import { cursorPageQuery, includeTotalQuery } from "../../lib/pagination.js";

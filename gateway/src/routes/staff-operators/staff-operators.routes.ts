@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { restrictedTo } from "../../lib/access.js";
-import { OPERATOR_STATUSES } from "../../lib/catalog.js";
+import { OPERATOR_STATUSES } from "@petri/contracts/vocabulary";
 import { errorResponses, jsonResponse } from "../../lib/openapi.js";
 import { VerificationRecordSchema } from "../../lib/operator-profile.js";
 import { cursorPageQuery, includeTotalQuery } from "../../lib/pagination.js";

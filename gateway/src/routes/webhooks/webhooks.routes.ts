@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { authenticatedAccess } from "../../lib/access.js";
-import { WEBHOOK_EVENTS } from "../../lib/catalog.js";
+import { WEBHOOK_EVENTS } from "@petri/contracts/vocabulary";
 import { errorResponses, jsonResponse } from "../../lib/openapi.js";
 
 const timestamp = (description: string) =>

@@ -3,7 +3,11 @@
  * Used by the RPC handlers and by the use cases for event payloads (events carry the
  * experiment as it is after the change).
  */
-import { EXPERIMENT_ACTION_BY_NAME, EXPERIMENT_STATUS_BY_NAME } from "@petri/contracts/vocabulary";
+import {
+  EXPERIMENT_ACTION_BY_NAME,
+  EXPERIMENT_STATUS_BY_NAME,
+  EXPERIMENT_STATUS_NAME_BY_VALUE,
+} from "@petri/contracts/vocabulary";
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { ExperimentStatus as ExperimentStatusMessage } from "@petri/contracts/experiments";
@@ -33,18 +37,13 @@ import type { DisputeRow, ExperimentRow, IssueRow } from "../db/schema.js";
 import type { JobRequirements } from "../domain/jobs/index.js";
 import { type ExperimentStatus, actionsFrom } from "../domain/lifecycle/transitions.js";
 
-const STATUS_MESSAGES: Readonly<Record<ExperimentStatus, ExperimentStatusMessage>> =
-  EXPERIMENT_STATUS_BY_NAME;
-
 export function statusMessage(status: ExperimentStatus): ExperimentStatusMessage {
-  return STATUS_MESSAGES[status];
+  return EXPERIMENT_STATUS_BY_NAME[status];
 }
 
 /** The domain status of a proto status; undefined for UNSPECIFIED or an unknown number. */
 export function statusFromMessage(status: ExperimentStatusMessage): ExperimentStatus | undefined {
-  return (Object.keys(STATUS_MESSAGES) as ExperimentStatus[]).find(
-    (name) => STATUS_MESSAGES[name] === status,
-  );
+  return EXPERIMENT_STATUS_NAME_BY_VALUE.get(status);
 }
 
 export function estimateMessage(estimate: EstimateRecord): Estimate {
