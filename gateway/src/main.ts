@@ -77,7 +77,7 @@ const config = exitOnConfigError(() =>
       .extend(metricsListenerConfigSchema.shape),
   ),
 );
-const tracing = exitOnConfigError(() => startTracing({ serviceName: "petri-gateway" }));
+const tracing = await exitOnConfigError(() => startTracing({ serviceName: "petri-gateway" }));
 const logger = createLogger({
   service: "gateway",
   level: config.LOG_LEVEL,

@@ -8,7 +8,12 @@ export const repoRoot = path.resolve(import.meta.dirname, "../../..");
  * load generator runs in the bench's process). Output goes to the bench's stderr.
  */
 export function spawnTs(entry: string, env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, ["--conditions=@petri/source", "--import", "tsx", entry], {
+  return spawnProgram(process.execPath, ["--conditions=@petri/source", "--import", "tsx", entry], env);
+}
+
+/** `program` with `args`, from the repository's root, its output on stderr only. */
+export function spawnProgram(program: string, args: string[], env: Record<string, string>): ChildProcess {
+  return spawn(program, args, {
     cwd: repoRoot,
     env: { ...process.env, ...env },
     stdio: ["ignore", "ignore", "inherit"],

@@ -7,7 +7,7 @@ import { createTestDatabase, testDatabaseAdminUrl } from "@petri/testkit";
 import pg from "pg";
 import { type ProcessSet, processTree, startedAtMs, uptimeMs } from "./cpu.js";
 import { freePort, freePortBase } from "@petri/testkit";
-import { repoRoot, spawnTs, stopChild, waitUntilServing } from "./processes.js";
+import { repoRoot, spawnProgram, spawnTs, stopChild, waitUntilServing } from "./processes.js";
 import { type SqlCounter, startSqlCounter } from "./sql/counter.js";
 
 const run = promisify(execFile);
@@ -151,7 +151,10 @@ const exitedEarly = (child: ChildProcess) => () =>
 export async function startStandaloneTarget(settings: HostSettings = {}): Promise<Target> {
   const dataDir = mkdtempSync(path.join(tmpdir(), "petri-bench-"));
   const port = await freePort();
-  const child = spawnTs("packages/standalone/src/main.ts", {
+  // npm start's two steps: the bundle is built first (not counted), then run by the same script.
+  await run("npm", ["run", "--silent", "bundle", "--", "--standalone"], { cwd: repoRoot });
+  const child = spawnProgram("sh", ["scripts/start-standalone.sh"], {
+    PETRI_SKIP_BUILD: "1",
     ...settings,
     PORT: String(port),
     HOST: "127.0.0.1",

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { build, type Plugin } from "esbuild";
+import { build, type BuildOptions, type Plugin } from "esbuild";
 import { WORKSPACE_SCOPE, bundleManifest, packageNameOf, runtimeResolvedPackages } from "./package-name.js";
 import { BUNDLED_SERVICES, type BundledService } from "./services.js";
 
@@ -45,6 +45,25 @@ class DependencySet {
   versions(): Map<string, string> {
     return new Map([...this.found].map(([name, { version }]) => [name, version]));
   }
+}
+
+/**
+ * How every bundle is built: one ESM file for Node 20 from a TypeScript entry, the workspace
+ * packages read from their sources (as tsx runs them), with a source map for stack traces.
+ */
+export function nodeBundleOptions(entry: string, dir: string): BuildOptions {
+  return {
+    absWorkingDir: REPO_ROOT,
+    entryPoints: [path.join(REPO_ROOT, entry)],
+    outfile: path.join(dir, "main.js"),
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    sourcemap: true,
+    conditions: ["@petri/source"],
+    logLevel: "warning",
+  };
 }
 
 /** Inlines @petri/* workspace packages (from source); leaves every other package to node_modules. */
@@ -113,18 +132,9 @@ export async function bundleServiceInto(
   mkdirSync(dir, { recursive: true });
   const dependencies = new DependencySet();
   const result = await build({
-    absWorkingDir: REPO_ROOT,
-    entryPoints: [path.join(REPO_ROOT, BUNDLED_SERVICES[service])],
-    outfile: path.join(dir, "main.js"),
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node20",
-    sourcemap: true,
-    conditions: ["@petri/source"],
+    ...nodeBundleOptions(BUNDLED_SERVICES[service], dir),
     plugins: [thirdPartyExternal(dependencies)],
     metafile: true,
-    logLevel: "warning",
   });
   // Files read from packages at run time (the gateway's documentation pages) are no imports.
   for (const input of Object.keys(result.metafile.inputs)) {

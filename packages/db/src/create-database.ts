@@ -1,5 +1,4 @@
 import { mkdir } from "node:fs/promises";
-import { PGlite } from "@electric-sql/pglite";
 import { Kysely, PostgresDialect, sql } from "kysely";
 import { Pool } from "pg";
 import type { Database, DatabaseConfig, PoolUsage } from "./database.js";
@@ -66,8 +65,14 @@ async function createPgliteDatabase(
   const { dataDir } = config;
   // "memory://", "idb://", "file://..." are PGlite URLs; anything else is a directory path.
   if (!/^[a-z]+:\/\//.test(dataDir)) await mkdir(dataDir, { recursive: true });
+  // PGlite (a WebAssembly PostgreSQL) is loaded only by the processes that choose it.
+  const [{ PGlite }, { PGliteDialect }] = await Promise.all([
+    import("@electric-sql/pglite"),
+    import("kysely-pglite-dialect"),
+  ]);
   const pglite = await PGlite.create(dataDir, { parsers: pgliteTypeParsers });
-  const root = new Kysely<any>({ dialect: new SerialisedPGliteDialect(pglite), log: recordQuerySpan });
+  const dialect = new SerialisedPGliteDialect(new PGliteDialect(pglite));
+  const root = new Kysely<any>({ dialect, log: recordQuerySpan });
   return buildDatabase(
     "pglite",
     root,

@@ -1,4 +1,3 @@
-import type { PGlite } from "@electric-sql/pglite";
 import {
   CompiledQuery,
   type DatabaseConnection,
@@ -11,7 +10,7 @@ import {
   type QueryCompiler,
   type TransactionSettings,
 } from "kysely";
-import { PGliteDialect } from "kysely-pglite-dialect";
+import type { PGliteDialect } from "kysely-pglite-dialect";
 import { withoutBoundValues } from "./errors.js";
 
 /**
@@ -30,8 +29,9 @@ import { withoutBoundValues } from "./errors.js";
 export class SerialisedPGliteDialect implements Dialect {
   readonly #inner: PGliteDialect;
 
-  constructor(pglite: PGlite) {
-    this.#inner = new PGliteDialect(pglite);
+  /** `inner` over the one PGlite (PGlite and its dialect are loaded only where PGlite is chosen). */
+  constructor(inner: PGliteDialect) {
+    this.#inner = inner;
   }
 
   createAdapter(): DialectAdapter {

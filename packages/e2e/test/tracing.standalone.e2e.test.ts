@@ -16,7 +16,7 @@ describe("OpenTelemetry traces, standalone mode (every service in one process)",
   beforeAll(async () => {
     otlp = await OtlpReceiver.start();
     // As `npm start` does with OTEL_EXPORTER_OTLP_ENDPOINT set (standalone/src/main.ts).
-    tracing = startTracing({
+    tracing = await startTracing({
       serviceName: "petri",
       env: { OTEL_EXPORTER_OTLP_ENDPOINT: otlp.endpoint, OTEL_BSP_SCHEDULE_DELAY: "100" },
     });

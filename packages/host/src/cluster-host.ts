@@ -61,7 +61,7 @@ export async function runClusterService(
   }
   const config = loadClusterConfig(options.defaultPort);
   const retention = exitOnConfigError(() => retentionFromEnv());
-  const tracing = exitOnConfigError(() => startTracing({ serviceName: `petri-${options.service}` }));
+  const tracing = await exitOnConfigError(() => startTracing({ serviceName: `petri-${options.service}` }));
   const logger = createLogger({
     service: options.service,
     level: config.LOG_LEVEL,

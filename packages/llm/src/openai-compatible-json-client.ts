@@ -17,7 +17,9 @@
  *   body (the SDK's messages quote upstream bodies, so they are never passed on). The caller's
  *   abort reason is rethrown as it is.
  */
-import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
+import type * as OpenAiSdkModule from "openai";
+import type OpenAI from "openai";
+import type { APIError, ClientOptions } from "openai";
 import { z } from "zod";
 import { type ChatMessage, buildRepairMessages, checkJsonReply, summariseProblems } from "./json-reply.js";
 import { LlmError, type LlmErrorCode } from "./llm-error.js";
@@ -39,6 +41,12 @@ export const DEFAULT_LLM_MAX_RESPONSE_BYTES = 1024 * 1024;
  * keeps the SDK from picking up an unrelated OPENAI_API_KEY from the environment.
  */
 const NO_KEY_PLACEHOLDER = "no-key-configured";
+
+type OpenAiSdk = typeof OpenAiSdkModule;
+// The SDK takes about 0.1 s to load: loaded with the first request, so a process that has no
+// language model configured (the offline rules engine) never loads it.
+let sdk: Promise<OpenAiSdk> | undefined;
+const loadSdk = (): Promise<OpenAiSdk> => (sdk ??= import("openai"));
 
 /** A server-reported model name longer than this, or with odd characters, is not repeated. */
 const REPORTED_MODEL_PATTERN = /^[\x21-\x7e]{1,200}$/;
@@ -139,7 +147,8 @@ function isSchemaRejection(failure: Failure): boolean {
 export class OpenAiCompatibleJsonClient {
   readonly model: string;
   /** A private field: inspecting or serialising the client never shows the SDK's key. */
-  readonly #client: OpenAI;
+  readonly #clientOptions: ClientOptions;
+  #client: Promise<{ client: OpenAI; sdk: OpenAiSdk }> | undefined;
   readonly #timeoutMs: number;
   readonly #maxRetries: number;
   readonly #maxRetryDelayMs: number;
@@ -156,7 +165,7 @@ export class OpenAiCompatibleJsonClient {
     this.#sleep = options.sleep ?? abortableSleep;
     this.#callerName = options.callerName ?? "Petri";
     this.#settingsPrefix = options.settingsPrefix;
-    this.#client = new OpenAI({
+    this.#clientOptions = {
       baseURL: options.baseUrl,
       apiKey: options.apiKey || NO_KEY_PLACEHOLDER,
       organization: null,
@@ -166,7 +175,16 @@ export class OpenAiCompatibleJsonClient {
       // OPENAI_LOG=debug would otherwise print prompts and headers.
       logLevel: "off",
       fetch: cappedFetch(options.maxResponseBytes ?? DEFAULT_LLM_MAX_RESPONSE_BYTES),
-    });
+    };
+  }
+
+  /** The SDK's client, made with the first request. */
+  #connect(): Promise<{ client: OpenAI; sdk: OpenAiSdk }> {
+    this.#client ??= loadSdk().then((loaded) => ({
+      client: new loaded.default(this.#clientOptions),
+      sdk: loaded,
+    }));
+    return this.#client;
   }
 
   /**
@@ -237,8 +255,9 @@ export class OpenAiCompatibleJsonClient {
     signal: AbortSignal,
   ): Promise<AttemptOutcome> {
     const deadline = AbortSignal.timeout(this.#timeoutMs);
+    const { client, sdk } = await this.#connect();
     try {
-      const completion = await this.#client.chat.completions.create(
+      const completion = await client.chat.completions.create(
         {
           model: this.model,
           messages,
@@ -270,12 +289,12 @@ export class OpenAiCompatibleJsonClient {
       };
     } catch (error) {
       if (signal.aborted) throw abortReason(signal);
-      return { ok: false, failure: this.classify(error, deadline.aborted) };
+      return { ok: false, failure: this.classify(error, deadline.aborted, sdk) };
     }
   }
 
-  private classify(error: unknown, deadlinePassed: boolean): Failure {
-    if (deadlinePassed || error instanceof APIConnectionTimeoutError)
+  private classify(error: unknown, deadlinePassed: boolean, sdk: OpenAiSdk): Failure {
+    if (deadlinePassed || error instanceof sdk.APIConnectionTimeoutError)
       return {
         code: "timeout",
         message: `the language model server did not answer within ${this.#timeoutMs} ms`,
@@ -287,13 +306,13 @@ export class OpenAiCompatibleJsonClient {
         message: `the language model server sent a response larger than ${this.#callerName} accepts`,
         retryable: false,
       };
-    if (error instanceof APIUserAbortError || error instanceof APIConnectionError)
+    if (error instanceof sdk.APIUserAbortError || error instanceof sdk.APIConnectionError)
       return {
         code: "llm_unavailable",
         message: "could not reach the language model server",
         retryable: true,
       };
-    if (error instanceof APIError && typeof error.status === "number") {
+    if (error instanceof sdk.APIError && typeof error.status === "number") {
       const status = error.status;
       if (status === 429) {
         const serverDelayMs = retryAfterMs({

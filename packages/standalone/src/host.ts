@@ -25,6 +25,7 @@ import {
   listenForMetrics,
   serverInterceptors,
 } from "@petri/service-kit";
+import { embeddedClusterPaths } from "./embedded-cluster.js";
 import { type EmbeddedPostgres, startEmbeddedPostgres } from "./embedded-postgres.js";
 import { type CloudLabsServiceOptions, createCloudLabsService } from "@petri/cloud-labs";
 import { type EngineServiceOptions, createEngineService } from "@petri/engine";
@@ -302,11 +303,7 @@ async function openDatabase(
       return { database };
     }
     case "embedded": {
-      const server = await startEmbeddedPostgres({
-        clusterDir: path.join(filesDir, "postgres"),
-        passwordFile: path.join(filesDir, "postgres-password"),
-        logger,
-      });
+      const server = await startEmbeddedPostgres({ ...embeddedClusterPaths(filesDir), logger });
       teardown.push(() => server.stop());
       const database = await createDatabase({ driver: "pg", url: server.url, ...pool });
       teardown.push(() => database.destroy());

@@ -1,9 +1,10 @@
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createLogger } from "@petri/service-kit";
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
+import { beginPreparingEmbeddedCluster, embeddedClusterPaths } from "../src/embedded-cluster.js";
 import { type EmbeddedPostgres, startEmbeddedPostgres } from "../src/embedded-postgres.js";
 import { processesUsing, waitFor } from "./support/processes.js";
 
@@ -106,5 +107,41 @@ describe("the embedded PostgreSQL server", { timeout: 120_000 }, () => {
 
     const second = await start(dir);
     expect(await query(second.url, "select 1 as one")).toEqual([{ one: 1 }]);
+  });
+
+  it("takes over a preparation begun early, once: a later start prepares afresh", async () => {
+    const dir = dataDir();
+    const paths = embeddedClusterPaths(dir);
+    beginPreparingEmbeddedCluster(paths);
+    const lines: string[] = [];
+    const listening = createLogger({
+      service: "embedded-postgres-test",
+      level: "info",
+      destination: { write: (line: string) => void lines.push(line) },
+    });
+    const first = await startEmbeddedPostgres({ ...paths, logger: listening });
+    servers.push(first);
+    await query(first.url, "create table kept (note text)");
+    await first.stop();
+    expect(lines.filter((line) => line.includes("initialised the embedded database"))).toHaveLength(1);
+
+    // Not the early outcome again ("initialised", no leftover check): this cluster exists now.
+    lines.length = 0;
+    const second = await startEmbeddedPostgres({ ...paths, logger: listening });
+    servers.push(second);
+    expect(await query(second.url, "select count(*)::int as n from kept")).toEqual([{ n: 0 }]);
+    expect(lines.filter((line) => line.includes("initialised the embedded database"))).toEqual([]);
+  });
+
+  it("reports a preparation begun early that failed when the server starts", async () => {
+    const dir = dataDir();
+    // Not empty and no cluster: initdb is refused (as after an initdb killed halfway).
+    const paths = embeddedClusterPaths(dir);
+    mkdirSync(paths.clusterDir);
+    writeFileSync(path.join(paths.clusterDir, "stray"), "");
+    beginPreparingEmbeddedCluster(paths);
+    // Failed before anyone awaits it: no unhandled rejection (vitest fails on one), and the host's start reports it.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await expect(start(dir)).rejects.toThrow(/is not empty and holds no PostgreSQL cluster/);
   });
 });

@@ -1,9 +1,10 @@
 /**
- * `npm start`'s process on the embedded database: a clean stop on SIGTERM and SIGINT leaves no
- * database process behind, a SIGKILL of Node takes the database down with it, and the next
- * start on that data directory comes up with the data written before.
+ * `npm start`'s process on the embedded database, run as npm start runs it (the standalone
+ * bundle, built first): a clean stop on SIGTERM and SIGINT leaves no database process behind, a
+ * SIGKILL of Node takes the database down with it, and the next start on that data directory
+ * comes up with the data written before.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { freePort } from "@petri/service-kit";
 import { tmpdir } from "node:os";
@@ -21,15 +22,18 @@ interface Running {
 
 async function startPetri(dataDir: string): Promise<Running> {
   const port = await freePort();
-  const child = spawn(
-    process.execPath,
-    ["--conditions=@petri/source", "--import", "tsx", "packages/standalone/src/main.ts"],
-    {
-      cwd: repoRoot,
-      env: { ...process.env, PETRI_DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: "warn" },
-      stdio: ["ignore", "ignore", "inherit"],
+  // npm start's script, on the bundle beforeAll built; sh execs Node, so this child is Node.
+  const child = spawn("sh", ["scripts/start-standalone.sh"], {
+    cwd: repoRoot,
+    env: {
+      ...process.env,
+      PETRI_SKIP_BUILD: "1",
+      PETRI_DATA_DIR: dataDir,
+      PORT: String(port),
+      LOG_LEVEL: "warn",
     },
-  );
+    stdio: ["ignore", "ignore", "inherit"],
+  });
   const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once("exit", (code, signal) => resolve({ code, signal })),
   );
@@ -54,6 +58,10 @@ describe("npm start on the embedded database", { timeout: 300_000 }, () => {
   let running: Running | undefined;
 
   beforeAll(() => {
+    execFileSync("npm", ["run", "--silent", "bundle", "--", "--standalone"], {
+      cwd: repoRoot,
+      stdio: ["ignore", "ignore", "inherit"],
+    });
     dataDir = mkdtempSync(path.join(tmpdir(), "petri-lifecycle-"));
     clusterDir = path.join(dataDir, "postgres");
   });

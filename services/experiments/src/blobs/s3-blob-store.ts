@@ -8,7 +8,8 @@
  * this object, and errors are built from the S3 error's name, status and request id with any
  * occurrence of the secret removed.
  */
-import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import type * as S3SdkModule from "@aws-sdk/client-s3";
+import type { S3Client, S3ClientConfig } from "@aws-sdk/client-s3";
 
 import { assertBlobKey, BlobStoreError, type BlobStore } from "./blob-store.js";
 
@@ -32,6 +33,12 @@ export const DEFAULT_S3_MAX_OBJECT_BYTES = 64 * 1024 * 1024;
 const MAX_CONNECT_TIMEOUT_MS = 5_000;
 const MAX_ATTEMPTS = 3;
 
+type S3Sdk = typeof S3SdkModule;
+// The SDK takes about 0.2 s and tens of MB to load: loaded on the first call, so a deployment on
+// the file-system store (standalone's default) never pays for it.
+let sdk: Promise<S3Sdk> | undefined;
+const loadSdk = (): Promise<S3Sdk> => (sdk ??= import("@aws-sdk/client-s3"));
+
 interface S3ErrorShape {
   name?: unknown;
   message?: unknown;
@@ -47,7 +54,8 @@ function positive(value: number | undefined, fallback: number, what: string): nu
 
 export class S3BlobStore implements BlobStore {
   readonly kind = "s3" as const;
-  readonly #client: S3Client;
+  readonly #clientConfig: S3ClientConfig;
+  #client: Promise<{ client: S3Client; commands: S3Sdk }> | undefined;
   readonly #bucket: string;
   readonly #timeoutMs: number;
   readonly #maxObjectBytes: number;
@@ -63,7 +71,7 @@ export class S3BlobStore implements BlobStore {
     this.#maxObjectBytes = positive(options.maxObjectBytes, DEFAULT_S3_MAX_OBJECT_BYTES, "maxObjectBytes");
     const secret = options.secretAccessKey;
     this.#redact = (text) => text.split(secret).join("[redacted]");
-    this.#client = new S3Client({
+    this.#clientConfig = {
       region: options.region,
       ...(options.endpoint ? { endpoint: options.endpoint } : {}),
       forcePathStyle: options.forcePathStyle ?? false,
@@ -74,7 +82,16 @@ export class S3BlobStore implements BlobStore {
         requestTimeout: this.#timeoutMs,
         throwOnRequestTimeout: true,
       },
-    });
+    };
+  }
+
+  /** The client, created on the first call (with the SDK). */
+  #connect(): Promise<{ client: S3Client; commands: S3Sdk }> {
+    this.#client ??= loadSdk().then((commands) => ({
+      client: new commands.S3Client(this.#clientConfig),
+      commands,
+    }));
+    return this.#client;
   }
 
   get bucket(): string {
@@ -86,8 +103,9 @@ export class S3BlobStore implements BlobStore {
     // One buffer: the SDK retries a put (maxAttempts), which needs a body it can send again.
     const bytes = parts instanceof Uint8Array ? parts : Buffer.concat(parts);
     try {
-      await this.#client.send(
-        new PutObjectCommand({
+      const { client, commands } = await this.#connect();
+      await client.send(
+        new commands.PutObjectCommand({
           Bucket: this.#bucket,
           Key: key,
           Body: bytes,
@@ -105,7 +123,8 @@ export class S3BlobStore implements BlobStore {
     assertBlobKey(key);
     const signal = AbortSignal.timeout(this.#timeoutMs);
     try {
-      const response = await this.#client.send(new GetObjectCommand({ Bucket: this.#bucket, Key: key }), {
+      const { client, commands } = await this.#connect();
+      const response = await client.send(new commands.GetObjectCommand({ Bucket: this.#bucket, Key: key }), {
         abortSignal: signal,
       });
       if (response.ContentLength !== undefined && response.ContentLength > this.#maxObjectBytes) {
@@ -128,7 +147,8 @@ export class S3BlobStore implements BlobStore {
   async delete(key: string): Promise<void> {
     assertBlobKey(key);
     try {
-      await this.#client.send(new DeleteObjectCommand({ Bucket: this.#bucket, Key: key }), {
+      const { client, commands } = await this.#connect();
+      await client.send(new commands.DeleteObjectCommand({ Bucket: this.#bucket, Key: key }), {
         abortSignal: AbortSignal.timeout(this.#timeoutMs),
       });
     } catch (error) {
@@ -140,7 +160,10 @@ export class S3BlobStore implements BlobStore {
 
   /** Closes the client's idle connections (for shutdown and tests). */
   destroy(): void {
-    this.#client.destroy();
+    void this.#client?.then(
+      ({ client }) => client.destroy(),
+      () => undefined,
+    );
   }
 
   async #readCapped(key: string, body: AsyncIterable<Uint8Array>): Promise<Uint8Array> {

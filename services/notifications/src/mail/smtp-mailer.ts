@@ -3,7 +3,8 @@
  * twice (the process died between the server's acceptance and recording it) carries the
  * same Message-ID and mail software can recognise the duplicate.
  */
-import nodemailer, { type Transporter } from "nodemailer";
+import type * as NodemailerModule from "nodemailer";
+import type { Transporter } from "nodemailer";
 import type { Mailer, OutgoingMail } from "./mailer.js";
 
 export interface SmtpConfig {
@@ -21,27 +22,40 @@ export interface SmtpConfig {
 
 const SMTP_TIMEOUT_MS = 10_000;
 
+// Loaded on the first mail: a deployment without SMTP (mail kept in sent_mail) never loads it.
+let nodemailer: Promise<typeof NodemailerModule> | undefined;
+const loadNodemailer = () => (nodemailer ??= import("nodemailer"));
+
 export class SmtpMailer implements Mailer {
   readonly transport = "smtp";
-  private readonly transporter: Transporter;
+  private transporter: Promise<Transporter> | undefined;
   private readonly domain: string;
 
   constructor(private readonly config: SmtpConfig) {
-    this.transporter = nodemailer.createTransport({
-      host: config.host,
-      port: config.port,
-      secure: config.secure,
-      ...(config.user ? { auth: { user: config.user, pass: config.password ?? "" } } : {}),
-      connectionTimeout: SMTP_TIMEOUT_MS,
-      greetingTimeout: SMTP_TIMEOUT_MS,
-      socketTimeout: SMTP_TIMEOUT_MS,
-      ...(config.ca ? { tls: { ca: config.ca } } : {}),
-    });
     this.domain = /@([^>\s]+)>?\s*$/.exec(config.from)?.[1] ?? "petri.invalid";
   }
 
+  /** The SMTP transport, created with the first mail. */
+  private connect(): Promise<Transporter> {
+    const config = this.config;
+    this.transporter ??= loadNodemailer().then(({ default: mailer }) =>
+      mailer.createTransport({
+        host: config.host,
+        port: config.port,
+        secure: config.secure,
+        ...(config.user ? { auth: { user: config.user, pass: config.password ?? "" } } : {}),
+        connectionTimeout: SMTP_TIMEOUT_MS,
+        greetingTimeout: SMTP_TIMEOUT_MS,
+        socketTimeout: SMTP_TIMEOUT_MS,
+        ...(config.ca ? { tls: { ca: config.ca } } : {}),
+      }),
+    );
+    return this.transporter;
+  }
+
   async send(mail: OutgoingMail): Promise<{ messageId?: string }> {
-    const info = await this.transporter.sendMail({
+    const transporter = await this.connect();
+    const info = await transporter.sendMail({
       from: this.config.from,
       to: mail.to,
       subject: mail.subject,
@@ -52,6 +66,7 @@ export class SmtpMailer implements Mailer {
   }
 
   async close(): Promise<void> {
-    this.transporter.close();
+    const transporter = await this.transporter?.catch(() => undefined);
+    transporter?.close();
   }
 }
