@@ -6,4 +6,8 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 if [ "${PETRI_SKIP_BUILD:-}" != "1" ]; then
   (cd "$root" && node --conditions=@petri/source --import tsx packages/bundle/src/main.ts --standalone)
 fi
+# glibc keeps a freed block of up to 32 MiB inside its heaps once it has seen one that large:
+# every password hash (argon2, 19 MiB in a worker thread) left its block resident, 10 MB and
+# more each. A fixed threshold returns such blocks to the system (D317).
+export MALLOC_MMAP_THRESHOLD_="${MALLOC_MMAP_THRESHOLD_:-131072}"
 exec node --enable-source-maps "$root/packages/standalone/dist/bundle/main.js" "$@"
