@@ -21,7 +21,7 @@
  * call it ("public" for the list above); a valid caller outside them gets 403 forbidden.
  */
 import type { MiddlewareHandler } from "hono";
-import { ACCOUNT_ROLES, type AccountRole } from "./identity-json.js";
+import { ROLES, type RoleName } from "@petri/contracts/vocabulary";
 import { errorBody } from "./problem.js";
 
 export const PUBLIC_OPERATIONS = [
@@ -74,10 +74,10 @@ export const AUTHENTICATED_SECURITY: SecurityRequirement[] = [{ bearerAuth: [] }
 export const publicAccess = { security: [] as SecurityRequirement[], "x-roles": ["public"] };
 
 /** Spread into createRoute(): any authenticated account. */
-export const authenticatedAccess = { security: AUTHENTICATED_SECURITY, "x-roles": [...ACCOUNT_ROLES] };
+export const authenticatedAccess = { security: AUTHENTICATED_SECURITY, "x-roles": [...ROLES] };
 
 /** Refuses a principal outside `roles` with 403 forbidden (runs before body validation). */
-export function requireRole(roles: readonly AccountRole[]): MiddlewareHandler {
+export function requireRole(roles: readonly RoleName[]): MiddlewareHandler {
   return async (c, next) => {
     const principal = c.get("principal") as { role: string } | undefined;
     if (!principal || !(roles as readonly string[]).includes(principal.role)) {
@@ -91,7 +91,7 @@ export function requireRole(roles: readonly AccountRole[]): MiddlewareHandler {
 }
 
 /** Spread into createRoute(): only these roles (checked here and again by the service). */
-export function restrictedTo(...roles: AccountRole[]) {
+export function restrictedTo(...roles: RoleName[]) {
   return { security: AUTHENTICATED_SECURITY, "x-roles": roles, middleware: requireRole(roles) };
 }
 

@@ -12,9 +12,9 @@
 import { z } from "@hono/zod-openapi";
 import { d, flag, list, obj, quantity, text } from "./experiment-request-builders.js";
 import { TYPE_SECTIONS, customProtocol } from "./experiment-request-types.js";
-import { EXPERIMENT_TYPES } from "@petri/contracts";
 import {
   BUDGET_FLEXIBILITIES,
+  EXPERIMENT_TYPES,
   PRIVACY_LEVELS,
   TURNAROUND_PRIORITIES,
   WEBHOOK_EVENTS,

@@ -26,14 +26,10 @@ import {
   type CapacityLevelName,
   EXPERIMENT_STATUS_BY_NAME,
   EXPERIMENT_STATUS_NAME_BY_VALUE,
-  EXPERIMENT_STATUSES,
   type ExperimentStatusName,
 } from "@petri/contracts/vocabulary";
 import { centsToUsd } from "./money.js";
 import { isoOrNull as iso } from "./timestamps.js";
-
-/** docs/api.md, Experiment status, in lifecycle order: the proto enum's values. */
-export { EXPERIMENT_STATUSES, type ExperimentStatusName };
 
 export function statusFromName(name: ExperimentStatusName): ExperimentStatus {
   return EXPERIMENT_STATUS_BY_NAME[name];
@@ -45,13 +41,9 @@ export function statusName(status: ExperimentStatus): ExperimentStatusName {
   return name;
 }
 
-/** An estimate's operator_availability: the marketplace's capacity levels. */
-export const OPERATOR_AVAILABILITY = CAPACITY_LEVELS;
-type Availability = CapacityLevelName;
-
 /** A service's operator_availability; anything unknown reads as none. */
-export function operatorAvailability(value: string): Availability {
-  return (OPERATOR_AVAILABILITY as readonly string[]).includes(value) ? (value as Availability) : "none";
+export function operatorAvailability(value: string): CapacityLevelName {
+  return (CAPACITY_LEVELS as readonly string[]).includes(value) ? (value as CapacityLevelName) : "none";
 }
 
 export function timestampFromIso(value: string | undefined): Timestamp | undefined {

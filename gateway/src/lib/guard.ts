@@ -32,11 +32,11 @@ import {
   currentRequestContext,
   runWithRequestContext,
 } from "@petri/service-kit";
+import { TIER_BY_NAME } from "@petri/contracts/vocabulary";
 import { PUBLIC_OPERATIONS, RATE_LIMIT_EXEMPT_OPERATIONS, operationKey } from "./access.js";
 import type { GatewayEnv, GatewayRuntime } from "./create-app.js";
 import { type AuthAttempt, type FailureDecision, headerCredential } from "./auth-failures.js";
 import { CredentialRejectedError } from "./credential-errors.js";
-import { TIER_BY_NAME } from "./identity-json.js";
 import { countRateLimitRefusal } from "./rate-limit-metrics.js";
 import { errorBody } from "./problem.js";
 import type { QuotaDecision, QuotaKey } from "./quota-draw.js";

@@ -4,57 +4,37 @@ import {
   type Account,
   type ApiKey,
   type AuthenticatedPrincipal,
-  Role,
+  type Role,
   Tier,
 } from "@petri/contracts/identity";
-import type { Principal, PrincipalRole, PrincipalTier } from "@petri/service-kit";
+import type { Principal, PrincipalRole } from "@petri/service-kit";
+import {
+  ROLE_NAME_BY_VALUE,
+  ROLES,
+  type RoleName,
+  TIER_NAME_BY_VALUE,
+  TIERS,
+  type TierName,
+} from "@petri/contracts/vocabulary";
 import { TIER_LIMITS, type TierLimits } from "./catalog.js";
 
-/** The roles an account can have (service-kit's "system" is the gateway's own, never an account's). */
-export const ACCOUNT_ROLES = ["requester", "operator", "staff"] as const;
-export type AccountRole = (typeof ACCOUNT_ROLES)[number];
 /** The tiers with published limits (docs/api.md, Limits), as GET /config lists them. */
-export const PUBLISHED_TIERS = ["standard", "pro", "ai_agent"] as const satisfies readonly PrincipalTier[];
+export const PUBLISHED_TIERS = ["standard", "pro", "ai_agent"] as const satisfies readonly TierName[];
 export type PublishedTier = (typeof PUBLISHED_TIERS)[number];
-/** Every tier: the published ones and "custom", limits staff set for one account. */
-export const TIERS = [...PUBLISHED_TIERS, "custom"] as const satisfies readonly PrincipalTier[];
 
-const ROLE_NAMES: Record<number, AccountRole | undefined> = {
-  [Role.REQUESTER]: "requester",
-  [Role.OPERATOR]: "operator",
-  [Role.STAFF]: "staff",
-};
-const TIER_NAMES: Record<number, PrincipalTier | undefined> = {
-  [Tier.STANDARD]: "standard",
-  [Tier.PRO]: "pro",
-  [Tier.AI_AGENT]: "ai_agent",
-  [Tier.CUSTOM]: "custom",
-};
-export const ROLE_BY_NAME: Record<AccountRole, Role> = {
-  requester: Role.REQUESTER,
-  operator: Role.OPERATOR,
-  staff: Role.STAFF,
-};
-export const TIER_BY_NAME: Record<PrincipalTier, Tier> = {
-  standard: Tier.STANDARD,
-  pro: Tier.PRO,
-  ai_agent: Tier.AI_AGENT,
-  custom: Tier.CUSTOM,
-};
-
-export function roleName(role: Role): AccountRole | undefined {
-  return ROLE_NAMES[role];
+export function roleName(role: Role): RoleName | undefined {
+  return ROLE_NAME_BY_VALUE.get(role);
 }
 
-export function tierName(tier: Tier): PrincipalTier | undefined {
-  return TIER_NAMES[tier];
+export function tierName(tier: Tier): TierName | undefined {
+  return TIER_NAME_BY_VALUE.get(tier);
 }
 
-export function isAccountRole(value: unknown): value is AccountRole {
-  return typeof value === "string" && (ACCOUNT_ROLES as readonly string[]).includes(value);
+export function isAccountRole(value: unknown): value is RoleName {
+  return typeof value === "string" && (ROLES as readonly string[]).includes(value);
 }
 
-export function isTier(value: unknown): value is PrincipalTier {
+export function isTier(value: unknown): value is TierName {
   return typeof value === "string" && (TIERS as readonly string[]).includes(value);
 }
 

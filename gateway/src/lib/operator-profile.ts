@@ -9,9 +9,13 @@
  * object, the document shows the model.
  */
 import { z } from "@hono/zod-openapi";
-import { CAPACITY_LEVELS, INSTITUTIONAL_APPROVAL_TYPES, OPERATOR_TYPES } from "@petri/contracts/vocabulary";
+import {
+  CAPACITY_LEVELS,
+  EXPERIMENT_TYPES,
+  INSTITUTIONAL_APPROVAL_TYPES,
+  OPERATOR_TYPES,
+} from "@petri/contracts/vocabulary";
 import { SUPPORTED_BSL_LEVELS } from "./catalog.js";
-import { EXPERIMENT_TYPES } from "@petri/contracts";
 import { documentationOf } from "./experiment-request.js";
 
 // Documentation only: turned into JSON Schema once, never used to parse.

@@ -5,6 +5,7 @@
  * transport with the real internal-principal interceptors, so each RPC sees (and the fake
  * records) the principal and the exact request the gateway sent.
  */
+import { EXPERIMENT_STATUS_NAME_BY_VALUE } from "@petri/contracts/vocabulary";
 import type { FakeHypotheses } from "./fake-hypotheses.js";
 import { clone, create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
@@ -100,18 +101,6 @@ export const TEMPLATES = [
 
 const EDITABLE = ["draft", "pending_review", "open"];
 const CANCELLABLE = ["draft", "pending_review", "open", "claimed", "in_progress"];
-const STATUS_NAMES: Record<number, string> = {
-  [ExperimentStatus.DRAFT]: "draft",
-  [ExperimentStatus.PENDING_REVIEW]: "pending_review",
-  [ExperimentStatus.OPEN]: "open",
-  [ExperimentStatus.CLAIMED]: "claimed",
-  [ExperimentStatus.IN_PROGRESS]: "in_progress",
-  [ExperimentStatus.PENDING_APPROVAL]: "pending_approval",
-  [ExperimentStatus.COMPLETED]: "completed",
-  [ExperimentStatus.DISPUTED]: "disputed",
-  [ExperimentStatus.RESOLVED]: "resolved",
-  [ExperimentStatus.CANCELLED]: "cancelled",
-};
 
 const fail = (error: DomainError) => domainErrorToConnectError(error);
 
@@ -191,7 +180,7 @@ export class FakeExperiments {
   }
 
   requireStatus(experiment: Experiment, allowed: string[]) {
-    const status = STATUS_NAMES[experiment.status]!;
+    const status = EXPERIMENT_STATUS_NAME_BY_VALUE.get(experiment.status)!;
     if (!allowed.includes(status))
       throw fail(new InvalidStateError(`cannot do this while ${status}`, status, allowed));
   }
@@ -199,7 +188,7 @@ export class FakeExperiments {
   private cancel(experiment: Experiment, reason: string) {
     this.requireStatus(experiment, CANCELLABLE);
     const hold = experiment.estimate?.costTypicalCents ?? 0n;
-    const status = STATUS_NAMES[experiment.status];
+    const status = EXPERIMENT_STATUS_NAME_BY_VALUE.get(experiment.status);
     const [refund, compensation, refundStatus] =
       status === "claimed"
         ? [hold - hold / 5n, hold / 5n, "partial"]

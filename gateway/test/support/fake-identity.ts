@@ -48,6 +48,7 @@ import {
   serverInterceptors,
 } from "@petri/service-kit";
 import { type CryptoKey, type JWK, type JWTPayload, SignJWT, exportJWK, generateKeyPair } from "jose";
+import { ROLE_NAME_BY_VALUE, TIER_NAME_BY_VALUE } from "@petri/contracts/vocabulary";
 import { BASE62_ALPHABET, formatApiKey } from "../../src/lib/api-key-format.js";
 import { createGateway } from "../../src/app.js";
 import { type GatewayAppDeps } from "../../src/lib/create-app.js";
@@ -234,21 +235,12 @@ export class FakeIdentity {
     const { account } = this.accounts.get(accountId)!;
     const key = options.key ?? this.activeKey;
     const now = Math.floor(this.clock.now().getTime() / 1000);
-    const roleName = { [Role.REQUESTER]: "requester", [Role.OPERATOR]: "operator", [Role.STAFF]: "staff" }[
-      account.role as Role.REQUESTER
-    ];
-    const tierName = {
-      [Tier.STANDARD]: "standard",
-      [Tier.PRO]: "pro",
-      [Tier.AI_AGENT]: "ai_agent",
-      [Tier.CUSTOM]: "custom",
-    }[account.tier as Tier.STANDARD];
     const claims: Record<string, unknown> = {
       iss: ISSUER,
       aud: AUDIENCE,
       sub: accountId,
-      role: roleName,
-      tier: tierName,
+      role: ROLE_NAME_BY_VALUE.get(account.role),
+      tier: TIER_NAME_BY_VALUE.get(account.tier),
       cep: this.epochOf(accountId),
       iat: now,
       jti: nextId("jti"),

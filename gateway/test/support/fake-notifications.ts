@@ -40,12 +40,12 @@ import {
   kPrincipal,
   serverInterceptors,
 } from "@petri/service-kit";
+import { WEBHOOK_EVENTS } from "@petri/contracts/vocabulary";
 
 const fail = (error: DomainError) => domainErrorToConnectError(error);
 
 export const TEST_CALLS_PER_MINUTE = 10;
 export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
-const EVENTS = ["claimed", "started", "completed", "issue", "approved", "disputed"];
 const STATUSES = ["pending", "succeeded", "failed", "paused"];
 
 /** The service's refusal of a URL: 422 invalid_webhook_url with one field error saying why. */
@@ -384,7 +384,7 @@ export class FakeNotifications {
           },
           testWebhook: async (request, context) => {
             const principal = this.record("TestWebhook", request, context);
-            if (!EVENTS.includes(request.eventType))
+            if (!(WEBHOOK_EVENTS as readonly string[]).includes(request.eventType))
               throw fail(
                 new ValidationError("bad event", [
                   { field: "event_type", code: "invalid_value", message: "unknown event" },

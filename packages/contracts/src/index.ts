@@ -83,5 +83,4 @@ export const eventsByType: ReadonlyMap<string, EventSpec> = new Map(
     .map((spec) => [spec.schema.typeName, spec]),
 );
 export * from "./rate-limits.js";
-export * from "./experiment-types.js";
 export * from "./operator-eligibility.js";

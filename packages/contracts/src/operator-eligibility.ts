@@ -1,3 +1,5 @@
+import type { CapacityLevelName } from "./vocabulary.js";
+
 /**
  * The meaning of an OperatorEligibility snapshot: may this operator take this job?
  *
@@ -203,14 +205,11 @@ export function eligibilityFailures(
   return failed;
 }
 
-/** `operator_availability` (docs/api.md, estimate): high, medium, low or none. */
-export type OperatorAvailability = "high" | "medium" | "low" | "none";
-
 /** Counts of eligible operators at which availability reaches each level: 8+, 3–7, 1–2, 0. */
 export const OPERATOR_AVAILABILITY_THRESHOLDS = { high: 8, medium: 3, low: 1 } as const;
 
 /** Availability from the number of operators who pass every hard filter for a request. */
-export function availabilityFromCount(eligibleOperators: number): OperatorAvailability {
+export function availabilityFromCount(eligibleOperators: number): CapacityLevelName {
   const count = Number.isFinite(eligibleOperators) ? Math.floor(eligibleOperators) : 0;
   if (count >= OPERATOR_AVAILABILITY_THRESHOLDS.high) return "high";
   if (count >= OPERATOR_AVAILABILITY_THRESHOLDS.medium) return "medium";

@@ -5,12 +5,13 @@
  * - staff: staff accounts only.
  * Services add their own (public, signed links) around these.
  */
+import { ROLES } from "@petri/contracts/vocabulary";
 import { ForbiddenError, UnauthenticatedError } from "./errors.js";
 import type { Principal } from "./principal.js";
 
 export type AccountAudience = "account" | "staff";
 
-const ACCOUNT_ROLES: ReadonlySet<Principal["role"]> = new Set(["requester", "operator", "staff"]);
+const ACCOUNT_ROLES: ReadonlySet<Principal["role"]> = new Set(ROLES);
 
 /** The principal, when it may call an operation for this audience; 401 or 403 otherwise. */
 export function authorizeAccount(principal: Principal | undefined, audience: AccountAudience): Principal {

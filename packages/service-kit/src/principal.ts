@@ -28,6 +28,7 @@ import {
   type JWTHeaderParameters,
 } from "jose";
 import { z } from "zod";
+import { ROLES, TIERS, type TierName } from "@petri/contracts/vocabulary";
 import { systemClock, type Clock } from "./clock.js";
 import { UnauthenticatedError } from "./errors.js";
 import { ExpiringLruCache } from "./expiring-lru-cache.js";
@@ -36,11 +37,8 @@ import { ExpiringLruCache } from "./expiring-lru-cache.js";
  * "system" is the gateway acting for itself, before a caller is known: authenticating an
  * API key, fetching signing keys, drawing rate-limit quota. No account ever has it.
  */
-export const PRINCIPAL_ROLES = ["requester", "operator", "staff", "system"] as const;
-/** "custom": limits staff set for the one account (identity reads them at every quota draw). */
-export const PRINCIPAL_TIERS = ["standard", "pro", "ai_agent", "custom"] as const;
+export const PRINCIPAL_ROLES = [...ROLES, "system"] as const;
 export type PrincipalRole = (typeof PRINCIPAL_ROLES)[number];
-export type PrincipalTier = (typeof PRINCIPAL_TIERS)[number];
 
 /** The principal the gateway uses for its own calls (see PRINCIPAL_ROLES). */
 export const GATEWAY_SYSTEM_PRINCIPAL: Principal = {
@@ -53,7 +51,7 @@ export const GATEWAY_SYSTEM_PRINCIPAL: Principal = {
 export interface Principal {
   accountId: string;
   role: PrincipalRole;
-  tier: PrincipalTier;
+  tier: TierName;
   /** Set when the account acts for a verified lab (role "operator"). */
   operatorId?: string;
 }
@@ -75,7 +73,7 @@ const MAX_TOKEN_AGE_SECONDS = 2 * INTERNAL_TOKEN_TTL_SECONDS;
 const claimsSchema = z.object({
   sub: z.string().min(1),
   role: z.enum(PRINCIPAL_ROLES),
-  tier: z.enum(PRINCIPAL_TIERS),
+  tier: z.enum(TIERS),
   op: z.string().min(1).optional(),
 });
 

@@ -5,7 +5,7 @@
  */
 import { ExperimentStatus } from "@petri/contracts/experiments";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EXPERIMENT_TYPES } from "../src/domain/contracts.js";
+import { EXPERIMENT_TYPES } from "@petri/contracts/vocabulary";
 import { clientIntakes } from "@petri/fixtures";
 import { Backend, ENGINES, type Experiments, json, requester, startExperiments } from "./support/harness.js";
 

@@ -6,7 +6,7 @@
 import { Code } from "@connectrpc/connect";
 import { ExperimentStatus } from "@petri/contracts/experiments";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ExperimentStatus as Status } from "../src/domain/lifecycle/transitions.js";
+import type { ExperimentStatusName } from "@petri/contracts/vocabulary";
 import {
   Backend,
   ENGINES,
@@ -41,7 +41,7 @@ describe.each(ENGINES)("experiment lifecycle on %s", (engine) => {
    * The state a claim (and the work after it) leaves, straight in the table: these tests are
    * about the requester's side (claim.int.test.ts and results.int.test.ts go the real way).
    */
-  async function force(id: string, status: Status) {
+  async function force(id: string, status: ExperimentStatusName) {
     const at = new Date("2026-11-21T12:00:00.000Z");
     const submitted = ["pending_approval", "completed", "disputed", "resolved"].includes(status);
     await exp.db
@@ -154,7 +154,11 @@ describe.each(ENGINES)("experiment lifecycle on %s", (engine) => {
   });
 
   it("cancel refunds by status: open full, claimed 80 % (20 % to the operator), in_progress none", async () => {
-    const cases: Array<{ status: Status; refund: (hold: bigint) => bigint; refundStatus: string }> = [
+    const cases: Array<{
+      status: ExperimentStatusName;
+      refund: (hold: bigint) => bigint;
+      refundStatus: string;
+    }> = [
       { status: "open", refund: (h) => h, refundStatus: "full" },
       { status: "claimed", refund: (h) => h - (h * 2000n + 5000n) / 10000n, refundStatus: "partial" },
       { status: "in_progress", refund: () => 0n, refundStatus: "none" },

@@ -6,7 +6,7 @@
  */
 import { metricSample } from "@petri/service-kit/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { WEBHOOK_EVENTS } from "../src/domain/webhook-events.js";
+import { WEBHOOK_EVENTS } from "@petri/contracts/vocabulary";
 import {
   AddressAllowlist,
   Backend,

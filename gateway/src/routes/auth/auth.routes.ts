@@ -1,4 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { ROLES, TIERS } from "@petri/contracts/vocabulary";
 import { authenticatedAccess, publicAccess } from "../../lib/access.js";
 import { errorResponses, jsonResponse } from "../../lib/openapi.js";
 
@@ -8,8 +9,8 @@ export const AccountSchema = z
     email: z.string(),
     name: z.string(),
     organization: z.string(),
-    role: z.enum(["requester", "operator", "staff"]),
-    tier: z.enum(["standard", "pro", "ai_agent", "custom"]).openapi({
+    role: z.enum(ROLES),
+    tier: z.enum(TIERS).openapi({
       description:
         "Decides the account's rate limits: a published tier's (GET /config), or with custom the limits staff set for this account",
     }),

@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { EXPERIMENT_TYPES } from "@petri/contracts/vocabulary";
 import { authenticatedAccess } from "../../lib/access.js";
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, SUPPORTED_BSL_LEVELS } from "../../lib/catalog.js";
-import { EXPERIMENT_TYPES } from "@petri/contracts";
 import { errorResponses, jsonResponse, responseHeaders } from "../../lib/openapi.js";
 import { queryInt } from "../../lib/query.js";
 

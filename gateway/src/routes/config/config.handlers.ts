@@ -11,10 +11,10 @@ import {
   SUPPORTED_BSL_LEVELS,
   TIER_LIMITS,
 } from "../../lib/catalog.js";
-import { EXPERIMENT_TYPES } from "@petri/contracts";
 import {
   BUDGET_FLEXIBILITIES,
   DISPUTE_REASONS,
+  EXPERIMENT_TYPES,
   PRIVACY_LEVELS,
   TURNAROUND_PRIORITIES,
   WEBHOOK_EVENTS,

@@ -1,9 +1,10 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { publicAccess } from "../../lib/access.js";
+import { PUBLISHED_TIERS } from "../../lib/identity-json.js";
 import { errorResponses, jsonResponse } from "../../lib/openapi.js";
 
 const TierSchema = z.object({
-  name: z.enum(["standard", "pro", "ai_agent"]),
+  name: z.enum(PUBLISHED_TIERS),
   requests_per_minute: z.int(),
   requests_per_day: z.int(),
 });

@@ -5,13 +5,14 @@
  */
 import { z } from "@hono/zod-openapi";
 import {
+  CAPACITY_LEVELS,
   DISPUTE_OUTCOMES,
   DISPUTE_REASONS,
   DISPUTE_STATUSES,
+  EXPERIMENT_STATUSES,
   ISSUE_SEVERITIES,
 } from "@petri/contracts/vocabulary";
 import { requestFieldDocumentation } from "../../lib/experiment-request.js";
-import { EXPERIMENT_STATUSES, OPERATOR_AVAILABILITY } from "../../lib/experiments-json.js";
 import { idempotencyKeyParameter } from "../../lib/idempotency-key.js";
 import { cursorPageQuery, includeTotalQuery } from "../../lib/pagination.js";
 import { queryFlag } from "../../lib/query.js";
@@ -87,7 +88,7 @@ export const EstimateSchema = z
         privacy_premium: usd("Privacy premium"),
       })
       .openapi({ description: "The parts of the typical cost" }),
-    operator_availability: z.enum(OPERATOR_AVAILABILITY).openapi({
+    operator_availability: z.enum(CAPACITY_LEVELS).openapi({
       description:
         "high (many qualified operators), medium (some), low (few, may take longer), none (no operator matches)",
     }),

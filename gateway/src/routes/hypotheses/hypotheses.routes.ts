@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { EXPERIMENT_TYPES } from "@petri/contracts/vocabulary";
 import { authenticatedAccess } from "../../lib/access.js";
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from "../../lib/catalog.js";
-import { EXPERIMENT_TYPES } from "@petri/contracts";
 import { idempotencyKeyParameter } from "../../lib/idempotency-key.js";
 import { errorResponses, jsonResponse, responseHeaders } from "../../lib/openapi.js";
 import { ExperimentSchema } from "../experiments/experiments.schemas.js";

@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { CAPACITY_LEVELS } from "@petri/contracts/vocabulary";
 import { authenticatedAccess } from "../../lib/access.js";
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from "../../lib/catalog.js";
-import { OPERATOR_AVAILABILITY } from "../../lib/experiments-json.js";
 import { errorResponses, jsonResponse } from "../../lib/openapi.js";
 import { queryInt } from "../../lib/query.js";
 import { ExperimentIdParamsSchema } from "../experiments/experiments.schemas.js";
@@ -26,7 +26,7 @@ export const LabMatchSchema = z
 export const LabMatchesSchema = z
   .object({
     labs: z.array(LabMatchSchema).openapi({ description: "Best match first" }),
-    operator_availability: z.enum(OPERATOR_AVAILABILITY).openapi({
+    operator_availability: z.enum(CAPACITY_LEVELS).openapi({
       description:
         "high (many qualified labs), medium (some), low (few, may take longer), none (no lab matches)",
     }),

@@ -1,8 +1,9 @@
 import type { RouteHandler } from "@hono/zod-openapi";
 import { Role, Tier } from "@petri/contracts/identity";
+import { ROLE_BY_NAME, TIER_BY_NAME } from "@petri/contracts/vocabulary";
 import { asCaller } from "../../lib/clients.js";
 import type { GatewayEnv } from "../../lib/create-app.js";
-import { ROLE_BY_NAME, TIER_BY_NAME, adminAccountJson } from "../../lib/identity-json.js";
+import { adminAccountJson } from "../../lib/identity-json.js";
 import type { getAdminAccount, rotateSigningKey, updateAccountAccess } from "./staff.routes.js";
 
 export const getAdminAccountHandler: RouteHandler<typeof getAdminAccount, GatewayEnv> = async (c) => {

@@ -1,4 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { ROLES, TIERS } from "@petri/contracts/vocabulary";
 import { CUSTOM_RATE_LIMIT_BOUNDS } from "@petri/contracts";
 import { restrictedTo } from "../../lib/access.js";
 import { errorResponses, jsonResponse } from "../../lib/openapi.js";
@@ -27,8 +28,8 @@ export const CustomRateLimitsBodySchema = z
 
 export const UpdateAccountAccessBodySchema = z
   .strictObject({
-    role: z.enum(["requester", "operator", "staff"]).optional(),
-    tier: z.enum(["standard", "pro", "ai_agent", "custom"]).optional().openapi({
+    role: z.enum(ROLES).optional(),
+    tier: z.enum(TIERS).optional().openapi({
       description: "custom: the limits in rate_limits, for this account only; any other tier clears them",
     }),
     rate_limits: CustomRateLimitsBodySchema.optional().openapi({

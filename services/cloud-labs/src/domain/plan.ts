@@ -1,4 +1,4 @@
-import type { ExperimentType } from "@petri/contracts";
+import type { ExperimentTypeName } from "@petri/contracts/vocabulary";
 
 /**
  * The shapes the cloud-lab pieces share (docs/api.md "Cloud lab provider", "Cloud labs"). Pure
@@ -27,7 +27,7 @@ export interface CloudLabProvider {
   name: string;
   description: string;
   protocol_format: ProtocolFormat;
-  supported_experiment_types: ExperimentType[];
+  supported_experiment_types: ExperimentTypeName[];
   /** "available", or "maintenance" / "unavailable" (then nothing is translated for it). */
   status: "available" | "maintenance" | "unavailable";
   capabilities: {
@@ -43,7 +43,7 @@ export interface CloudLabProvider {
 
 /** The public answer of POST /cloud-labs/interpret (docs/api.md). */
 export interface Interpretation {
-  experiment_type: ExperimentType;
+  experiment_type: ExperimentTypeName;
   parameters: {
     organisms: { name: string; strain: string | null }[];
     compounds: { name: string; concentrations: number[]; unit: string }[];

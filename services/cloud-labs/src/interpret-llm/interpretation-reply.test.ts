@@ -1,7 +1,7 @@
-import { EXPERIMENT_TYPES } from "@petri/contracts";
 import { checkJsonReply } from "@petri/llm";
 import { fullRequests, specialRequests, validRequests } from "@petri/fixtures";
 import { describe, expect, it } from "vitest";
+import { EXPERIMENT_TYPES } from "@petri/contracts/vocabulary";
 import { interpretIntake } from "../domain/interpret/index.js";
 import type { Interpretation } from "../domain/plan.js";
 import {

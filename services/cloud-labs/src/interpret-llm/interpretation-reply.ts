@@ -5,8 +5,8 @@
  * bounds the public Interpretation keeps (the rules interpreter's PLAN_LIMITS, finite numbers,
  * single-line texts). Pure.
  */
-import { EXPERIMENT_TYPES } from "@petri/contracts";
 import { z } from "zod";
+import { EXPERIMENT_TYPES } from "@petri/contracts/vocabulary";
 import { type DetectionMethod, type Interpretation, PLAN_LIMITS } from "../domain/plan.js";
 
 export const DETECTION_METHODS = [

@@ -5,7 +5,7 @@
  * as a reference, so the model starts from the lab's standard defaults instead of guessing them.
  * Pure.
  */
-import { EXPERIMENT_TYPES } from "@petri/contracts";
+import { EXPERIMENT_TYPES } from "@petri/contracts/vocabulary";
 import type { Interpretation } from "../domain/plan.js";
 import { DETECTION_METHODS, INTERPRETATION_UNITS } from "./interpretation-reply.js";
 

@@ -6,7 +6,7 @@
  * so translators meet the plans they must refuse. For tests only.
  */
 import fc from "fast-check";
-import { EXPERIMENT_TYPES, type ExperimentType } from "@petri/contracts";
+import { EXPERIMENT_TYPES, type ExperimentTypeName } from "@petri/contracts/vocabulary";
 import {
   PLAN_LIMITS,
   type CustomPlan,
@@ -283,7 +283,7 @@ const custom: fc.Arbitrary<CustomPlan> = fc.record({
   steps: listOf(customStep, PLAN_LIMITS.custom_steps, 4),
 });
 
-const BY_TYPE: Record<ExperimentType, fc.Arbitrary<LabPlan>> = {
+const BY_TYPE: Record<ExperimentTypeName, fc.Arbitrary<LabPlan>> = {
   MIC_MBC_ASSAY: mic,
   ZONE_OF_INHIBITION: zone,
   CELL_VIABILITY_IC50: viability,
@@ -294,7 +294,7 @@ const BY_TYPE: Record<ExperimentType, fc.Arbitrary<LabPlan>> = {
   CUSTOM: custom,
 };
 
-export function arbitraryPlanOf<T extends ExperimentType>(
+export function arbitraryPlanOf<T extends ExperimentTypeName>(
   type: T,
 ): fc.Arbitrary<Extract<LabPlan, { experiment_type: T }>> {
   return BY_TYPE[type] as fc.Arbitrary<Extract<LabPlan, { experiment_type: T }>>;

@@ -3,7 +3,7 @@
  * generators. Deep-frozen: structuredClone before changing one. Organism strains and reference
  * genes are the usual laboratory ones; nothing here is a result.
  */
-import type { ExperimentType } from "@petri/contracts";
+import type { ExperimentTypeName } from "@petri/contracts/vocabulary";
 import type { LabPlan } from "../../src/domain/plan.js";
 
 function deepFreeze<T>(value: T): T {
@@ -16,7 +16,7 @@ function deepFreeze<T>(value: T): T {
 
 const twofold = (top: number, points: number) => Array.from({ length: points }, (_, i) => top / 2 ** i);
 
-export const SAMPLE_PLANS: Readonly<Record<ExperimentType, LabPlan>> = deepFreeze({
+export const SAMPLE_PLANS: Readonly<Record<ExperimentTypeName, LabPlan>> = deepFreeze({
   MIC_MBC_ASSAY: {
     experiment_type: "MIC_MBC_ASSAY",
     title: "MIC of ampicillin against E. coli ATCC 25922",

@@ -7,7 +7,7 @@
  * reasoning trace, and a literature_review without a literature provider fails instead of
  * pretending.
  */
-import type { ExperimentType } from "@petri/contracts";
+import type { ExperimentTypeName } from "@petri/contracts/vocabulary";
 import {
   ENGINE_STAGES,
   type EngineStage,
@@ -23,7 +23,7 @@ import {
 
 /** The offline rules engine's answer (domain/rules). */
 export interface RulesResult {
-  experiment_type: ExperimentType;
+  experiment_type: ExperimentTypeName;
   hypothesis: HypothesisText;
   intake_draft: Record<string, unknown>;
   reasoning_trace: ReasoningStep[];

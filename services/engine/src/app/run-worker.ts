@@ -16,6 +16,7 @@
  */
 import { BackgroundLoop, type Clock, type Logger, type StepResult, newId } from "@petri/service-kit";
 import type { Kysely } from "kysely";
+import type { ExperimentTypeName } from "@petri/contracts/vocabulary";
 import type { EngineRunLimits } from "../config.js";
 import {
   completeRun,
@@ -28,7 +29,6 @@ import {
 } from "../db/runs.js";
 import type { EngineDb, EngineRunRow } from "../db/schema.js";
 import { EngineProviderError, type EngineStage, type JobType } from "../domain/generation.js";
-import type { ExperimentType } from "@petri/contracts";
 import { type EngineProviders, RunFailure, runPipeline } from "./run-pipeline.js";
 import { timeEngineRun } from "../run-metrics.js";
 
@@ -144,7 +144,7 @@ export class RunWorker {
           query: run.query,
           context: run.context,
           jobType: run.job_type as JobType,
-          ...(run.experiment_type ? { experimentType: run.experiment_type as ExperimentType } : {}),
+          ...(run.experiment_type ? { experimentType: run.experiment_type as ExperimentTypeName } : {}),
         },
         providers,
         async (next, percentage) => {

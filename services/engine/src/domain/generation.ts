@@ -1,4 +1,4 @@
-import type { ExperimentType } from "@petri/contracts";
+import type { ExperimentTypeName } from "@petri/contracts/vocabulary";
 
 /**
  * The shapes every hypothesis-generation provider shares (docs/api.md "Engine run" and
@@ -16,7 +16,7 @@ export interface GenerationRequest {
   context: string;
   jobType: JobType;
   /** The caller's choice; when absent the rules engine classifies the query. */
-  experimentType?: ExperimentType;
+  experimentType?: ExperimentTypeName;
 }
 
 export interface HypothesisText {
@@ -74,7 +74,7 @@ export interface RecognisedEntities {
 /** A generation's full output: the engine result plus what the run/sync endpoints need. */
 export interface GeneratedHypothesis {
   hypothesis: HypothesisText;
-  experiment_type: ExperimentType;
+  experiment_type: ExperimentTypeName;
   /** A POST /experiments body (submit mode) that passes POST /validate. */
   intake_draft: Record<string, unknown>;
   reasoning_trace: ReasoningStep[];
@@ -103,13 +103,13 @@ export type EngineStage = keyof typeof ENGINE_STAGES;
 /** The hypothesis text an LLM writes for a query (checked with zod by the provider). */
 export interface WrittenHypothesis extends HypothesisText {
   /** The LLM's suggestion; the pipeline keeps the caller's or the rules engine's type when given. */
-  experiment_type?: ExperimentType;
+  experiment_type?: ExperimentTypeName;
 }
 
 export interface HypothesisWriterInput {
   query: string;
   context: string;
-  experimentType: ExperimentType;
+  experimentType: ExperimentTypeName;
   entities: RecognisedEntities;
   /** Verified sources retrieved for the query, which the writer may draw on (titles only). */
   sources: readonly VerifiedSource[];

@@ -11,8 +11,8 @@
  *   RUNNING  -> FAILED      its worker vanished and no attempt remains ("interrupted")
  * COMPLETED and FAILED are final. The owner may edit the drafted hypothesis of a COMPLETED run.
  */
-import { EXPERIMENT_TYPES, type ExperimentType } from "@petri/contracts";
 import { type FieldError, InvalidStateError, ValidationError } from "@petri/service-kit";
+import { EXPERIMENT_TYPES, type ExperimentTypeName } from "@petri/contracts/vocabulary";
 import type { JobType } from "./generation.js";
 
 export const RUN_STATUSES = ["PENDING", "RUNNING", "COMPLETED", "FAILED"] as const;
@@ -28,7 +28,7 @@ export interface RunInput {
   query: string;
   context: string;
   jobType: JobType;
-  experimentType: ExperimentType | null;
+  experimentType: ExperimentTypeName | null;
 }
 
 const length = (text: string) => [...text].length;

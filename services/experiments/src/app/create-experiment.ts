@@ -2,6 +2,7 @@ import type { UnitOfWork } from "@petri/events";
 import { type JsonValue, completeIdempotent } from "@petri/db";
 import { type Clock, ConflictError, type Principal, ValidationError, isId, newId } from "@petri/service-kit";
 import type { Kysely } from "kysely";
+import type { ExperimentStatusName } from "@petri/contracts/vocabulary";
 import { type ExperimentRecord, newRecord } from "../db/experiment-records.js";
 import { type ExperimentValues, insertExperiment } from "../db/experiments.js";
 import type { EstimateRecord } from "../db/estimate-records.js";
@@ -15,7 +16,7 @@ import {
   requestHash,
 } from "../domain/idempotency.js";
 import type { JsonObject } from "../domain/lifecycle/protocol-design.js";
-import { type ExperimentStatus, submissionStatus } from "../domain/lifecycle/transitions.js";
+import { submissionStatus } from "../domain/lifecycle/transitions.js";
 import { recordSubmitted } from "./experiment-events.js";
 import { type AcceptedIntake, acceptIntake, parseJsonText } from "./intake.js";
 import { estimateColumns, priceRequest } from "./pricing.js";
@@ -206,7 +207,7 @@ function newExperimentValues(
   { principal, body, source, now }: Creation,
   intake: AcceptedIntake,
   estimate: EstimateRecord,
-  status: ExperimentStatus,
+  status: ExperimentStatusName,
 ): ExperimentValues {
   return {
     id: newId("exp", now),

@@ -6,14 +6,14 @@ import {
   parseLimit,
 } from "@petri/service-kit";
 import type { Kysely } from "kysely";
+import type { ExperimentStatusName } from "@petri/contracts/vocabulary";
 import { type ExperimentFilter, listExperiments } from "../db/experiments.js";
 import type { ExperimentView } from "../db/experiment-records.js";
 import type { ExperimentsDb } from "../db/schema.js";
 import { isStaff } from "../domain/authorization.js";
-import type { ExperimentStatus } from "../domain/lifecycle/transitions.js";
 
 export interface ListExperimentsInput {
-  status?: ExperimentStatus | undefined;
+  status?: ExperimentStatusName | undefined;
   /** Exclusive bounds on created_at. */
   createdAfter?: Date | undefined;
   createdBefore?: Date | undefined;

@@ -7,6 +7,7 @@ import {
   EXPERIMENT_ACTION_BY_NAME,
   EXPERIMENT_STATUS_BY_NAME,
   EXPERIMENT_STATUS_NAME_BY_VALUE,
+  type ExperimentStatusName,
 } from "@petri/contracts/vocabulary";
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
@@ -35,14 +36,14 @@ import type { ExperimentView } from "../db/experiment-records.js";
 import { jobOf } from "../db/experiments.js";
 import type { DisputeRow, ExperimentRow, IssueRow } from "../db/schema.js";
 import type { JobRequirements } from "../domain/jobs/index.js";
-import { type ExperimentStatus, actionsFrom } from "../domain/lifecycle/transitions.js";
+import { actionsFrom } from "../domain/lifecycle/transitions.js";
 
-export function statusMessage(status: ExperimentStatus): ExperimentStatusMessage {
+export function statusMessage(status: ExperimentStatusName): ExperimentStatusMessage {
   return EXPERIMENT_STATUS_BY_NAME[status];
 }
 
 /** The domain status of a proto status; undefined for UNSPECIFIED or an unknown number. */
-export function statusFromMessage(status: ExperimentStatusMessage): ExperimentStatus | undefined {
+export function statusFromMessage(status: ExperimentStatusMessage): ExperimentStatusName | undefined {
   return EXPERIMENT_STATUS_NAME_BY_VALUE.get(status);
 }
 

@@ -1,4 +1,5 @@
-import type { ExperimentRow, OperatorAvailability } from "./schema.js";
+import type { CapacityLevelName } from "@petri/contracts/vocabulary";
+import type { ExperimentRow } from "./schema.js";
 
 /** The estimate in cents and days, as stored on an experiment or computed for /estimate. */
 export interface EstimateRecord {
@@ -15,7 +16,7 @@ export interface EstimateRecord {
     platform_fee_cents: number;
     privacy_premium_cents: number;
   };
-  operator_availability: OperatorAvailability;
+  operator_availability: CapacityLevelName;
 }
 
 /** The stored estimate of an experiment, or undefined for a draft too incomplete to price. */

@@ -2,8 +2,8 @@
 import { FixedQueryVariants } from "@petri/db";
 import { ConflictError, type Keyset, isId, pageTotal } from "@petri/service-kit";
 import type { Insertable, Kysely, SelectQueryBuilder, Updateable } from "kysely";
+import type { ExperimentStatusName } from "@petri/contracts/vocabulary";
 import { ACTIVE_JOB_STATUSES, type JobRequirements, jobRequirementsOf } from "../domain/jobs/index.js";
-import type { ExperimentStatus } from "../domain/lifecycle/transitions.js";
 import { type ExperimentView, selectViews, viewsOf } from "./experiment-records.js";
 import type { ExperimentRow, ExperimentsDb, ExperimentsTable } from "./schema.js";
 
@@ -128,7 +128,7 @@ export async function updateExperiment(
 export interface ExperimentFilter {
   /** Only this requester's experiments (undefined: everyone's, for staff). */
   requesterAccountId?: string | undefined;
-  status?: ExperimentStatus | undefined;
+  status?: ExperimentStatusName | undefined;
   /** created_at > createdAfter. */
   createdAfter?: Date | undefined;
   /** created_at < createdBefore. */
@@ -187,7 +187,7 @@ interface ListShape {
 
 interface ListValues extends Record<string, unknown> {
   requester: string | undefined;
-  status: ExperimentStatus | undefined;
+  status: ExperimentStatusName | undefined;
   createdAfter: Date | undefined;
   createdBefore: Date | undefined;
   afterAt: Date | undefined;

@@ -1,21 +1,24 @@
 import type { JsonValue, JsonbColumn, MessagingTables } from "@petri/db";
 import type { ColumnType, Generated, Selectable } from "kysely";
-import type { DisputeOutcome, DisputeReason } from "../domain/disputes/index.js";
-import type { IssueSeverity } from "../domain/issues/index.js";
+import type {
+  CapacityLevelName,
+  DisputeOutcomeName,
+  DisputeReasonName,
+  DisputeStatusName,
+  ExperimentStatusName,
+  IssueSeverityName,
+} from "@petri/contracts/vocabulary";
 import type { JobRequirements } from "../domain/jobs/index.js";
 import type { RefundStatus } from "../domain/lifecycle/cancellation.js";
 import type { ProposalComment, ProtocolProposal } from "../domain/lifecycle/protocol-design.js";
-import type { ExperimentStatus } from "../domain/lifecycle/transitions.js";
 
 /** A nullable jsonb column: reads give the parsed value or null; writes take JSON text or null. */
 type NullableJsonb<T extends JsonValue> = ColumnType<T | null, string | null, string | null>;
 
-export type OperatorAvailability = "high" | "medium" | "low" | "none";
-
 export interface ExperimentsTable {
   id: string;
   requester_account_id: string;
-  status: ExperimentStatus;
+  status: ExperimentStatusName;
   experiment_type: string | null;
   title: string | null;
   /** The normalised request (every default applied). */
@@ -30,7 +33,7 @@ export interface ExperimentsTable {
   turnaround_days: number | null;
   /** {materials_cents, labor_cents, equipment_cents, platform_fee_cents, privacy_premium_cents}. */
   cost_breakdown: NullableJsonb<{ [key: string]: number }>;
-  operator_availability: OperatorAvailability | null;
+  operator_availability: CapacityLevelName | null;
   hold_cents: Generated<number>;
   review_reasons: JsonbColumn<string[]>;
   safety_flags: JsonbColumn<string[]>;
@@ -122,7 +125,7 @@ export interface ExperimentIssuesTable {
   id: string;
   experiment_id: string;
   description: string;
-  severity: IssueSeverity;
+  severity: IssueSeverityName;
   reported_by: string;
   reported_at: Date;
 }
@@ -164,12 +167,12 @@ export interface DisputesTable {
   experiment_id: string;
   requester_account_id: string;
   operator_id: string;
-  reason: DisputeReason;
+  reason: DisputeReasonName;
   description: string;
   evidence_urls: JsonbColumn<string[]>;
-  status: "open" | "resolved";
+  status: DisputeStatusName;
   raised_from: "pending_approval" | "completed";
-  outcome: DisputeOutcome | null;
+  outcome: DisputeOutcomeName | null;
   requester_amount_cents: number | null;
   operator_amount_cents: number | null;
   resolution_note: string | null;

@@ -4,8 +4,6 @@
  * (domain/templates) are pure; the use cases in app/ combine them.
  */
 
-export { EXPERIMENT_TYPES, type ExperimentType } from "@petri/contracts";
-
 /** An error that makes a request invalid (docs/api.md validation codes). */
 export interface RequestError {
   /** JSON path into the request as sent, e.g. "turnaround_budget.budget_max_usd". */

@@ -1,5 +1,5 @@
 /** Helpers shared by the intake tests (not part of the public API). */
-import type { ExperimentType } from "../../src/domain/contracts.js";
+import type { ExperimentTypeName } from "@petri/contracts/vocabulary";
 import { FIXTURE_NOW, fullRequests, validRequests } from "@petri/fixtures";
 import {
   validateExperimentRequest,
@@ -9,11 +9,11 @@ import {
 
 export type Json = Record<string, any>;
 
-export function minimal(type: ExperimentType): Json {
+export function minimal(type: ExperimentTypeName): Json {
   return structuredClone(validRequests[type]) as Json;
 }
 
-export function full(type: ExperimentType): Json {
+export function full(type: ExperimentTypeName): Json {
   return structuredClone(fullRequests[type]) as Json;
 }
 

@@ -14,8 +14,8 @@ import {
 import { create } from "@bufbuild/protobuf";
 import { buildEnvelope } from "@petri/events";
 import type { Principal } from "@petri/service-kit";
+import { EXPERIMENT_TYPES } from "@petri/contracts/vocabulary";
 import { TEMPLATES } from "../../src/domain/templates/index.js";
-import { EXPERIMENT_TYPES } from "../../src/domain/contracts.js";
 import type { Experiments } from "./harness.js";
 
 const CONSUMER = "experiments-marketplace";

@@ -2,9 +2,9 @@
  * The hypotheses table, read and written here only. Rows hold what the domain validated;
  * reads give it back typed.
  */
-import type { ExperimentType } from "@petri/contracts";
 import { ConflictError, isId } from "@petri/service-kit";
 import { type Kysely, sql } from "kysely";
+import type { ExperimentTypeName } from "@petri/contracts/vocabulary";
 import type { Hypothesis, HypothesisChanges, JsonObject } from "../domain/hypothesis.js";
 import type { HypothesisFilter } from "../domain/listing.js";
 import type { HypothesesDb, HypothesisRow } from "./schema.js";
@@ -16,7 +16,7 @@ function hypothesisOf(row: HypothesisRow): Hypothesis {
     title: row.title,
     statement: row.statement,
     nullHypothesis: row.null_hypothesis,
-    experimentType: row.experiment_type as ExperimentType | null,
+    experimentType: row.experiment_type as ExperimentTypeName | null,
     status: row.status,
     intakeDraft: row.intake_draft as JsonObject | null,
     experimentsCount: row.experiments_count,

@@ -11,8 +11,8 @@
  * - The new hypothesis is DRAFT with experiments_count 0 and names its source experiment:
  *   it is a starting point for the next experiment, not a record of the first.
  */
-import { EXPERIMENT_TYPES, type ExperimentType } from "@petri/contracts";
 import { InvalidStateError, NotFoundError, ValidationError } from "@petri/service-kit";
+import { EXPERIMENT_TYPES, type ExperimentTypeName } from "@petri/contracts/vocabulary";
 import {
   type HypothesisContent,
   INTAKE_DRAFT_MAX_BYTES,
@@ -84,7 +84,7 @@ export function hypothesisFromExperiment(
   );
   const fits = Buffer.byteLength(JSON.stringify(draft), "utf8") <= INTAKE_DRAFT_MAX_BYTES;
   const type = EXPERIMENT_TYPES.find((known) => known === experiment.experimentType) as
-    ExperimentType | undefined;
+    ExperimentTypeName | undefined;
   return {
     title: clip(chosenTitle, TITLE_MAX_LENGTH),
     statement: clip(statement, STATEMENT_MAX_LENGTH),

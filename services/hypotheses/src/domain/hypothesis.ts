@@ -11,7 +11,6 @@
  * - USED: an experiment was created from it (domain/to-experiment.ts); every linked experiment
  *   counts once in experiments_count.
  */
-import { EXPERIMENT_TYPES, type ExperimentType } from "@petri/contracts";
 import {
   type FieldError,
   InvalidStateError,
@@ -19,6 +18,7 @@ import {
   ValidationError,
   parseSafeJson,
 } from "@petri/service-kit";
+import { EXPERIMENT_TYPES, type ExperimentTypeName } from "@petri/contracts/vocabulary";
 
 export const HYPOTHESIS_STATUSES = ["DRAFT", "USED", "ARCHIVED"] as const;
 export type HypothesisStatus = (typeof HYPOTHESIS_STATUSES)[number];
@@ -46,7 +46,7 @@ export interface Hypothesis {
   title: string;
   statement: string;
   nullHypothesis: string | null;
-  experimentType: ExperimentType | null;
+  experimentType: ExperimentTypeName | null;
   status: HypothesisStatus;
   intakeDraft: JsonObject | null;
   experimentsCount: number;
@@ -146,7 +146,7 @@ export function experimentTypeOf(
   field: string,
   value: string,
   problems: FieldError[],
-): ExperimentType | null {
+): ExperimentTypeName | null {
   const text = value.trim();
   if (text === "") return null;
   const type = EXPERIMENT_TYPES.find((known) => known === text);

@@ -7,15 +7,15 @@
  * - search: a case-insensitive substring of the title or the statement, at most
  *   SEARCH_MAX_LENGTH characters; LIKE wildcards in it match themselves.
  */
-import type { ExperimentType } from "@petri/contracts";
 import { type FieldError, ValidationError } from "@petri/service-kit";
+import type { ExperimentTypeName } from "@petri/contracts/vocabulary";
 import { HYPOTHESIS_STATUSES, type HypothesisStatus, experimentTypeOf } from "./hypothesis.js";
 
 export const SEARCH_MAX_LENGTH = 200;
 
 export interface HypothesisFilter {
   statuses: readonly HypothesisStatus[];
-  experimentType: ExperimentType | null;
+  experimentType: ExperimentTypeName | null;
   /** An ILIKE pattern (escape character "\"), or null for no search. */
   searchPattern: string | null;
 }

@@ -7,9 +7,9 @@ import { events } from "@petri/contracts";
 import { recordEvent } from "@petri/events";
 import { currentTraceparent } from "@petri/service-kit";
 import type { Kysely } from "kysely";
+import type { RoleName, TierName } from "@petri/contracts/vocabulary";
 import type { AccountRecord } from "../db/accounts.js";
 import type { IdentityDb } from "../db/schema.js";
-import type { AccountRole, AccountTier } from "../domain/account-access.js";
 import { accountMessage, roleMessage, tierMessage } from "../contract/account-message.js";
 
 /** A new account (its first version): AccountRegistered. */
@@ -30,7 +30,7 @@ export async function recordAccountRegistered(
 export async function recordAccountAccessChanged(
   trx: Kysely<IdentityDb>,
   account: AccountRecord,
-  change: { version: number; previousRole: AccountRole; previousTier: AccountTier },
+  change: { version: number; previousRole: RoleName; previousTier: TierName },
   now: Date,
 ): Promise<void> {
   await recordEvent(

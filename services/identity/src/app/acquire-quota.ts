@@ -1,9 +1,8 @@
 import { type Clock, ValidationError } from "@petri/service-kit";
 import { type Kysely, type RawBuilder, sql } from "kysely";
+import type { QuotaPolicyName, TierName } from "@petri/contracts/vocabulary";
 import type { IdentityDb } from "../db/schema.js";
-import type { AccountTier } from "../domain/account-access.js";
 import {
-  type QuotaPolicyName,
   type QuotaSource,
   type WindowState,
   bindingWindow,
@@ -17,7 +16,7 @@ export interface AcquireQuotaInput {
   policy: QuotaPolicyName | undefined;
   /** Account id (account), source address (anonymous, auth_failures) or pair (credential_failures). */
   subject: string;
-  tier: AccountTier | undefined;
+  tier: TierName | undefined;
   requested: number;
 }
 

@@ -1,14 +1,14 @@
 import { type Clock, UnauthenticatedError } from "@petri/service-kit";
 import type { Kysely } from "kysely";
+import type { RoleName, TierName } from "@petri/contracts/vocabulary";
 import type { IdentityDb } from "../db/schema.js";
-import type { AccountRole, AccountTier } from "../domain/account-access.js";
 import { LAST_USED_RESOLUTION_MS, shouldRecordUse } from "../domain/api-keys.js";
 import { hashApiKeySecret, isWellFormedApiKey } from "../security/api-keys.js";
 
 export interface ApiKeyPrincipal {
   accountId: string;
-  role: AccountRole;
-  tier: AccountTier;
+  role: RoleName;
+  tier: TierName;
   apiKeyId: string;
   /** The account's credentials epoch read with the role and tier. */
   credentialsEpoch: number;

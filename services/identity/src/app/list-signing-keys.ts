@@ -1,12 +1,13 @@
 import type { Clock } from "@petri/service-kit";
 import type { Kysely } from "kysely";
-import type { IdentityDb, SigningKeyState } from "../db/schema.js";
+import type { SigningKeyStateName } from "@petri/contracts/vocabulary";
+import type { IdentityDb } from "../db/schema.js";
 import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER } from "../security/access-tokens.js";
 
 export interface PublishedSigningKey {
   kid: string;
   publicJwk: Record<string, string>;
-  state: SigningKeyState;
+  state: SigningKeyStateName;
   createdAt: Date;
   retiresAt: Date | null;
 }

@@ -1,15 +1,10 @@
 import type { UnitOfWork } from "@petri/events";
 import { type Clock, NotFoundError, ValidationError } from "@petri/service-kit";
 import type { Kysely } from "kysely";
+import type { RoleName, TierName } from "@petri/contracts/vocabulary";
 import type { AccountRecord } from "../db/accounts.js";
 import type { IdentityDb } from "../db/schema.js";
-import {
-  type AccountRole,
-  type AccountTier,
-  type CustomRateLimits,
-  planAccessChange,
-  validateAccessChange,
-} from "../domain/account-access.js";
+import { type CustomRateLimits, planAccessChange, validateAccessChange } from "../domain/account-access.js";
 import { recordAccountAccessChanged } from "./account-events.js";
 import { ACCOUNT_COLUMNS } from "./get-account.js";
 import { raiseCredentialsEpoch } from "./raise-credentials-epoch.js";
@@ -17,8 +12,8 @@ import { raiseCredentialsEpoch } from "./raise-credentials-epoch.js";
 export interface UpdateAccountAccessInput {
   accountId: string;
   /** Undefined leaves the value as it is. */
-  role?: AccountRole | undefined;
-  tier?: AccountTier | undefined;
+  role?: RoleName | undefined;
+  tier?: TierName | undefined;
   /** With tier "custom" only (and then required). */
   rateLimits?: CustomRateLimits | undefined;
 }

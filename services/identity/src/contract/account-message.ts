@@ -1,37 +1,38 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
-import { type Account, AccountSchema, RateLimitsSchema, Role, Tier } from "@petri/contracts/identity";
+import {
+  type Account,
+  AccountSchema,
+  RateLimitsSchema,
+  type Role,
+  type Tier,
+} from "@petri/contracts/identity";
+import {
+  ROLE_BY_NAME,
+  ROLE_NAME_BY_VALUE,
+  type RoleName,
+  TIER_BY_NAME,
+  TIER_NAME_BY_VALUE,
+  type TierName,
+} from "@petri/contracts/vocabulary";
 import type { AccountRecord } from "../db/accounts.js";
-import type { AccountRole, AccountTier } from "../domain/account-access.js";
 
-const ROLES: Record<AccountRole, Role> = {
-  requester: Role.REQUESTER,
-  operator: Role.OPERATOR,
-  staff: Role.STAFF,
-};
-const TIERS: Record<AccountTier, Tier> = {
-  standard: Tier.STANDARD,
-  pro: Tier.PRO,
-  ai_agent: Tier.AI_AGENT,
-  custom: Tier.CUSTOM,
-};
-
-export function roleMessage(role: AccountRole): Role {
-  return ROLES[role];
+export function roleMessage(role: RoleName): Role {
+  return ROLE_BY_NAME[role];
 }
 
-export function tierMessage(tier: AccountTier): Tier {
-  return TIERS[tier];
+export function tierMessage(tier: TierName): Tier {
+  return TIER_BY_NAME[tier];
 }
 
 /** The domain role of a proto Role; undefined for UNSPECIFIED or an unknown number. */
-export function roleFromMessage(role: Role): AccountRole | undefined {
-  return (Object.keys(ROLES) as AccountRole[]).find((name) => ROLES[name] === role);
+export function roleFromMessage(role: Role): RoleName | undefined {
+  return ROLE_NAME_BY_VALUE.get(role);
 }
 
 /** The domain tier of a proto Tier; undefined for UNSPECIFIED or an unknown number. */
-export function tierFromMessage(tier: Tier): AccountTier | undefined {
-  return (Object.keys(TIERS) as AccountTier[]).find((name) => TIERS[name] === tier);
+export function tierFromMessage(tier: Tier): TierName | undefined {
+  return TIER_NAME_BY_VALUE.get(tier);
 }
 
 /** The account as the contract shows it: never credentials. */
@@ -41,8 +42,8 @@ export function accountMessage(account: AccountRecord): Account {
     email: account.email,
     name: account.name,
     organization: account.organization,
-    role: ROLES[account.role],
-    tier: TIERS[account.tier],
+    role: ROLE_BY_NAME[account.role],
+    tier: TIER_BY_NAME[account.tier],
     createdAt: timestampFromDate(account.created_at),
     ...(account.rate_limit_per_minute !== null && account.rate_limit_per_day !== null
       ? {

@@ -1,6 +1,6 @@
 import type { JsonbColumn, MessagingTables } from "@petri/db";
 import type { Generated } from "kysely";
-import type { AccountRole, AccountTier } from "../domain/account-access.js";
+import type { RoleName, SigningKeyStateName, TierName } from "@petri/contracts/vocabulary";
 
 export interface AccountsTable {
   id: string;
@@ -8,8 +8,8 @@ export interface AccountsTable {
   password_hash: string;
   name: string;
   organization: string;
-  role: AccountRole;
-  tier: AccountTier;
+  role: RoleName;
+  tier: TierName;
   /** The custom tier's limits; null (both) for every other tier. */
   rate_limit_per_minute: number | null;
   rate_limit_per_day: number | null;
@@ -41,15 +41,13 @@ export interface ApiKeysTable {
   last_used_at: Date | null;
 }
 
-export type SigningKeyState = "active" | "retiring";
-
 export interface SigningKeysTable {
   kid: string;
   public_jwk: JsonbColumn<Record<string, string>>;
   private_key_ciphertext: Uint8Array;
   private_key_nonce: Uint8Array;
   kek_id: string;
-  state: SigningKeyState;
+  state: SigningKeyStateName;
   created_at: Date;
   retires_at: Date | null;
 }

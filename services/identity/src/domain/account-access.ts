@@ -1,14 +1,6 @@
 import { CUSTOM_RATE_LIMIT_BOUNDS } from "@petri/contracts";
 import type { FieldError } from "@petri/service-kit";
-
-export const ACCOUNT_ROLES = ["requester", "operator", "staff"] as const;
-export const ACCOUNT_TIERS = ["standard", "pro", "ai_agent", "custom"] as const;
-export type AccountRole = (typeof ACCOUNT_ROLES)[number];
-/**
- * The tier decides the account's rate limits (domain/quota.ts): the published ones, or with
- * "custom" the account's own (staff set them).
- */
-export type AccountTier = (typeof ACCOUNT_TIERS)[number];
+import type { RoleName, TierName } from "@petri/contracts/vocabulary";
 
 /** A custom tier's limits: requests per minute and per UTC day. */
 export interface CustomRateLimits {
@@ -17,8 +9,8 @@ export interface CustomRateLimits {
 }
 
 export interface AccessChange {
-  role: AccountRole;
-  tier: AccountTier;
+  role: RoleName;
+  tier: TierName;
   /** Set exactly when tier is "custom". */
   rateLimits: CustomRateLimits | null;
   changed: boolean;
@@ -30,14 +22,14 @@ export interface AccessChange {
 }
 
 export interface CurrentAccess {
-  role: AccountRole;
-  tier: AccountTier;
+  role: RoleName;
+  tier: TierName;
   rateLimits: CustomRateLimits | null;
 }
 
 export interface RequestedAccess {
-  role?: AccountRole | undefined;
-  tier?: AccountTier | undefined;
+  role?: RoleName | undefined;
+  tier?: TierName | undefined;
   rateLimits?: CustomRateLimits | undefined;
 }
 

@@ -7,11 +7,12 @@
  * - staff:   staff accounts only.
  * - system:  the gateway's own calls (API key lookup, signing keys, quota); no account has it.
  */
+import { ROLES } from "@petri/contracts/vocabulary";
 import { ForbiddenError, type Principal, UnauthenticatedError } from "@petri/service-kit";
 
 export type Audience = "public" | "account" | "staff" | "system";
 
-const ACCOUNT_ROLES: ReadonlySet<Principal["role"]> = new Set(["requester", "operator", "staff"]);
+const ACCOUNT_ROLES: ReadonlySet<Principal["role"]> = new Set(ROLES);
 
 export function authorize(principal: Principal | undefined, audience: "public"): Principal | undefined;
 export function authorize(principal: Principal | undefined, audience: Exclude<Audience, "public">): Principal;

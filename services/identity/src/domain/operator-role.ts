@@ -8,12 +8,13 @@
  *   account is an operator now; otherwise unchanged.
  * - staff are never demoted or promoted by a lab's status: staff outrank operators.
  */
-import type { AccountRole } from "./account-access.js";
+import type { OperatorStatusName, RoleName } from "@petri/contracts/vocabulary";
 
-const OPERATOR_STATUSES = new Set(["active", "paused"]);
+/** The operator statuses of a verified lab. */
+const VERIFIED_STATUSES: ReadonlySet<string> = new Set<OperatorStatusName>(["active", "paused"]);
 
-export function roleForOperatorStatus(current: AccountRole, operatorStatus: string): AccountRole {
+export function roleForOperatorStatus(current: RoleName, operatorStatus: string): RoleName {
   if (current === "staff") return current;
-  if (OPERATOR_STATUSES.has(operatorStatus)) return "operator";
+  if (VERIFIED_STATUSES.has(operatorStatus)) return "operator";
   return current === "operator" ? "requester" : current;
 }

@@ -17,11 +17,10 @@ import {
   type WindowLimits,
 } from "@petri/contracts";
 import { type FieldError, ValidationError } from "@petri/service-kit";
-import type { AccountTier } from "./account-access.js";
+import type { QuotaPolicyName, TierName } from "@petri/contracts/vocabulary";
 
-export type QuotaPolicyName = "account" | "anonymous" | "auth_failures" | "credential_failures";
 export type WindowName = "minute" | "day";
-type PublishedTier = Exclude<AccountTier, "custom">;
+type PublishedTier = Exclude<TierName, "custom">;
 
 /** A policy's limits: every policy counts per minute, some also per UTC day (null: no day limit). */
 export interface QuotaLimits {
@@ -62,7 +61,7 @@ export const COUNTER_RETENTION_MS = 2 * 24 * 60 * 60 * 1000;
 const MINUTE_MS = 60_000;
 const DAY_MS = 24 * 60 * MINUTE_MS;
 
-export function quotaSource(policy: QuotaPolicyName, tier: AccountTier | undefined): QuotaSource {
+export function quotaSource(policy: QuotaPolicyName, tier: TierName | undefined): QuotaSource {
   switch (policy) {
     case "account":
       if (!tier) throw new ValidationError("the draw is invalid", [tierRequired]);
@@ -94,7 +93,7 @@ export function windowBounds(name: WindowName, now: Date): { start: Date; end: D
 export interface DrawInput {
   policy: QuotaPolicyName | undefined;
   subject: string;
-  tier: AccountTier | undefined;
+  tier: TierName | undefined;
   requested: number;
 }
 

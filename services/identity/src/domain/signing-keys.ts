@@ -1,4 +1,5 @@
 /** Lifecycle of the keys that sign access tokens: active -> retiring -> gone. */
+import type { SigningKeyStateName } from "@petri/contracts/vocabulary";
 
 /**
  * Extra life of a retiring key beyond the token lifetime: covers a replica that read the
@@ -13,7 +14,7 @@ export function retirementTime(now: Date, tokenTtlSeconds: number): Date {
 
 /** Keys that still verify tokens at `now`: the active one and unexpired retiring ones. */
 export function isPublished(
-  key: { state: "active" | "retiring"; retires_at: Date | null },
+  key: { state: SigningKeyStateName; retires_at: Date | null },
   now: Date,
 ): boolean {
   return key.state === "active" || (key.retires_at !== null && key.retires_at.getTime() > now.getTime());

@@ -36,6 +36,7 @@ import {
   UpdateAccountAccessResponseSchema,
 } from "@petri/contracts/identity";
 import { type FieldError, ValidationError, kPrincipal } from "@petri/service-kit";
+import { QUOTA_POLICY_NAME_BY_VALUE } from "@petri/contracts/vocabulary";
 import type { makeAcquireQuota } from "../app/acquire-quota.js";
 import type { makeAuthenticateApiKey } from "../app/authenticate-api-key.js";
 import type { makeChangePassword } from "../app/change-password.js";
@@ -52,7 +53,6 @@ import type { makeRevokeApiKey } from "../app/revoke-api-key.js";
 import type { makeRotateSigningKey } from "../app/rotate-signing-key.js";
 import type { makeUpdateAccountAccess } from "../app/update-account-access.js";
 import { type Audience, authorize } from "../domain/authorization.js";
-import type { QuotaPolicyName } from "../domain/quota.js";
 import {
   accountMessage,
   roleFromMessage,
@@ -107,13 +107,6 @@ export const IDENTITY_AUDIENCES = {
 export const IDENTITY_PUBLIC_PROCEDURES: readonly string[] = Object.values(IdentityService.method)
   .filter((method) => IDENTITY_AUDIENCES[method.localName as keyof typeof IDENTITY_AUDIENCES] === "public")
   .map((method) => `${IdentityService.typeName}/${method.name}`);
-
-const POLICIES: Partial<Record<QuotaPolicy, QuotaPolicyName>> = {
-  [QuotaPolicy.ACCOUNT]: "account",
-  [QuotaPolicy.ANONYMOUS]: "anonymous",
-  [QuotaPolicy.AUTH_FAILURES]: "auth_failures",
-  [QuotaPolicy.CREDENTIAL_FAILURES]: "credential_failures",
-};
 
 /** An enum value that is neither UNSPECIFIED nor known: a validation error, never "leave as is". */
 function unknownEnum(field: string): FieldError {
@@ -242,7 +235,7 @@ export class IdentityRpc implements ServiceImpl<typeof IdentityService> {
   async acquireQuota(request: AcquireQuotaRequest, ctx: HandlerContext) {
     authorize(ctx.values.get(kPrincipal), "system");
     const problems: FieldError[] = [];
-    const policy = POLICIES[request.policy];
+    const policy = QUOTA_POLICY_NAME_BY_VALUE.get(request.policy);
     if (request.policy !== QuotaPolicy.UNSPECIFIED && !policy) problems.push(unknownEnum("policy"));
     const tier = tierFromMessage(request.tier);
     if (request.tier !== Tier.UNSPECIFIED && !tier) problems.push(unknownEnum("tier"));

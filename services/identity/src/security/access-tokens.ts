@@ -9,6 +9,7 @@
  * ("petri-internal+jwt") and vice versa.
  */
 import { randomUUID, type KeyObject } from "node:crypto";
+import type { RoleName, TierName } from "@petri/contracts/vocabulary";
 import { SignJWT } from "jose";
 import { ACCESS_TOKEN_ALGORITHM } from "./signing-keys.js";
 
@@ -18,8 +19,8 @@ export const ACCESS_TOKEN_TYPE = "at+jwt";
 
 export interface AccessTokenSubject {
   accountId: string;
-  role: "requester" | "operator" | "staff";
-  tier: "standard" | "pro" | "ai_agent" | "custom";
+  role: RoleName;
+  tier: TierName;
   credentialsEpoch: number;
 }
 

@@ -1,9 +1,9 @@
 import { ValidationError, decodeCursor, encodeCursor, parseLimit } from "@petri/service-kit";
 import type { Kysely } from "kysely";
+import { OPERATOR_STATUSES, type OperatorStatusName } from "@petri/contracts/vocabulary";
 import { activeJobCounts } from "../db/jobs.js";
 import { listOperators } from "../db/operators.js";
 import type { MarketplaceDb } from "../db/schema.js";
-import { OPERATOR_STATUSES, type OperatorStatus } from "../domain/operators/status.js";
 import type { OperatorView } from "./operator-view.js";
 
 export interface OperatorListPage {
@@ -15,9 +15,9 @@ export interface OperatorListPage {
   hasMore: boolean;
 }
 
-function statusFilter(status: string): OperatorStatus | undefined {
+function statusFilter(status: string): OperatorStatusName | undefined {
   if (status === "") return undefined;
-  if ((OPERATOR_STATUSES as readonly string[]).includes(status)) return status as OperatorStatus;
+  if ((OPERATOR_STATUSES as readonly string[]).includes(status)) return status as OperatorStatusName;
   throw new ValidationError("the status is unknown", [
     {
       field: "status",

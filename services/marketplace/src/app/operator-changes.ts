@@ -1,12 +1,12 @@
 /** What every operator change shares: loading for staff, the status machine's verdict, saving with its event. */
 import { InvalidStateError, NotFoundError, ValidationError } from "@petri/service-kit";
 import type { Kysely } from "kysely";
+import type { OperatorStatusName } from "@petri/contracts/vocabulary";
 import { type OperatorChanges, type OperatorRecord, findOperator, updateOperator } from "../db/operators.js";
 import type { MarketplaceDb } from "../db/schema.js";
 import {
   type OperatorEvent,
   type OperatorState,
-  type OperatorStatus,
   TRANSITIONS,
   transitionOperator,
 } from "../domain/operators/status.js";
@@ -20,8 +20,8 @@ export async function lockOperator(trx: Kysely<MarketplaceDb>, operatorId: strin
 }
 
 /** The statuses `event` may start from (details.allowed_from of a 409). */
-export function allowedFrom(event: OperatorEvent["type"]): OperatorStatus[] {
-  return Object.keys(TRANSITIONS[event]) as OperatorStatus[];
+export function allowedFrom(event: OperatorEvent["type"]): OperatorStatusName[] {
+  return Object.keys(TRANSITIONS[event]) as OperatorStatusName[];
 }
 
 /**

@@ -1,12 +1,12 @@
 import { NotFoundError, type Principal, parseLimit } from "@petri/service-kit";
 import type { Kysely } from "kysely";
+import type { CapacityLevelName } from "@petri/contracts/vocabulary";
 import { activeJobCounts, findJob } from "../db/jobs.js";
 import { activeOperators } from "../db/operators.js";
 import type { MarketplaceDb } from "../db/schema.js";
 import { canSeeExperiment, isStaff } from "../domain/authorization.js";
 import { matchingRequirements } from "../domain/jobs/requirements.js";
 import { RANK_LABS_OPERATOR_LIMIT, rankLabs } from "../domain/matching/lab-ranking.js";
-import type { OperatorAvailability } from "../domain/matching/availability.js";
 import type { MatchScore } from "../domain/matching/score.js";
 import { matchingOperatorOf } from "./operator-view.js";
 
@@ -19,7 +19,7 @@ export interface RankedLab {
 
 export interface LabRankingView {
   labs: RankedLab[];
-  availability: OperatorAvailability;
+  availability: CapacityLevelName;
 }
 
 /**

@@ -4,6 +4,7 @@
  * arrival order and any replay give the same row; the metrics are then recomputed from all of
  * the operator's rows.
  */
+import type { DisputeOutcomeName } from "@petri/contracts/vocabulary";
 import { type Kysely, sql } from "kysely";
 import type { OutcomeTotals } from "../domain/operators/quality.js";
 import type { MarketplaceDb } from "./schema.js";
@@ -11,7 +12,7 @@ import type { MarketplaceDb } from "./schema.js";
 export type OutcomeFields =
   | { kind: "approved"; onTime: boolean; rating: number | null }
   | { kind: "disputed" }
-  | { kind: "dispute_resolved"; outcome: "requester" | "operator" | "split" };
+  | { kind: "dispute_resolved"; outcome: DisputeOutcomeName };
 
 function columns(fields: OutcomeFields) {
   switch (fields.kind) {

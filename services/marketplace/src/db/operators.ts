@@ -4,16 +4,16 @@
  */
 import { ConflictError, isId, pageTotal } from "@petri/service-kit";
 import { type Kysely, sql } from "kysely";
+import type { OperatorStatusName } from "@petri/contracts/vocabulary";
 import type { OperatorProfile } from "../domain/operators/profile.js";
 import type { RecordedQuality } from "../domain/operators/quality.js";
-import type { OperatorStatus } from "../domain/operators/status.js";
 import type { VerificationRecord } from "../domain/operators/verification.js";
 import type { MarketplaceDb, OperatorRow } from "./schema.js";
 
 export interface OperatorRecord {
   id: string;
   accountId: string;
-  status: OperatorStatus;
+  status: OperatorStatusName;
   profile: OperatorProfile;
   verification: VerificationRecord | null;
   /** Reason of the last rejection or suspension while in that status. */
@@ -152,7 +152,7 @@ export interface OperatorPage {
 /** Newest first, keyset (created_at, id) descending: the page after `after`. */
 export async function listOperators(
   db: Kysely<MarketplaceDb>,
-  filter: { status?: OperatorStatus | undefined },
+  filter: { status?: OperatorStatusName | undefined },
   page: { limit: number; after?: { at: Date; id: string } | undefined; countTotal: boolean },
 ): Promise<OperatorPage> {
   let base = db.selectFrom("operators");

@@ -1,7 +1,7 @@
 import type { JsonbColumn, JsonValue, MessagingTables } from "@petri/db";
 import type { ColumnType, GeneratedAlways, Selectable } from "kysely";
+import type { OperatorStatusName } from "@petri/contracts/vocabulary";
 import type { PostingKind } from "../domain/ledger/postings.js";
-import type { OperatorStatus } from "../domain/operators/status.js";
 
 /** A nullable jsonb column: reads give the parsed value or null; writes take JSON text or null. */
 type NullableJsonb<T extends JsonValue> = ColumnType<T | null, string | null, string | null>;
@@ -54,7 +54,7 @@ export interface LedgerTables {
 export interface OperatorsTable {
   id: string;
   account_id: string;
-  status: OperatorStatus;
+  status: OperatorStatusName;
   profile: JsonbColumn<{ [key: string]: JsonValue }>;
   verification: NullableJsonb<{ [key: string]: JsonValue }>;
   status_reason: string | null;

@@ -21,19 +21,20 @@ import {
 } from "@petri/service-kit";
 import type { OnCommit } from "@petri/db";
 import type { Kysely } from "kysely";
+import type { WebhookEventName } from "@petri/contracts/vocabulary";
 import { shareAccount } from "../db/accounts.js";
 import { insertDelivery } from "../db/deliveries.js";
 import type { NotificationsDb } from "../db/schema.js";
 import { URL_NOT_ALLOWED } from "../domain/attempt-outcome.js";
 import { experimentLinks, serializeWebhookBody } from "../domain/payload.js";
-import { type WebhookEvent, webhookPreferences } from "../domain/webhook-events.js";
+import { webhookPreferences } from "../domain/webhook-events.js";
 import type { SigningSecretVault } from "./signing-secrets.js";
 import type { DueDelivery } from "../delivery/delivery-worker.js";
 
 export interface ExperimentEventFacts {
   /** The experiments event ("evt_..."): at most one delivery per event. */
   sourceEventId: string;
-  event: WebhookEvent;
+  event: WebhookEventName;
   experimentId: string;
   requesterAccountId: string;
   experimentVersion: number;

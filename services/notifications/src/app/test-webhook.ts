@@ -8,12 +8,13 @@
  */
 import { type Clock, RateLimitedError, ValidationError, newId } from "@petri/service-kit";
 import type { Kysely } from "kysely";
+import { WEBHOOK_EVENTS } from "@petri/contracts/vocabulary";
 import type { NotificationsDb } from "../db/schema.js";
 import { drawTestWindow } from "../db/test-windows.js";
 import type { WebhookSender } from "../delivery/webhook-sender.js";
 import { signatureHeaders } from "../domain/signing.js";
 import { sampleWebhookBody } from "../domain/test-sample.js";
-import { WEBHOOK_EVENTS, isWebhookEvent } from "../domain/webhook-events.js";
+import { isWebhookEvent } from "../domain/webhook-events.js";
 import { WEBHOOK_USER_AGENT } from "./attempt-delivery.js";
 import type { makeCheckWebhookUrl } from "./check-webhook-url.js";
 import type { SigningSecretVault } from "./signing-secrets.js";

@@ -5,7 +5,7 @@
  * so a receiver can order events that arrive out of order. The body is serialised once, when
  * the delivery is created, and every attempt sends those exact bytes.
  */
-import type { WebhookEvent } from "./webhook-events.js";
+import type { WebhookEventName } from "@petri/contracts/vocabulary";
 
 /** Standard Webhooks suggests staying under about 20 KB; our bodies are far smaller. */
 export const MAX_PAYLOAD_BYTES = 20 * 1024;
@@ -13,7 +13,7 @@ export const MAX_PAYLOAD_BYTES = 20 * 1024;
 export const MAX_TEXT_CHARS = 1_000;
 
 export interface WebhookBody {
-  event: WebhookEvent;
+  event: WebhookEventName;
   experiment_id: string;
   /** ISO 8601 UTC: when the event happened. */
   timestamp: string;
@@ -21,7 +21,7 @@ export interface WebhookBody {
 }
 
 /** Links a receiver follows with its own credentials. */
-export function experimentLinks(experimentId: string, event: WebhookEvent): Record<string, string> {
+export function experimentLinks(experimentId: string, event: WebhookEventName): Record<string, string> {
   const experiment = `/experiments/${experimentId}`;
   return event === "completed" || event === "approved" || event === "disputed"
     ? { experiment, results: `${experiment}/results` }

@@ -3,12 +3,12 @@
  * (same envelope, same signatures), marked `data.test: true`, about an experiment id that
  * cannot exist.
  */
+import type { WebhookEventName } from "@petri/contracts/vocabulary";
 import { experimentLinks } from "./payload.js";
-import type { WebhookEvent } from "./webhook-events.js";
 
 export const TEST_EXPERIMENT_ID = "exp_00000000000000000000000000";
 
-const SAMPLE_STATUS: Record<WebhookEvent, string> = {
+const SAMPLE_STATUS: Record<WebhookEventName, string> = {
   claimed: "claimed",
   started: "in_progress",
   completed: "pending_approval",
@@ -17,7 +17,7 @@ const SAMPLE_STATUS: Record<WebhookEvent, string> = {
   disputed: "disputed",
 };
 
-export function sampleWebhookBody(event: WebhookEvent, now: Date) {
+export function sampleWebhookBody(event: WebhookEventName, now: Date) {
   return {
     event,
     experiment_id: TEST_EXPERIMENT_ID,

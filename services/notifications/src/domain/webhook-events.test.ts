@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { WEBHOOK_EVENTS, webhookPreferences } from "./webhook-events.js";
+import { WEBHOOK_EVENTS } from "@petri/contracts/vocabulary";
+import { webhookPreferences } from "./webhook-events.js";
 
 const request = (communication: unknown) =>
   JSON.stringify({ title: "x", communication_preferences: communication });

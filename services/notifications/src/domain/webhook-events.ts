@@ -6,16 +6,13 @@
  */
 import { WEBHOOK_EVENTS, type WebhookEventName } from "@petri/contracts/vocabulary";
 
-export { WEBHOOK_EVENTS };
-export type WebhookEvent = WebhookEventName;
-
-export function isWebhookEvent(value: string): value is WebhookEvent {
+export function isWebhookEvent(value: string): value is WebhookEventName {
   return (WEBHOOK_EVENTS as readonly string[]).includes(value);
 }
 
 export interface WebhookPreferences {
   url: string;
-  events: ReadonlySet<WebhookEvent>;
+  events: ReadonlySet<WebhookEventName>;
 }
 
 function record(value: unknown): Record<string, unknown> | undefined {
@@ -37,7 +34,7 @@ export function webhookPreferences(requestJson: string): WebhookPreferences | un
   if (typeof url !== "string" || url.trim() === "") return undefined;
   const listed = preferences?.notification_events;
   const events = Array.isArray(listed)
-    ? listed.filter((name): name is WebhookEvent => typeof name === "string" && isWebhookEvent(name))
+    ? listed.filter((name): name is WebhookEventName => typeof name === "string" && isWebhookEvent(name))
     : WEBHOOK_EVENTS;
   return { url: url.trim(), events: new Set(events) };
 }

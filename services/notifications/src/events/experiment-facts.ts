@@ -6,14 +6,14 @@
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import type { EventEnvelope } from "@petri/contracts/common";
-import { type Experiment, ExperimentStatus } from "@petri/contracts/experiments";
+import type { Experiment, ExperimentStatus } from "@petri/contracts/experiments";
 import { envelopeOccurredAt, envelopeVersion } from "@petri/events";
+import { EXPERIMENT_STATUS_NAME_BY_VALUE, type WebhookEventName } from "@petri/contracts/vocabulary";
 import type { ExperimentEventFacts } from "../app/schedule-webhook-delivery.js";
-import type { WebhookEvent } from "../domain/webhook-events.js";
 
-/** "PENDING_APPROVAL" -> "pending_approval": the status names of docs/api.md. */
+/** The status name of docs/api.md ("pending_approval"); "unspecified" for an unknown value. */
 export function statusName(status: ExperimentStatus): string {
-  return (ExperimentStatus[status] ?? "UNSPECIFIED").toLowerCase();
+  return EXPERIMENT_STATUS_NAME_BY_VALUE.get(status) ?? "unspecified";
 }
 
 export function isoTime(timestamp: Timestamp | undefined): string | null {
@@ -23,7 +23,7 @@ export function isoTime(timestamp: Timestamp | undefined): string | null {
 export function experimentFacts(
   envelope: EventEnvelope,
   experiment: Experiment | undefined,
-  event: WebhookEvent,
+  event: WebhookEventName,
   details: Record<string, unknown>,
 ): ExperimentEventFacts {
   if (!experiment || experiment.id === "")

@@ -31,8 +31,8 @@ import {
 import { type Engine, TestBackend, routerClients, testEngines } from "@petri/service-testkit";
 import { FakeClock } from "@petri/testkit";
 import type { Kysely } from "kysely";
+import type { WebhookEventName } from "@petri/contracts/vocabulary";
 import type { NotificationsDb } from "../../src/db/schema.js";
-import type { WebhookEvent } from "../../src/domain/webhook-events.js";
 import type { Mailer } from "../../src/mail/mailer.js";
 import { type NotificationsHostedService, createNotificationsService } from "../../src/service.js";
 import { testCertificate } from "./certs.js";
@@ -227,14 +227,14 @@ export interface ExperimentFixture {
   id: string;
   requesterAccountId: string;
   webhookUrl?: string;
-  notificationEvents?: WebhookEvent[];
+  notificationEvents?: WebhookEventName[];
   version: number;
 }
 
 export function experiment(
   requesterAccountId: string,
   webhookUrl?: string,
-  notificationEvents?: WebhookEvent[],
+  notificationEvents?: WebhookEventName[],
 ): ExperimentFixture {
   return {
     id: newId("exp"),
@@ -245,7 +245,7 @@ export function experiment(
   };
 }
 
-const STATUS_AFTER: Record<WebhookEvent, ExperimentStatus> = {
+const STATUS_AFTER: Record<WebhookEventName, ExperimentStatus> = {
   claimed: ExperimentStatus.CLAIMED,
   started: ExperimentStatus.IN_PROGRESS,
   issue: ExperimentStatus.IN_PROGRESS,
@@ -258,7 +258,11 @@ const STATUS_AFTER: Record<WebhookEvent, ExperimentStatus> = {
  * The experiments event announcing `event` for the fixture (its version bumped), carrying
  * the whole experiment as the experiments service records it.
  */
-export function experimentEvent(fixture: ExperimentFixture, event: WebhookEvent, at = START): EventEnvelope {
+export function experimentEvent(
+  fixture: ExperimentFixture,
+  event: WebhookEventName,
+  at = START,
+): EventEnvelope {
   fixture.version += 1;
   const request = {
     experiment_type: "QPCR_EXPRESSION",

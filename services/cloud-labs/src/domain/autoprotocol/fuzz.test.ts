@@ -1,6 +1,6 @@
 import fc from "fast-check";
-import { EXPERIMENT_TYPES, type ExperimentType } from "@petri/contracts";
 import { describe, expect, it } from "vitest";
+import { EXPERIMENT_TYPES, type ExperimentTypeName } from "@petri/contracts/vocabulary";
 import { arbitraryPlan } from "../../../test/support/plan-arbitraries.js";
 import { checkAutoprotocol } from "./checker.js";
 import { AutoprotocolTranslationError } from "./errors.js";
@@ -8,7 +8,7 @@ import { MAX_AUTOPROTOCOL_INSTRUCTIONS, translateToAutoprotocol } from "./to-aut
 
 describe("toAutoprotocol over generated plans", () => {
   it("every plan within PLAN_LIMITS gives a clean, bounded document or a typed refusal", () => {
-    const translated = new Map<ExperimentType, number>(EXPERIMENT_TYPES.map((type) => [type, 0]));
+    const translated = new Map<ExperimentTypeName, number>(EXPERIMENT_TYPES.map((type) => [type, 0]));
     let refused = 0;
     fc.assert(
       fc.property(arbitraryPlan(), (plan) => {

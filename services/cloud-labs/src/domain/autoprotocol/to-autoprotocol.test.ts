@@ -9,8 +9,8 @@
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { EXPERIMENT_TYPES } from "@petri/contracts";
 import { describe, expect, it } from "vitest";
+import { EXPERIMENT_TYPES } from "@petri/contracts/vocabulary";
 import type {
   CustomPlan,
   EnzymePlan,

@@ -1,8 +1,8 @@
-import { EXPERIMENT_TYPES } from "@petri/contracts";
 import { type Json, fullRequests, specialRequests, validRequests } from "@petri/fixtures";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 
+import { EXPERIMENT_TYPES } from "@petri/contracts/vocabulary";
 import { PLAN_LIMITS } from "../plan.js";
 import { PROVIDERS } from "../providers/catalog.js";
 import { assayWarnings, capabilityProblems, estimateCost } from "../providers/capabilities.js";

@@ -1,7 +1,7 @@
-import { EXPERIMENT_TYPES } from "@petri/contracts";
 import { type Json, fullRequests, specialRequests, validRequests } from "@petri/fixtures";
 import { describe, expect, it } from "vitest";
 
+import { EXPERIMENT_TYPES } from "@petri/contracts/vocabulary";
 import type { CloudLabProvider, LabPlan, PlanProblem } from "../plan.js";
 import { PLAN_LIMITS } from "../plan.js";
 import { PROVIDERS } from "../providers/catalog.js";

@@ -10,8 +10,8 @@
  * optional fields are not problems: they get the standard defaults, each written in the notes.
  * At most MAX_PROBLEMS problems are listed, so a hostile intake gets a bounded answer.
  */
-import { EXPERIMENT_TYPES, type ExperimentType } from "@petri/contracts";
 
+import { EXPERIMENT_TYPES, type ExperimentTypeName } from "@petri/contracts/vocabulary";
 import type { CloudLabProvider, Interpretation, LabPlan, PlanProblem } from "../plan.js";
 import { buildCustomPlan } from "./builders/custom.js";
 import { buildEnzymePlan } from "./builders/enzyme.js";
@@ -36,7 +36,7 @@ type Builder = (
   ctx: PlanContext,
 ) => LabPlan | undefined;
 
-const BUILDERS: Record<ExperimentType, Builder> = {
+const BUILDERS: Record<ExperimentTypeName, Builder> = {
   MIC_MBC_ASSAY: buildMicPlan,
   ZONE_OF_INHIBITION: buildZonePlan,
   CELL_VIABILITY_IC50: buildViabilityPlan,
@@ -48,7 +48,7 @@ const BUILDERS: Record<ExperimentType, Builder> = {
 };
 
 /** The one type section of the single-section types (MIC and CUSTOM check their two forms). */
-const SECTION: Partial<Record<ExperimentType, string>> = {
+const SECTION: Partial<Record<ExperimentTypeName, string>> = {
   ZONE_OF_INHIBITION: "zone_of_inhibition",
   CELL_VIABILITY_IC50: "cell_viability",
   ENZYME_INHIBITION_IC50: "enzyme_inhibition",
@@ -57,7 +57,7 @@ const SECTION: Partial<Record<ExperimentType, string>> = {
   MICROBIAL_GROWTH_MATRIX: "microbial_growth",
 };
 
-function isExperimentType(value: unknown): value is ExperimentType {
+function isExperimentType(value: unknown): value is ExperimentTypeName {
   return typeof value === "string" && (EXPERIMENT_TYPES as readonly string[]).includes(value);
 }
 

@@ -1,14 +1,14 @@
-import { EXPERIMENT_TYPES, type ExperimentType } from "@petri/contracts";
 import { validRequests } from "@petri/fixtures";
 import { describe, expect, it } from "vitest";
 
+import { EXPERIMENT_TYPES, type ExperimentTypeName } from "@petri/contracts/vocabulary";
 import { interpretIntake } from "../interpret/interpret.js";
 import type { CloudLabProvider } from "../plan.js";
 import { estimateCost } from "./capabilities.js";
 import { findProvider, PROVIDERS, supportedTypes } from "./catalog.js";
 
 /** Market price bands of docs/intake-model.md (USD); CUSTOM is "variable". */
-const PRICE_BANDS: Record<Exclude<ExperimentType, "CUSTOM">, [number, number]> = {
+const PRICE_BANDS: Record<Exclude<ExperimentTypeName, "CUSTOM">, [number, number]> = {
   SANGER_PLASMID_VERIFICATION: [50, 150],
   QPCR_EXPRESSION: [200, 500],
   CELL_VIABILITY_IC50: [300, 800],

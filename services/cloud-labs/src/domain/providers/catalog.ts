@@ -13,8 +13,8 @@
  * protocols can carry free-text manual steps; zone of inhibition and Sanger only where imaging
  * or sequencing exists.
  */
-import { EXPERIMENT_TYPES, type ExperimentType } from "@petri/contracts";
 
+import { EXPERIMENT_TYPES, type ExperimentTypeName } from "@petri/contracts/vocabulary";
 import type { CloudLabProvider } from "../plan.js";
 
 function deepFreeze<T>(value: T): T {
@@ -128,7 +128,7 @@ export function findProvider(
   return providers.find((provider) => provider.id === id);
 }
 
-export const EXPERIMENT_TYPE_DESCRIPTIONS: Readonly<Record<ExperimentType, string>> = Object.freeze({
+export const EXPERIMENT_TYPE_DESCRIPTIONS: Readonly<Record<ExperimentTypeName, string>> = Object.freeze({
   SANGER_PLASMID_VERIFICATION:
     "Sanger sequencing of a plasmid, PCR product or genomic template against its expected sequence.",
   QPCR_EXPRESSION: "RT-qPCR gene expression with reference-gene normalisation (SYBR Green or TaqMan).",
@@ -141,7 +141,7 @@ export const EXPERIMENT_TYPE_DESCRIPTIONS: Readonly<Record<ExperimentType, strin
 });
 
 export interface SupportedType {
-  experiment_type: ExperimentType;
+  experiment_type: ExperimentTypeName;
   providers: string[];
   description: string;
 }

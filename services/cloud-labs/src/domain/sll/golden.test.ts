@@ -8,8 +8,8 @@
  *
  * (With CI=true a missing golden file fails instead of being written.)
  */
-import { EXPERIMENT_TYPES } from "@petri/contracts";
 import { describe, expect, it } from "vitest";
+import { EXPERIMENT_TYPES } from "@petri/contracts/vocabulary";
 import { SAMPLE_PLANS } from "../../../test/support/sample-plans.js";
 import { toSll } from "./to-sll.js";
 

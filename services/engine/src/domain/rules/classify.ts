@@ -8,8 +8,8 @@
  * Otherwise the best type needs at least MIN_SCORE and a lead of at least MIN_LEAD over the
  * runner-up; anything else (a weak or tied signal) is CUSTOM.
  */
-import type { ExperimentType } from "@petri/contracts";
 
+import type { ExperimentTypeName } from "@petri/contracts/vocabulary";
 import type { Extraction } from "./extract.js";
 
 export interface Cue {
@@ -21,7 +21,7 @@ export interface Cue {
 
 const cue = (label: string, weight: number, pattern: RegExp): Cue => ({ label, weight, pattern });
 
-export const CUES: Readonly<Record<ExperimentType, readonly Cue[]>> = {
+export const CUES: Readonly<Record<ExperimentTypeName, readonly Cue[]>> = {
   MIC_MBC_ASSAY: [
     cue("MIC", 4, /\bMIC(?:s|50|90)?\b/),
     cue("MBC/MFC", 4, /\bM[BF]Cs?\b/),
@@ -199,7 +199,7 @@ export const MIN_SCORE = 4;
 export const MIN_LEAD = 1;
 
 export interface CueHit {
-  type: ExperimentType;
+  type: ExperimentTypeName;
   label: string;
   weight: number;
   /** "context" when found only in the context. */
@@ -207,21 +207,21 @@ export interface CueHit {
 }
 
 export interface Classification {
-  type: ExperimentType;
+  type: ExperimentTypeName;
   /** "caller" when the caller chose the type; "cues" when it won; "fallback" when weak or tied. */
   decidedBy: "caller" | "cues" | "fallback";
-  scores: Record<ExperimentType, number>;
+  scores: Record<ExperimentTypeName, number>;
   cues: CueHit[];
-  evidence: { type: ExperimentType; label: string; weight: number }[];
+  evidence: { type: ExperimentTypeName; label: string; weight: number }[];
   /** The runner-up when the decision was a tie or too close. */
-  runnerUp?: ExperimentType;
+  runnerUp?: ExperimentTypeName;
 }
 
 function entityEvidence(
   extraction: Extraction,
   text: string,
-): { type: ExperimentType; label: string; weight: number }[] {
-  const out: { type: ExperimentType; label: string; weight: number }[] = [];
+): { type: ExperimentTypeName; label: string; weight: number }[] {
+  const out: { type: ExperimentTypeName; label: string; weight: number }[] = [];
   const organisms = extraction.organisms.length > 0;
   const antimicrobials = extraction.compounds.some((c) => c.source === "antimicrobial");
   const compounds = extraction.compounds.length > 0;
@@ -270,7 +270,7 @@ function entityEvidence(
   return out;
 }
 
-function emptyScores(): Record<ExperimentType, number> {
+function emptyScores(): Record<ExperimentTypeName, number> {
   return {
     SANGER_PLASMID_VERIFICATION: 0,
     QPCR_EXPRESSION: 0,
@@ -287,11 +287,11 @@ export function classify(
   query: string,
   context: string,
   extraction: Extraction,
-  callerType?: ExperimentType,
+  callerType?: ExperimentTypeName,
 ): Classification {
   const scores = emptyScores();
   const cues: CueHit[] = [];
-  for (const [type, list] of Object.entries(CUES) as [ExperimentType, readonly Cue[]][]) {
+  for (const [type, list] of Object.entries(CUES) as [ExperimentTypeName, readonly Cue[]][]) {
     for (const c of list) {
       if (c.pattern.test(query)) {
         cues.push({ type, label: c.label, weight: c.weight, where: "query" });
@@ -307,8 +307,8 @@ export function classify(
 
   if (callerType) return { type: callerType, decidedBy: "caller", scores, cues, evidence };
 
-  const ranked = (Object.entries(scores) as [ExperimentType, number][]).sort((a, b) => b[1] - a[1]);
-  const [best, second] = ranked as [[ExperimentType, number], [ExperimentType, number]];
+  const ranked = (Object.entries(scores) as [ExperimentTypeName, number][]).sort((a, b) => b[1] - a[1]);
+  const [best, second] = ranked as [[ExperimentTypeName, number], [ExperimentTypeName, number]];
   if (best[1] >= MIN_SCORE && best[1] - second[1] >= MIN_LEAD) {
     return { type: best[0], decidedBy: "cues", scores, cues, evidence };
   }

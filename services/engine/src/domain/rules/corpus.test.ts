@@ -1,7 +1,7 @@
-import { EXPERIMENT_TYPES } from "@petri/contracts";
 import { describe, expect, it } from "vitest";
 
 import { ENGINE_QUERY_CORPUS } from "@petri/fixtures/engine";
+import { EXPERIMENT_TYPES } from "@petri/contracts/vocabulary";
 import { RULES_ENGINE_ID, runRulesEngine, type RulesEngineOutput } from "./index.js";
 
 function run(entry: (typeof ENGINE_QUERY_CORPUS)[number]): RulesEngineOutput {

@@ -5,8 +5,8 @@
  * deep-equal output. It never searches literature and never cites: `sources` is always empty
  * and the rationale says the text was drafted from rules (docs/assay-notes.md §4.1).
  */
-import type { ExperimentType } from "@petri/contracts";
 
+import type { ExperimentTypeName } from "@petri/contracts/vocabulary";
 import type {
   GeneratedHypothesis,
   GenerationRequest,
@@ -120,7 +120,7 @@ function normaliseRequest(request: GenerationRequest, trace: Trace): { query: st
 
 /** The type's hypothesis template filled in, its negation and a template rationale. */
 function draftHypothesis(
-  type: ExperimentType,
+  type: ExperimentTypeName,
   classification: Classification,
   extraction: Extraction,
   draft: TypeDraft,
@@ -143,7 +143,7 @@ function draftHypothesis(
 }
 
 function rationaleFor(
-  type: ExperimentType,
+  type: ExperimentTypeName,
   classification: Classification,
   extraction: Extraction,
   draft: TypeDraft,

@@ -3,25 +3,26 @@
  * budget, turnaround, replicates and privacy, the biosafety level the organisms imply, and the
  * notes that say what the client must check.
  */
-import type { ExperimentType } from "@petri/contracts";
 
+import type { ExperimentTypeName } from "@petri/contracts/vocabulary";
 import type { HypothesisText } from "../generation.js";
 import type { TypeDraft } from "./draft/index.js";
 import type { Extraction } from "./extract.js";
 import { clampText } from "./format.js";
 
 /** Placeholder budget (midpoint of docs/intake-model.md's typical band) and turnaround per type. */
-export const TYPE_DEFAULTS: Readonly<Record<ExperimentType, { budgetUsd: number; turnaroundDays: number }>> =
-  {
-    SANGER_PLASMID_VERIFICATION: { budgetUsd: 100, turnaroundDays: 7 },
-    QPCR_EXPRESSION: { budgetUsd: 350, turnaroundDays: 14 },
-    CELL_VIABILITY_IC50: { budgetUsd: 550, turnaroundDays: 21 },
-    ENZYME_INHIBITION_IC50: { budgetUsd: 400, turnaroundDays: 14 },
-    MICROBIAL_GROWTH_MATRIX: { budgetUsd: 275, turnaroundDays: 14 },
-    MIC_MBC_ASSAY: { budgetUsd: 300, turnaroundDays: 14 },
-    ZONE_OF_INHIBITION: { budgetUsd: 175, turnaroundDays: 10 },
-    CUSTOM: { budgetUsd: 1000, turnaroundDays: 30 },
-  };
+export const TYPE_DEFAULTS: Readonly<
+  Record<ExperimentTypeName, { budgetUsd: number; turnaroundDays: number }>
+> = {
+  SANGER_PLASMID_VERIFICATION: { budgetUsd: 100, turnaroundDays: 7 },
+  QPCR_EXPRESSION: { budgetUsd: 350, turnaroundDays: 14 },
+  CELL_VIABILITY_IC50: { budgetUsd: 550, turnaroundDays: 21 },
+  ENZYME_INHIBITION_IC50: { budgetUsd: 400, turnaroundDays: 14 },
+  MICROBIAL_GROWTH_MATRIX: { budgetUsd: 275, turnaroundDays: 14 },
+  MIC_MBC_ASSAY: { budgetUsd: 300, turnaroundDays: 14 },
+  ZONE_OF_INHIBITION: { budgetUsd: 175, turnaroundDays: 10 },
+  CUSTOM: { budgetUsd: 1000, turnaroundDays: 30 },
+};
 
 const LIMITS = { title: 200, statement: 1000, nullHypothesis: 1000, rationale: 2000 } as const;
 
@@ -46,7 +47,7 @@ export function biosafety(extraction: Extraction): { level: number; reasons: str
 }
 
 export function buildIntake(
-  type: ExperimentType,
+  type: ExperimentTypeName,
   draft: TypeDraft,
   hypothesis: HypothesisText,
   extraction: Extraction,
@@ -105,7 +106,7 @@ export function fitTitle(title: string): string {
 
 /** What the client must check in the draft: rejection, human material, placeholders. */
 export function draftNotes(
-  type: ExperimentType,
+  type: ExperimentTypeName,
   draft: TypeDraft,
   bsl: number,
   extraction: Extraction,
@@ -137,6 +138,6 @@ export function draftNotes(
  * lawn (a lawn per biological replicate is a separate plate, which a cloud lab runs as a
  * separate protocol).
  */
-function replicatesFor(type: ExperimentType): { technical: number; biological: number } {
+function replicatesFor(type: ExperimentTypeName): { technical: number; biological: number } {
   return type === "ZONE_OF_INHIBITION" ? { technical: 3, biological: 1 } : { technical: 3, biological: 3 };
 }

@@ -5,8 +5,8 @@
  * prompt and reply schema, and reports the client's LlmErrors as EngineProviderErrors with the
  * same code, so a run fails with the provider's code.
  */
-import { EXPERIMENT_TYPES } from "@petri/contracts";
 import { LlmError, OpenAiCompatibleJsonClient, type Sleep, abortReason } from "@petri/llm";
+import { EXPERIMENT_TYPES } from "@petri/contracts/vocabulary";
 import {
   EngineProviderError,
   type HypothesisWriter,

@@ -1,5 +1,5 @@
-import { EXPERIMENT_TYPES } from "@petri/contracts";
 import { describe, expect, it } from "vitest";
+import { EXPERIMENT_TYPES } from "@petri/contracts/vocabulary";
 import { buildPrompt } from "./prompt.js";
 import { FIXTURE_SOURCE, writerInput } from "../../../test/support/writer-input.js";
 

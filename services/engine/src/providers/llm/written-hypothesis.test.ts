@@ -1,5 +1,5 @@
-import { EXPERIMENT_TYPES } from "@petri/contracts";
 import { describe, expect, it } from "vitest";
+import { EXPERIMENT_TYPES } from "@petri/contracts/vocabulary";
 import { RATIONALE_MAX_CHARS, checkReply, replyJsonSchema } from "./written-hypothesis.js";
 
 const valid = {

@@ -4,9 +4,9 @@
  * accepts it), and the zod schema the reply is checked against (with the bounds, and the
  * rule that the text cites nothing but the numbered sources it was given). Pure.
  */
-import { EXPERIMENT_TYPES } from "@petri/contracts";
 import { type JsonReplyCheck, checkJsonReply } from "@petri/llm";
 import { z } from "zod";
+import { EXPERIMENT_TYPES } from "@petri/contracts/vocabulary";
 import type { WrittenHypothesis } from "../../domain/generation.js";
 
 export const STATEMENT_MAX_CHARS = 1_000;

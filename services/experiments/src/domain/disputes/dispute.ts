@@ -8,13 +8,12 @@
  *   "other", which docs/api.md asks to describe in detail); evidence_urls at most 10 https URLs
  *   of at most 2,000 characters each.
  */
-import type { DisputeReasonName } from "@petri/contracts/vocabulary";
+import {
+  DISPUTE_REASONS,
+  type DisputeReasonName,
+  type ExperimentStatusName,
+} from "@petri/contracts/vocabulary";
 import { ConflictError, type FieldError, InvalidStateError, ValidationError } from "@petri/service-kit";
-import type { ExperimentStatus } from "../lifecycle/transitions.js";
-
-import { DISPUTE_REASONS } from "@petri/contracts/vocabulary";
-export { DISPUTE_REASONS };
-export type DisputeReason = DisputeReasonName;
 
 export const DISPUTE_WINDOW_DAYS = 14;
 export const DISPUTE_DESCRIPTION_MIN_LENGTH = 20;
@@ -25,12 +24,12 @@ export const EVIDENCE_URL_MAX_LENGTH = 2_000;
 export const DISPUTABLE_FROM = [
   "pending_approval",
   "completed",
-] as const satisfies readonly ExperimentStatus[];
+] as const satisfies readonly ExperimentStatusName[];
 
 const DAY_MS = 86_400_000;
 
 export interface DisputeClaim {
-  reason: DisputeReason;
+  reason: DisputeReasonName;
   description: string;
   evidenceUrls: string[];
 }
@@ -103,7 +102,7 @@ export function disputeWindowClosesAt(completedAt: Date): Date {
  * invalid_state with allowed_from.
  */
 export function assertDisputable(
-  experiment: { status: ExperimentStatus; completed_at: Date | null },
+  experiment: { status: ExperimentStatusName; completed_at: Date | null },
   now: Date,
 ): "pending_approval" | "completed" {
   const { status } = experiment;

@@ -3,20 +3,12 @@ export {
   DISPUTE_DESCRIPTION_MAX_LENGTH,
   DISPUTE_DESCRIPTION_MIN_LENGTH,
   DISPUTE_OTHER_DESCRIPTION_MIN_LENGTH,
-  DISPUTE_REASONS,
   DISPUTE_WINDOW_DAYS,
   EVIDENCE_URL_MAX_LENGTH,
   MAX_EVIDENCE_URLS,
   type DisputeClaim,
-  type DisputeReason,
   assertDisputable,
   disputeClaim,
   disputeWindowClosesAt,
 } from "./dispute.js";
-export {
-  DISPUTE_OUTCOMES,
-  RESOLUTION_NOTE_MAX_LENGTH,
-  type DisputeOutcome,
-  type DisputeResolution,
-  disputeResolution,
-} from "./resolution.js";
+export { RESOLUTION_NOTE_MAX_LENGTH, type DisputeResolution, disputeResolution } from "./resolution.js";

@@ -10,16 +10,13 @@
  * For requester and operator the amounts may be omitted (0 and 0) or given as they must be.
  * The note is optional, at most 5,000 characters.
  */
-import type { DisputeOutcomeName } from "@petri/contracts/vocabulary";
+import { DISPUTE_OUTCOMES, type DisputeOutcomeName } from "@petri/contracts/vocabulary";
 import { type FieldError, ValidationError } from "@petri/service-kit";
 
-import { DISPUTE_OUTCOMES } from "@petri/contracts/vocabulary";
-export { DISPUTE_OUTCOMES };
-export type DisputeOutcome = DisputeOutcomeName;
 export const RESOLUTION_NOTE_MAX_LENGTH = 5_000;
 
 export interface DisputeResolution {
-  outcome: DisputeOutcome;
+  outcome: DisputeOutcomeName;
   requesterCents: number;
   operatorCents: number;
   note: string | null;

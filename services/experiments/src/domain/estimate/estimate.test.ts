@@ -1,7 +1,11 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { ExperimentType } from "../contracts.js";
-import { EXPERIMENT_TYPES } from "../contracts.js";
+import {
+  EXPERIMENT_TYPES,
+  type ExperimentTypeName,
+  PRIVACY_LEVELS,
+  TURNAROUND_PRIORITIES,
+} from "@petri/contracts/vocabulary";
 import { TEMPLATES } from "../templates/index.js";
 import type { EstimateInput, ExperimentEstimate } from "./index.js";
 import {
@@ -9,8 +13,6 @@ import {
   MAX_WORK_MULTIPLE,
   OPERATOR_AVAILABILITY_THRESHOLDS,
   PACKAGE_LEVELS,
-  PRIVACY_SETTINGS,
-  TURNAROUND_PRIORITIES,
   TYPE_COST_MODELS,
   WORK_FIXED_SHARE,
   estimateCents,
@@ -118,7 +120,7 @@ describe("each factor moves the price by its stated share", () => {
   ] as const)("%s multiplies the whole price by %d", (priority, factor) => {
     for (const type of types) {
       for (const package_level of PACKAGE_LEVELS) {
-        for (const privacy of PRIVACY_SETTINGS) {
+        for (const privacy of PRIVACY_LEVELS) {
           const base = est({ experiment_type: type, package_level, privacy });
           const rushed = est({ experiment_type: type, package_level, privacy, priority });
           const want = cents(base.estimated_cost_usd.typical) * factor;
@@ -211,13 +213,12 @@ describe("each factor moves the price by its stated share", () => {
     ["ZONE_OF_INHIBITION", { compounds: 2, dose_points: 3 }, 6],
     ["CUSTOM", { samples: 5 }, 5],
   ] as const)("%s: %o is %d x the reference work", (type, work, multiple) => {
-    const reference = typical({ experiment_type: type as ExperimentType });
-    const got = typical({ experiment_type: type as ExperimentType, work });
+    const reference = typical({ experiment_type: type as ExperimentTypeName });
+    const got = typical({ experiment_type: type as ExperimentTypeName, work });
     expect(Math.abs(got - reference * workFactor(multiple))).toBeLessThanOrEqual(2);
-    expect(estimateCents(input({ experiment_type: type as ExperimentType, work })).work_multiple).toBeCloseTo(
-      multiple,
-      10,
-    );
+    expect(
+      estimateCents(input({ experiment_type: type as ExperimentTypeName, work })).work_multiple,
+    ).toBeCloseTo(multiple, 10);
   });
 
   it("ignores dimensions that do not apply to the type", () => {
@@ -340,7 +341,7 @@ describe("invariants over arbitrary inputs", () => {
     ) as fc.Arbitrary<EstimateInput["work"]>,
     package_level: fc.constantFrom(...PACKAGE_LEVELS),
     priority: fc.constantFrom(...TURNAROUND_PRIORITIES),
-    privacy: fc.constantFrom(...PRIVACY_SETTINGS),
+    privacy: fc.constantFrom(...PRIVACY_LEVELS),
   });
 
   it("is well formed: two decimals, low <= typical <= high, breakdown sums to typical to the cent", () => {

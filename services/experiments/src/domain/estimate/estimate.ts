@@ -2,21 +2,20 @@
  * The estimator: cost (integer cents internally), turnaround and operator availability.
  * Pure: no I/O, no clock. The model's numbers live in model.ts; docs/estimates.md explains them.
  */
-import type { ExperimentType } from "../contracts.js";
+import {
+  type CapacityLevelName,
+  EXPERIMENT_TYPES,
+  type ExperimentTypeName,
+  PRIVACY_LEVELS,
+  type PrivacyLevelName,
+  TURNAROUND_PRIORITIES,
+} from "@petri/contracts/vocabulary";
 import { availabilityFromCount } from "@petri/contracts";
-import { EXPERIMENT_TYPES } from "../contracts.js";
 import type { ProtocolTemplate } from "../templates/index.js";
 import { getTemplate } from "../templates/index.js";
 import type { EstimateInput } from "./input.js";
 import { toCount } from "./input.js";
-import type {
-  OperatorAvailability,
-  PackageLevel,
-  PrivacySetting,
-  TypeCostModel,
-  WorkDimension,
-  WorkDimensions,
-} from "./model.js";
+import type { PackageLevel, TypeCostModel, WorkDimension, WorkDimensions } from "./model.js";
 import {
   COUNT_LIMITS,
   CUSTOM_TEMPLATE_TURNAROUND_DAYS,
@@ -28,11 +27,9 @@ import {
   PLATFORM_FEE_RATE,
   PRIORITY_MULTIPLIER,
   PRIVACY_PREMIUM_RATE,
-  PRIVACY_SETTINGS,
   PRIVATE_PREMIUM_RATE_BY_PACKAGE,
   TURNAROUND_DAYS_PER_EXTRA_BATCH,
   TURNAROUND_MAX_EXTRA_DAYS,
-  TURNAROUND_PRIORITIES,
   TYPE_COST_MODELS,
   WORK_FIXED_SHARE,
 } from "./model.js";
@@ -55,7 +52,7 @@ export interface ExperimentEstimate {
   estimated_cost_usd: { low: number; typical: number; high: number };
   estimated_turnaround_days: { standard: number; expedited: number };
   cost_breakdown: CostBreakdown;
-  operator_availability: OperatorAvailability;
+  operator_availability: CapacityLevelName;
 }
 
 /** The same estimate in integer cents, with what it was based on (for storage and audits). */
@@ -67,7 +64,7 @@ export interface EstimateCents {
   breakdown: CostBreakdown;
   turnaround_days: { standard: number; expedited: number };
   /** The type whose model priced the request (CUSTOM when unknown). */
-  priced_as: ExperimentType;
+  priced_as: ExperimentTypeName;
   /** The template whose cost band was used, or null. */
   template_id: string | null;
   /** Work relative to the reference experiment (1 = reference), after the cap. */
@@ -78,14 +75,14 @@ export const centsToUsd = (cents: number): number => Math.round(cents) / 100;
 export const usdToCents = (usd: number): number => Math.round(usd * 100);
 
 /** The privacy premium rate for a setting (private depends on the package level). */
-export function privacyPremiumRate(privacy: PrivacySetting, packageLevel: PackageLevel): number {
+export function privacyPremiumRate(privacy: PrivacyLevelName, packageLevel: PackageLevel): number {
   return privacy === "private"
     ? PRIVATE_PREMIUM_RATE_BY_PACKAGE[packageLevel]
     : PRIVACY_PREMIUM_RATE[privacy];
 }
 
 /** high / medium / low / none from the count of operators able to take the request. */
-export function operatorAvailability(operatorsAbleToTakeIt: number): OperatorAvailability {
+export function operatorAvailability(operatorsAbleToTakeIt: number): CapacityLevelName {
   return availabilityFromCount(operatorsAbleToTakeIt);
 }
 
@@ -108,14 +105,14 @@ function fullDimensions(model: TypeCostModel, given: WorkDimensions): Required<W
 
 /** The type, template and cost band that price this input. */
 function pricingBasis(input: EstimateInput): {
-  type: ExperimentType;
+  type: ExperimentTypeName;
   model: TypeCostModel;
   template: ProtocolTemplate | undefined;
   band: { low: number; high: number };
 } {
   const candidate = getTemplate(input.template_id);
-  const explicit = EXPERIMENT_TYPES.includes(input.experiment_type as ExperimentType)
-    ? (input.experiment_type as ExperimentType)
+  const explicit = EXPERIMENT_TYPES.includes(input.experiment_type as ExperimentTypeName)
+    ? (input.experiment_type as ExperimentTypeName)
     : undefined;
   const type = explicit ?? candidate?.experiment_type ?? "CUSTOM";
   // A template of another type than the request's is ignored (the validator reports it).
@@ -129,7 +126,7 @@ export function estimateCents(input: EstimateInput): EstimateCents {
   const { type, model, template, band } = pricingBasis(input);
   const packageLevel = PACKAGE_LEVELS.includes(input.package_level) ? input.package_level : "L1_BASIC_QC";
   const priority = TURNAROUND_PRIORITIES.includes(input.priority) ? input.priority : "standard";
-  const privacy = PRIVACY_SETTINGS.includes(input.privacy) ? input.privacy : "open";
+  const privacy = PRIVACY_LEVELS.includes(input.privacy) ? input.privacy : "open";
   const technical =
     toCount(input.technical_replicates, COUNT_LIMITS.max_replicates) ?? DEFAULT_REPLICATES.technical;
   const biological =

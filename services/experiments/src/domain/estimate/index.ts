@@ -1,12 +1,4 @@
-export type {
-  OperatorAvailability,
-  PackageLevel,
-  PrivacySetting,
-  TurnaroundPriority,
-  TypeCostModel,
-  WorkDimension,
-  WorkDimensions,
-} from "./model.js";
+export type { PackageLevel, TypeCostModel, WorkDimension, WorkDimensions } from "./model.js";
 export {
   COUNT_LIMITS,
   CUSTOM_TEMPLATE_TURNAROUND_DAYS,
@@ -19,11 +11,9 @@ export {
   PLATFORM_FEE_RATE,
   PRIORITY_MULTIPLIER,
   PRIVACY_PREMIUM_RATE,
-  PRIVACY_SETTINGS,
   PRIVATE_PREMIUM_RATE_BY_PACKAGE,
   TURNAROUND_DAYS_PER_EXTRA_BATCH,
   TURNAROUND_MAX_EXTRA_DAYS,
-  TURNAROUND_PRIORITIES,
   TYPE_COST_MODELS,
   WORK_FIXED_SHARE,
 } from "./model.js";

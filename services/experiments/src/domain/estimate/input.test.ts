@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { EXPERIMENT_TYPES } from "../contracts.js";
+import { EXPERIMENT_TYPES } from "@petri/contracts/vocabulary";
 import { TEMPLATES } from "../templates/index.js";
 import {
   DEFAULT_ESTIMATE_INPUT,

@@ -2,21 +2,21 @@
  * What the estimator needs from a request, and a lenient extractor that takes it from a
  * partial, possibly invalid request body (POST /estimate accepts partial bodies).
  */
-import type { ExperimentType } from "../contracts.js";
-import { EXPERIMENT_TYPES } from "../contracts.js";
-import { getTemplate } from "../templates/index.js";
-import type { PackageLevel, PrivacySetting, TurnaroundPriority, WorkDimensions } from "./model.js";
 import {
-  COUNT_LIMITS,
-  DEFAULT_REPLICATES,
-  PACKAGE_LEVELS,
-  PRIVACY_SETTINGS,
+  EXPERIMENT_TYPES,
+  type ExperimentTypeName,
+  PRIVACY_LEVELS,
+  type PrivacyLevelName,
   TURNAROUND_PRIORITIES,
-} from "./model.js";
+  type TurnaroundPriorityName,
+} from "@petri/contracts/vocabulary";
+import { getTemplate } from "../templates/index.js";
+import type { PackageLevel, WorkDimensions } from "./model.js";
+import { COUNT_LIMITS, DEFAULT_REPLICATES, PACKAGE_LEVELS } from "./model.js";
 
 export interface EstimateInput {
   /** null: unknown; priced with the template's type, else as CUSTOM. */
-  experiment_type: ExperimentType | null;
+  experiment_type: ExperimentTypeName | null;
   /** A catalogue template id, or null. */
   template_id: string | null;
   technical_replicates: number;
@@ -24,8 +24,8 @@ export interface EstimateInput {
   /** Counts that size the work; absent ones take the type's reference values. */
   work: WorkDimensions;
   package_level: PackageLevel;
-  priority: TurnaroundPriority;
-  privacy: PrivacySetting;
+  priority: TurnaroundPriorityName;
+  privacy: PrivacyLevelName;
 }
 
 /** What an empty body gives. */
@@ -79,7 +79,7 @@ function oneOf<T extends string>(
 
 const lower = (s: string) => s.toLowerCase();
 
-export function parseExperimentType(v: unknown): ExperimentType | undefined {
+export function parseExperimentType(v: unknown): ExperimentTypeName | undefined {
   return oneOf(EXPERIMENT_TYPES, v, (s) => s.toUpperCase());
 }
 
@@ -91,7 +91,7 @@ export function parsePackageLevel(v: unknown): PackageLevel | undefined {
 }
 
 /** The type-specific sections of the intake model, per type (first one present wins). */
-const SECTION_KEYS: Readonly<Record<ExperimentType, readonly string[]>> = {
+const SECTION_KEYS: Readonly<Record<ExperimentTypeName, readonly string[]>> = {
   SANGER_PLASMID_VERIFICATION: ["sanger"],
   QPCR_EXPRESSION: ["qpcr"],
   CELL_VIABILITY_IC50: ["cell_viability"],
@@ -103,7 +103,7 @@ const SECTION_KEYS: Readonly<Record<ExperimentType, readonly string[]>> = {
 };
 
 /** The one type whose section the body carries, if exactly one does. */
-function typeFromSections(body: Rec | undefined): ExperimentType | undefined {
+function typeFromSections(body: Rec | undefined): ExperimentTypeName | undefined {
   const present = EXPERIMENT_TYPES.filter((t) =>
     SECTION_KEYS[t].some((k) => rec(get(body, k)) !== undefined),
   );
@@ -131,7 +131,7 @@ function matrixConditions(matrix: unknown): number | undefined {
   );
 }
 
-function workFromSection(type: ExperimentType, body: Rec | undefined): WorkDimensions {
+function workFromSection(type: ExperimentTypeName, body: Rec | undefined): WorkDimensions {
   const s = (key: string) => rec(get(body, key));
   switch (type) {
     case "SANGER_PLASMID_VERIFICATION": {
@@ -256,7 +256,7 @@ function extract(raw: unknown): EstimateInput {
         oneOf(TURNAROUND_PRIORITIES, get(body, "turnaround_priority"), lower),
         oneOf(TURNAROUND_PRIORITIES, at(body, "constraints", "turnaround_priority"), lower),
       ) ?? "standard",
-    privacy: oneOf(PRIVACY_SETTINGS, get(body, "privacy"), lower) ?? "open",
+    privacy: oneOf(PRIVACY_LEVELS, get(body, "privacy"), lower) ?? "open",
   };
 }
 

@@ -3,20 +3,13 @@
  * Every number the estimator uses is a named constant in this file.
  */
 import type {
-  CapacityLevelName,
+  ExperimentTypeName,
   PrivacyLevelName,
   TurnaroundPriorityName,
 } from "@petri/contracts/vocabulary";
-import type { ExperimentType } from "../contracts.js";
-import { PRIVACY_LEVELS as PRIVACY_SETTINGS, TURNAROUND_PRIORITIES } from "@petri/contracts/vocabulary";
 
 export type PackageLevel = "L0_RAW_ONLY" | "L1_BASIC_QC" | "L2_INTERPRETATION";
 export const PACKAGE_LEVELS: readonly PackageLevel[] = ["L0_RAW_ONLY", "L1_BASIC_QC", "L2_INTERPRETATION"];
-
-export type TurnaroundPriority = TurnaroundPriorityName;
-export type PrivacySetting = PrivacyLevelName;
-export type OperatorAvailability = CapacityLevelName;
-export { PRIVACY_SETTINGS, TURNAROUND_PRIORITIES };
 
 /** Counts that size the work of a request. An absent count takes the type's reference value. */
 export interface WorkDimensions {
@@ -58,7 +51,7 @@ export interface TypeCostModel {
  * ("variable" there) gets a wide band of Petri's choosing. The reference experiment is what a
  * request of that type with nothing else stated is assumed to be.
  */
-export const TYPE_COST_MODELS: Readonly<Record<ExperimentType, TypeCostModel>> = {
+export const TYPE_COST_MODELS: Readonly<Record<ExperimentTypeName, TypeCostModel>> = {
   SANGER_PLASMID_VERIFICATION: {
     price_band_usd: { low: 50, high: 150 },
     reference: { samples: 1, reads_per_sample: 2 },
@@ -148,7 +141,7 @@ export const PACKAGE_LEVEL_MULTIPLIER: Readonly<Record<PackageLevel, number>> = 
 };
 
 /** Multiplier on the whole price per turnaround priority (docs/api.md: about +20% and +50%). */
-export const PRIORITY_MULTIPLIER: Readonly<Record<TurnaroundPriority, number>> = {
+export const PRIORITY_MULTIPLIER: Readonly<Record<TurnaroundPriorityName, number>> = {
   standard: 1.0,
   expedited: 1.2,
   urgent: 1.5,
@@ -158,7 +151,7 @@ export const PRIORITY_MULTIPLIER: Readonly<Record<TurnaroundPriority, number>> =
 export const PLATFORM_FEE_RATE = 0.1;
 
 /** Privacy premium rates for the settings with a fixed rate (docs/api.md). */
-export const PRIVACY_PREMIUM_RATE: Readonly<Record<Exclude<PrivacySetting, "private">, number>> = {
+export const PRIVACY_PREMIUM_RATE: Readonly<Record<Exclude<PrivacyLevelName, "private">, number>> = {
   open: 0,
   delayed_6mo: 0.1,
   delayed_12mo: 0.15,

@@ -11,8 +11,7 @@
 
 import type { BslLevelName } from "@petri/contracts/vocabulary";
 
-export type BslLevel = BslLevelName;
-export const SUPPORTED_BSL_LEVELS = ["BSL-1", "BSL-2"] as const satisfies readonly BslLevel[];
+export const SUPPORTED_BSL_LEVELS = ["BSL-1", "BSL-2"] as const satisfies readonly BslLevelName[];
 export type SupportedBslLevel = (typeof SUPPORTED_BSL_LEVELS)[number];
 
 /** The numeric level of a BSL spelling, or null when it is not a biosafety level. */
@@ -26,11 +25,11 @@ export function bslNumber(value: unknown): number | null {
 }
 
 /** Canonical spelling ("BSL-2") of any accepted spelling, or null. */
-export function normalizeBsl(value: unknown): BslLevel | null {
+export function normalizeBsl(value: unknown): BslLevelName | null {
   const level = bslNumber(value);
-  return level === null ? null : (`BSL-${level}` as BslLevel);
+  return level === null ? null : (`BSL-${level}` as BslLevelName);
 }
 
-export function isSupportedBsl(level: BslLevel): level is SupportedBslLevel {
+export function isSupportedBsl(level: BslLevelName): level is SupportedBslLevel {
   return level === "BSL-1" || level === "BSL-2";
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { EXPERIMENT_TYPES } from "../contracts.js";
+import { EXPERIMENT_TYPES } from "@petri/contracts/vocabulary";
 import { clientIntakes } from "@petri/fixtures";
 import { run } from "../../../test/support/intake.js";
 

@@ -33,7 +33,7 @@ export type {
 } from "./model.js";
 export { PROCESSED_OUTPUTS_ANY_TYPE, PROCESSED_OUTPUTS_BY_TYPE, TYPICAL_PRICE_BANDS_USD } from "./model.js";
 export { bslNumber, isSupportedBsl, normalizeBsl, SUPPORTED_BSL_LEVELS } from "./bsl.js";
-export type { BslLevel, SupportedBslLevel } from "./bsl.js";
+export type { SupportedBslLevel } from "./bsl.js";
 export { casChecksumOk, findCasNumbers, normalizeCas } from "./cas.js";
 export {
   experimentRequestSchema,
@@ -43,33 +43,25 @@ export {
 } from "./schema/request.js";
 // Enumerations of the model.
 export {
-  BUDGET_FLEXIBILITIES,
   CONDITION_OPERATORS,
-  NOTIFICATION_EVENTS,
   PACKAGE_LEVELS,
   PHOTO_DOCUMENTATION,
   PREFERRED_CONTACTS,
   PRIOR_WORK_TYPES,
-  PRIVACY_SETTINGS,
   PROCESSED_OUTPUTS,
   PROTOCOL_TYPES,
   RAW_DATA_FORMATS,
   STATISTICAL_TESTS,
   SUBMITTER_TYPES,
-  TURNAROUND_PRIORITIES,
 } from "./schema/common.js";
 export type {
-  BudgetFlexibility,
   ConditionOperator,
-  NotificationEvent,
   PackageLevel,
-  PrivacySetting,
   ProcessedOutput,
   ProtocolType,
   RawDataFormat,
   StatisticalTest,
   SubmitterType,
-  TurnaroundPriority,
 } from "./schema/common.js";
 export { DURATION_UNITS, TEMPERATURE_UNITS } from "./schema/protocol.js";
 export {

@@ -20,13 +20,16 @@
  */
 import type { z } from "zod";
 
-import type { ExperimentType } from "../contracts.js";
+import type {
+  BudgetFlexibilityName,
+  ExperimentTypeName,
+  PrivacyLevelName,
+  TurnaroundPriorityName,
+} from "@petri/contracts/vocabulary";
 import type { SupportedBslLevel } from "./bsl.js";
 import type {
-  BudgetFlexibility,
   ProcessedOutput,
   ProtocolType,
-  TurnaroundPriority,
   acceptanceCriteriaSchema,
   communicationPreferencesSchema,
   complianceSchema,
@@ -34,7 +37,6 @@ import type {
   hypothesisSchema,
   materialSchema,
   metadataSchema,
-  PrivacySetting,
 } from "./schema/common.js";
 import type { customProtocolSchema } from "./schema/protocol.js";
 import type {
@@ -56,8 +58,8 @@ export interface TurnaroundBudget {
   desired_turnaround_days?: number;
   /** YYYY-MM-DD. */
   hard_deadline?: string;
-  budget_flexibility: BudgetFlexibility;
-  priority: TurnaroundPriority;
+  budget_flexibility: BudgetFlexibilityName;
+  priority: TurnaroundPriorityName;
 }
 export type Deliverables = z.output<typeof deliverablesSchema>;
 export type Material = z.output<typeof materialSchema>;
@@ -96,7 +98,7 @@ export interface NormalizedCommon {
   compliance: Compliance;
   turnaround_budget: TurnaroundBudget;
   deliverables: Deliverables;
-  privacy: PrivacySetting;
+  privacy: PrivacyLevelName;
   /** Absent when the request named no protocol choice (the type section describes the work). */
   protocol?: NormalizedProtocol;
   materials_provided: Material[];
@@ -134,14 +136,14 @@ type DeepPartial<T> = T extends readonly (infer U)[]
  * with defaults are always present (defaults applied), as in NormalizedRequest.
  */
 export interface NormalizedDraft {
-  experiment_type?: ExperimentType;
+  experiment_type?: ExperimentTypeName;
   metadata: Metadata;
   title?: string;
   hypothesis?: DeepPartial<Hypothesis>;
   compliance: Compliance;
   turnaround_budget: Omit<TurnaroundBudget, "budget_max_usd"> & { budget_max_usd?: number };
   deliverables: Deliverables;
-  privacy: PrivacySetting;
+  privacy: PrivacyLevelName;
   protocol?: Partial<NormalizedProtocol>;
   materials_provided: DeepPartial<Material>[];
   replicates: Replicates;
@@ -159,20 +161,21 @@ export interface NormalizedDraft {
 }
 
 /** Typical market price bands (USD) from docs/intake-model.md; CUSTOM has none ("variable"). */
-export const TYPICAL_PRICE_BANDS_USD: Readonly<Record<ExperimentType, { low: number; high: number } | null>> =
-  {
-    SANGER_PLASMID_VERIFICATION: { low: 50, high: 150 },
-    QPCR_EXPRESSION: { low: 200, high: 500 },
-    CELL_VIABILITY_IC50: { low: 300, high: 800 },
-    ENZYME_INHIBITION_IC50: { low: 200, high: 600 },
-    MICROBIAL_GROWTH_MATRIX: { low: 150, high: 400 },
-    MIC_MBC_ASSAY: { low: 200, high: 400 },
-    ZONE_OF_INHIBITION: { low: 100, high: 250 },
-    CUSTOM: null,
-  };
+export const TYPICAL_PRICE_BANDS_USD: Readonly<
+  Record<ExperimentTypeName, { low: number; high: number } | null>
+> = {
+  SANGER_PLASMID_VERIFICATION: { low: 50, high: 150 },
+  QPCR_EXPRESSION: { low: 200, high: 500 },
+  CELL_VIABILITY_IC50: { low: 300, high: 800 },
+  ENZYME_INHIBITION_IC50: { low: 200, high: 600 },
+  MICROBIAL_GROWTH_MATRIX: { low: 150, high: 400 },
+  MIC_MBC_ASSAY: { low: 200, high: 400 },
+  ZONE_OF_INHIBITION: { low: 100, high: 250 },
+  CUSTOM: null,
+};
 
 /** Processed outputs that apply to each type (docs/intake-model.md); QC_SUMMARY and ANALYSIS_NOTEBOOK apply to all. */
-export const PROCESSED_OUTPUTS_BY_TYPE: Readonly<Record<ExperimentType, readonly ProcessedOutput[]>> = {
+export const PROCESSED_OUTPUTS_BY_TYPE: Readonly<Record<ExperimentTypeName, readonly ProcessedOutput[]>> = {
   SANGER_PLASMID_VERIFICATION: ["ALIGNMENT_VS_REFERENCE", "VARIANT_CALLS"],
   QPCR_EXPRESSION: ["CT_TABLE", "DDCT_FOLD_CHANGE", "AMPLIFICATION_PLOTS", "MELT_CURVES"],
   CELL_VIABILITY_IC50: ["NORMALIZED_VIABILITY_PERCENT", "IC50_CURVE_FIT"],

@@ -8,8 +8,8 @@
  */
 import type { z } from "zod";
 
+import type { ExperimentTypeName } from "@petri/contracts/vocabulary";
 import type { RequestError } from "../contracts.js";
-import type { ExperimentType } from "../contracts.js";
 import { normalizeBsl, type SupportedBslLevel } from "./bsl.js";
 import type { CustomProtocol, NormalizedDraft, NormalizedProtocol } from "./model.js";
 import type { StatisticalTest } from "./schema/common.js";
@@ -88,7 +88,7 @@ function normalizeCustomProtocol(
 
 export function normalizeSections(
   sections: ParsedSections,
-  experimentType?: ExperimentType,
+  experimentType?: ExperimentTypeName,
 ): NormalizeResult {
   const errors: RequestError[] = [];
   const paths: SourcePaths = { materials: "materials_provided", aliases: [] };

@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 
-import { EXPERIMENT_TYPES, type SafetyFlag } from "../contracts.js";
+import { EXPERIMENT_TYPES } from "@petri/contracts/vocabulary";
+import { type SafetyFlag } from "../contracts.js";
 import { FIXTURE_NOW, fullRequests, specialRequests, validRequests } from "@petri/fixtures";
 import { REQUEST_FIELDS } from "./schema/request.js";
 import type { Json } from "../../../test/support/intake.js";

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 
-import { EXPERIMENT_TYPES, type RequestError } from "../contracts.js";
+import { EXPERIMENT_TYPES } from "@petri/contracts/vocabulary";
+import { type RequestError } from "../contracts.js";
 import { FIXTURE_NOW, fullRequests, specialRequests, validRequests } from "@petri/fixtures";
 import { errorAt, full, minimal, run, warningCodes } from "../../../test/support/intake.js";
 import { parseExperimentType, validateExperimentRequest } from "./validate-request.js";

@@ -3,14 +3,8 @@
  * warnings (draft), rejecting safety findings add `safety_rejected`, staff-review reasons are
  * derived from the stored form.
  */
-import type {
-  ExperimentType,
-  RequestError,
-  RequestWarning,
-  ReviewReason,
-  SafetyFinding,
-  SafetyFlag,
-} from "../contracts.js";
+import type { ExperimentTypeName } from "@petri/contracts/vocabulary";
+import type { RequestError, RequestWarning, ReviewReason, SafetyFinding, SafetyFlag } from "../contracts.js";
 import type { Findings } from "./checks/findings.js";
 import type { NormalizedDraft, NormalizedRequest } from "./model.js";
 
@@ -48,7 +42,7 @@ const REVIEW_ORDER: readonly ReviewReason[] = [
 
 export function validationResult(
   findings: Findings,
-  outcome: { mode: ValidationMode; draft?: NormalizedDraft; experimentType?: ExperimentType },
+  outcome: { mode: ValidationMode; draft?: NormalizedDraft; experimentType?: ExperimentTypeName },
 ): ValidationResult {
   const { warnings, safety } = findings;
   const { mode, draft } = outcome;
@@ -119,7 +113,7 @@ function dedupe<T extends { path: string; message: string; code?: string }>(item
 
 function reviewReasons(
   draft: NormalizedDraft,
-  type: ExperimentType | undefined,
+  type: ExperimentTypeName | undefined,
   humanSubjects: boolean,
 ): ReviewReason[] {
   const reasons = new Set<ReviewReason>();

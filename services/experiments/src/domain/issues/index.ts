@@ -2,10 +2,8 @@ export {
   ISSUE_DESCRIPTION_MAX_LENGTH,
   ISSUE_DESCRIPTION_MIN_LENGTH,
   ISSUE_REPORTABLE_FROM,
-  ISSUE_SEVERITIES,
   MAX_ISSUES_PER_EXPERIMENT,
   type IssueReport,
-  type IssueSeverity,
   assertIssueAccepted,
   issueReport,
 } from "./issue.js";

@@ -1,6 +1,6 @@
 import { ConflictError, InvalidStateError, ValidationError } from "@petri/service-kit";
 import { describe, expect, it } from "vitest";
-import { EXPERIMENT_STATUSES } from "../lifecycle/transitions.js";
+import { EXPERIMENT_STATUSES } from "@petri/contracts/vocabulary";
 import { MAX_ISSUES_PER_EXPERIMENT, assertIssueAccepted, issueReport } from "./issue.js";
 
 function problems(fn: () => unknown) {

@@ -9,13 +9,12 @@
  * - At most MAX_ISSUES_PER_EXPERIMENT per experiment; one more is 409 issue_limit_reached,
  *   so the list every event carries stays bounded.
  */
-import type { IssueSeverityName } from "@petri/contracts/vocabulary";
+import {
+  type ExperimentStatusName,
+  ISSUE_SEVERITIES,
+  type IssueSeverityName,
+} from "@petri/contracts/vocabulary";
 import { ConflictError, type FieldError, InvalidStateError, ValidationError } from "@petri/service-kit";
-import type { ExperimentStatus } from "../lifecycle/transitions.js";
-
-import { ISSUE_SEVERITIES } from "@petri/contracts/vocabulary";
-export { ISSUE_SEVERITIES };
-export type IssueSeverity = IssueSeverityName;
 
 export const ISSUE_DESCRIPTION_MIN_LENGTH = 10;
 export const ISSUE_DESCRIPTION_MAX_LENGTH = 5_000;
@@ -23,11 +22,11 @@ export const MAX_ISSUES_PER_EXPERIMENT = 100;
 export const ISSUE_REPORTABLE_FROM = [
   "claimed",
   "in_progress",
-] as const satisfies readonly ExperimentStatus[];
+] as const satisfies readonly ExperimentStatusName[];
 
 export interface IssueReport {
   description: string;
-  severity: IssueSeverity;
+  severity: IssueSeverityName;
 }
 
 const length = (text: string) => [...text].length;
@@ -59,8 +58,8 @@ export function issueReport(input: { description: string; severity: string }): I
 }
 
 /** Throws 409 invalid_state outside claimed / in_progress, 409 issue_limit_reached at the limit. */
-export function assertIssueAccepted(status: ExperimentStatus, issuesSoFar: number): void {
-  if (!(ISSUE_REPORTABLE_FROM as readonly ExperimentStatus[]).includes(status))
+export function assertIssueAccepted(status: ExperimentStatusName, issuesSoFar: number): void {
+  if (!(ISSUE_REPORTABLE_FROM as readonly ExperimentStatusName[]).includes(status))
     throw new InvalidStateError(
       `issues cannot be reported on an experiment in status ${status}`,
       status,

@@ -1,6 +1,6 @@
 import { ConflictError, InvalidStateError, NotFoundError, ValidationError } from "@petri/service-kit";
 import { describe, expect, it } from "vitest";
-import { EXPERIMENT_STATUSES } from "../lifecycle/transitions.js";
+import { EXPERIMENT_STATUSES } from "@petri/contracts/vocabulary";
 import { isActiveJobStatus } from "./active-jobs.js";
 import {
   DEFAULT_DEADLINE_DAYS,

@@ -9,9 +9,10 @@ import {
   type Principal,
   ValidationError,
 } from "@petri/service-kit";
+import type { ExperimentStatusName } from "@petri/contracts/vocabulary";
 import { type ExperimentParties, canSee } from "../authorization.js";
 import { NOTE_MAX_LENGTH, optionalText } from "../text.js";
-import { assertCan, type ExperimentStatus } from "../lifecycle/transitions.js";
+import { assertCan } from "../lifecycle/transitions.js";
 import { JOB_HIDDEN_STATUSES } from "./active-jobs.js";
 
 export const CLAIM_NOTES_MAX_LENGTH = NOTE_MAX_LENGTH;
@@ -97,8 +98,8 @@ export function claimDeadline(input: {
 }
 
 /** Drafts and requests in review are not jobs: to operators they do not exist (404, as an unknown id). */
-export function assertIsJob(experiment: { id: string; status: ExperimentStatus }): void {
-  if ((JOB_HIDDEN_STATUSES as readonly ExperimentStatus[]).includes(experiment.status))
+export function assertIsJob(experiment: { id: string; status: ExperimentStatusName }): void {
+  if ((JOB_HIDDEN_STATUSES as readonly ExperimentStatusName[]).includes(experiment.status))
     throw new NotFoundError("experiment", experiment.id);
 }
 
@@ -124,7 +125,7 @@ export function claimMayRevealState(
  * status (cancelled before a claim) is 409 invalid_state.
  */
 export function assertClaimable(
-  experiment: { id: string; status: ExperimentStatus; operator_id: string | null },
+  experiment: { id: string; status: ExperimentStatusName; operator_id: string | null },
   caller: { revealState: boolean },
 ): void {
   assertIsJob(experiment);
@@ -135,7 +136,7 @@ export function assertClaimable(
 }
 
 /** 409 experiment_already_claimed: another operator's claim won. */
-export function alreadyClaimed(status: ExperimentStatus): ConflictError {
+export function alreadyClaimed(status: ExperimentStatusName): ConflictError {
   return new ConflictError(
     "the experiment was already claimed by another operator",
     "experiment_already_claimed",

@@ -1,10 +1,4 @@
-export {
-  PRIVACY_SETTINGS,
-  TURNAROUND_PRIORITIES,
-  type JobRequirements,
-  jobRequirementsOf,
-  templateFor,
-} from "./job-requirements.js";
+export { type JobRequirements, jobRequirementsOf, templateFor } from "./job-requirements.js";
 export {
   CLAIM_NOTES_MAX_LENGTH,
   DEFAULT_DEADLINE_DAYS,

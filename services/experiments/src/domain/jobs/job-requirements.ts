@@ -24,12 +24,16 @@
  * - category: the template's category ("" for CUSTOM without a template).
  */
 import type { EligibilityJob } from "@petri/contracts";
-import { type ExperimentType, EXPERIMENT_TYPES } from "../contracts.js";
+import {
+  EXPERIMENT_TYPES,
+  type ExperimentTypeName,
+  PRIVACY_LEVELS,
+  type PrivacyLevelName,
+  TURNAROUND_PRIORITIES,
+  type TurnaroundPriorityName,
+} from "@petri/contracts/vocabulary";
 import { usdToCents } from "../estimate/index.js";
 import { type ProtocolTemplate, TEMPLATES, getTemplate, normalizeBslLevel } from "../templates/index.js";
-
-import { PRIVACY_LEVELS as PRIVACY_SETTINGS, TURNAROUND_PRIORITIES } from "@petri/contracts/vocabulary";
-export { PRIVACY_SETTINGS, TURNAROUND_PRIORITIES };
 
 export interface JobRequirements extends EligibilityJob {
   experimentType: string;
@@ -42,14 +46,14 @@ export interface JobRequirements extends EligibilityJob {
   budgetCents: number;
   /** YYYY-MM-DD, or "" when none. */
   deadline: string;
-  priority: (typeof TURNAROUND_PRIORITIES)[number];
+  priority: TurnaroundPriorityName;
   /** 0 when none is stated. */
   desiredTurnaroundDays: number;
   menuTags: string[];
   customProtocol: boolean;
   /** A template category, or "". */
   category: string;
-  privacy: (typeof PRIVACY_SETTINGS)[number];
+  privacy: PrivacyLevelName;
 }
 
 type Rec = Record<string, unknown>;
@@ -80,7 +84,7 @@ function oneOf<T extends string>(allowed: readonly T[], value: unknown): T | und
   return allowed.find((a) => a === text);
 }
 
-function experimentTypeOf(request: unknown): ExperimentType | undefined {
+function experimentTypeOf(request: unknown): ExperimentTypeName | undefined {
   const value = at(request, "experiment_type");
   if (typeof value !== "string") return undefined;
   const upper = value.trim().toUpperCase();
@@ -89,7 +93,7 @@ function experimentTypeOf(request: unknown): ExperimentType | undefined {
 
 /** The template a request names (when it is of the request's type), else the type's reference one. */
 export function templateFor(
-  experimentType: ExperimentType | undefined,
+  experimentType: ExperimentTypeName | undefined,
   templateId: unknown,
 ): ProtocolTemplate | undefined {
   const named = getTemplate(templateId);
@@ -143,7 +147,7 @@ function hardDeadline(request: unknown): string {
 }
 
 /** The assay variants docs/intake-model.md names as lab menu tags. */
-function menuTags(request: unknown, experimentType: ExperimentType | undefined): string[] {
+function menuTags(request: unknown, experimentType: ExperimentTypeName | undefined): string[] {
   const tag = (prefix: string, value: unknown) =>
     typeof value === "string" && value.trim() !== ""
       ? [
@@ -195,6 +199,6 @@ export function jobRequirementsOf(request: unknown): JobRequirements {
       protocolType === "custom" ||
       protocolType === "protocol_design_requested",
     category: template?.category ?? "",
-    privacy: oneOf(PRIVACY_SETTINGS, at(request, "privacy")) ?? "open",
+    privacy: oneOf(PRIVACY_LEVELS, at(request, "privacy")) ?? "open",
   };
 }

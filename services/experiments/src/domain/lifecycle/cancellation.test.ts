@@ -1,12 +1,12 @@
 import fc from "fast-check";
 import { InvalidStateError } from "@petri/service-kit";
 import { describe, expect, it } from "vitest";
+import { EXPERIMENT_STATUSES } from "@petri/contracts/vocabulary";
 import {
   CLAIMED_OPERATOR_COMPENSATION_BPS,
   cancellationSettlement,
   claimedCompensationCents,
 } from "./cancellation.js";
-import { EXPERIMENT_STATUSES } from "./transitions.js";
 
 describe("cancellation settlement", () => {
   it("refunds per status: draft nothing held, open and pending_review in full, claimed 80 %, in_progress none", () => {

@@ -12,7 +12,8 @@
  * refund + compensation always equals the hold for a submitted experiment, so the escrow
  * ledger balances to the cent.
  */
-import { assertCan, type ExperimentStatus } from "./transitions.js";
+import type { ExperimentStatusName } from "@petri/contracts/vocabulary";
+import { assertCan } from "./transitions.js";
 
 /** The operator's share of the hold when a claimed experiment is cancelled: 20 % (basis points). */
 export const CLAIMED_OPERATOR_COMPENSATION_BPS = 2_000;
@@ -36,7 +37,10 @@ export function claimedCompensationCents(holdCents: number): number {
  * InvalidStateError (409 invalid_state, details.status and allowed_from) when the status
  * cannot be cancelled.
  */
-export function cancellationSettlement(status: ExperimentStatus, holdCents: number): CancellationSettlement {
+export function cancellationSettlement(
+  status: ExperimentStatusName,
+  holdCents: number,
+): CancellationSettlement {
   assertCan("cancel", status);
   if (!Number.isSafeInteger(holdCents) || holdCents < 0)
     throw new RangeError(`a hold must be a whole number of cents >= 0, got ${holdCents}`);

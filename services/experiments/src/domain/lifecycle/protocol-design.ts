@@ -11,8 +11,9 @@
  * Staff cannot simply approve a design request: it has no protocol until one is accepted.
  */
 import { DomainError } from "@petri/service-kit";
+import type { ExperimentStatusName } from "@petri/contracts/vocabulary";
 import type { ReviewReason } from "../contracts.js";
-import { assertCan, type ExperimentStatus } from "./transitions.js";
+import { assertCan } from "./transitions.js";
 
 /**
  * A protocol-design step that the experiment's design state does not allow: 409 (wrong
@@ -66,7 +67,7 @@ export type ProposalComment = {
 };
 
 export interface DesignState {
-  status: ExperimentStatus;
+  status: ExperimentStatusName;
   reviewReasons: readonly string[];
   proposal: ProtocolProposal | null;
 }

@@ -1,7 +1,7 @@
 import { InvalidStateError } from "@petri/service-kit";
 import { describe, expect, it } from "vitest";
+import { EXPERIMENT_STATUSES } from "@petri/contracts/vocabulary";
 import { RESULTS_READABLE_FROM, assertResultsReadable } from "./results-access.js";
-import { EXPERIMENT_STATUSES } from "./transitions.js";
 
 describe("results visibility by status", () => {
   it("shows results from pending_approval on, and nothing before", () => {

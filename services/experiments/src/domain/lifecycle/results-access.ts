@@ -5,17 +5,17 @@
  * submitted there is nothing to read: 409 invalid_state.
  */
 import { InvalidStateError } from "@petri/service-kit";
-import type { ExperimentStatus } from "./transitions.js";
+import type { ExperimentStatusName } from "@petri/contracts/vocabulary";
 
 export const RESULTS_READABLE_FROM = [
   "pending_approval",
   "completed",
   "disputed",
   "resolved",
-] as const satisfies readonly ExperimentStatus[];
+] as const satisfies readonly ExperimentStatusName[];
 
-export function assertResultsReadable(status: ExperimentStatus): void {
-  if (!(RESULTS_READABLE_FROM as readonly ExperimentStatus[]).includes(status))
+export function assertResultsReadable(status: ExperimentStatusName): void {
+  if (!(RESULTS_READABLE_FROM as readonly ExperimentStatusName[]).includes(status))
     throw new InvalidStateError(
       `results are not available for an experiment in status ${status}`,
       status,

@@ -2,8 +2,10 @@ import { InvalidStateError } from "@petri/service-kit";
 import { describe, expect, it } from "vitest";
 import {
   EXPERIMENT_STATUSES,
-  type ExperimentStatus,
-  type LifecycleAction,
+  type ExperimentActionName,
+  type ExperimentStatusName,
+} from "@petri/contracts/vocabulary";
+import {
   TERMINAL_STATUSES,
   TRANSITIONS,
   actionsFrom,
@@ -19,8 +21,8 @@ import {
  * table must change this too.
  */
 const EXPECTED: Record<
-  LifecycleAction,
-  Partial<Record<ExperimentStatus, ExperimentStatus | "=" | "open|pending_review">>
+  ExperimentActionName,
+  Partial<Record<ExperimentStatusName, ExperimentStatusName | "=" | "open|pending_review">>
 > = {
   submit: { draft: "open|pending_review" },
   approve_review: { pending_review: "open" },
@@ -44,7 +46,7 @@ const EXPECTED: Record<
   resolve_dispute: { disputed: "resolved" },
 };
 
-const ACTIONS = Object.keys(EXPECTED) as LifecycleAction[];
+const ACTIONS = Object.keys(EXPECTED) as ExperimentActionName[];
 
 function error(fn: () => unknown): InvalidStateError {
   try {

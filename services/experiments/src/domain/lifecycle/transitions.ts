@@ -26,36 +26,32 @@ import {
 } from "@petri/contracts/vocabulary";
 import { InvalidStateError } from "@petri/service-kit";
 
-/** The statuses are petri.experiments.v1.ExperimentStatus's, in lifecycle order. */
-export { EXPERIMENT_STATUSES };
-export type ExperimentStatus = ExperimentStatusName;
-
 /** No transition leaves these. */
-export const TERMINAL_STATUSES: readonly ExperimentStatus[] = ["completed", "resolved", "cancelled"];
+export const TERMINAL_STATUSES: readonly ExperimentStatusName[] = ["completed", "resolved", "cancelled"];
 
-export function isExperimentStatus(value: string): value is ExperimentStatus {
+export function isExperimentStatus(value: string): value is ExperimentStatusName {
   return (EXPERIMENT_STATUSES as readonly string[]).includes(value);
 }
 
 /** Who performs an action (the use case checks the principal; the table documents it). */
 export type LifecycleActor = "requester" | "staff" | "operator";
 
-/** The actions are petri.experiments.v1.ExperimentAction's; the table below has a rule for each. */
-export type LifecycleAction = ExperimentActionName;
-
 export interface TransitionRule {
   readonly actor: LifecycleActor;
   /** The statuses the action is allowed from (details.allowed_from when refused). */
-  readonly from: readonly ExperimentStatus[];
+  readonly from: readonly ExperimentStatusName[];
   /**
    * Where it can lead; "unchanged" for actions that keep the status (PATCH, proposals).
    * With several targets the caller names the one it takes (submit: open or pending_review).
    */
-  readonly to: readonly ExperimentStatus[] | "unchanged";
+  readonly to: readonly ExperimentStatusName[] | "unchanged";
 }
 
-/** The transition table; every use case that changes an experiment goes through it. */
-export const TRANSITIONS: Readonly<Record<LifecycleAction, TransitionRule>> = {
+/**
+ * The transition table, a rule for each petri.experiments.v1.ExperimentAction; every use case
+ * that changes an experiment goes through it.
+ */
+export const TRANSITIONS: Readonly<Record<ExperimentActionName, TransitionRule>> = {
   submit: { actor: "requester", from: ["draft"], to: ["open", "pending_review"] },
   approve_review: { actor: "staff", from: ["pending_review"], to: ["open"] },
   reject_review: { actor: "staff", from: ["pending_review"], to: ["cancelled"] },
@@ -77,7 +73,7 @@ export const TRANSITIONS: Readonly<Record<LifecycleAction, TransitionRule>> = {
   resolve_dispute: { actor: "staff", from: ["disputed"], to: ["resolved"] },
 };
 
-const VERBS: Record<LifecycleAction, string> = {
+const VERBS: Record<ExperimentActionName, string> = {
   submit: "submitted",
   approve_review: "approved by review",
   reject_review: "rejected by review",
@@ -95,21 +91,21 @@ const VERBS: Record<LifecycleAction, string> = {
 };
 
 /** True when `action` is allowed from `status` (the status precondition only). */
-export function can(action: LifecycleAction, status: ExperimentStatus): boolean {
+export function can(action: ExperimentActionName, status: ExperimentStatusName): boolean {
   return TRANSITIONS[action].from.includes(status);
 }
 
-const ACTIONS_BY_STATUS: ReadonlyMap<ExperimentStatus, readonly LifecycleAction[]> = new Map(
+const ACTIONS_BY_STATUS: ReadonlyMap<ExperimentStatusName, readonly ExperimentActionName[]> = new Map(
   EXPERIMENT_STATUSES.map((status) => [status, EXPERIMENT_ACTIONS.filter((action) => can(action, status))]),
 );
 
 /** The actions allowed from `status` (the status precondition only), in the lifecycle's order. */
-export function actionsFrom(status: ExperimentStatus): readonly LifecycleAction[] {
+export function actionsFrom(status: ExperimentStatusName): readonly ExperimentActionName[] {
   return ACTIONS_BY_STATUS.get(status) ?? [];
 }
 
 /** Throws 409 invalid_state with details.status and details.allowed_from unless allowed. */
-export function assertCan(action: LifecycleAction, status: ExperimentStatus): void {
+export function assertCan(action: ExperimentActionName, status: ExperimentStatusName): void {
   const rule = TRANSITIONS[action];
   if (!rule.from.includes(status)) {
     throw new InvalidStateError(
@@ -126,10 +122,10 @@ export function assertCan(action: LifecycleAction, status: ExperimentStatus): vo
  * action is not allowed from `status`.
  */
 export function transition(
-  action: LifecycleAction,
-  status: ExperimentStatus,
-  target?: ExperimentStatus,
-): ExperimentStatus {
+  action: ExperimentActionName,
+  status: ExperimentStatusName,
+  target?: ExperimentStatusName,
+): ExperimentStatusName {
   assertCan(action, status);
   const rule = TRANSITIONS[action];
   if (rule.to === "unchanged") {

@@ -12,10 +12,9 @@
  * A change that alters parameters or results makes a new id ("-v2"); wording fixes bump
  * minor/patch in place. Old ids stay in the catalogue so stored requests keep resolving.
  */
-import type { ExperimentType } from "../contracts.js";
+import type { BslLevelName, ExperimentTypeName } from "@petri/contracts/vocabulary";
 import type {
   BooleanParameter,
-  BslLevel,
   EnumParameter,
   NumberParameter,
   ProtocolTemplate,
@@ -79,9 +78,9 @@ interface TemplateSpec {
   name: string;
   description: string;
   category: TemplateCategory;
-  bsl_level: BslLevel;
+  bsl_level: BslLevelName;
   version: string;
-  experiment_type: ExperimentType;
+  experiment_type: ExperimentTypeName;
   parameters: TemplateParameter[];
   equipment_required: string[];
   typical_materials: TemplateMaterial[];

@@ -1,6 +1,5 @@
 export type {
   BooleanParameter,
-  BslLevel,
   EnumParameter,
   NumberParameter,
   ProtocolTemplate,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { EXPERIMENT_TYPES } from "../contracts.js";
+import { EXPERIMENT_TYPES } from "@petri/contracts/vocabulary";
 import type { ProtocolTemplate } from "./index.js";
 import {
   TEMPLATES,

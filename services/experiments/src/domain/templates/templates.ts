@@ -1,9 +1,9 @@
 /**
  * Template look-ups, listing filters and parameter checks. Pure: no I/O, no clock.
  */
+import type { BslLevelName } from "@petri/contracts/vocabulary";
 import { TEMPLATE_CATALOGUE } from "./catalogue.js";
 import type {
-  BslLevel,
   ProtocolTemplate,
   TemplateCategory,
   TemplateListFilter,
@@ -39,14 +39,14 @@ export function isTemplateCategory(value: unknown): value is TemplateCategory {
  * "BSL-1", "BSL1", "bsl1", "bsl-1", "BSL 1", "BSL_1", "1" (and the number 1) all give "BSL-1";
  * levels 1 to 4 are recognised. Anything else gives null.
  */
-export function normalizeBslLevel(value: unknown): BslLevel | null {
+export function normalizeBslLevel(value: unknown): BslLevelName | null {
   let level: number | null = null;
   if (typeof value === "number" && Number.isInteger(value)) level = value;
   if (typeof value === "string") {
     const match = /^\s*(?:bsl)?[\s_-]*([1-4])\s*$/i.exec(value);
     if (match) level = Number(match[1]);
   }
-  return level !== null && level >= 1 && level <= 4 ? (`BSL-${level}` as BslLevel) : null;
+  return level !== null && level >= 1 && level <= 4 ? (`BSL-${level}` as BslLevelName) : null;
 }
 
 /** "$200-$400"; whole dollars without decimals, otherwise two decimals. */

@@ -2,7 +2,8 @@
  * Protocol templates (docs/api.md "Template"): standard method outlines a request can reference
  * with `protocol.template_id` and fill with `protocol.template_parameters`.
  */
-import type { ExperimentType, RequestError } from "../contracts.js";
+import type { BslLevelName, ExperimentTypeName } from "@petri/contracts/vocabulary";
+import type { RequestError } from "../contracts.js";
 
 export type TemplateCategory =
   "biochemistry" | "microbiology" | "cell_biology" | "molecular_biology" | "analytical";
@@ -14,9 +15,6 @@ export const TEMPLATE_CATEGORIES: readonly TemplateCategory[] = [
   "molecular_biology",
   "analytical",
 ];
-
-/** Templates are listed with the hyphenated spelling; requests may write BSL1 (see normalizeBslLevel). */
-export type BslLevel = "BSL-1" | "BSL-2" | "BSL-3" | "BSL-4";
 
 export type TemplateParameterType = "string" | "number" | "integer" | "boolean" | "enum";
 
@@ -79,10 +77,10 @@ export interface ProtocolTemplate {
   readonly name: string;
   readonly description: string;
   readonly category: TemplateCategory;
-  readonly bsl_level: BslLevel;
+  readonly bsl_level: BslLevelName;
   /** Semantic version; its major number equals the id's "-vN" suffix. */
   readonly version: string;
-  readonly experiment_type: ExperimentType;
+  readonly experiment_type: ExperimentTypeName;
   readonly parameters: readonly TemplateParameter[];
   readonly equipment_required: readonly string[];
   readonly typical_materials: readonly TemplateMaterial[];
@@ -99,7 +97,7 @@ export interface TemplateListItem {
   name: string;
   description: string;
   category: TemplateCategory;
-  bsl_level: BslLevel;
+  bsl_level: BslLevelName;
   /** e.g. "$200-$400". */
   estimated_cost_range: string;
 }

@@ -11,7 +11,7 @@
  * - Privacy: any setting but "open" replaces the title with a neutral one naming only the type
  *   ("Private MIC/MBC request"); the Job fields carry nothing else from the request.
  */
-import type { ExperimentType } from "@petri/contracts";
+import type { ExperimentTypeName } from "@petri/contracts/vocabulary";
 import { type MatchScore, scoreMatch } from "../matching/score.js";
 import type { Operator } from "../operators/operator.js";
 import type { JobRecord } from "./projection.js";
@@ -20,7 +20,7 @@ import { matchingRequirements } from "./requirements.js";
 /** How many of the newest open jobs one feed request considers. */
 export const FEED_CANDIDATE_LIMIT = 1_000;
 
-export const EXPERIMENT_TYPE_LABELS: Readonly<Record<ExperimentType, string>> = {
+export const EXPERIMENT_TYPE_LABELS: Readonly<Record<ExperimentTypeName, string>> = {
   SANGER_PLASMID_VERIFICATION: "Sanger plasmid verification",
   QPCR_EXPRESSION: "qPCR expression",
   CELL_VIABILITY_IC50: "cell viability IC50",
@@ -40,7 +40,7 @@ export function isPrivateJob(job: Pick<JobRecord, "requirements">): boolean {
 export function feedTitle(job: Pick<JobRecord, "requirements" | "title">): string {
   if (!isPrivateJob(job)) return job.title;
   const label = Object.hasOwn(EXPERIMENT_TYPE_LABELS, job.requirements.experiment_type)
-    ? EXPERIMENT_TYPE_LABELS[job.requirements.experiment_type as ExperimentType]
+    ? EXPERIMENT_TYPE_LABELS[job.requirements.experiment_type as ExperimentTypeName]
     : "experiment";
   return `Private ${label} request`;
 }

@@ -3,13 +3,14 @@
  * snake_case, event-carried from the experiments service, and their reading as the matching
  * input (../operators/job.ts).
  */
-import { EXPERIMENT_TYPES, type ExperimentType } from "@petri/contracts";
+import {
+  EXPERIMENT_TYPES,
+  type ExperimentTypeName,
+  TURNAROUND_PRIORITIES,
+  type TurnaroundPriorityName,
+} from "@petri/contracts/vocabulary";
 import { parseBsl } from "../operators/bsl.js";
 import type { JobRequirements } from "../operators/job.js";
-import { TURNAROUND_PRIORITIES, type TurnaroundPriority } from "../operators/types.js";
-
-import { PRIVACY_LEVELS as PRIVACY_SETTINGS } from "@petri/contracts/vocabulary";
-export { PRIVACY_SETTINGS };
 
 export interface StoredJobRequirements {
   experiment_type: string;
@@ -33,11 +34,11 @@ export interface StoredJobRequirements {
   privacy: string;
 }
 
-function isExperimentType(value: string): value is ExperimentType {
+function isExperimentType(value: string): value is ExperimentTypeName {
   return (EXPERIMENT_TYPES as readonly string[]).includes(value);
 }
 
-function isPriority(value: string): value is TurnaroundPriority {
+function isPriority(value: string): value is TurnaroundPriorityName {
   return (TURNAROUND_PRIORITIES as readonly string[]).includes(value);
 }
 

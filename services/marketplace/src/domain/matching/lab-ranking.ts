@@ -3,8 +3,9 @@
  * staff (also the ineligible ones, with the hard filters they fail, after every eligible lab).
  * The scan is bounded to RANK_LABS_OPERATOR_LIMIT active operators.
  */
+import type { CapacityLevelName } from "@petri/contracts/vocabulary";
 import type { JobRequirements, Operator } from "../operators/index.js";
-import { type OperatorAvailability, availabilityFromCount } from "./availability.js";
+import { availabilityFromCount } from "./availability.js";
 import { type MatchScore, scoreMatch } from "./score.js";
 
 /** How many active operators one ranking considers. */
@@ -14,7 +15,7 @@ export interface LabRanking {
   /** Eligible labs best first, then (staff only) ineligible ones best first; ties by operator id. */
   labs: MatchScore[];
   eligibleCount: number;
-  availability: OperatorAvailability;
+  availability: CapacityLevelName;
 }
 
 function byScoreThenId(a: MatchScore, b: MatchScore): number {

@@ -35,6 +35,7 @@
  * never lower the score. Ineligible operators still get components and a score (for staff
  * display); rankOperators keeps eligible operators only.
  */
+import type { TurnaroundPriorityName } from "@petri/contracts/vocabulary";
 import {
   availableEquipment,
   isQualifiedFor,
@@ -45,7 +46,6 @@ import {
   type JobRequirements,
   type Operator,
   type QualityMetrics,
-  type TurnaroundPriority,
 } from "../operators/index.js";
 
 export const MATCH_WEIGHTS = { capability: 35, turnaround: 25, cost: 25, quality: 15 } as const;
@@ -55,7 +55,7 @@ export const CAPABILITY_PARTS = {
   instruments: 0.15,
   custom_protocol: 0.15,
 } as const;
-export const DEFAULT_TARGET_DAYS: Readonly<Record<TurnaroundPriority, number>> = {
+export const DEFAULT_TARGET_DAYS: Readonly<Record<TurnaroundPriorityName, number>> = {
   standard: 14,
   expedited: 7,
   urgent: 3,

@@ -3,7 +3,7 @@
  * as "BSL-1"/"BSL-2" (D19). BSL-3 and above is not a level an operator may declare or a job may
  * carry on Petri; parsing it yields null.
  */
-import type { BslLevel } from "./types.js";
+import type { SupportedBslLevel } from "./types.js";
 
 /** Numeric level (1..4) of any accepted spelling, or null. */
 export function bslNumber(value: unknown): number | null {
@@ -14,12 +14,12 @@ export function bslNumber(value: unknown): number | null {
 }
 
 /** Canonical supported spelling ("BSL-2") or null for unknown / unsupported (BSL-3+) levels. */
-export function parseBsl(value: unknown): BslLevel | null {
+export function parseBsl(value: unknown): SupportedBslLevel | null {
   const n = bslNumber(value);
   return n === 1 ? "BSL-1" : n === 2 ? "BSL-2" : null;
 }
 
 /** BSL-1 < BSL-2. */
-export function bslRank(level: BslLevel): number {
+export function bslRank(level: SupportedBslLevel): number {
   return level === "BSL-1" ? 1 : 2;
 }

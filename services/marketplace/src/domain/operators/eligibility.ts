@@ -19,11 +19,13 @@ import type { EligibilityJob, EligibilitySnapshot } from "@petri/contracts";
 import { bslRank } from "./bsl.js";
 import { type JobRequirements, normalizeName } from "./job.js";
 import type { Operator } from "./operator.js";
-import type { BslLevel } from "./types.js";
+import type { SupportedBslLevel } from "./types.js";
 import { declaredEquipmentNames } from "./verification.js";
 
 /** The lab's effective maximum BSL (lower of declared and verified), or null if unverified. */
-export function effectiveMaxBsl(operator: Pick<Operator, "profile" | "verification">): BslLevel | null {
+export function effectiveMaxBsl(
+  operator: Pick<Operator, "profile" | "verification">,
+): SupportedBslLevel | null {
   const verified = operator.verification?.max_bsl;
   if (verified === undefined) return null;
   const declared = operator.profile.compliance.max_bsl;

@@ -3,12 +3,13 @@
  * experiments events; defined here (and re-exported by ../matching) so that operators and
  * matching share one input type without a module cycle.
  */
-import type { BslLevel, ExperimentType, TurnaroundPriority } from "./types.js";
+import type { ExperimentTypeName, TurnaroundPriorityName } from "@petri/contracts/vocabulary";
+import type { SupportedBslLevel } from "./types.js";
 
 export interface JobRequirements {
-  experiment_type: ExperimentType;
+  experiment_type: ExperimentTypeName;
   /** Stored spelling (D19); BSL-3+ never reaches an open job. */
-  bsl: BslLevel;
+  bsl: SupportedBslLevel;
   needs_human_samples_approval: boolean;
   needs_animal_samples_approval: boolean;
   needs_hazardous_chemicals_approval: boolean;
@@ -19,7 +20,7 @@ export interface JobRequirements {
   desired_turnaround_days?: number;
   /** ISO date (YYYY-MM-DD, end of that UTC day) or date-time. */
   deadline?: string;
-  priority: TurnaroundPriority;
+  priority: TurnaroundPriorityName;
   /** Optional finer capability hints: menu tags of the assay (e.g. qpcr_taqman). */
   menu_tags?: readonly string[];
   /** The request brings its own (custom) protocol; implied for the CUSTOM type. */

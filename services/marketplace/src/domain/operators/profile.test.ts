@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 
+import { EXPERIMENT_TYPES } from "@petri/contracts/vocabulary";
 import { validateOperatorProfile } from "./profile.js";
 import { profileInput } from "../../../test/support/operators.js";
-import { EXPERIMENT_TYPES } from "./types.js";
 import { validateVerificationRecord } from "./verification.js";
 
 function errorsOf(input: unknown) {

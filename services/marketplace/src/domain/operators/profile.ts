@@ -20,16 +20,16 @@
  */
 import { z } from "zod";
 
-import { parseBsl } from "./bsl.js";
-import { parseWith } from "./errors.js";
 import {
   CAPACITY_LEVELS,
   EXPERIMENT_TYPES,
+  type ExperimentTypeName,
   INSTITUTIONAL_APPROVAL_TYPES,
   OPERATOR_TYPES,
-  type ExperimentType,
-  type Validation,
-} from "./types.js";
+} from "@petri/contracts/vocabulary";
+import { parseBsl } from "./bsl.js";
+import { parseWith } from "./errors.js";
+import { type Validation } from "./types.js";
 
 export const PROFILE_LIMITS = {
   shortText: 200,
@@ -198,13 +198,16 @@ export function validateOperatorProfile(input: unknown): Validation<OperatorProf
   return parseWith(operatorProfileSchema, input);
 }
 
-export function priceBandFor(profile: OperatorProfile, type: ExperimentType): PriceBand | undefined {
+export function priceBandFor(profile: OperatorProfile, type: ExperimentTypeName): PriceBand | undefined {
   return Object.hasOwn(profile.commercial_terms.pricing, type)
     ? profile.commercial_terms.pricing[type]
     : undefined;
 }
 
-export function turnaroundFor(profile: OperatorProfile, type: ExperimentType): TurnaroundTerms | undefined {
+export function turnaroundFor(
+  profile: OperatorProfile,
+  type: ExperimentTypeName,
+): TurnaroundTerms | undefined {
   return Object.hasOwn(profile.commercial_terms.turnaround_days, type)
     ? profile.commercial_terms.turnaround_days[type]
     : undefined;

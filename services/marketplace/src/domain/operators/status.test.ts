@@ -1,13 +1,12 @@
 import { describe, expect, it } from "vitest";
 
+import { OPERATOR_STATUSES, type OperatorStatusName } from "@petri/contracts/vocabulary";
 import {
-  OPERATOR_STATUSES,
   allowedEvents,
   initialOperatorState,
   transitionOperator,
   type OperatorEvent,
   type OperatorEventType,
-  type OperatorStatus,
 } from "./status.js";
 import { NOW, verification } from "../../../test/support/operators.js";
 import type { VerificationRecord } from "./verification.js";
@@ -22,7 +21,7 @@ const EVENTS: Record<OperatorEventType, OperatorEvent> = {
   reinstate: { type: "reinstate" },
 };
 
-const ALLOWED: Record<string, OperatorStatus> = {
+const ALLOWED: Record<string, OperatorStatusName> = {
   "onboarding:submit": "pending_verification",
   "rejected:submit": "pending_verification",
   "pending_verification:verify": "active",
@@ -34,7 +33,7 @@ const ALLOWED: Record<string, OperatorStatus> = {
   "suspended:reinstate": "active",
 };
 
-const state = (status: OperatorStatus) => ({ status, changed_at: "2026-01-01T00:00:00.000Z" });
+const state = (status: OperatorStatusName) => ({ status, changed_at: "2026-01-01T00:00:00.000Z" });
 
 describe("operator status machine", () => {
   it("starts in onboarding", () => {

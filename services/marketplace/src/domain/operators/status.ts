@@ -22,10 +22,6 @@
 import type { OperatorStatusName } from "@petri/contracts/vocabulary";
 import { isVerificationComplete, verificationGaps, type VerificationRecord } from "./verification.js";
 
-import { OPERATOR_STATUSES } from "@petri/contracts/vocabulary";
-export { OPERATOR_STATUSES };
-export type OperatorStatus = OperatorStatusName;
-
 export type OperatorEvent =
   | { type: "submit" }
   | { type: "verify"; verification: VerificationRecord }
@@ -37,7 +33,7 @@ export type OperatorEvent =
 export type OperatorEventType = OperatorEvent["type"];
 
 export interface OperatorState {
-  status: OperatorStatus;
+  status: OperatorStatusName;
   /** Reason of the last rejection or suspension while the operator is in that status. */
   reason?: string;
   /** ISO timestamp of the last transition. */
@@ -50,7 +46,7 @@ export type TransitionResult =
 
 /** The transition table: event -> (from status -> to status). */
 export const TRANSITIONS: Readonly<
-  Record<OperatorEventType, Partial<Record<OperatorStatus, OperatorStatus>>>
+  Record<OperatorEventType, Partial<Record<OperatorStatusName, OperatorStatusName>>>
 > = {
   submit: { onboarding: "pending_verification", rejected: "pending_verification" },
   verify: { pending_verification: "active" },
@@ -66,13 +62,13 @@ export function initialOperatorState(now: Date): OperatorState {
 }
 
 /** Events allowed from `status` (ignoring guards such as a complete verification record). */
-export function allowedEvents(status: OperatorStatus): OperatorEventType[] {
+export function allowedEvents(status: OperatorStatusName): OperatorEventType[] {
   return (Object.keys(TRANSITIONS) as OperatorEventType[]).filter(
     (e) => TRANSITIONS[e][status] !== undefined,
   );
 }
 
-export function canTransition(status: OperatorStatus, event: OperatorEventType): boolean {
+export function canTransition(status: OperatorStatusName, event: OperatorEventType): boolean {
   return TRANSITIONS[event][status] !== undefined;
 }
 

@@ -1,30 +1,12 @@
 /**
- * Vocabulary shared by the operator and matching modules.
- *
- * The experiment types come from @petri/contracts, the list every service shares.
+ * Shared by the operator and matching modules. The enumerations (experiment types, capacity
+ * levels, ...) are @petri/contracts/vocabulary's, imported from there where they are used.
  */
-export { EXPERIMENT_TYPES, type ExperimentType } from "@petri/contracts";
-import type {
-  BslLevelName,
-  CapacityLevelName,
-  OperatorTypeName,
-  TurnaroundPriorityName,
-} from "@petri/contracts/vocabulary";
+import type { BslLevelName } from "@petri/contracts/vocabulary";
 
 /** Stored spelling of the biosafety levels a lab may hold: the ones Petri runs (decisions.md D19). */
-export const BSL_LEVELS = ["BSL-1", "BSL-2"] as const satisfies readonly BslLevelName[];
-export type BslLevel = (typeof BSL_LEVELS)[number];
-
-import {
-  CAPACITY_LEVELS,
-  INSTITUTIONAL_APPROVAL_TYPES,
-  OPERATOR_TYPES,
-  TURNAROUND_PRIORITIES,
-} from "@petri/contracts/vocabulary";
-export { CAPACITY_LEVELS, INSTITUTIONAL_APPROVAL_TYPES, OPERATOR_TYPES, TURNAROUND_PRIORITIES };
-export type CapacityLevel = CapacityLevelName;
-export type OperatorType = OperatorTypeName;
-export type TurnaroundPriority = TurnaroundPriorityName;
+export const SUPPORTED_BSL_LEVELS = ["BSL-1", "BSL-2"] as const satisfies readonly BslLevelName[];
+export type SupportedBslLevel = (typeof SUPPORTED_BSL_LEVELS)[number];
 
 /** A field-level error with a readable JSON path (same shape as the experiments intake errors). */
 export interface FieldError {

@@ -12,11 +12,12 @@
  */
 import { z } from "zod";
 
+import { EXPERIMENT_TYPES } from "@petri/contracts/vocabulary";
 import { parseBsl } from "./bsl.js";
 import { parseWith } from "./errors.js";
 import { normalizeName } from "./job.js";
 import type { OperatorProfile } from "./profile.js";
-import { EXPERIMENT_TYPES, type Validation } from "./types.js";
+import { type Validation } from "./types.js";
 
 export const verificationRecordSchema = z.strictObject({
   identity_verified: z.boolean(),

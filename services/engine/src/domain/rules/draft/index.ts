@@ -9,8 +9,8 @@
  * ones from docs/assay-notes.md §7 (CLSI M07/M02, dose-response design, MIQE); every
  * value the requester must check is listed in `notes`.
  */
-import type { ExperimentType } from "@petri/contracts";
 
+import type { ExperimentTypeName } from "@petri/contracts/vocabulary";
 import { capitalise, prose } from "../format.js";
 import type { DraftInput, TypeDraft } from "./shared.js";
 import { draftMic, draftZone } from "./antimicrobial.js";
@@ -21,7 +21,7 @@ import { draftCustom } from "./custom.js";
 
 export type { DraftInput, TypeDraft } from "./shared.js";
 
-function draftOf(type: ExperimentType, input: DraftInput, query: string): TypeDraft {
+function draftOf(type: ExperimentTypeName, input: DraftInput, query: string): TypeDraft {
   switch (type) {
     case "MIC_MBC_ASSAY":
       return draftMic(input);
@@ -47,14 +47,14 @@ function sentence(text: string): string {
   return /^[a-z]+(?![A-Za-z0-9])/.test(text) ? capitalise(text) : text;
 }
 
-const ONE_ORGANISM: readonly ExperimentType[] = [
+const ONE_ORGANISM: readonly ExperimentTypeName[] = [
   "MIC_MBC_ASSAY",
   "ZONE_OF_INHIBITION",
   "MICROBIAL_GROWTH_MATRIX",
 ];
-const ONE_CELL_LINE: readonly ExperimentType[] = ["CELL_VIABILITY_IC50", "QPCR_EXPRESSION"];
+const ONE_CELL_LINE: readonly ExperimentTypeName[] = ["CELL_VIABILITY_IC50", "QPCR_EXPRESSION"];
 
-export function draftForType(type: ExperimentType, input: DraftInput, query: string): TypeDraft {
+export function draftForType(type: ExperimentTypeName, input: DraftInput, query: string): TypeDraft {
   const draft = draftOf(type, input, query);
   const notes = [...draft.notes];
   const { organisms, cellLines } = input.extraction;

@@ -2,7 +2,8 @@
  * Checks on the normalised request: processed outputs of the type, a hard deadline in the past,
  * and the template's own parameter checks.
  */
-import type { ExperimentType, RequestError } from "../../contracts.js";
+import type { ExperimentTypeName } from "@petri/contracts/vocabulary";
+import type { RequestError } from "../../contracts.js";
 import { PROCESSED_OUTPUTS_ANY_TYPE, PROCESSED_OUTPUTS_BY_TYPE, type NormalizedDraft } from "../model.js";
 import type { ParsedSections } from "../normalize.js";
 import { joinPath } from "../paths.js";
@@ -11,7 +12,7 @@ import type { ValidationMode } from "../validation-result.js";
 import type { Findings } from "./findings.js";
 
 export function checkProcessedOutputs(
-  type: ExperimentType | undefined,
+  type: ExperimentTypeName | undefined,
   sections: ParsedSections,
   findings: Findings,
 ): void {

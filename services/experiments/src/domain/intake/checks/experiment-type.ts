@@ -1,8 +1,8 @@
-import { EXPERIMENT_TYPES, type ExperimentType } from "../../contracts.js";
+import { EXPERIMENT_TYPES, type ExperimentTypeName } from "@petri/contracts/vocabulary";
 import type { Findings } from "./findings.js";
 
 /** Case-insensitive experiment type ("mic_mbc_assay", "MIC-MBC-ASSAY" -> MIC_MBC_ASSAY). */
-export function parseExperimentType(value: unknown): ExperimentType | null {
+export function parseExperimentType(value: unknown): ExperimentTypeName | null {
   if (typeof value !== "string") return null;
   const canonical = value
     .trim()
@@ -12,7 +12,7 @@ export function parseExperimentType(value: unknown): ExperimentType | null {
 }
 
 /** Reads experiment_type as sent; reports it missing or unknown. */
-export function checkExperimentType(sent: unknown, findings: Findings): ExperimentType | undefined {
+export function checkExperimentType(sent: unknown, findings: Findings): ExperimentTypeName | undefined {
   if (sent === undefined) {
     findings.missing.push({
       path: "experiment_type",

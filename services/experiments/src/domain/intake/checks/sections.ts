@@ -5,7 +5,7 @@
  */
 import type { z } from "zod";
 
-import type { ExperimentType } from "../../contracts.js";
+import type { ExperimentTypeName } from "@petri/contracts/vocabulary";
 import { fieldMessage, readableMessage, toRequestErrors } from "../issues.js";
 import type { ParsedSections } from "../normalize.js";
 import { child, formatPath } from "../paths.js";
@@ -56,7 +56,7 @@ export function parseSections(request: RawRequest, findings: Findings): ParsedSe
 /** Sections of other experiment types, and a custom protocol where none applies. */
 export function checkForeignTypeSections(
   request: RawRequest,
-  type: ExperimentType,
+  type: ExperimentTypeName,
   findings: Findings,
 ): void {
   const allowed = new Set<TypeSectionKey>(TYPE_SECTIONS[type]);
@@ -88,7 +88,7 @@ export function checkForeignTypeSections(
 /** Title, hypothesis, budget and the type's own section. */
 export function checkRequiredFields(
   request: RawRequest,
-  type: ExperimentType | undefined,
+  type: ExperimentTypeName | undefined,
   findings: Findings,
 ): void {
   const { missing } = findings;
@@ -135,7 +135,7 @@ function capitalise(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-function typeSectionMessage(type: ExperimentType): string {
+function typeSectionMessage(type: ExperimentTypeName): string {
   if (type === "CUSTOM")
     return "experiment_type CUSTOM needs a custom protocol: custom_protocol (or protocol.custom_protocol)";
   if (type === "MIC_MBC_ASSAY")

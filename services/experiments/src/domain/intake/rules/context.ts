@@ -7,14 +7,15 @@
  * (CLSI M07/M02, dose-response design, MIQE), docs/api.md and docs/intake-model.md; where the notes give
  * a requirement but no number, the rule only checks that the request states it.
  */
-import type { ExperimentType, RequestWarning } from "../../contracts.js";
+import type { ExperimentTypeName } from "@petri/contracts/vocabulary";
+import type { RequestWarning } from "../../contracts.js";
 import type { NormalizedDraft } from "../model.js";
 import type { SourcePaths } from "../normalize.js";
 
 export interface RuleContext {
   draft: NormalizedDraft;
   paths: SourcePaths;
-  experimentType?: ExperimentType;
+  experimentType?: ExperimentTypeName;
   now: Date;
   /** True when any string value of the request matches (case-insensitive prose search). */
   mentions(pattern: RegExp): boolean;

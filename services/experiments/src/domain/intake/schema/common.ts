@@ -18,8 +18,12 @@ import { z } from "zod";
 import { bslNumber } from "../bsl.js";
 import { casChecksumOk, normalizeCas } from "../cas.js";
 import { req } from "../required.js";
-import { BUDGET_FLEXIBILITIES, TURNAROUND_PRIORITIES, WEBHOOK_EVENTS } from "@petri/contracts/vocabulary";
-import { PRIVACY_LEVELS as PRIVACY_SETTINGS } from "@petri/contracts/vocabulary";
+import {
+  BUDGET_FLEXIBILITIES,
+  PRIVACY_LEVELS,
+  TURNAROUND_PRIORITIES,
+  WEBHOOK_EVENTS,
+} from "@petri/contracts/vocabulary";
 
 /** Our own size limits where docs/intake-model.md states none. */
 export const LIMITS = {
@@ -37,7 +41,6 @@ export const LIMITS = {
 
 export const SUBMITTER_TYPES = ["human", "ai_agent", "automated_pipeline"] as const;
 export const PRIOR_WORK_TYPES = ["doi", "pmid", "url", "experiment"] as const;
-export { BUDGET_FLEXIBILITIES, TURNAROUND_PRIORITIES };
 export const PACKAGE_LEVELS = ["L0_RAW_ONLY", "L1_BASIC_QC", "L2_INTERPRETATION"] as const;
 export const RAW_DATA_FORMATS = [
   "CSV",
@@ -68,24 +71,17 @@ export const PROCESSED_OUTPUTS = [
   "ANALYSIS_NOTEBOOK",
 ] as const;
 export const PHOTO_DOCUMENTATION = ["none", "key_steps", "all_steps"] as const;
-export { PRIVACY_SETTINGS };
 export const CONDITION_OPERATORS = ["gt", "gte", "lt", "lte", "eq", "neq", "between", "not_between"] as const;
 export const STATISTICAL_TESTS = ["t_test", "anova", "mann_whitney", "chi_square", "fisher_exact"] as const;
-/** The webhook events a request may ask for (petri.notifications.v1.WebhookEvent). */
-export const NOTIFICATION_EVENTS = WEBHOOK_EVENTS;
 export const PREFERRED_CONTACTS = ["email", "webhook", "platform_only"] as const;
 export const PROTOCOL_TYPES = ["standard_template", "custom", "protocol_design_requested"] as const;
 
 export type SubmitterType = (typeof SUBMITTER_TYPES)[number];
-export type BudgetFlexibility = (typeof BUDGET_FLEXIBILITIES)[number];
-export type TurnaroundPriority = (typeof TURNAROUND_PRIORITIES)[number];
 export type PackageLevel = (typeof PACKAGE_LEVELS)[number];
 export type RawDataFormat = (typeof RAW_DATA_FORMATS)[number];
 export type ProcessedOutput = (typeof PROCESSED_OUTPUTS)[number];
-export type PrivacySetting = (typeof PRIVACY_SETTINGS)[number];
 export type ConditionOperator = (typeof CONDITION_OPERATORS)[number];
 export type StatisticalTest = (typeof STATISTICAL_TESTS)[number];
-export type NotificationEvent = (typeof NOTIFICATION_EVENTS)[number];
 export type ProtocolType = (typeof PROTOCOL_TYPES)[number];
 
 // ---------------------------------------------------------------------------------------------
@@ -280,7 +276,7 @@ export const deliverablesSchema = z.strictObject({
   lab_notebook_scan: z.boolean().default(true),
 });
 
-export const privacySchema = z.enum(PRIVACY_SETTINGS);
+export const privacySchema = z.enum(PRIVACY_LEVELS);
 
 export const materialSchema = z.strictObject({
   name: req(name(200)),
@@ -364,8 +360,8 @@ export const acceptanceCriteriaSchema = z.strictObject({
 export const communicationPreferencesSchema = z.strictObject({
   webhook_url: httpsUrl().optional(),
   notification_events: z
-    .array(z.enum(NOTIFICATION_EVENTS))
-    .max(NOTIFICATION_EVENTS.length * 2)
+    .array(z.enum(WEBHOOK_EVENTS))
+    .max(WEBHOOK_EVENTS.length * 2)
     .optional(),
   preferred_contact: z.enum(PREFERRED_CONTACTS).optional(),
 });

@@ -8,7 +8,7 @@
  */
 import { z } from "zod";
 
-import type { ExperimentType } from "../../contracts.js";
+import { type ExperimentTypeName, TURNAROUND_PRIORITIES } from "@petri/contracts/vocabulary";
 import {
   acceptanceCriteriaSchema,
   communicationPreferencesSchema,
@@ -24,7 +24,6 @@ import {
   turnaroundBudgetSchema,
   turnaroundDays,
 } from "./common.js";
-import { TURNAROUND_PRIORITIES } from "./common.js";
 import { customProtocolSchema, protocolSchema } from "./protocol.js";
 import {
   cellViabilitySchema,
@@ -53,7 +52,7 @@ export const TYPE_SECTION_SCHEMAS = {
 export type TypeSectionKey = keyof typeof TYPE_SECTION_SCHEMAS;
 
 /** The section keys that carry each type's parameters (MIC accepts either form, or both). */
-export const TYPE_SECTIONS: Record<ExperimentType, readonly TypeSectionKey[]> = {
+export const TYPE_SECTIONS: Record<ExperimentTypeName, readonly TypeSectionKey[]> = {
   SANGER_PLASMID_VERIFICATION: ["sanger"],
   QPCR_EXPRESSION: ["qpcr"],
   CELL_VIABILITY_IC50: ["cell_viability"],
