@@ -1,5 +1,6 @@
 import { QuotaPolicy, Tier } from "@petri/contracts/identity";
-import { metricSample } from "@petri/service-kit/testing";
+import { metricSampler } from "@petri/fixtures/service-kit";
+import { metricsRegistry } from "@petri/service-kit";
 import { FakeClock } from "@petri/testkit";
 import { beforeEach, describe, expect, it } from "vitest";
 import { MAX_TOKENS_PER_DRAW } from "./lib/quota-leases.js";
@@ -11,6 +12,8 @@ import {
   from,
   gatewayFor,
 } from "../test/support/fake-identity.js";
+
+const metricSample = metricSampler(metricsRegistry);
 
 const SOURCE = "198.51.100.20";
 const START = "2026-03-02T10:00:00.000Z";

@@ -1,5 +1,5 @@
 import { createLogger } from "@petri/service-kit";
-import { repeatedLogKeys } from "@petri/service-kit/testing";
+import { repeatedLogKeys } from "@petri/fixtures/service-kit";
 import { FakeClock } from "@petri/testkit";
 import { beforeEach, describe, expect, it } from "vitest";
 import { FakeIdentity, from, gatewayFor, json } from "../../test/support/fake-identity.js";

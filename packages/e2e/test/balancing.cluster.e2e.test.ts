@@ -10,7 +10,7 @@
  */
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
-import { repeatedLogKeys } from "@petri/service-kit/testing";
+import { repeatedLogKeys } from "@petri/fixtures/service-kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Client, micRequest, newRequester } from "./experiments.scenarios.js";
 import { waitFor } from "./scenarios.js";

@@ -8,7 +8,7 @@
  */
 import { connect, createServer } from "node:net";
 import { type Clock, createLogger, systemClock } from "@petri/service-kit";
-import { repeatedLogKeys } from "@petri/service-kit/testing";
+import { repeatedLogKeys } from "@petri/fixtures/service-kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startStandaloneHost } from "./support/hosts.js";
 import { postDeclaredLengthOnly } from "./support/post-body.js";

@@ -3,8 +3,8 @@
  * against nats-server + PostgreSQL and against the in-process bus + PGlite: the same
  * scenarios, the same expectations.
  */
-import { Failpoints, FAILPOINT, FailpointError } from "@petri/service-kit";
-import { metricSample } from "@petri/service-kit/testing";
+import { Failpoints, FAILPOINT, FailpointError, metricsRegistry } from "@petri/service-kit";
+import { metricSampler } from "@petri/fixtures/service-kit";
 import type { Kysely } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EventBus } from "../src/bus.js";
@@ -22,6 +22,8 @@ import {
 } from "./support/rig.js";
 import { clusterInfraReady, FakeClock } from "./support/testkit.js";
 import { delay, eventually } from "./support/wait.js";
+
+const metricSample = metricSampler(metricsRegistry);
 
 const factories: RigFactory[] = [natsPgRig, inProcessPgliteRig, inProcessPgRig];
 const clusterReady = await clusterInfraReady();

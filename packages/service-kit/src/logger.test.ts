@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { captureLogs } from "../test/log-capture.js";
-import { repeatedLogKeys } from "./log-line-keys.js";
+import { repeatedLogKeys } from "@petri/fixtures/service-kit";
 import { createLogger } from "./logger.js";
 import {
   createRequestContext,

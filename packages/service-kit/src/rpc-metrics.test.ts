@@ -8,9 +8,12 @@ import {
 import { describe, expect, it } from "vitest";
 import { NotFoundError } from "./errors.js";
 import { createLogger } from "./logger.js";
-import { metricSample } from "./metric-sample.js";
+import { metricSampler } from "@petri/fixtures/service-kit";
+import { metricsRegistry } from "./metrics.js";
 import { serverInterceptors } from "./interceptors/index.js";
 import { generateInternalKeyPair, InternalTokenVerifier } from "./principal.js";
+
+const metricSample = metricSampler(metricsRegistry);
 
 const CHECK = "grpc.health.v1.Health/Check";
 

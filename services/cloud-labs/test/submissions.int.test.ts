@@ -5,7 +5,8 @@
  * owner-only access; the raw data.
  */
 import { Code } from "@connectrpc/connect";
-import { metricSample } from "@petri/service-kit/testing";
+import { metricSampler } from "@petri/fixtures/service-kit";
+import { metricsRegistry } from "@petri/service-kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   Backend,
@@ -18,6 +19,8 @@ import {
 } from "./support/harness.js";
 import { ExperimentStatus } from "@petri/contracts/experiments";
 import { fullRequests, specialRequests } from "@petri/fixtures";
+
+const metricSample = metricSampler(metricsRegistry);
 
 const SLL = "petri-sll-sandbox";
 const AUTOPROTOCOL = "petri-microbiology-sandbox";

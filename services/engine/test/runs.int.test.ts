@@ -7,7 +7,8 @@
  * synchronous endpoint's deadline.
  */
 import { Code } from "@connectrpc/connect";
-import { metricSample } from "@petri/service-kit/testing";
+import { metricSampler } from "@petri/fixtures/service-kit";
+import { metricsRegistry } from "@petri/service-kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { leasePendingRuns } from "../src/db/runs.js";
 import { EngineProviderError } from "../src/domain/generation.js";
@@ -24,6 +25,8 @@ import {
   startEngine,
   until,
 } from "./support/harness.js";
+
+const metricSample = metricSampler(metricsRegistry);
 
 const START = {
   query: "MIC of ciprofloxacin against E. coli ATCC 25922",

@@ -4,7 +4,8 @@
  * the preferences, one delivery per event, refused URLs, and the address checks at connect
  * time (reliability test plan S2, S3).
  */
-import { metricSample } from "@petri/service-kit/testing";
+import { metricSampler } from "@petri/fixtures/service-kit";
+import { metricsRegistry } from "@petri/service-kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WEBHOOK_EVENTS } from "@petri/contracts/vocabulary";
 import {
@@ -19,6 +20,8 @@ import {
 } from "./support/harness.js";
 import { TestReceiver } from "./support/receiver.js";
 import { verifyServiceSignature, verifyStandardSignature } from "./support/verify.js";
+
+const metricSample = metricSampler(metricsRegistry);
 
 describe.each(ENGINES)("webhook deliveries (%s)", (engine) => {
   let backend: Backend;

@@ -5,7 +5,7 @@
  */
 import { Code } from "@connectrpc/connect";
 import { errorDetailOf } from "@petri/service-kit";
-import { PUBLIC_CONTROLS, SSRF_CORPUS } from "@petri/service-kit/testing";
+import { PUBLIC_CONTROLS, SSRF_CORPUS } from "@petri/fixtures/service-kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TEST_CALLS_PER_MINUTE } from "../src/app/test-webhook.js";
 import {

@@ -2,7 +2,7 @@
  * Outbound URLs (webhooks): the SSRF policy (which addresses and URLs a service may connect
  * to), the registration-time check that resolves a URL's host, and the test allowlist's
  * configuration. The policy modules are pure; check-addresses.ts and system-resolver.ts do DNS.
- * The SSRF corpus for tests is in `@petri/service-kit/testing`.
+ * The SSRF corpus for tests is in `@petri/fixtures/service-kit`.
  */
 export {
   AddressAllowlist,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { PUBLIC_CONTROLS, SSRF_CORPUS, corpusResolver } from "./ssrf-corpus.js";
+import { PUBLIC_CONTROLS, SSRF_CORPUS, corpusResolver } from "@petri/fixtures/service-kit";
 import { AddressAllowlist, checkAddress, refusedCategory } from "./address-policy.js";
 import { parseIpAddress } from "./ip-address.js";
 import { checkResolution } from "./resolution.js";
