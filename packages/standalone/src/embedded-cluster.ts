@@ -104,7 +104,13 @@ async function loadOrCreatePassword(file: string, clusterExists: boolean): Promi
 }
 
 /** Creates the cluster: UTF-8, C locale (no dependency on the machine's locales), SCRAM passwords. */
-async function initialise(bin: Binaries, clusterDir: string, password: string, user?: RunAs) {
+async function initialise(
+  bin: Binaries,
+  clusterDir: string,
+  password: string,
+  user: RunAs | undefined,
+  spawned: () => void,
+) {
   // initdb removes what it wrote when it fails; anything else found here is not ours to delete.
   const existing = await readdir(clusterDir).catch(() => []);
   if (existing.length > 0) {
@@ -124,7 +130,7 @@ async function initialise(bin: Binaries, clusterDir: string, password: string, u
       await chown(scratch, user.uid, user.gid);
       await chown(pwfile, user.uid, user.gid);
     }
-    await run(
+    const initdb = run(
       bin.initdb,
       [
         `--pgdata=${clusterDir}`,
@@ -137,6 +143,8 @@ async function initialise(bin: Binaries, clusterDir: string, password: string, u
       ],
       { ...user, env: { ...process.env, LC_ALL: "C" } },
     );
+    spawned();
+    await initdb;
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
@@ -147,14 +155,25 @@ const begun = new Map<string, Promise<PreparedCluster>>();
 /**
  * Begins preparing the cluster now (the entry point, before Petri's modules load); the next
  * prepareEmbeddedCluster for the same directory takes over its outcome, failure included.
+ * Resolves once initdb runs (or preparing is over): the steps before it need this process's
+ * event loop, which loading the rest of Petri would hold for a second or more.
  */
-export function beginPreparingEmbeddedCluster(paths: ClusterPaths): void {
+export async function beginPreparingEmbeddedCluster(paths: ClusterPaths): Promise<void> {
   const clusterDir = path.resolve(paths.clusterDir);
   if (begun.has(clusterDir)) return;
-  const preparing = prepare(clusterDir, path.resolve(paths.passwordFile));
+  let spawned!: () => void;
+  const running = new Promise<void>((resolve) => (spawned = resolve));
+  const preparing = prepare(clusterDir, path.resolve(paths.passwordFile), spawned);
   // Reported by whoever takes it over; nobody may, when the configuration is then refused.
   preparing.catch(() => undefined);
   begun.set(clusterDir, preparing);
+  await Promise.race([
+    running,
+    preparing.then(
+      () => undefined,
+      () => undefined,
+    ),
+  ]);
 }
 
 /**
@@ -168,13 +187,18 @@ export function prepareEmbeddedCluster(paths: ClusterPaths): Promise<PreparedClu
   return preparing ?? prepare(clusterDir, path.resolve(paths.passwordFile));
 }
 
-async function prepare(clusterDir: string, passwordFile: string): Promise<PreparedCluster> {
+/** `spawned`: called once nothing is left for this process to do but wait (initdb running, or done). */
+async function prepare(
+  clusterDir: string,
+  passwordFile: string,
+  spawned: () => void = () => undefined,
+): Promise<PreparedCluster> {
   const notes = new HeldNotes();
   const user = await runAs(notes);
   const bin = user ? await binariesReachableBy(await binaries(), user, notes) : await binaries();
   if (user) await ensureReachable(clusterDir, user);
   const clusterExists = existsSync(path.join(clusterDir, "PG_VERSION"));
   const password = await loadOrCreatePassword(passwordFile, clusterExists);
-  if (!clusterExists) await initialise(bin, clusterDir, password, user);
+  if (!clusterExists) await initialise(bin, clusterDir, password, user, spawned);
   return { bin, user, password, initialised: !clusterExists, notes };
 }

@@ -2,7 +2,8 @@
  * `npm start`'s entry point. On the embedded database (the default) with a data directory on
  * disk, preparing the database's cluster begins here, before the rest of Petri is loaded: on a
  * fresh directory initdb takes about a second in processes of its own, as long as loading does,
- * and the host takes its outcome over (D316). Only Node's own modules are loaded before that.
+ * and the host takes its outcome over (D316). The steps before initdb need the event loop, so
+ * loading waits until initdb runs. Only Node's own modules are loaded before that.
  * The configuration is read and checked in full by run-from-environment.ts; what is read here
  * only decides whether to begin early, as that file will decide (an empty variable is unset).
  */
@@ -16,7 +17,7 @@ const embedded =
   setting("PETRI_DATABASE_URL") === undefined && (setting("PETRI_EMBEDDED_DB") ?? "postgres") === "postgres";
 if (embedded && dataDir !== "memory://") {
   mkdirSync(dataDir, { recursive: true });
-  beginPreparingEmbeddedCluster(embeddedClusterPaths(dataDir));
+  await beginPreparingEmbeddedCluster(embeddedClusterPaths(dataDir));
 }
 
 await import("./run-from-environment.js");

@@ -112,7 +112,7 @@ describe("the embedded PostgreSQL server", { timeout: 120_000 }, () => {
   it("takes over a preparation begun early, once: a later start prepares afresh", async () => {
     const dir = dataDir();
     const paths = embeddedClusterPaths(dir);
-    beginPreparingEmbeddedCluster(paths);
+    await beginPreparingEmbeddedCluster(paths);
     const lines: string[] = [];
     const listening = createLogger({
       service: "embedded-postgres-test",
@@ -139,7 +139,7 @@ describe("the embedded PostgreSQL server", { timeout: 120_000 }, () => {
     const paths = embeddedClusterPaths(dir);
     mkdirSync(paths.clusterDir);
     writeFileSync(path.join(paths.clusterDir, "stray"), "");
-    beginPreparingEmbeddedCluster(paths);
+    await beginPreparingEmbeddedCluster(paths);
     // Failed before anyone awaits it: no unhandled rejection (vitest fails on one), and the host's start reports it.
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     await expect(start(dir)).rejects.toThrow(/is not empty and holds no PostgreSQL cluster/);
