@@ -8,6 +8,6 @@ if [ "${PETRI_SKIP_BUILD:-}" != "1" ]; then
 fi
 # glibc keeps a freed block of up to 32 MiB inside its heaps once it has seen one that large:
 # every password hash (argon2, 19 MiB in a worker thread) left its block resident, 10 MB and
-# more each. A fixed threshold returns such blocks to the system (D317).
-export MALLOC_MMAP_THRESHOLD_="${MALLOC_MMAP_THRESHOLD_:-131072}"
+# more each. A fixed threshold (4 MiB: above the request path's buffers) returns them (D317).
+export MALLOC_MMAP_THRESHOLD_="${MALLOC_MMAP_THRESHOLD_:-4194304}"
 exec node --enable-source-maps "$root/packages/standalone/dist/bundle/main.js" "$@"

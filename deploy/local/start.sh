@@ -100,7 +100,7 @@ fi
 flock -u 9
 
 # As the image sets it: freed large blocks (a password hash's 19 MiB) go back to the system (D317).
-export MALLOC_MMAP_THRESHOLD_="${MALLOC_MMAP_THRESHOLD_:-131072}"
+export MALLOC_MMAP_THRESHOLD_="${MALLOC_MMAP_THRESHOLD_:-4194304}"
 : > "$state/pids"
 declare -A urls
 service_ports=()
