@@ -89,6 +89,10 @@ export class NatsEventBus implements EventBus {
       maxReconnectAttempts: -1,
       reconnectTimeWait: opts.reconnectTimeWaitMs ?? 500,
       waitOnFirstConnect: false,
+      // Without it every request (each publish) creates an Error and a timer's Error up front,
+      // only so that a timeout's stack would show the caller (D320); our logs name the
+      // stream, subject and event instead.
+      noAsyncTraces: true,
     });
     const jsm = await jetstreamManager(nc);
     const js = jetstream(nc, { timeout: opts.publishTimeoutMs ?? 5_000 });

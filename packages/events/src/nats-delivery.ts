@@ -2,7 +2,10 @@ import type { JsMsg } from "@nats-io/jetstream";
 import type { EventEnvelope } from "@petri/contracts/common";
 import type { Delivery } from "./bus.js";
 
-/** One JetStream delivery; an ack waits for the server's confirmation. */
+/**
+ * One JetStream delivery. An ack is sent without waiting for the server's confirmation
+ * (D320): the inbox row committed before it makes a redelivery of a lost ack a no-op.
+ */
 export class NatsDelivery implements Delivery {
   constructor(
     private readonly msg: JsMsg,
@@ -14,8 +17,7 @@ export class NatsDelivery implements Delivery {
   }
 
   async ack(): Promise<void> {
-    const confirmed = await this.msg.ackAck();
-    if (!confirmed) throw new Error(`ack of ${this.envelope.id} was not confirmed`);
+    this.msg.ack();
   }
 
   async nak(delayMs?: number): Promise<void> {
