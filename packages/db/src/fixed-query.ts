@@ -5,14 +5,25 @@
  * Building a Kysely query (immutable nodes frozen at every step, references parsed from
  * strings) and compiling it to SQL cost more CPU than PostgreSQL spends answering a
  * primary-key read; for a hot read the SQL text is the same every time, so both are done
- * once. The values are named placeholders: the build function asks for `value("id")`,
+ * once (per dialect and query-rewriting plugins, so also once for every transaction on a
+ * view). The values are named placeholders: the build function asks for `value("id")`,
  * Kysely binds the placeholder like any value, and each execution puts the real values at
  * the positions where the placeholders ended up in the compiled parameters.
  *
  * With `prepared: true`, the pg engine also runs the SQL as a named prepared statement
  * (parsed and planned once per connection, see createDatabase); PGlite runs it as usual.
  */
-import type { Compilable, CompiledQuery, Kysely } from "kysely";
+import type {
+  Compilable,
+  CompiledQuery,
+  Kysely,
+  KyselyPlugin,
+  PluginTransformQueryArgs,
+  PluginTransformResultArgs,
+  QueryResult,
+  RootOperationNode,
+  UnknownRow,
+} from "kysely";
 
 /** What a build function binds in place of a value: resolved at each execution. */
 class Placeholder {
@@ -51,8 +62,51 @@ function registerPrepared(sql: string): void {
   if (!preparedStatements.has(sql)) preparedStatements.set(sql, `petri_fixed_${preparedStatements.size + 1}`);
 }
 
+/**
+ * A plugin that changes no query and no result: a marker a transaction carries (e.g. "tell me
+ * when events are recorded"). Fixed queries compile the same SQL with or without one, so they
+ * leave it out of what their compilation is cached by.
+ */
+export abstract class QueryNeutralPlugin implements KyselyPlugin {
+  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
+    return args.node;
+  }
+
+  transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    return Promise.resolve(args.result);
+  }
+}
+
+interface CacheNode {
+  compiled?: Compiled;
+  byPlugin?: WeakMap<KyselyPlugin, CacheNode>;
+}
+
+/**
+ * Compilations by what decides the SQL text: the dialect (its adapter) and the plugins that
+ * may rewrite queries, in order. A transaction is a new Kysely instance with the same adapter
+ * and the same plugin objects as the view it was opened on, so it finds the view's entry.
+ */
+class CompilationCache {
+  readonly #byAdapter = new WeakMap<object, CacheNode>();
+
+  node(db: Kysely<any>): CacheNode {
+    const executor = db.getExecutor();
+    let node = this.#byAdapter.get(executor.adapter);
+    if (!node) this.#byAdapter.set(executor.adapter, (node = {}));
+    for (const plugin of executor.plugins) {
+      if (plugin instanceof QueryNeutralPlugin) continue;
+      node.byPlugin ??= new WeakMap();
+      let next = node.byPlugin.get(plugin);
+      if (!next) node.byPlugin.set(plugin, (next = {}));
+      node = next;
+    }
+    return node;
+  }
+}
+
 export class FixedQuery<DB, Values extends Record<string, unknown>, Row> {
-  readonly #compiled = new WeakMap<Kysely<DB>, Compiled>();
+  readonly #compiled = new CompilationCache();
 
   constructor(
     private readonly build: (db: Kysely<DB>, value: ValueOf<Values>) => Compilable<Row>,
@@ -80,13 +134,12 @@ export class FixedQuery<DB, Values extends Record<string, unknown>, Row> {
   }
 
   private compiledFor(db: Kysely<DB>): Compiled {
-    let compiled = this.#compiled.get(db);
-    if (!compiled) {
-      compiled = compile(db, this.build);
-      if (this.options.prepared) registerPrepared(compiled.query.sql);
-      this.#compiled.set(db, compiled);
+    const node = this.#compiled.node(db);
+    if (!node.compiled) {
+      node.compiled = compile(db, this.build);
+      if (this.options.prepared) registerPrepared(node.compiled.query.sql);
     }
-    return compiled;
+    return node.compiled;
   }
 }
 

@@ -1,4 +1,5 @@
-import type { Kysely } from "kysely";
+import type { Kysely, Selectable } from "kysely";
+import { FixedQuery } from "./fixed-query.js";
 import { jsonb } from "./json.js";
 import type { JsonValue, MessagingTables } from "./messaging-tables.js";
 
@@ -26,6 +27,59 @@ export type BeginIdempotentResult =
   /** Another request with this key has claimed it and not completed (committed in_progress). */
   | { kind: "in_progress" };
 
+type KeyValues = { principal: string; key: string };
+
+const claimKey = new FixedQuery<IdempotencyDb, KeyValues & { request_hash: string }, { key: string }>(
+  (db, value) =>
+    db
+      .insertInto("idempotency_keys")
+      .values({
+        principal: value("principal"),
+        key: value("key"),
+        request_hash: value("request_hash"),
+        status: "in_progress",
+      })
+      .onConflict((conflict) => conflict.columns(["principal", "key"]).doNothing())
+      .returning("key"),
+  { prepared: true },
+);
+
+type StoredKey = Pick<
+  Selectable<IdempotencyDb["idempotency_keys"]>,
+  "request_hash" | "status" | "response_status" | "response_body"
+>;
+
+const readKey = new FixedQuery<IdempotencyDb, KeyValues, StoredKey>(
+  (db, value) =>
+    db
+      .selectFrom("idempotency_keys")
+      .select(["request_hash", "status", "response_status", "response_body"])
+      .where("principal", "=", value("principal"))
+      .where("key", "=", value("key")),
+  { prepared: true },
+);
+
+const completeKey = new FixedQuery<
+  IdempotencyDb,
+  KeyValues & { response_status: number; response_body: string | null; completed_at: Date },
+  { key: string }
+>(
+  (db, value) =>
+    db
+      .updateTable("idempotency_keys")
+      .set({
+        status: "completed",
+        response_status: value("response_status"),
+        response_body: value("response_body"),
+        completed_at: value("completed_at"),
+      })
+      .where("principal", "=", value("principal"))
+      .where("key", "=", value("key"))
+      .where("status", "=", "in_progress")
+      .returning("key"),
+  { prepared: true },
+);
+
 /**
  * Claims an idempotency key: INSERT ... ON CONFLICT DO NOTHING, then, if the key existed,
  * reads it. Call inside the use case's transaction, with completeIdempotent in the same
@@ -39,25 +93,14 @@ export async function beginIdempotent(
   const db = trx as Kysely<IdempotencyDb>;
   // The row can vanish between the two statements (a retention sweep); then claim again.
   for (let attempt = 0; attempt < 3; attempt++) {
-    const claimed = await db
-      .insertInto("idempotency_keys")
-      .values({
-        principal: input.principal,
-        key: input.key,
-        request_hash: input.requestHash,
-        status: "in_progress",
-      })
-      .onConflict((conflict) => conflict.columns(["principal", "key"]).doNothing())
-      .returning("key")
-      .executeTakeFirst();
+    const claimed = await claimKey.executeTakeFirst(db, {
+      principal: input.principal,
+      key: input.key,
+      request_hash: input.requestHash,
+    });
     if (claimed) return { kind: "new" };
 
-    const row = await db
-      .selectFrom("idempotency_keys")
-      .select(["request_hash", "status", "response_status", "response_body"])
-      .where("principal", "=", input.principal)
-      .where("key", "=", input.key)
-      .executeTakeFirst();
+    const row = await readKey.executeTakeFirst(db, { principal: input.principal, key: input.key });
     if (!row) continue;
     if (row.request_hash !== input.requestHash) return { kind: "mismatch" };
     if (row.status !== "completed") return { kind: "in_progress" };
@@ -78,19 +121,13 @@ export async function completeIdempotent(
   input: IdempotencyKeyRef & { status: number; body: JsonValue | null; completedAt?: Date },
 ): Promise<void> {
   const db = trx as Kysely<IdempotencyDb>;
-  const updated = await db
-    .updateTable("idempotency_keys")
-    .set({
-      status: "completed",
-      response_status: input.status,
-      response_body: input.body === null ? null : jsonb(input.body),
-      completed_at: input.completedAt ?? new Date(),
-    })
-    .where("principal", "=", input.principal)
-    .where("key", "=", input.key)
-    .where("status", "=", "in_progress")
-    .returning("key")
-    .executeTakeFirst();
+  const updated = await completeKey.executeTakeFirst(db, {
+    principal: input.principal,
+    key: input.key,
+    response_status: input.status,
+    response_body: input.body === null ? null : jsonb(input.body),
+    completed_at: input.completedAt ?? new Date(),
+  });
   if (!updated) {
     throw new Error(`idempotency key ${input.key} of ${input.principal} is not in progress`);
   }

@@ -35,5 +35,11 @@ export { jsonb } from "./json.js";
 export { isRetryableTransactionError, isUniqueViolation, sqlState, violatedConstraint } from "./errors.js";
 export { UnsafeIntegerError, parseInt8 } from "./type-parsers.js";
 export { transactionWithCommitHooks, type OnCommit } from "./after-commit.js";
-export { FixedQuery, FixedQueryVariants, type FixedQueryOptions, type ValueOf } from "./fixed-query.js";
+export {
+  FixedQuery,
+  FixedQueryVariants,
+  QueryNeutralPlugin,
+  type FixedQueryOptions,
+  type ValueOf,
+} from "./fixed-query.js";
 export { LeasedQueue, type LeaseRef, type LeaseRequest, type LeasedQueueTable } from "./leased-queue.js";

@@ -22,6 +22,7 @@ import type {
   Transaction,
   UpdateObject,
 } from "kysely";
+import { FixedQuery } from "./fixed-query.js";
 
 type Column<DB, TB extends keyof DB> = keyof DB[TB] & string;
 type Condition<DB, TB extends keyof DB> = (eb: ExpressionBuilder<DB, TB>) => Expression<SqlBool>;
@@ -32,7 +33,10 @@ type RawChanges = Record<string, unknown> | ((eb: ExpressionBuilder<any, any>) =
 
 export interface LeasedQueueTable<DB, TB extends keyof DB & string> {
   table: TB;
-  /** Rows that are waiting for a worker, once due and not leased (e.g. status is pending). */
+  /**
+   * Rows that are waiting for a worker, once due and not leased (e.g. status is pending). Its
+   * values are constants: a plain lease compiles it once (FixedQuery).
+   */
   waiting: Condition<DB, TB>;
   /** The column saying when a waiting row falls due; without it a waiting row is due at once. */
   dueAt?: Column<DB, TB>;
@@ -81,9 +85,28 @@ interface Names {
   held?: ((eb: ExpressionBuilder<any, any>) => Expression<SqlBool>) | undefined;
 }
 
+interface PlainLeaseValues extends Record<string, unknown> {
+  now: Date;
+  leaseUntil: Date;
+  limit: number;
+  /** Unused by a queue without an owner column. */
+  owner: string;
+}
+
 export class LeasedQueue<DB, TB extends keyof DB & string> {
   private readonly db: Kysely<any>;
   private readonly spec: Names;
+  /** The lease of any due rows with nothing else changed (the common one): compiled once. */
+  private readonly plainLease = new FixedQuery<any, PlainLeaseValues, unknown>(
+    (db, value) =>
+      this.leaseQuery(db, {
+        now: value("now"),
+        leaseUntil: value("leaseUntil"),
+        limit: value("limit"),
+        ...(this.spec.owner ? { owner: value("owner") } : {}),
+      }),
+    { prepared: true },
+  );
 
   constructor(db: Kysely<DB>, spec: LeasedQueueTable<DB, TB>) {
     this.db = db as Kysely<any>;
@@ -97,11 +120,24 @@ export class LeasedQueue<DB, TB extends keyof DB & string> {
    */
   async lease(request: LeaseRequest<DB, TB>): Promise<Selectable<DB[TB]>[]> {
     if (request.ids?.length === 0 || request.limit < 1) return [];
-    const { spec } = this;
     this.requireOwner(request.owner);
+    const leased: unknown[] =
+      request.ids === undefined && request.set === undefined
+        ? await this.plainLease.execute(this.db, {
+            now: request.now,
+            leaseUntil: request.leaseUntil,
+            limit: request.limit,
+            owner: request.owner ?? "",
+          })
+        : await this.leaseQuery(this.db, request).execute();
+    return leased as Selectable<DB[TB]>[];
+  }
+
+  private leaseQuery(db: Kysely<any>, request: LeaseRequest<DB, TB>) {
+    const { spec } = this;
     // The candidates are chosen in a CTE materialised once, so the LIMIT holds whatever plan
     // the UPDATE gets (an IN-subquery may be evaluated again and lease more).
-    const leased: unknown[] = await this.db
+    return db
       .with(
         (cte) => cte("leasable").materialized(),
         (qb) => {
@@ -122,9 +158,7 @@ export class LeasedQueue<DB, TB extends keyof DB & string> {
         ...(spec.attempts ? { [spec.attempts]: eb(spec.attempts, "+", 1) } : {}),
       }))
       .where("id", "in", (eb: ExpressionBuilder<any, any>) => eb.selectFrom("leasable").select("id"))
-      .returningAll()
-      .execute();
-    return leased as Selectable<DB[TB]>[];
+      .returningAll();
   }
 
   /** Moves the lease on (a heartbeat), with any other changes; false when the row is no longer held. */

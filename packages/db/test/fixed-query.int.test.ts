@@ -3,7 +3,7 @@ import { type Kysely, sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDatabase } from "../src/create-database.js";
 import type { Database } from "../src/database.js";
-import { FixedQuery, FixedQueryVariants } from "../src/fixed-query.js";
+import { FixedQuery, FixedQueryVariants, QueryNeutralPlugin } from "../src/fixed-query.js";
 
 const pgUp = requireInfra("PostgreSQL", await postgresAvailable());
 
@@ -158,6 +158,28 @@ function fixedQuerySuite(engine: () => Database) {
     );
     expect(ids.sql(db)).toContain('"fixed_query"."notes"');
     expect(ids.sql(engine().forSchema<NotesDb>("other_schema"))).toContain('"other_schema"."notes"');
+  });
+
+  it("compiles once for a view and every transaction on it, query-neutral plugins or not", async () => {
+    let builds = 0;
+    const ids = new FixedQuery<NotesDb, { tenant: string }, Pick<Note, "id">>((k, value) => {
+      builds += 1;
+      return k.selectFrom("notes").select("id").where("tenant", "=", value("tenant")).orderBy("id").limit(1);
+    });
+    class Marker extends QueryNeutralPlugin {}
+    expect(await ids.execute(db, { tenant: "acme" })).toEqual([{ id: "acme_00" }]);
+    for (let i = 0; i < 3; i += 1)
+      await db.transaction().execute(async (trx) => {
+        expect(await ids.execute(trx.withPlugin(new Marker()), { tenant: "globex" })).toEqual([
+          { id: "globex_00" },
+        ]);
+      });
+    expect(builds).toBe(1);
+    // A transaction that rewrites its queries (another schema) is compiled for itself.
+    await db.transaction().execute(async (trx) => {
+      expect(ids.sql(trx.withSchema("other_schema"))).toContain('"other_schema"."notes"');
+    });
+    expect(builds).toBe(2);
   });
 
   it("refuses a build that asks for a value it does not bind (Kysely refuses to inline one)", () => {

@@ -10,7 +10,7 @@ import { subjectMatches } from "./subjects.js";
 import { errorMessage, type Logger } from "./internal/async.js";
 import { consumerCounters } from "./messaging-metrics.js";
 import { failActiveSpan, processInSpan } from "./messaging-spans.js";
-import { type MessagingTables, type OnCommit, transactionWithCommitHooks } from "@petri/db";
+import { FixedQuery, type MessagingTables, type OnCommit, transactionWithCommitHooks } from "@petri/db";
 
 export interface ConsumerRunnerOptions {
   /** Kysely bound to the consuming service's schema (holding `inbox` and `dead_letters`). */
@@ -49,6 +49,25 @@ export interface ConsumerRunnerStats {
   /** Events dead-lettered. */
   deadLettered: number;
 }
+
+/** The inbox row of one delivery, unless one is there already (then nothing is returned). */
+const claimInboxRow = new FixedQuery<
+  MessagingTables,
+  { consumer: string; event_id: string; processed_at: Date },
+  { event_id: string }
+>(
+  (db, value) =>
+    db
+      .insertInto("inbox")
+      .values({
+        consumer: value("consumer"),
+        event_id: value("event_id"),
+        processed_at: value("processed_at"),
+      })
+      .onConflict((oc) => oc.columns(["consumer", "event_id"]).doNothing())
+      .returning("event_id"),
+  { prepared: true },
+);
 
 const defaultBackoff = (attempt: number) => Math.min(30_000, 500 * 2 ** Math.max(0, attempt - 1));
 
@@ -232,12 +251,11 @@ export class ConsumerRunner {
     return transactionWithCommitHooks(
       this.db,
       async (trx, afterCommit) => {
-        const inserted = await trx
-          .insertInto("inbox")
-          .values({ consumer: this.opts.name, event_id: envelope.id, processed_at: this.opts.clock.now() })
-          .onConflict((oc) => oc.columns(["consumer", "event_id"]).doNothing())
-          .returning("event_id")
-          .executeTakeFirst();
+        const inserted = await claimInboxRow.executeTakeFirst(trx, {
+          consumer: this.opts.name,
+          event_id: envelope.id,
+          processed_at: this.opts.clock.now(),
+        });
         if (!inserted) return "duplicate" as const;
         await this.opts.failpoints
           .hit(`${FAILPOINT.consumerHandlerFails}:${this.opts.name}`)

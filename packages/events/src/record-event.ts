@@ -1,17 +1,9 @@
 import type { DescMessage, MessageInitShape } from "@bufbuild/protobuf";
 import type { EventSpec } from "@petri/contracts";
 import type { EventEnvelope } from "@petri/contracts/common";
-import type {
-  Kysely,
-  KyselyPlugin,
-  PluginTransformQueryArgs,
-  PluginTransformResultArgs,
-  QueryResult,
-  RootOperationNode,
-  UnknownRow,
-} from "kysely";
+import type { Kysely } from "kysely";
 import { buildEnvelope, encodeEnvelope } from "./envelope.js";
-import type { MessagingTables } from "@petri/db";
+import { FixedQueryVariants, type MessagingTables, QueryNeutralPlugin } from "@petri/db";
 
 export interface RecordEventMeta {
   aggregateId: string;
@@ -46,15 +38,9 @@ export function eventFor<Desc extends DescMessage>(
  * instances) whose opener wants to know whether events were recorded in it: `recordEvents`
  * calls `onRecorded` after writing to the outbox. It changes no query.
  */
-class EventsRecordedListener implements KyselyPlugin {
-  constructor(readonly onRecorded: () => void) {}
-
-  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
-    return args.node;
-  }
-
-  transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
-    return Promise.resolve(args.result);
+class EventsRecordedListener extends QueryNeutralPlugin {
+  constructor(readonly onRecorded: () => void) {
+    super();
   }
 }
 
@@ -65,6 +51,41 @@ class EventsRecordedListener implements KyselyPlugin {
  */
 export function listenForRecordedEvents<T extends Kysely<any>>(trx: T, onRecorded: () => void): T {
   return trx.withPlugin(new EventsRecordedListener(onRecorded)) as T;
+}
+
+/** Changes record one to a few events: each count up to this is one statement compiled once. */
+const MOST_FIXED_OUTBOX_ROWS = 8;
+const OUTBOX_COLUMNS = [
+  "id",
+  "subject",
+  "type",
+  "aggregate_id",
+  "aggregate_version",
+  "envelope",
+  "traceparent",
+] as const;
+type OutboxRow = Record<(typeof OUTBOX_COLUMNS)[number], unknown>;
+
+/** `count` rows of placeholders named column_index, bound from `outboxValues`. */
+const insertOutboxRows = new FixedQueryVariants<MessagingTables, number, Record<string, unknown>, unknown>(
+  (count) => String(count),
+  (db, value, count) =>
+    db
+      .insertInto("outbox")
+      .values(
+        Array.from({ length: count }, (_, index) =>
+          Object.fromEntries(OUTBOX_COLUMNS.map((column) => [column, value(`${column}_${index}`)])),
+        ) as never,
+      ),
+  { prepared: true },
+);
+
+function outboxValues(rows: readonly OutboxRow[]): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  rows.forEach((row, index) => {
+    for (const column of OUTBOX_COLUMNS) values[`${column}_${index}`] = row[column];
+  });
+  return values;
 }
 
 /**
@@ -84,20 +105,19 @@ export async function recordEvents(
     throw new Error(`recordEvents(${subjects}) must run inside the transaction that makes the change`);
   }
   if (events.length === 0) return [];
-  await (trx as Kysely<MessagingTables>)
-    .insertInto("outbox")
-    .values(
-      events.map(({ envelope, aggregateVersion, traceparent }) => ({
-        id: envelope.id,
-        subject: envelope.subject,
-        type: envelope.type,
-        aggregate_id: envelope.aggregateId,
-        aggregate_version: aggregateVersion,
-        envelope: encodeEnvelope(envelope),
-        traceparent,
-      })),
-    )
-    .execute();
+  const rows = events.map(({ envelope, aggregateVersion, traceparent }) => ({
+    id: envelope.id,
+    subject: envelope.subject,
+    type: envelope.type,
+    aggregate_id: envelope.aggregateId,
+    aggregate_version: aggregateVersion,
+    envelope: encodeEnvelope(envelope),
+    traceparent,
+  }));
+  const db = trx as Kysely<MessagingTables>;
+  if (rows.length <= MOST_FIXED_OUTBOX_ROWS)
+    await insertOutboxRows.execute(db, rows.length, outboxValues(rows));
+  else await db.insertInto("outbox").values(rows).execute();
   for (const plugin of trx.getExecutor().plugins)
     if (plugin instanceof EventsRecordedListener) plugin.onRecorded();
   return events.map((e) => e.envelope);
