@@ -161,6 +161,7 @@ describe("one error shape", () => {
     identity.failures.set("RegisterAccount", () => new ConnectError("db down", Code.Unavailable));
     const unavailable = await app.request("/auth/register", json(registration), from(SOURCE));
     expect(unavailable.status).toBe(503);
+    expect(unavailable.headers.get("retry-after")).toBe("1");
     expect((await bodyOf(unavailable)).error.code).toBe("unavailable");
 
     identity.failures.set("RegisterAccount", () => new ConnectError("not here", Code.Unimplemented));

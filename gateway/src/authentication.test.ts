@@ -192,6 +192,7 @@ describe("Bearer access tokens", () => {
     const fresh = await gatewayFor(identity);
     const response = await fresh.request(ME, { headers: { authorization: `Bearer ${token}` } }, from(SOURCE));
     expect(response.status).toBe(503);
+    expect(response.headers.get("retry-after")).toBe("1");
     expect((await bodyOf(response)).error.code).toBe("unavailable");
   });
 });

@@ -181,6 +181,7 @@ describe("per-account rate limits", () => {
     identity.down.add("AcquireQuota");
     const response = await me(app, { "x-api-key": secret });
     expect(response.status).toBe(503);
+    expect(response.headers.get("retry-after")).toBe("1");
     expect(await bodyOf(response)).toMatchObject({ error: { code: "unavailable", details: {} } });
     expect(identity.count("GetAccount")).toBe(0);
     identity.down.delete("AcquireQuota");

@@ -8,7 +8,7 @@ import { connectErrorToHttp, isConnectError, retryAfterSeconds } from "./connect
 import { corsFor } from "./cors.js";
 import { guard, matchedOperation } from "./guard.js";
 import { httpMetrics } from "./http-metrics.js";
-import { ApiError, RespondWith, errorBody } from "./problem.js";
+import { ApiError, RETRY_AFTER_UNAVAILABLE_SECONDS, RespondWith, errorBody } from "./problem.js";
 import { hasRequestBody, isHttp1 } from "./request-body.js";
 import { requestHygiene } from "./request-hygiene.js";
 import { requestScope } from "./request-scope.js";
@@ -201,8 +201,10 @@ function answerError(deps: { logger: Logger; clock: Clock }): ErrorHandler<Gatew
   return (error, c) => {
     const requestId = c.get("requestId") ?? "unknown";
     if (error instanceof RespondWith) return error.response;
-    if (error instanceof ApiError)
+    if (error instanceof ApiError) {
+      if (error.status === 503) c.header("Retry-After", String(RETRY_AFTER_UNAVAILABLE_SECONDS));
       return c.json(errorBody(error.code, error.message, error.details), error.status);
+    }
     const mappable = error instanceof DomainError ? domainErrorToConnectError(error) : error;
     if (isConnectError(mappable)) {
       const mapped = connectErrorToHttp(mappable, requestId);
@@ -212,6 +214,7 @@ function answerError(deps: { logger: Logger; clock: Clock }): ErrorHandler<Gatew
       // A service's own limit (e.g. the webhook test's); the account's limits answer in the guard.
       if (mapped.status === 429)
         c.header("Retry-After", String(retryAfterSeconds(mapped.body, deps.clock.now().getTime())));
+      if (mapped.status === 503) c.header("Retry-After", String(RETRY_AFTER_UNAVAILABLE_SECONDS));
       return c.json(mapped.body, mapped.status);
     }
     if (error instanceof HTTPException && error.status === 400) {

@@ -38,7 +38,7 @@ import type { GatewayEnv, GatewayRuntime } from "./create-app.js";
 import { type AuthAttempt, type FailureDecision, headerCredential } from "./auth-failures.js";
 import { CredentialRejectedError } from "./credential-errors.js";
 import { countRateLimitRefusal } from "./rate-limit-metrics.js";
-import { errorBody } from "./problem.js";
+import { RETRY_AFTER_UNAVAILABLE_SECONDS, errorBody } from "./problem.js";
 import type { QuotaDecision, QuotaKey } from "./quota-draw.js";
 import { sourceAddress } from "./source-address.js";
 
@@ -123,6 +123,7 @@ export function unauthorized(
 
 function limiterUnavailable(c: Ctx, error: unknown): Response {
   c.get("runtime").logger.error({ err: error, request_id: c.get("requestId") }, "quota draw failed");
+  c.header("Retry-After", String(RETRY_AFTER_UNAVAILABLE_SECONDS));
   return c.json(
     errorBody(
       "unavailable",

@@ -149,8 +149,8 @@ export function errorResponses(options: ErrorResponseOptions) {
     rate,
   );
   responses[503] = error(
-    "A service, or the rate limiter, is unavailable (unavailable); retry shortly",
-    [],
+    "A service, or the rate limiter, is unavailable (unavailable); retry after Retry-After",
+    ["Retry-After"],
     rate,
   );
   return responses;

@@ -25,6 +25,13 @@ export function errorBody(code: string, message: string, details: Record<string,
 }
 
 /**
+ * The Retry-After (seconds) of every 503: a service restarting, failing over or out of
+ * connections is back within seconds, and a client that honours it (D323) retries soon
+ * rather than giving up or hammering.
+ */
+export const RETRY_AFTER_UNAVAILABLE_SECONDS = 1;
+
+/**
  * Thrown by a handler to answer with the public error shape (onError renders it), so a
  * handler's typed return stays its success response.
  */
