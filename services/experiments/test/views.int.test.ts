@@ -6,7 +6,7 @@
  */
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ExperimentView, findView } from "../src/db/experiment-records.js";
+import { type ExperimentView, findView, requestText } from "../src/db/experiment-records.js";
 import {
   type ExperimentFilter,
   findExperiment,
@@ -73,7 +73,7 @@ describe.each(ENGINES)("experiment views on %s", (engine) => {
 
   /** The same list, built per call from every column. */
   async function reference(filter: ExperimentFilter, limit: number, after?: { at: Date; id: string }) {
-    let query = exp.db.selectFrom("experiments").selectAll();
+    let query = exp.db.selectFrom("experiments").selectAll().select(requestText);
     if (filter.requesterAccountId !== undefined)
       query = query.where("requester_account_id", "=", filter.requesterAccountId);
     if (filter.status !== undefined) query = query.where("status", "=", filter.status);
@@ -138,6 +138,7 @@ describe.each(ENGINES)("experiment views on %s", (engine) => {
     const expected = await exp.db
       .selectFrom("experiments")
       .selectAll()
+      .select(requestText)
       .where("status", "=", "pending_review")
       .orderBy("submitted_at", "asc")
       .orderBy("id", "asc")

@@ -133,7 +133,7 @@ export function experimentMessage(row: ExperimentView): Experiment {
     status: statusMessage(row.status),
     experimentType: row.experiment_type ?? "",
     title: row.title ?? "",
-    requestJson: JSON.stringify(row.request),
+    requestJson: row.request_json,
     estimate: estimate ? estimateMessage(estimate) : undefined,
     reviewReasons: [...row.review_reasons],
     operator: row.operator_id
@@ -183,7 +183,9 @@ export function experimentMessage(row: ExperimentView): Experiment {
           approvedAt: timestampFromDate(row.approved_at),
         })
       : undefined,
-    job: jobMessage(jobOf(row)),
+    job: jobMessage(
+      row.job ?? jobOf({ job: null, request: JSON.parse(row.request_json) as ExperimentRow["request"] }),
+    ),
     sourceHypothesisId: row.source_hypothesis_id ?? "",
     availableActions: actionsFrom(row.status).map((action) => EXPERIMENT_ACTION_BY_NAME[action]),
   });

@@ -19,6 +19,9 @@ export type ExperimentRecord = ExperimentRow & {
   dispute: DisputeRow | null;
 };
 
+/** The request's jsonb as PostgreSQL writes it: ExperimentRow.request_json (D321). */
+export const requestText = sql<string>`experiments.request::text`.as("request_json");
+
 /** Timestamps arrive as ISO 8601 text inside JSON; numbers and nested JSON arrive as such. */
 type AsJson<Row> = {
   [K in keyof Row]: Row[K] extends Date ? string : Row[K] extends Date | null ? string | null : Row[K];
@@ -86,9 +89,9 @@ type UnshownColumn =
 
 /**
  * What a response shows of an experiment: a whole record (after a write), or a read of only
- * the columns the message needs.
+ * the columns the message needs; the request only as its text (`request_json`).
  */
-export type ExperimentView = Omit<ExperimentRecord, UnshownColumn>;
+export type ExperimentView = Omit<ExperimentRecord, UnshownColumn | "request">;
 
 const VIEW_COLUMNS = [
   "id",
@@ -96,7 +99,6 @@ const VIEW_COLUMNS = [
   "status",
   "experiment_type",
   "title",
-  "request",
   "cost_low_cents",
   "cost_typical_cents",
   "cost_high_cents",
@@ -140,7 +142,7 @@ const VIEW_COLUMNS = [
   "created_at",
   "updated_at",
   "submitted_at",
-] as const satisfies readonly Exclude<keyof ExperimentRow, UnshownColumn>[];
+] as const satisfies readonly Exclude<keyof ExperimentRow, UnshownColumn | "request" | "request_json">[];
 
 /**
  * Selects what an ExperimentView needs, with the belongings of each experiment, from a
@@ -150,6 +152,7 @@ const VIEW_COLUMNS = [
 export function selectViews(experiments: SelectQueryBuilder<ExperimentsDb, "experiments", object>) {
   return experiments
     .select(VIEW_COLUMNS.map((column) => `experiments.${column}` as const))
+    .select(requestText)
     .select(belongings);
 }
 

@@ -4,7 +4,7 @@ import { ConflictError, type Keyset, isId, pageTotal } from "@petri/service-kit"
 import type { Insertable, Kysely, SelectQueryBuilder, Updateable } from "kysely";
 import type { ExperimentStatusName } from "@petri/contracts/vocabulary";
 import { ACTIVE_JOB_STATUSES, type JobRequirements, jobRequirementsOf } from "../domain/jobs/index.js";
-import { type ExperimentView, selectViews, viewsOf } from "./experiment-records.js";
+import { type ExperimentView, requestText, selectViews, viewsOf } from "./experiment-records.js";
 import type { ExperimentRow, ExperimentsDb, ExperimentsTable } from "./schema.js";
 
 const JSON_COLUMNS = [
@@ -40,11 +40,14 @@ type LaterColumns =
   | "source_hypothesis_id";
 
 /** Values as read (parsed JSON); encode() turns the jsonb ones into JSON text for a write. */
-export type ExperimentValues = Omit<ExperimentRow, "version" | "hold_cents" | LaterColumns> & {
+export type ExperimentValues = Omit<
+  ExperimentRow,
+  "version" | "hold_cents" | "request_json" | LaterColumns
+> & {
   hold_cents: number;
 } & Partial<Pick<ExperimentRow, LaterColumns>>;
 export type ExperimentChanges = Partial<
-  Omit<ExperimentRow, "id" | "requester_account_id" | "created_at" | "version" | "job">
+  Omit<ExperimentRow, "id" | "requester_account_id" | "created_at" | "version" | "job" | "request_json">
 >;
 
 /**
@@ -78,6 +81,7 @@ export async function insertExperiment(
     .insertInto("experiments")
     .values(encode(values) as Insertable<ExperimentsTable>)
     .returningAll()
+    .returning(requestText)
     .executeTakeFirstOrThrow();
 }
 
@@ -92,7 +96,7 @@ export async function findExperiment(
   options: { lock?: boolean } = {},
 ): Promise<ExperimentRow | undefined> {
   if (!isId("exp", id)) return undefined;
-  let query = db.selectFrom("experiments").selectAll().where("id", "=", id);
+  let query = db.selectFrom("experiments").selectAll().select(requestText).where("id", "=", id);
   if (options.lock) query = query.forUpdate();
   return query.executeTakeFirst();
 }
@@ -117,6 +121,7 @@ export async function updateExperiment(
     .where("status", "=", current.status)
     .where("version", "=", current.version)
     .returningAll()
+    .returning(requestText)
     .executeTakeFirst();
   if (!updated)
     throw new ConflictError("the experiment changed meanwhile; retry", "concurrent_update", {
@@ -331,6 +336,7 @@ export async function claimOpenExperiment(
     .where("id", "=", id)
     .where("status", "=", "open")
     .returningAll()
+    .returning(requestText)
     .executeTakeFirst();
 }
 

@@ -82,7 +82,12 @@ export interface ExperimentsTable {
   submitted_at: Date | null;
 }
 
-export type ExperimentRow = Selectable<ExperimentsTable>;
+/**
+ * A row as read: every column, and the request also as the text PostgreSQL writes for the
+ * jsonb (`request_json`), which messages carry as it is (D321): every read and write of an
+ * experiment returns the same text for the same request, and none parses and re-serialises it.
+ */
+export type ExperimentRow = Selectable<ExperimentsTable> & { request_json: string };
 
 export const PAYMENT_STATUSES = [
   "not_held",
