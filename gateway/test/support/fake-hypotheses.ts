@@ -36,6 +36,11 @@ export class FakeHypotheses {
   private sequence = 0;
   /** LinkExperimentToHypothesis fails (after recording the call). */
   failLinks = false;
+  /** The service's view of the experiments (what its events consumer would have applied). */
+  readonly experimentViews = new Map<
+    string,
+    { requesterAccountId: string; status: string; title: string; statement: string }
+  >();
 
   constructor(readonly clock: Clock) {}
 
@@ -155,6 +160,32 @@ export class FakeHypotheses {
             hypothesis.status = "USED";
             hypothesis.experimentsCount += 1;
             return this.touch(hypothesis);
+          },
+          createHypothesisFromExperiment: async (request, context) => {
+            const principal = this.record("CreateHypothesisFromExperiment", request, context);
+            const view = this.experimentViews.get(request.experimentId);
+            if (!view || view.requesterAccountId !== principal.accountId)
+              throw domainErrorToConnectError(new NotFoundError("experiment", request.experimentId));
+            if (view.status === "draft")
+              throw domainErrorToConnectError(
+                new InvalidStateError("a draft experiment has no submitted hypothesis yet", "draft", [
+                  "submitted (any status after draft)",
+                ]),
+              );
+            const now = timestampFromDate(this.clock.now());
+            const hypothesis = create(HypothesisSchema, {
+              id: `hyp_${String(++this.sequence).padStart(26, "0")}`,
+              ownerAccountId: principal.accountId,
+              title: request.title || view.title,
+              statement: view.statement,
+              status: "DRAFT",
+              sourceExperimentId: request.experimentId,
+              version: 1n,
+              createdAt: now,
+              updatedAt: now,
+            });
+            this.hypotheses.set(hypothesis.id, hypothesis);
+            return { hypothesis: clone(HypothesisSchema, hypothesis) };
           },
         });
       },

@@ -4,6 +4,7 @@ import {
   ExperimentCancelledSchema,
   ExperimentClaimedSchema,
   ExperimentDisputedSchema,
+  ExperimentDraftedSchema,
   ExperimentOpenedSchema,
   ExperimentStartedSchema,
   ExperimentSubmittedSchema,
@@ -51,6 +52,7 @@ export const events = {
     apiKeyRevoked: event("identity", "api_key_revoked", ApiKeyRevokedSchema),
   },
   experiments: {
+    experimentDrafted: event("experiments", "experiment_drafted", ExperimentDraftedSchema),
     experimentSubmitted: event("experiments", "experiment_submitted", ExperimentSubmittedSchema),
     experimentOpened: event("experiments", "experiment_opened", ExperimentOpenedSchema),
     experimentUpdated: event("experiments", "experiment_updated", ExperimentUpdatedSchema),

@@ -123,7 +123,7 @@ describe.each(ENGINES)("creating experiments on %s", (engine) => {
     expect(events[0]!.payload.holdAmountCents).toBe(experiment!.estimate!.costTypicalCents);
   });
 
-  it("saves an incomplete request as a draft (no hold, no event) and submits it later", async () => {
+  it("saves an incomplete request as a draft (no hold, ExperimentDrafted only) and submits it later", async () => {
     const me = requester();
     const partial = bodies.open();
     delete partial.hypothesis;
@@ -136,7 +136,9 @@ describe.each(ENGINES)("creating experiments on %s", (engine) => {
     expect(warnings).toContainEqual(
       expect.objectContaining({ path: "hypothesis", code: "missing_required" }),
     );
-    expect(await outboxEvents(exp.db, draft!.id)).toEqual([]);
+    const drafted = await outboxEvents(exp.db, draft!.id);
+    expect(drafted.map((e) => e.subject)).toEqual(["petri.experiments.experiment_drafted"]);
+    expect(drafted[0]!.payload.experiment).toMatchObject({ id: draft!.id, status: ExperimentStatus.DRAFT });
 
     // Submitting the incomplete draft is a 422 naming what is missing; nothing changes.
     const refused = await failure(exp.as(me).submitDraft({ experimentId: draft!.id }));
@@ -157,6 +159,7 @@ describe.each(ENGINES)("creating experiments on %s", (engine) => {
     expect(submitted.experiment!.submittedAt).toBeDefined();
     const events = await outboxEvents(exp.db, complete!.id);
     expect(events.map((e) => [e.subject, e.version])).toEqual([
+      ["petri.experiments.experiment_drafted", 1],
       ["petri.experiments.experiment_submitted", 2],
       ["petri.experiments.experiment_opened", 2],
     ]);

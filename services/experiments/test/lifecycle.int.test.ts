@@ -140,7 +140,7 @@ describe.each(ENGINES)("experiment lifecycle on %s", (engine) => {
     expect(got.experiment!.operator).toMatchObject({ operatorId: "op_lab1", labName: "Lab One" });
   });
 
-  it("PATCH a draft keeps it a draft, holding nothing and recording nothing", async () => {
+  it("PATCH a draft keeps it a draft, holding nothing and recording nothing after ExperimentDrafted", async () => {
     const me = requester();
     const { experiment: draft } = await exp
       .as(me)
@@ -150,7 +150,9 @@ describe.each(ENGINES)("experiment lifecycle on %s", (engine) => {
       .updateExperiment({ experimentId: draft!.id, patchJson: json({ turnaround_days: 20 }) });
     expect(patched).toMatchObject({ status: ExperimentStatus.DRAFT, version: 2n, holdAmountCents: 0n });
     expect(JSON.parse(patched!.requestJson).turnaround_budget.desired_turnaround_days).toBe(20);
-    expect(await outboxEvents(exp.db, draft!.id)).toEqual([]);
+    expect((await outboxEvents(exp.db, draft!.id)).map((e) => [e.subject, e.version])).toEqual([
+      ["petri.experiments.experiment_drafted", 1],
+    ]);
   });
 
   it("cancel refunds by status: open full, claimed 80 % (20 % to the operator), in_progress none", async () => {
@@ -210,7 +212,9 @@ describe.each(ENGINES)("experiment lifecycle on %s", (engine) => {
       operatorCompensationCents: 0n,
       refundStatus: "none",
     });
-    expect(await outboxEvents(exp.db, draft!.id)).toEqual([]);
+    expect((await outboxEvents(exp.db, draft!.id)).map((e) => [e.subject, e.version])).toEqual([
+      ["petri.experiments.experiment_drafted", 1],
+    ]);
   });
 
   it("cancel needs a reason of 1..1000 characters", async () => {

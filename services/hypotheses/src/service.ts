@@ -8,6 +8,11 @@ import { makeGetHypothesis } from "./app/get-hypothesis.js";
 import { makeListHypotheses } from "./app/list-hypotheses.js";
 import { makeUpdateHypothesis } from "./app/update-hypothesis.js";
 import { makeCreateHypothesisFromExperiment } from "./app/create-hypothesis-from-experiment.js";
+import {
+  EXPERIMENT_VIEW_WAIT,
+  ExperimentViewArrivals,
+  type ExperimentViewWait,
+} from "./app/experiment-view-arrivals.js";
 import { makeLinkExperiment } from "./app/link-experiment.js";
 import { makePrepareExperimentFromHypothesis } from "./app/prepare-experiment-from-hypothesis.js";
 import { hypothesesConsumers } from "./events/subscriptions.js";
@@ -21,12 +26,16 @@ export interface HypothesesHostedService extends HostedService {
 }
 
 /** Composition root of the hypotheses service: each account's hypothesis library. */
-export function createHypothesesService(deps: ServiceDeps): HypothesesHostedService {
+export function createHypothesesService(
+  deps: ServiceDeps,
+  options: { experimentViewWait?: ExperimentViewWait } = {},
+): HypothesesHostedService {
+  const arrivals = new ExperimentViewArrivals();
   const runtime = createServiceRuntime<HypothesesDb>({
     ...deps,
     service: "hypotheses",
     migrations: hypothesesMigrations,
-    consumers: hypothesesConsumers({ clock: deps.clock, logger: deps.logger }),
+    consumers: hypothesesConsumers({ clock: deps.clock, logger: deps.logger, arrivals }),
   });
   const { db } = runtime;
   const changing = { db, clock: deps.clock, unitOfWork: createUnitOfWork(db, runtime.afterCommit) };
@@ -39,7 +48,11 @@ export function createHypothesesService(deps: ServiceDeps): HypothesesHostedServ
     archiveHypothesis: makeArchiveHypothesis(changing),
     prepareExperimentFromHypothesis: makePrepareExperimentFromHypothesis({ db }),
     linkExperimentToHypothesis: makeLinkExperiment(changing),
-    createHypothesisFromExperiment: makeCreateHypothesisFromExperiment(changing),
+    createHypothesisFromExperiment: makeCreateHypothesisFromExperiment({
+      ...changing,
+      arrivals,
+      wait: options.experimentViewWait ?? EXPERIMENT_VIEW_WAIT,
+    }),
   };
   const rpc = new HypothesesRpc(useCases);
 

@@ -1,12 +1,12 @@
 /**
- * to-experiment and saving from an experiment, through the RPCs and the ExperimentSubmitted
- * handler: the prepared request and its stable key, the owner-only and status rules, and the
- * link that makes a hypothesis USED and counts each experiment once however often it is
- * recorded (the gateway's call and the event). PostgreSQL and PGlite.
+ * to-experiment, through the RPCs and the ExperimentSubmitted handler: the prepared request and
+ * its stable key, the owner-only and status rules, and the link that makes a hypothesis USED
+ * and counts each experiment once however often it is recorded (the gateway's call and the
+ * event). PostgreSQL and PGlite. Saving from an experiment: from-experiment.int.test.ts.
  */
 import { create } from "@bufbuild/protobuf";
 import { Code } from "@connectrpc/connect";
-import { ExperimentSchema, ExperimentStatus, ExperimentSubmittedSchema } from "@petri/contracts/experiments";
+import { ExperimentSchema, ExperimentSubmittedSchema } from "@petri/contracts/experiments";
 import { events } from "@petri/contracts";
 import { buildEnvelope } from "@petri/events";
 import { createLogger, newId } from "@petri/service-kit";
@@ -150,42 +150,5 @@ describe.each(ENGINES)("to-experiment on %s", (engine) => {
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     throw new Error("the ExperimentSubmitted event was never applied");
-  });
-
-  it("saves the hypothesis of a submitted experiment, for its requester only", async () => {
-    const owner = requester();
-    const experiment = create(ExperimentSchema, {
-      id: newId("exp"),
-      requesterAccountId: owner.accountId,
-      status: ExperimentStatus.OPEN,
-      title: "IL6 after PX-17",
-      experimentType: "QPCR_EXPRESSION",
-      requestJson: JSON.stringify({
-        ...DRAFT,
-        title: "IL6 after PX-17",
-        hypothesis: { statement: "PX-17 raises IL6.", null_hypothesis: "PX-17 does not change IL6." },
-        communication_preferences: { webhook_url: "https://example.test/hook" },
-      }),
-    });
-    const { hypothesis } = await h.as(owner).createHypothesisFromExperiment({ experiment, title: "" });
-    expect(hypothesis).toMatchObject({
-      status: "DRAFT",
-      experimentsCount: 0,
-      title: "IL6 after PX-17",
-      statement: "PX-17 raises IL6.",
-      sourceExperimentId: experiment.id,
-    });
-    expect(JSON.parse(hypothesis!.intakeDraftJson)).not.toHaveProperty("communication_preferences");
-    expect(
-      await failure(h.as(requester()).createHypothesisFromExperiment({ experiment, title: "" })),
-    ).toMatchObject({ code: Code.NotFound });
-    expect(
-      await failure(
-        h.as(owner).createHypothesisFromExperiment({
-          experiment: { ...experiment, status: ExperimentStatus.DRAFT },
-          title: "",
-        }),
-      ),
-    ).toMatchObject({ code: Code.FailedPrecondition });
   });
 });

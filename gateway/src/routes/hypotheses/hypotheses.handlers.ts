@@ -182,18 +182,19 @@ export const hypothesisToExperimentHandler: RouteHandler<typeof hypothesisToExpe
   return c.json(experiment, 201);
 };
 
-/** Reads the experiment as the caller (the experiments service decides who may), then saves its hypothesis. */
+/** One call: the hypotheses service reads the experiment from its own view and decides who may. */
 export const hypothesisFromExperimentHandler: RouteHandler<
   typeof hypothesisFromExperiment,
   GatewayEnv
 > = async (c) => {
   const body = c.req.valid("json");
-  const { clients } = c.get("runtime");
-  const { experiment } = await callService(() =>
-    clients.experiments.getExperiment({ experimentId: body.experiment_id }, asCaller()),
-  );
   const { hypothesis } = await callService(() =>
-    clients.hypotheses.createHypothesisFromExperiment({ experiment, title: body.title ?? "" }, asCaller()),
+    c
+      .get("runtime")
+      .clients.hypotheses.createHypothesisFromExperiment(
+        { experimentId: body.experiment_id, title: body.title ?? "" },
+        asCaller(),
+      ),
   );
   const record = hypothesisJson(hypothesis);
   c.header("Location", `/hypotheses/${record.id}`);

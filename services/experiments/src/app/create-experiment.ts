@@ -17,7 +17,7 @@ import {
 } from "../domain/idempotency.js";
 import type { JsonObject } from "../domain/lifecycle/protocol-design.js";
 import { submissionStatus } from "../domain/lifecycle/transitions.js";
-import { recordSubmitted } from "./experiment-events.js";
+import { recordDrafted, recordSubmitted } from "./experiment-events.js";
 import { type AcceptedIntake, acceptIntake, parseJsonText } from "./intake.js";
 import { estimateColumns, priceRequest } from "./pricing.js";
 import {
@@ -79,7 +79,7 @@ const CREATED = 201;
  * invalid_webhook_url on communication_preferences.webhook_url, unresolved -> a warning).
  * Then in ONE transaction: claim the idempotency key (if any), validate, price (with operator
  * availability from the operator_eligibility projection), insert, record
- * ExperimentSubmitted (+ ExperimentOpened when open; nothing for a draft) and store the
+ * ExperimentSubmitted (+ ExperimentOpened when open; ExperimentDrafted for a draft) and store the
  * response under the key.
  *
  * Status: draft when saveAsDraft; else pending_review when the validation named review
@@ -172,7 +172,8 @@ async function createInTransaction(
   const status = input.saveAsDraft ? "draft" : submissionStatus(intake.reviewReasons);
   const row = await insertExperiment(trx, newExperimentValues(creation, intake, estimate, status));
   const record = newRecord(row);
-  if (status !== "draft") await recordSubmitted(trx, record, now);
+  if (status === "draft") await recordDrafted(trx, record, now);
+  else await recordSubmitted(trx, record, now);
 
   const created: CreatedExperiment = { experiment: record, warnings: intake.warnings };
   if (ref.key !== "")

@@ -10,8 +10,10 @@
  * reported, results submitted, approved, disputed, dispute resolved; each carries the whole
  * experiment (job, operator, payment, issues, dispute) plus what its consumers act on.
  *
- * Drafts record nothing: a draft is private to its requester and holds no money, so no
- * consumer has anything to do until it is submitted.
+ * A draft records ExperimentDrafted when it is saved, and nothing while it stays a draft: it
+ * holds no money and starts nothing, but the hypotheses service answers "save the hypothesis of
+ * experiment X" from its own view of these events, and must tell a draft (409) from an unknown
+ * experiment (404) as the experiments service would (docs/decisions.md, D-NEW-2).
  */
 import type { DescMessage, MessageInitShape } from "@bufbuild/protobuf";
 import { type EventSpec, events } from "@petri/contracts";
@@ -42,6 +44,15 @@ async function record<Desc extends DescMessage>(
   payload: MessageInitShape<Desc>,
 ): Promise<void> {
   await recordEvent(trx, spec, payload, meta(row, now));
+}
+
+/** A request was saved as a draft. */
+export async function recordDrafted(
+  trx: Kysely<ExperimentsDb>,
+  row: ExperimentRecord,
+  now: Date,
+): Promise<void> {
+  await record(trx, events.experiments.experimentDrafted, row, now, { experiment: experimentMessage(row) });
 }
 
 /** A request entered open or pending_review: ExperimentSubmitted (the hold), and ExperimentOpened when open. */

@@ -1,16 +1,52 @@
-import { type Principal, newId } from "@petri/service-kit";
+import { NotFoundError, type Principal, isId, newId } from "@petri/service-kit";
+import { type ExperimentView, findExperimentView } from "../db/experiment-views.js";
 import { insertHypothesis } from "../db/hypotheses.js";
-import { type SubmittedExperiment, hypothesisFromExperiment } from "../domain/from-experiment.js";
+import { hypothesisFromExperiment } from "../domain/from-experiment.js";
 import type { Hypothesis } from "../domain/hypothesis.js";
 import type { ChangingDeps } from "./deps.js";
+import type { ExperimentViewArrivals, ExperimentViewWait } from "./experiment-view-arrivals.js";
 
-/** Saves the hypothesis of one of the caller's submitted experiments (domain/from-experiment.ts). */
-export function makeCreateHypothesisFromExperiment(deps: ChangingDeps) {
+export interface FromExperimentDeps extends ChangingDeps {
+  arrivals: ExperimentViewArrivals;
+  wait: ExperimentViewWait;
+}
+
+/**
+ * The caller's view of the experiment, waiting (bounded) while it is unknown or still a draft:
+ * its event, or the one that submits it, may not have been applied yet. Another account's
+ * experiment is answered at once (a requester never changes).
+ */
+async function settledView(
+  deps: FromExperimentDeps,
+  principal: Principal,
+  experimentId: string,
+): Promise<ExperimentView | undefined> {
+  const deadline = performance.now() + deps.wait.timeoutMs;
+  for (;;) {
+    const view = await findExperimentView(deps.db, experimentId);
+    const settled = view && (view.requesterAccountId !== principal.accountId || view.status !== "draft");
+    const left = deadline - performance.now();
+    if (settled || left <= 0) return view;
+    await deps.arrivals.next(experimentId, Math.min(deps.wait.pollMs, left));
+  }
+}
+
+/**
+ * Saves the hypothesis of one of the caller's submitted experiments (domain/from-experiment.ts),
+ * read from this service's experiment_views, never from what a caller relayed: only the
+ * requester sees it (anyone else, and an experiment never heard of, 404), a draft is 409.
+ */
+export function makeCreateHypothesisFromExperiment(deps: FromExperimentDeps) {
   return async function createHypothesisFromExperiment(
     principal: Principal,
-    input: { experiment: SubmittedExperiment; title: string },
+    input: { experimentId: string; title: string },
   ): Promise<Hypothesis> {
-    const content = hypothesisFromExperiment(principal.accountId, input.experiment, input.title);
+    // Text that is no experiment id can never arrive: no wait for it.
+    const experiment = isId("exp", input.experimentId)
+      ? await settledView(deps, principal, input.experimentId)
+      : undefined;
+    if (!experiment) throw new NotFoundError("experiment", input.experimentId);
+    const content = hypothesisFromExperiment(principal.accountId, experiment, input.title);
     const now = deps.clock.now();
     return insertHypothesis(deps.db, {
       id: newId("hyp", now),

@@ -34,8 +34,23 @@ export interface HypothesisExperimentsTable {
   linked_at: Date;
 }
 
+/**
+ * The experiments this service has heard of, as their newest event left them (status is the
+ * public name: "draft", "open", ...).
+ */
+export interface ExperimentViewsTable {
+  id: string;
+  requester_account_id: string;
+  status: string;
+  title: string;
+  experiment_type: string;
+  request_json: string;
+  version: ColumnType<string, bigint | number | string, bigint | number | string>;
+}
+
 /** Tables of the hypotheses schema. */
 export type HypothesesDb = MessagingTables & {
   hypotheses: HypothesesTable;
   hypothesis_experiments: HypothesisExperimentsTable;
+  experiment_views: ExperimentViewsTable;
 };

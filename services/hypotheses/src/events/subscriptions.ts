@@ -1,14 +1,41 @@
-import { events, streamFor } from "@petri/contracts";
-import type { ExperimentSubmitted } from "@petri/contracts/experiments";
-import { on } from "@petri/events";
+import { type EventSpec, events, streamFor } from "@petri/contracts";
+import type { Experiment, ExperimentSubmitted } from "@petri/contracts/experiments";
+import { type EventHandler, on } from "@petri/events";
 import type { ConsumerDefinition } from "@petri/host";
 import type { Clock, Logger } from "@petri/service-kit";
 import type { Kysely } from "kysely";
 import type { HypothesesDb } from "../db/schema.js";
 import { applyExperimentSubmitted, namesSourceHypothesis } from "./experiment-submitted.js";
+import type { ExperimentViewArrivals } from "../app/experiment-view-arrivals.js";
+import { applyExperimentView } from "./experiment-view.js";
 
-/** Every event the hypotheses service consumes, in one place. */
-export function hypothesesConsumers(deps: { clock: Clock; logger: Logger }): ConsumerDefinition[] {
+/** Every experiments event carries the experiment after its change; each one refreshes the view. */
+function experimentViewHandlers(arrivals: ExperimentViewArrivals): Record<string, EventHandler> {
+  const specs = Object.values(events.experiments) as EventSpec[];
+  return Object.assign(
+    {},
+    ...specs.map((spec) =>
+      on(spec, async ({ trx, payload, afterCommit }) => {
+        const event = payload as { experiment?: Experiment };
+        await applyExperimentView(trx as Kysely<HypothesesDb>, event);
+        const experimentId = event.experiment?.id ?? "";
+        afterCommit(() => arrivals.announce(experimentId));
+      }),
+    ),
+  );
+}
+
+/**
+ * Every event the hypotheses service consumes, in one place. Two durable consumers:
+ * - hypotheses-experiments: the link of an experiment created from a hypothesis.
+ * - hypotheses-experiment-views: the experiment_views read model, from every experiments event
+ *   (a consumer of its own, so that it replays the streams' whole history when first created).
+ */
+export function hypothesesConsumers(deps: {
+  clock: Clock;
+  logger: Logger;
+  arrivals: ExperimentViewArrivals;
+}): ConsumerDefinition[] {
   return [
     {
       name: "hypotheses-experiments",
@@ -29,6 +56,16 @@ export function hypothesesConsumers(deps: { clock: Clock; logger: Logger }): Con
               { appliesTo: namesSourceHypothesis },
             ),
           },
+        },
+      ],
+    },
+    {
+      name: "hypotheses-experiment-views",
+      subscriptions: [
+        {
+          stream: streamFor("experiments"),
+          filterSubject: "petri.experiments.>",
+          handlers: experimentViewHandlers(deps.arrivals),
         },
       ],
     },

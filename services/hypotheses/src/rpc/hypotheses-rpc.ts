@@ -19,7 +19,6 @@ import {
   type CreateHypothesisFromExperimentRequest,
   CreateHypothesisFromExperimentResponseSchema,
 } from "@petri/contracts/hypotheses";
-import { ExperimentStatus } from "@petri/contracts/experiments";
 import type { makeCreateHypothesisFromExperiment } from "../app/create-hypothesis-from-experiment.js";
 import type { makeLinkExperiment } from "../app/link-experiment.js";
 import type { makePrepareExperimentFromHypothesis } from "../app/prepare-experiment-from-hypothesis.js";
@@ -148,21 +147,17 @@ export class HypothesesRpc implements ServiceImpl<typeof HypothesesService> {
 
   async createHypothesisFromExperiment(request: CreateHypothesisFromExperimentRequest, ctx: HandlerContext) {
     const principal = caller(ctx, "createHypothesisFromExperiment");
-    const experiment = request.experiment;
-    if (!experiment) throw new Error("CreateHypothesisFromExperiment without an experiment");
     const hypothesis = await this.useCases.createHypothesisFromExperiment(principal, {
-      experiment: {
-        id: experiment.id,
-        requesterAccountId: experiment.requesterAccountId,
-        status: experiment.status === ExperimentStatus.DRAFT ? "draft" : "submitted",
-        title: experiment.title,
-        experimentType: experiment.experimentType,
-        requestJson: experiment.requestJson,
-      },
+      experimentId: request.experimentId || relayedExperimentId(request),
       title: request.title,
     });
     return create(CreateHypothesisFromExperimentResponseSchema, {
       hypothesis: hypothesisMessage(hypothesis),
     });
   }
+}
+
+/** A caller built before experiment_id existed sends the experiment: only its id is used. */
+function relayedExperimentId(request: CreateHypothesisFromExperimentRequest): string {
+  return request.experiment?.id ?? "";
 }

@@ -47,9 +47,12 @@ export interface Hypotheses {
 }
 
 /** Creates, migrates and starts the hypotheses service on `database`. */
-export async function startHypotheses(database: Database): Promise<Hypotheses> {
+export async function startHypotheses(
+  database: Database,
+  options: Parameters<typeof createHypothesesService>[1] = {},
+): Promise<Hypotheses> {
   const { service, clock, bus, stop } = await startServiceForTest(database, START, logger, (deps) =>
-    createHypothesesService(deps),
+    createHypothesesService(deps, options),
   );
   const as = await routerClients(HypothesesService, (router) => service.routes(router), logger);
   return { service, db: database.forSchema<HypothesesDb>("hypotheses"), clock, as, bus, stop };

@@ -12,7 +12,42 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file petri/experiments/v1/events.proto.
  */
 export const file_petri_experiments_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("CiFwZXRyaS9leHBlcmltZW50cy92MS9ldmVudHMucHJvdG8SFHBldHJpLmV4cGVyaW1lbnRzLnYxImYKE0V4cGVyaW1lbnRTdWJtaXR0ZWQSNAoKZXhwZXJpbWVudBgBIAEoCzIgLnBldHJpLmV4cGVyaW1lbnRzLnYxLkV4cGVyaW1lbnQSGQoRaG9sZF9hbW91bnRfY2VudHMYAiABKAMiSAoQRXhwZXJpbWVudE9wZW5lZBI0CgpleHBlcmltZW50GAEgASgLMiAucGV0cmkuZXhwZXJpbWVudHMudjEuRXhwZXJpbWVudCJkChFFeHBlcmltZW50VXBkYXRlZBI0CgpleHBlcmltZW50GAEgASgLMiAucGV0cmkuZXhwZXJpbWVudHMudjEuRXhwZXJpbWVudBIZChFob2xkX2Ftb3VudF9jZW50cxgCIAEoAyKNAQoTRXhwZXJpbWVudENhbmNlbGxlZBI0CgpleHBlcmltZW50GAEgASgLMiAucGV0cmkuZXhwZXJpbWVudHMudjEuRXhwZXJpbWVudBIbChNyZWZ1bmRfYW1vdW50X2NlbnRzGAIgASgDEiMKG29wZXJhdG9yX2NvbXBlbnNhdGlvbl9jZW50cxgDIAEoAyJIChBQcm90b2NvbFByb3Bvc2VkEjQKCmV4cGVyaW1lbnQYASABKAsyIC5wZXRyaS5leHBlcmltZW50cy52MS5FeHBlcmltZW50IkkKEUV4cGVyaW1lbnRDbGFpbWVkEjQKCmV4cGVyaW1lbnQYASABKAsyIC5wZXRyaS5leHBlcmltZW50cy52MS5FeHBlcmltZW50IkkKEUV4cGVyaW1lbnRTdGFydGVkEjQKCmV4cGVyaW1lbnQYASABKAsyIC5wZXRyaS5leHBlcmltZW50cy52MS5FeHBlcmltZW50InkKDUlzc3VlUmVwb3J0ZWQSNAoKZXhwZXJpbWVudBgBIAEoCzIgLnBldHJpLmV4cGVyaW1lbnRzLnYxLkV4cGVyaW1lbnQSMgoFaXNzdWUYAiABKAsyIy5wZXRyaS5leHBlcmltZW50cy52MS5PcGVyYXRvcklzc3VlIlwKEFJlc3VsdHNTdWJtaXR0ZWQSNAoKZXhwZXJpbWVudBgBIAEoCzIgLnBldHJpLmV4cGVyaW1lbnRzLnYxLkV4cGVyaW1lbnQSEgoKZmlsZV9jb3VudBgCIAEoBSJoCg9SZXN1bHRzQXBwcm92ZWQSNAoKZXhwZXJpbWVudBgBIAEoCzIgLnBldHJpLmV4cGVyaW1lbnRzLnYxLkV4cGVyaW1lbnQSDgoGcmF0aW5nGAIgASgFEg8KB29uX3RpbWUYAyABKAgiegoSRXhwZXJpbWVudERpc3B1dGVkEjQKCmV4cGVyaW1lbnQYASABKAsyIC5wZXRyaS5leHBlcmltZW50cy52MS5FeHBlcmltZW50Ei4KB2Rpc3B1dGUYAiABKAsyHS5wZXRyaS5leHBlcmltZW50cy52MS5EaXNwdXRlIncKD0Rpc3B1dGVSZXNvbHZlZBI0CgpleHBlcmltZW50GAEgASgLMiAucGV0cmkuZXhwZXJpbWVudHMudjEuRXhwZXJpbWVudBIuCgdkaXNwdXRlGAIgASgLMh0ucGV0cmkuZXhwZXJpbWVudHMudjEuRGlzcHV0ZWIGcHJvdG8z", [file_petri_experiments_v1_experiment]);
+  fileDesc("CiFwZXRyaS9leHBlcmltZW50cy92MS9ldmVudHMucHJvdG8SFHBldHJpLmV4cGVyaW1lbnRzLnYxIkkKEUV4cGVyaW1lbnREcmFmdGVkEjQKCmV4cGVyaW1lbnQYASABKAsyIC5wZXRyaS5leHBlcmltZW50cy52MS5FeHBlcmltZW50ImYKE0V4cGVyaW1lbnRTdWJtaXR0ZWQSNAoKZXhwZXJpbWVudBgBIAEoCzIgLnBldHJpLmV4cGVyaW1lbnRzLnYxLkV4cGVyaW1lbnQSGQoRaG9sZF9hbW91bnRfY2VudHMYAiABKAMiSAoQRXhwZXJpbWVudE9wZW5lZBI0CgpleHBlcmltZW50GAEgASgLMiAucGV0cmkuZXhwZXJpbWVudHMudjEuRXhwZXJpbWVudCJkChFFeHBlcmltZW50VXBkYXRlZBI0CgpleHBlcmltZW50GAEgASgLMiAucGV0cmkuZXhwZXJpbWVudHMudjEuRXhwZXJpbWVudBIZChFob2xkX2Ftb3VudF9jZW50cxgCIAEoAyKNAQoTRXhwZXJpbWVudENhbmNlbGxlZBI0CgpleHBlcmltZW50GAEgASgLMiAucGV0cmkuZXhwZXJpbWVudHMudjEuRXhwZXJpbWVudBIbChNyZWZ1bmRfYW1vdW50X2NlbnRzGAIgASgDEiMKG29wZXJhdG9yX2NvbXBlbnNhdGlvbl9jZW50cxgDIAEoAyJIChBQcm90b2NvbFByb3Bvc2VkEjQKCmV4cGVyaW1lbnQYASABKAsyIC5wZXRyaS5leHBlcmltZW50cy52MS5FeHBlcmltZW50IkkKEUV4cGVyaW1lbnRDbGFpbWVkEjQKCmV4cGVyaW1lbnQYASABKAsyIC5wZXRyaS5leHBlcmltZW50cy52MS5FeHBlcmltZW50IkkKEUV4cGVyaW1lbnRTdGFydGVkEjQKCmV4cGVyaW1lbnQYASABKAsyIC5wZXRyaS5leHBlcmltZW50cy52MS5FeHBlcmltZW50InkKDUlzc3VlUmVwb3J0ZWQSNAoKZXhwZXJpbWVudBgBIAEoCzIgLnBldHJpLmV4cGVyaW1lbnRzLnYxLkV4cGVyaW1lbnQSMgoFaXNzdWUYAiABKAsyIy5wZXRyaS5leHBlcmltZW50cy52MS5PcGVyYXRvcklzc3VlIlwKEFJlc3VsdHNTdWJtaXR0ZWQSNAoKZXhwZXJpbWVudBgBIAEoCzIgLnBldHJpLmV4cGVyaW1lbnRzLnYxLkV4cGVyaW1lbnQSEgoKZmlsZV9jb3VudBgCIAEoBSJoCg9SZXN1bHRzQXBwcm92ZWQSNAoKZXhwZXJpbWVudBgBIAEoCzIgLnBldHJpLmV4cGVyaW1lbnRzLnYxLkV4cGVyaW1lbnQSDgoGcmF0aW5nGAIgASgFEg8KB29uX3RpbWUYAyABKAgiegoSRXhwZXJpbWVudERpc3B1dGVkEjQKCmV4cGVyaW1lbnQYASABKAsyIC5wZXRyaS5leHBlcmltZW50cy52MS5FeHBlcmltZW50Ei4KB2Rpc3B1dGUYAiABKAsyHS5wZXRyaS5leHBlcmltZW50cy52MS5EaXNwdXRlIncKD0Rpc3B1dGVSZXNvbHZlZBI0CgpleHBlcmltZW50GAEgASgLMiAucGV0cmkuZXhwZXJpbWVudHMudjEuRXhwZXJpbWVudBIuCgdkaXNwdXRlGAIgASgLMh0ucGV0cmkuZXhwZXJpbWVudHMudjEuRGlzcHV0ZWIGcHJvdG8z", [file_petri_experiments_v1_experiment]);
+
+/**
+ * petri.experiments.experiment_drafted: a request was saved as a draft (save_as_draft). It
+ * carries no money and starts nothing; read models that answer for an experiment by id (the
+ * hypotheses service's) learn from it that the draft exists and whose it is.
+ *
+ * @generated from message petri.experiments.v1.ExperimentDrafted
+ */
+export type ExperimentDrafted = Message<"petri.experiments.v1.ExperimentDrafted"> & {
+  /**
+   * @generated from field: petri.experiments.v1.Experiment experiment = 1;
+   */
+  experiment?: Experiment | undefined;
+};
+
+/**
+ * petri.experiments.experiment_drafted: a request was saved as a draft (save_as_draft). It
+ * carries no money and starts nothing; read models that answer for an experiment by id (the
+ * hypotheses service's) learn from it that the draft exists and whose it is.
+ *
+ * @generated from message petri.experiments.v1.ExperimentDrafted
+ */
+export type ExperimentDraftedJson = {
+  /**
+   * @generated from field: petri.experiments.v1.Experiment experiment = 1;
+   */
+  experiment?: ExperimentJson;
+};
+
+/**
+ * Describes the message petri.experiments.v1.ExperimentDrafted.
+ * Use `create(ExperimentDraftedSchema)` to create a new message.
+ */
+export const ExperimentDraftedSchema: GenMessage<ExperimentDrafted, {jsonType: ExperimentDraftedJson}> = /*@__PURE__*/
+  messageDesc(file_petri_experiments_v1_events, 0);
 
 /**
  * petri.experiments.experiment_submitted: a request entered open or pending_review.
@@ -57,7 +92,7 @@ export type ExperimentSubmittedJson = {
  * Use `create(ExperimentSubmittedSchema)` to create a new message.
  */
 export const ExperimentSubmittedSchema: GenMessage<ExperimentSubmitted, {jsonType: ExperimentSubmittedJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_events, 0);
+  messageDesc(file_petri_experiments_v1_events, 1);
 
 /**
  * petri.experiments.experiment_opened: a request became open (routed to operators).
@@ -88,7 +123,7 @@ export type ExperimentOpenedJson = {
  * Use `create(ExperimentOpenedSchema)` to create a new message.
  */
 export const ExperimentOpenedSchema: GenMessage<ExperimentOpened, {jsonType: ExperimentOpenedJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_events, 1);
+  messageDesc(file_petri_experiments_v1_events, 2);
 
 /**
  * petri.experiments.experiment_updated: constraints, preferences or turnaround changed.
@@ -133,7 +168,7 @@ export type ExperimentUpdatedJson = {
  * Use `create(ExperimentUpdatedSchema)` to create a new message.
  */
 export const ExperimentUpdatedSchema: GenMessage<ExperimentUpdated, {jsonType: ExperimentUpdatedJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_events, 2);
+  messageDesc(file_petri_experiments_v1_events, 3);
 
 /**
  * petri.experiments.experiment_cancelled: cancelled, with the refund to release.
@@ -184,7 +219,7 @@ export type ExperimentCancelledJson = {
  * Use `create(ExperimentCancelledSchema)` to create a new message.
  */
 export const ExperimentCancelledSchema: GenMessage<ExperimentCancelled, {jsonType: ExperimentCancelledJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_events, 3);
+  messageDesc(file_petri_experiments_v1_events, 4);
 
 /**
  * petri.experiments.protocol_proposed: staff proposed a protocol for a design request.
@@ -215,7 +250,7 @@ export type ProtocolProposedJson = {
  * Use `create(ProtocolProposedSchema)` to create a new message.
  */
 export const ProtocolProposedSchema: GenMessage<ProtocolProposed, {jsonType: ProtocolProposedJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_events, 4);
+  messageDesc(file_petri_experiments_v1_events, 5);
 
 /**
  * petri.experiments.experiment_claimed: an operator claimed an open experiment (docs/api.md event "claimed").
@@ -246,7 +281,7 @@ export type ExperimentClaimedJson = {
  * Use `create(ExperimentClaimedSchema)` to create a new message.
  */
 export const ExperimentClaimedSchema: GenMessage<ExperimentClaimed, {jsonType: ExperimentClaimedJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_events, 5);
+  messageDesc(file_petri_experiments_v1_events, 6);
 
 /**
  * petri.experiments.experiment_started: the operator started work (docs/api.md event "started").
@@ -277,7 +312,7 @@ export type ExperimentStartedJson = {
  * Use `create(ExperimentStartedSchema)` to create a new message.
  */
 export const ExperimentStartedSchema: GenMessage<ExperimentStarted, {jsonType: ExperimentStartedJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_events, 6);
+  messageDesc(file_petri_experiments_v1_events, 7);
 
 /**
  * petri.experiments.issue_reported: the operator reported an issue (docs/api.md event "issue").
@@ -318,7 +353,7 @@ export type IssueReportedJson = {
  * Use `create(IssueReportedSchema)` to create a new message.
  */
 export const IssueReportedSchema: GenMessage<IssueReported, {jsonType: IssueReportedJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_events, 7);
+  messageDesc(file_petri_experiments_v1_events, 8);
 
 /**
  * petri.experiments.results_submitted: results are in, status pending_approval
@@ -365,7 +400,7 @@ export type ResultsSubmittedJson = {
  * Use `create(ResultsSubmittedSchema)` to create a new message.
  */
 export const ResultsSubmittedSchema: GenMessage<ResultsSubmitted, {jsonType: ResultsSubmittedJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_events, 8);
+  messageDesc(file_petri_experiments_v1_events, 9);
 
 /**
  * petri.experiments.results_approved: the requester approved; the hold is released to the
@@ -426,7 +461,7 @@ export type ResultsApprovedJson = {
  * Use `create(ResultsApprovedSchema)` to create a new message.
  */
 export const ResultsApprovedSchema: GenMessage<ResultsApproved, {jsonType: ResultsApprovedJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_events, 9);
+  messageDesc(file_petri_experiments_v1_events, 10);
 
 /**
  * petri.experiments.experiment_disputed: the requester disputed (docs/api.md event "disputed").
@@ -467,7 +502,7 @@ export type ExperimentDisputedJson = {
  * Use `create(ExperimentDisputedSchema)` to create a new message.
  */
 export const ExperimentDisputedSchema: GenMessage<ExperimentDisputed, {jsonType: ExperimentDisputedJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_events, 10);
+  messageDesc(file_petri_experiments_v1_events, 11);
 
 /**
  * petri.experiments.dispute_resolved: staff resolved a dispute; the ledger moves the money.
@@ -508,5 +543,5 @@ export type DisputeResolvedJson = {
  * Use `create(DisputeResolvedSchema)` to create a new message.
  */
 export const DisputeResolvedSchema: GenMessage<DisputeResolved, {jsonType: DisputeResolvedJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_events, 11);
+  messageDesc(file_petri_experiments_v1_events, 12);
 

@@ -1,0 +1,135 @@
+/**
+ * POST /hypotheses/from-experiment as the hypotheses service answers it alone: experiments
+ * events published on the bus reach experiment_views through the service's own consumer; the
+ * RPC reads that view (waiting a bounded time for an experiment not applied yet), lets only
+ * the requester save from it (anyone else: NOT_FOUND), and refuses a draft (FAILED_PRECONDITION)
+ * until the event that submits it arrives. PostgreSQL and PGlite.
+ */
+import { create } from "@bufbuild/protobuf";
+import { Code } from "@connectrpc/connect";
+import { type EventSpec, events } from "@petri/contracts";
+import { type Experiment, ExperimentSchema, ExperimentStatus } from "@petri/contracts/experiments";
+import { buildEnvelope } from "@petri/events";
+import { type Principal, newId } from "@petri/service-kit";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { findExperimentView } from "../src/db/experiment-views.js";
+import { applyExperimentView } from "../src/events/experiment-view.js";
+import {
+  Backend,
+  ENGINES,
+  type Hypotheses,
+  failure,
+  requester,
+  staff,
+  startHypotheses,
+} from "./support/harness.js";
+
+const WAIT = { timeoutMs: 1_500, pollMs: 100 };
+const REQUEST = {
+  experiment_type: "QPCR_EXPRESSION",
+  title: "IL6 after PX-17",
+  hypothesis: { statement: "PX-17 raises IL6.", null_hypothesis: "PX-17 does not change IL6." },
+  communication_preferences: { webhook_url: "https://example.test/hook" },
+};
+
+describe.each(ENGINES)("from-experiment on %s", (engine) => {
+  let backend: Backend;
+  let h: Hypotheses;
+
+  beforeAll(async () => {
+    backend = await Backend.open(engine);
+    h = await startHypotheses(backend.database, { experimentViewWait: WAIT });
+  });
+  afterAll(async () => {
+    await h?.stop();
+    await backend?.close();
+  });
+
+  function experimentOf(owner: Principal, status: ExperimentStatus, version: number, id = newId("exp")) {
+    return create(ExperimentSchema, {
+      id,
+      requesterAccountId: owner.accountId,
+      status,
+      title: "IL6 after PX-17",
+      experimentType: "QPCR_EXPRESSION",
+      requestJson: JSON.stringify(REQUEST),
+      version: BigInt(version),
+    });
+  }
+
+  async function publish(spec: EventSpec, experiment: Experiment) {
+    await h.bus.publish(
+      buildEnvelope(spec, { experiment } as never, {
+        aggregateId: experiment.id,
+        aggregateVersion: Number(experiment.version),
+        occurredAt: h.clock.now(),
+      }),
+    );
+  }
+
+  const save = (principal: Principal, experimentId: string, title = "") =>
+    h.as(principal).createHypothesisFromExperiment({ experimentId, title });
+
+  it("waits for a just-published experiment, then saves its hypothesis for its requester only", async () => {
+    const owner = requester();
+    const experiment = experimentOf(owner, ExperimentStatus.OPEN, 1);
+    // The call comes first; the event is published while it waits.
+    const saving = save(owner, experiment.id);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await publish(events.experiments.experimentSubmitted, experiment);
+    const { hypothesis } = await saving;
+    expect(hypothesis).toMatchObject({
+      status: "DRAFT",
+      experimentsCount: 0,
+      title: "IL6 after PX-17",
+      statement: "PX-17 raises IL6.",
+      nullHypothesis: "PX-17 does not change IL6.",
+      sourceExperimentId: experiment.id,
+    });
+    expect(JSON.parse(hypothesis!.intakeDraftJson)).not.toHaveProperty("communication_preferences");
+    expect(await findExperimentView(h.db, experiment.id)).toMatchObject({
+      requesterAccountId: owner.accountId,
+      status: "open",
+      version: 1,
+    });
+
+    // Anyone else, staff included, gets the 404 of an experiment they may not see, at once.
+    for (const other of [requester(), staff()]) {
+      const started = performance.now();
+      expect(await failure(save(other, experiment.id))).toMatchObject({ code: Code.NotFound });
+      expect(performance.now() - started).toBeLessThan(WAIT.timeoutMs);
+    }
+  });
+
+  it("a draft is FAILED_PRECONDITION until the event that submits it, and an older event never rolls it back", async () => {
+    const owner = requester();
+    const draft = experimentOf(owner, ExperimentStatus.DRAFT, 1);
+    await publish(events.experiments.experimentDrafted, draft);
+    expect(await failure(save(owner, draft.id))).toMatchObject({
+      code: Code.FailedPrecondition,
+      reason: "invalid_state",
+      details: { status: "draft" },
+    });
+
+    const submitted = experimentOf(owner, ExperimentStatus.OPEN, 2, draft.id);
+    const saving = save(owner, draft.id, "Mine");
+    await publish(events.experiments.experimentSubmitted, submitted);
+    expect((await saving).hypothesis).toMatchObject({ title: "Mine", sourceExperimentId: draft.id });
+
+    await applyExperimentView(h.db, { experiment: draft });
+    expect(await findExperimentView(h.db, draft.id)).toMatchObject({ status: "open", version: 2 });
+  });
+
+  it("an experiment never heard of is NOT_FOUND after the bounded wait; text that is no id at once", async () => {
+    const owner = requester();
+    let started = performance.now();
+    expect(await failure(save(owner, newId("exp")))).toMatchObject({ code: Code.NotFound });
+    const waited = performance.now() - started;
+    expect(waited).toBeGreaterThanOrEqual(WAIT.timeoutMs - 50);
+    expect(waited).toBeLessThan(WAIT.timeoutMs + 1_500);
+
+    started = performance.now();
+    expect(await failure(save(owner, "not-an-experiment"))).toMatchObject({ code: Code.NotFound });
+    expect(performance.now() - started).toBeLessThan(WAIT.timeoutMs);
+  });
+});
