@@ -7,6 +7,7 @@
  */
 import { EXPERIMENT_STATUS_NAME_BY_VALUE } from "@petri/contracts/vocabulary";
 import type { FakeHypotheses } from "./fake-hypotheses.js";
+import type { FakeCloudLabs } from "./fake-cloudlabs.js";
 import { clone, create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { type HandlerContext, createRouterTransport } from "@connectrpc/connect";
@@ -446,6 +447,7 @@ export async function gatewayWithServices(
     marketplace?: FakeMarketplace;
     notifications?: FakeNotifications;
     hypotheses?: FakeHypotheses;
+    cloudlabs?: FakeCloudLabs;
   },
   deps: Partial<GatewayDeps> = {},
 ) {
@@ -458,6 +460,7 @@ export async function gatewayWithServices(
     if (service === "notifications" && fakes.notifications)
       return fakes.notifications.transport(verifier, clientSide);
     if (service === "hypotheses" && fakes.hypotheses) return fakes.hypotheses.transport(verifier, clientSide);
+    if (service === "cloudlabs" && fakes.cloudlabs) return fakes.cloudlabs.transport(verifier, clientSide);
     return identity.transport(verifier, clientSide, service);
   }, clientInterceptors(signer));
   return createGateway({ clients, logger: silentLogger, clock: identity.clock, maxBodyBytes: 4096, ...deps });

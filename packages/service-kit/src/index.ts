@@ -27,6 +27,7 @@ export * from "./canonical-json.js";
 export * from "./background-loop.js";
 export * from "./rpc-compression.js";
 export * from "./safety-poll.js";
+export * from "./read-model-wait.js";
 export * from "./expiring-lru-cache.js";
 export * from "./ports.js";
 export * from "./balancing-transport/index.js";

@@ -1,7 +1,13 @@
 import { CloudLabsService } from "@petri/contracts/cloudlabs";
 import { createUnitOfWork } from "@petri/events";
 import { type ServiceDeps, createServiceRuntime } from "@petri/host";
-import type { Clock, HostedService } from "@petri/service-kit";
+import {
+  type Clock,
+  type HostedService,
+  READ_MODEL_WAIT,
+  ReadModelArrivals,
+  type ReadModelWait,
+} from "@petri/service-kit";
 import { HttpLab } from "./adapters/http-lab.js";
 import type { LabAdapter } from "./adapters/lab-adapter.js";
 import { SandboxLab } from "./adapters/sandbox-lab.js";
@@ -17,6 +23,7 @@ import { translateIntake } from "./app/translation.js";
 import { validateIntakeUseCase } from "./app/validate-intake.js";
 import { type CloudLabsSettings, DEFAULT_CLOUDLABS_SETTINGS } from "./config.js";
 import { cloudLabsMigrations } from "./db/migrations/index.js";
+import { cloudLabsConsumers } from "./events/subscriptions.js";
 import type { CloudLabsDb, SubmissionRow } from "./db/schema.js";
 import { CloudLabsRpc, type CloudLabsUseCases } from "./rpc/cloudlabs-rpc.js";
 
@@ -30,6 +37,8 @@ export interface CloudLabsServiceOptions {
   runInBackground?: boolean;
   /** Longest real-time wait between two looks at the submission queue (the safety poll; default PETRI_SAFETY_POLL_MS, 10 s). */
   workerPollMs?: number;
+  /** The bounded wait of translate for an experiment whose event is in flight (default READ_MODEL_WAIT). */
+  experimentViewWait?: ReadModelWait;
 }
 
 export interface CloudLabsHostedService extends HostedService {
@@ -42,10 +51,12 @@ export function createCloudLabsService(
   deps: ServiceDeps,
   options: CloudLabsServiceOptions = {},
 ): CloudLabsHostedService {
+  const arrivals = new ReadModelArrivals();
   const runtime = createServiceRuntime<CloudLabsDb>({
     ...deps,
     service: "cloudlabs",
     migrations: cloudLabsMigrations,
+    consumers: cloudLabsConsumers({ arrivals }),
   });
   const { db, afterCommit } = runtime;
   const { clock } = deps;
@@ -77,6 +88,8 @@ export function createCloudLabsService(
       ...changing,
       adapterFor: adapterName,
       wakeWorker: () => worker.poke(),
+      arrivals,
+      wait: options.experimentViewWait ?? READ_MODEL_WAIT,
     }),
     listSubmissions: makeListSubmissions({ db }),
     getSubmission: makeGetSubmission({ db }),

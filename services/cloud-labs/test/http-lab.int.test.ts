@@ -101,8 +101,10 @@ describe("the HTTP lab adapter", () => {
 
   async function submitted() {
     const owner = requester();
+    const experiment = storedExperiment(owner, fullRequests.MIC_MBC_ASSAY);
+    await cl.know(experiment);
     const { submission } = await cl.as(owner).translateExperiment({
-      experiment: storedExperiment(owner, fullRequests.MIC_MBC_ASSAY),
+      experimentId: experiment.id,
       providerId: PROVIDER,
     });
     expect(submission!.adapter).toBe("http");

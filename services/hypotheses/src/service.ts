@@ -1,18 +1,18 @@
 import { HypothesesService } from "@petri/contracts/hypotheses";
 import { createUnitOfWork } from "@petri/events";
 import { type ServiceDeps, createServiceRuntime } from "@petri/host";
-import type { HostedService } from "@petri/service-kit";
+import {
+  type HostedService,
+  READ_MODEL_WAIT,
+  ReadModelArrivals,
+  type ReadModelWait,
+} from "@petri/service-kit";
 import { makeArchiveHypothesis } from "./app/archive-hypothesis.js";
 import { makeCreateHypothesis } from "./app/create-hypothesis.js";
 import { makeGetHypothesis } from "./app/get-hypothesis.js";
 import { makeListHypotheses } from "./app/list-hypotheses.js";
 import { makeUpdateHypothesis } from "./app/update-hypothesis.js";
 import { makeCreateHypothesisFromExperiment } from "./app/create-hypothesis-from-experiment.js";
-import {
-  EXPERIMENT_VIEW_WAIT,
-  ExperimentViewArrivals,
-  type ExperimentViewWait,
-} from "./app/experiment-view-arrivals.js";
 import { makeLinkExperiment } from "./app/link-experiment.js";
 import { makePrepareExperimentFromHypothesis } from "./app/prepare-experiment-from-hypothesis.js";
 import { hypothesesConsumers } from "./events/subscriptions.js";
@@ -28,9 +28,9 @@ export interface HypothesesHostedService extends HostedService {
 /** Composition root of the hypotheses service: each account's hypothesis library. */
 export function createHypothesesService(
   deps: ServiceDeps,
-  options: { experimentViewWait?: ExperimentViewWait } = {},
+  options: { experimentViewWait?: ReadModelWait } = {},
 ): HypothesesHostedService {
-  const arrivals = new ExperimentViewArrivals();
+  const arrivals = new ReadModelArrivals();
   const runtime = createServiceRuntime<HypothesesDb>({
     ...deps,
     service: "hypotheses",
@@ -51,7 +51,7 @@ export function createHypothesesService(
     createHypothesisFromExperiment: makeCreateHypothesisFromExperiment({
       ...changing,
       arrivals,
-      wait: options.experimentViewWait ?? EXPERIMENT_VIEW_WAIT,
+      wait: options.experimentViewWait ?? READ_MODEL_WAIT,
     }),
   };
   const rpc = new HypothesesRpc(useCases);

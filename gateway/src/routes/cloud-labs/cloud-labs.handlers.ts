@@ -191,16 +191,17 @@ export const validateHandler: RouteHandler<typeof validate, GatewayEnv> = async 
   );
 };
 
-/** Reads the experiment as the caller (the experiments service decides who may), then translates it. */
+/** One call: the cloudlabs service reads the experiment from its own view and decides who may. */
 export const translateExperimentHandler: RouteHandler<typeof translateExperiment, GatewayEnv> = async (c) => {
   const { experiment_id } = c.req.valid("param");
   const { provider_id } = c.req.valid("json");
-  const { clients } = c.get("runtime");
-  const { experiment } = await callService(() =>
-    clients.experiments.getExperiment({ experimentId: experiment_id }, asCaller()),
-  );
   const answer = await callService(() =>
-    clients.cloudlabs.translateExperiment({ experiment, providerId: provider_id }, asCaller()),
+    c
+      .get("runtime")
+      .clients.cloudlabs.translateExperiment(
+        { experimentId: experiment_id, providerId: provider_id },
+        asCaller(),
+      ),
   );
   const submission = submissionJson(answer.submission);
   c.header("Location", `/cloud-labs/submissions/${submission.id}`);

@@ -1,37 +1,67 @@
-import { type Principal, NotFoundError, ValidationError, newId } from "@petri/service-kit";
+import {
+  NotFoundError,
+  type Principal,
+  type ReadModelArrivals,
+  type ReadModelWait,
+  ValidationError,
+  isId,
+  newId,
+  readSettled,
+} from "@petri/service-kit";
+import { type ExperimentView, findExperimentView } from "../db/experiment-views.js";
 import { insertSubmission } from "../db/submissions.js";
 import type { SubmissionRow } from "../db/schema.js";
 import type { ChangingDeps } from "./deps.js";
 import { recordStatusChanged } from "./submission-events.js";
 import { type Translation, translateIntake } from "./translation.js";
 
-export interface StoredExperiment {
-  id: string;
-  requesterAccountId: string;
-  /** The stored request (every default applied), as JSON text. */
-  requestJson: string;
-  /** True for a draft (not submitted yet). */
-  isDraft: boolean;
+export interface TranslateExperimentDeps extends ChangingDeps {
+  adapterFor(providerId: string): "sandbox" | "http";
+  wakeWorker(): void;
+  arrivals: ReadModelArrivals;
+  wait: ReadModelWait;
+}
+
+/**
+ * The caller's view of the experiment, waiting (bounded, D-NEW-1) while it is unknown or still
+ * a draft: its event, or the one that submits it, may not have been applied yet. Another
+ * account's experiment is answered at once (a requester never changes); text that is no
+ * experiment id can never arrive.
+ */
+async function settledView(
+  deps: TranslateExperimentDeps,
+  principal: Principal,
+  experimentId: string,
+): Promise<ExperimentView | undefined> {
+  if (!isId("exp", experimentId)) return undefined;
+  return readSettled({
+    key: experimentId,
+    read: () => findExperimentView(deps.db, experimentId),
+    settled: (view) =>
+      view !== undefined && (view.requesterAccountId !== principal.accountId || view.status !== "draft"),
+    arrivals: deps.arrivals,
+    wait: deps.wait,
+  });
 }
 
 /**
  * POST /cloud-labs/experiments/{id}/translate: translates one of the caller's submitted
  * experiments for a provider and records a submission (pending) with the protocol, in one
  * transaction with its SubmissionStatusChanged event; the worker then sends it to the lab.
- * Only the requester (another account's experiment is 404, staff too: a submission spends the
- * requester's lab budget); a draft is 422 (submit it first).
+ * The experiment is this service's view of it (experiment_views, fed by the experiments
+ * events), never what a caller relayed. Only the requester (another account's experiment is
+ * 404, staff too: a submission spends the requester's lab budget); a draft is 422 (submit it
+ * first).
  */
-export function makeTranslateExperiment(
-  deps: ChangingDeps & { adapterFor(providerId: string): "sandbox" | "http"; wakeWorker(): void },
-) {
+export function makeTranslateExperiment(deps: TranslateExperimentDeps) {
   return async function translateExperiment(
     principal: Principal,
-    input: { experiment: StoredExperiment; providerId: string },
+    input: { experimentId: string; providerId: string },
   ): Promise<{ translation: Translation; submission: SubmissionRow }> {
-    const { experiment } = input;
-    if (experiment.requesterAccountId !== principal.accountId)
-      throw new NotFoundError("experiment", experiment.id);
-    if (experiment.isDraft)
+    const experiment = await settledView(deps, principal, input.experimentId);
+    if (!experiment || experiment.requesterAccountId !== principal.accountId)
+      throw new NotFoundError("experiment", input.experimentId);
+    if (experiment.status === "draft")
       throw new ValidationError("a draft cannot be sent to a lab", [
         { field: "experiment_id", code: "invalid_value", message: "submit the draft first" },
       ]);

@@ -23,7 +23,6 @@ import {
   type ValidateIntakeRequest,
   ValidateIntakeResponseSchema,
 } from "@petri/contracts/cloudlabs";
-import { ExperimentStatus } from "@petri/contracts/experiments";
 import { type AccountAudience, authorizeAccount, kPrincipal, parseSafeJson } from "@petri/service-kit";
 import type { makeCancelSubmission } from "../app/cancel-submission.js";
 import type { catalogUseCases } from "../app/catalog.js";
@@ -145,15 +144,8 @@ export class CloudLabsRpc implements ServiceImpl<typeof CloudLabsService> {
 
   async translateExperiment(request: TranslateExperimentRequest, ctx: HandlerContext) {
     const principal = caller(ctx, "translateExperiment");
-    const experiment = request.experiment;
-    if (!experiment) throw new Error("TranslateExperiment without an experiment");
     const answer = await this.useCases.translateExperiment(principal, {
-      experiment: {
-        id: experiment.id,
-        requesterAccountId: experiment.requesterAccountId,
-        requestJson: experiment.requestJson,
-        isDraft: experiment.status === ExperimentStatus.DRAFT,
-      },
+      experimentId: request.experimentId || relayedExperimentId(request),
       providerId: request.providerId,
     });
     return create(TranslateExperimentResponseSchema, {
@@ -196,4 +188,9 @@ export class CloudLabsRpc implements ServiceImpl<typeof CloudLabsService> {
     const raw = await this.useCases.getSubmissionRawData(principal, request.submissionId);
     return create(GetSubmissionRawDataResponseSchema, raw);
   }
+}
+
+/** A caller built before experiment_id existed sends the experiment: only its id is used. */
+function relayedExperimentId(request: TranslateExperimentRequest): string {
+  return request.experiment?.id ?? "";
 }

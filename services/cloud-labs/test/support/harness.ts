@@ -6,9 +6,11 @@
 import { randomBytes } from "node:crypto";
 import { create } from "@bufbuild/protobuf";
 import type { Client } from "@connectrpc/connect";
+import { type EventSpec, events } from "@petri/contracts";
 import { CloudLabsService } from "@petri/contracts/cloudlabs";
 import { type Experiment, ExperimentSchema, ExperimentStatus } from "@petri/contracts/experiments";
 import type { Database } from "@petri/db";
+import { type EventBus, buildEnvelope } from "@petri/events";
 import { type Principal, createLogger, newId } from "@petri/service-kit";
 import {
   type Engine,
@@ -21,6 +23,7 @@ import {
 import type { FakeClock } from "@petri/testkit";
 import type { Kysely } from "kysely";
 import type { CloudLabsSettings } from "../../src/config.js";
+import { findExperimentView } from "../../src/db/experiment-views.js";
 import type { CloudLabsDb } from "../../src/db/schema.js";
 import { type CloudLabsHostedService, createCloudLabsService } from "../../src/service.js";
 
@@ -38,18 +41,44 @@ export interface CloudLabs {
   db: Kysely<CloudLabsDb>;
   clock: FakeClock;
   as(principal?: Principal): Client<typeof CloudLabsService>;
+  /** The bus the service consumes from (publish experiments' events on it). */
+  bus: EventBus;
+  /**
+   * Publishes the event that announces `experiment` as it is (ExperimentDrafted for a draft, else
+   * ExperimentSubmitted) and waits until the service's view holds that version.
+   */
+  know(experiment: Experiment): Promise<void>;
   stop(): Promise<void>;
 }
 
 export async function startCloudLabs(
   database: Database,
   settings: CloudLabsSettings = { sandboxStepMs: 60_000, pollIntervalMs: 10_000 },
+  experimentViewWait = { timeoutMs: 2_000, pollMs: 100 },
 ): Promise<CloudLabs> {
-  const { service, clock, stop } = await startServiceForTest(database, START, logger, (deps) =>
-    createCloudLabsService(deps, { settings, runInBackground: false }),
+  const { service, clock, bus, stop } = await startServiceForTest(database, START, logger, (deps) =>
+    createCloudLabsService(deps, { settings, runInBackground: false, experimentViewWait }),
   );
   const as = await routerClients(CloudLabsService, (router) => service.routes(router), logger);
-  return { service, db: database.forSchema<CloudLabsDb>("cloudlabs"), clock, as, stop };
+  const db = database.forSchema<CloudLabsDb>("cloudlabs");
+  async function know(experiment: Experiment) {
+    const spec: EventSpec =
+      experiment.status === ExperimentStatus.DRAFT
+        ? events.experiments.experimentDrafted
+        : events.experiments.experimentSubmitted;
+    const meta = {
+      aggregateId: experiment.id,
+      aggregateVersion: Number(experiment.version),
+      occurredAt: clock.now(),
+    };
+    await bus.publish(buildEnvelope(spec, { experiment } as never, meta));
+    for (let round = 0; round < 500; round += 1) {
+      if ((await findExperimentView(db, experiment.id))?.version === Number(experiment.version)) return;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    throw new Error(`the event of experiment ${experiment.id} was never applied`);
+  }
+  return { service, db, clock, as, bus, know, stop };
 }
 
 let counter = 0;
@@ -60,6 +89,10 @@ export function requester(label = "req"): Principal {
     role: "requester",
     tier: "standard",
   };
+}
+
+export function staff(label = "staff"): Principal {
+  return { ...requester(label), role: "staff" };
 }
 
 /** An experiment as the experiments service would hand it to the gateway. */
@@ -73,5 +106,6 @@ export function storedExperiment(
     requesterAccountId: owner.accountId,
     status,
     requestJson: JSON.stringify(request),
+    version: 1n,
   });
 }

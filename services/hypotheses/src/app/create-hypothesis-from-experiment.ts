@@ -1,14 +1,21 @@
-import { NotFoundError, type Principal, isId, newId } from "@petri/service-kit";
+import {
+  NotFoundError,
+  type Principal,
+  type ReadModelArrivals,
+  type ReadModelWait,
+  isId,
+  newId,
+  readSettled,
+} from "@petri/service-kit";
 import { type ExperimentView, findExperimentView } from "../db/experiment-views.js";
 import { insertHypothesis } from "../db/hypotheses.js";
 import { hypothesisFromExperiment } from "../domain/from-experiment.js";
 import type { Hypothesis } from "../domain/hypothesis.js";
 import type { ChangingDeps } from "./deps.js";
-import type { ExperimentViewArrivals, ExperimentViewWait } from "./experiment-view-arrivals.js";
 
 export interface FromExperimentDeps extends ChangingDeps {
-  arrivals: ExperimentViewArrivals;
-  wait: ExperimentViewWait;
+  arrivals: ReadModelArrivals;
+  wait: ReadModelWait;
 }
 
 /**
@@ -16,19 +23,19 @@ export interface FromExperimentDeps extends ChangingDeps {
  * its event, or the one that submits it, may not have been applied yet. Another account's
  * experiment is answered at once (a requester never changes).
  */
-async function settledView(
+function settledView(
   deps: FromExperimentDeps,
   principal: Principal,
   experimentId: string,
 ): Promise<ExperimentView | undefined> {
-  const deadline = performance.now() + deps.wait.timeoutMs;
-  for (;;) {
-    const view = await findExperimentView(deps.db, experimentId);
-    const settled = view && (view.requesterAccountId !== principal.accountId || view.status !== "draft");
-    const left = deadline - performance.now();
-    if (settled || left <= 0) return view;
-    await deps.arrivals.next(experimentId, Math.min(deps.wait.pollMs, left));
-  }
+  return readSettled({
+    key: experimentId,
+    read: () => findExperimentView(deps.db, experimentId),
+    settled: (view) =>
+      view !== undefined && (view.requesterAccountId !== principal.accountId || view.status !== "draft"),
+    arrivals: deps.arrivals,
+    wait: deps.wait,
+  });
 }
 
 /**

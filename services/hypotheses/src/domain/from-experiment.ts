@@ -1,6 +1,6 @@
 /**
  * Saving the hypothesis of a submitted experiment in the requester's library, the pure part.
- * The experiment arrives as the experiments service returned it to the gateway.
+ * The experiment is the service's own view of it (experiment_views, fed by the experiments events).
  *
  * - Only the requester saves it (another account's experiment is not found) and only once it
  *   was submitted (a draft is 409 invalid_state: its hypothesis is not settled yet).

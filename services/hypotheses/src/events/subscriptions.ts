@@ -2,15 +2,14 @@ import { type EventSpec, events, streamFor } from "@petri/contracts";
 import type { Experiment, ExperimentSubmitted } from "@petri/contracts/experiments";
 import { type EventHandler, on } from "@petri/events";
 import type { ConsumerDefinition } from "@petri/host";
-import type { Clock, Logger } from "@petri/service-kit";
+import type { Clock, Logger, ReadModelArrivals } from "@petri/service-kit";
 import type { Kysely } from "kysely";
 import type { HypothesesDb } from "../db/schema.js";
 import { applyExperimentSubmitted, namesSourceHypothesis } from "./experiment-submitted.js";
-import type { ExperimentViewArrivals } from "../app/experiment-view-arrivals.js";
 import { applyExperimentView } from "./experiment-view.js";
 
 /** Every experiments event carries the experiment after its change; each one refreshes the view. */
-function experimentViewHandlers(arrivals: ExperimentViewArrivals): Record<string, EventHandler> {
+function experimentViewHandlers(arrivals: ReadModelArrivals): Record<string, EventHandler> {
   const specs = Object.values(events.experiments) as EventSpec[];
   return Object.assign(
     {},
@@ -34,7 +33,7 @@ function experimentViewHandlers(arrivals: ExperimentViewArrivals): Record<string
 export function hypothesesConsumers(deps: {
   clock: Clock;
   logger: Logger;
-  arrivals: ExperimentViewArrivals;
+  arrivals: ReadModelArrivals;
 }): ConsumerDefinition[] {
   return [
     {
