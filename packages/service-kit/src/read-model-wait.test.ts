@@ -1,30 +1,50 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ReadModelArrivals, readSettled } from "./read-model-wait.js";
+
+// The waits run on fake timers (setTimeout and performance.now): the tests say when time
+// passes, so they assert what happens at which moment without measuring the machine.
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance"] });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+/** Whether `promise` has settled, after letting pending callbacks run. */
+async function settled(promise: Promise<unknown>): Promise<boolean> {
+  let done = false;
+  void promise.then(() => (done = true));
+  await vi.advanceTimersByTimeAsync(0);
+  return done;
+}
 
 describe("ReadModelArrivals", () => {
   it("wakes the waiters of the announced key at once, and only them", async () => {
     const arrivals = new ReadModelArrivals();
-    const woken: string[] = [];
-    const first = arrivals.next("exp_a", 60_000).then(() => woken.push("a1"));
-    const second = arrivals.next("exp_a", 60_000).then(() => woken.push("a2"));
-    const other = arrivals.next("exp_b", 30).then(() => woken.push("b"));
+    const first = arrivals.next("exp_a", 60_000);
+    const second = arrivals.next("exp_a", 60_000);
+    const other = arrivals.next("exp_b", 30);
     arrivals.announce("exp_a");
-    await Promise.all([first, second]);
-    expect(woken).toEqual(["a1", "a2"]);
-    await other;
-    expect(woken).toEqual(["a1", "a2", "b"]);
+    expect(await settled(first)).toBe(true);
+    expect(await settled(second)).toBe(true);
+    expect(await settled(other)).toBe(false);
+    await vi.advanceTimersByTimeAsync(30);
+    expect(await settled(other)).toBe(true);
   });
 
   it("gives up after the time asked for when nothing is announced, and forgets the waiter", async () => {
     const arrivals = new ReadModelArrivals();
-    const started = performance.now();
-    await arrivals.next("exp_a", 40);
-    expect(performance.now() - started).toBeGreaterThanOrEqual(35);
+    const waiting = arrivals.next("exp_a", 40);
+    await vi.advanceTimersByTimeAsync(39);
+    expect(await settled(waiting)).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(await settled(waiting)).toBe(true);
     // Nobody waits any more: an announcement is a no-op, and a new wait is not woken by the old one.
     arrivals.announce("exp_a");
-    const late = performance.now();
-    await arrivals.next("exp_a", 40);
-    expect(performance.now() - late).toBeGreaterThanOrEqual(35);
+    const again = arrivals.next("exp_a", 40);
+    expect(await settled(again)).toBe(false);
+    await vi.advanceTimersByTimeAsync(40);
+    expect(await settled(again)).toBe(true);
   });
 });
 
@@ -41,40 +61,46 @@ describe("readSettled", () => {
       wait: { timeoutMs: 60_000, pollMs: 60_000 },
     });
     for (let i = 0; i < 2; i += 1) {
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      await vi.advanceTimersByTimeAsync(5);
       arrivals.announce("exp_a");
     }
     expect(await reading).toBe("open");
     expect(reads).toBe(3);
   });
 
-  it("polls without announcements, and answers with the last read once the time is up", async () => {
+  it("polls every pollMs without announcements, and answers with the last read once the time is up", async () => {
     const arrivals = new ReadModelArrivals();
     let reads = 0;
-    const started = performance.now();
-    const row = await readSettled({
+    const reading = readSettled({
       key: "exp_a",
       read: async () => (++reads, "draft"),
       settled: () => false,
       arrivals,
       wait: { timeoutMs: 100, pollMs: 20 },
     });
-    expect(row).toBe("draft");
-    expect(reads).toBeGreaterThanOrEqual(3);
-    expect(performance.now() - started).toBeGreaterThanOrEqual(95);
+    expect(await settled(reading)).toBe(false);
+    expect(reads).toBe(1);
+    await vi.advanceTimersByTimeAsync(20);
+    expect(reads).toBe(2);
+    await vi.advanceTimersByTimeAsync(79);
+    expect(await settled(reading)).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(await reading).toBe("draft");
+    expect(reads).toBe(6);
   });
 
   it("does not wait for a row settled at the first read", async () => {
     const arrivals = new ReadModelArrivals();
-    const started = performance.now();
-    const row = await readSettled({
+    let reads = 0;
+    const reading = readSettled({
       key: "exp_a",
-      read: async () => "open",
+      read: async () => (++reads, "open"),
       settled: (value) => value === "open",
       arrivals,
       wait: { timeoutMs: 60_000, pollMs: 60_000 },
     });
-    expect(row).toBe("open");
-    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(await settled(reading)).toBe(true);
+    expect(await reading).toBe("open");
+    expect(reads).toBe(1);
   });
 });

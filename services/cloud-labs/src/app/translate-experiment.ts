@@ -23,7 +23,7 @@ export interface TranslateExperimentDeps extends ChangingDeps {
 }
 
 /**
- * The caller's view of the experiment, waiting (bounded, D-NEW-1) while it is unknown or still
+ * The caller's view of the experiment, waiting (bounded, D325) while it is unknown or still
  * a draft: its event, or the one that submits it, may not have been applied yet. Another
  * account's experiment is answered at once (a requester never changes); text that is no
  * experiment id can never arrive.

@@ -13,7 +13,7 @@
  * A draft records ExperimentDrafted when it is saved, and nothing while it stays a draft: it
  * holds no money and starts nothing, but the hypotheses service answers "save the hypothesis of
  * experiment X" from its own view of these events, and must tell a draft (409) from an unknown
- * experiment (404) as the experiments service would (docs/decisions.md, D-NEW-2).
+ * experiment (404) as the experiments service would (docs/decisions.md, D326).
  */
 import type { DescMessage, MessageInitShape } from "@bufbuild/protobuf";
 import { type EventSpec, events } from "@petri/contracts";
