@@ -215,7 +215,9 @@ export class ConsumerRunner {
     if (!applies) return this.skip(delivery);
     let outcome: "applied" | "duplicate";
     try {
-      outcome = await this.applyOnce(handler, envelope, payload);
+      outcome = handler.idempotent
+        ? await this.applyIdempotent(handler, envelope, payload)
+        : await this.applyOnce(handler, envelope, payload);
     } catch (err) {
       if (err instanceof FailpointError) {
         log.warn({ failpoint: err.failpoint, eventId: envelope.id }, "delivery abandoned by failpoint");
@@ -276,6 +278,30 @@ export class ConsumerRunner {
           "after-commit callback failed",
         ),
     );
+  }
+
+  /**
+   * An idempotent handler's effect, without inbox row or transaction: applying it again is
+   * harmless by the handler's own guard, so the round trips of exactly-once buy nothing.
+   */
+  private async applyIdempotent(
+    handler: EventHandler,
+    envelope: EventEnvelope,
+    payload: Message,
+  ): Promise<"applied"> {
+    const callbacks: Array<() => void> = [];
+    await handler({ trx: this.db, envelope, payload, afterCommit: (callback) => callbacks.push(callback) });
+    for (const callback of callbacks) {
+      try {
+        callback();
+      } catch (err) {
+        this.opts.logger.error(
+          { err: errorMessage(err), eventId: envelope.id },
+          "after-commit callback failed",
+        );
+      }
+    }
+    return "applied";
   }
 
   /**

@@ -27,6 +27,8 @@ export type EventHandler<P extends Message = Message> = ((ctx: EventContext<P>) 
    * (no database): it is then only acknowledged, like a type without a handler.
    */
   readonly appliesTo?: (payload: P) => boolean;
+  /** See OnOptions.idempotent. */
+  readonly idempotent?: boolean;
 };
 
 /** One stream the runner consumes, through one filter, with handlers by payload type. */
@@ -46,6 +48,13 @@ export type ConsumerSubscription = Subscription;
 export interface OnOptions<P extends Message> {
   /** Events this predicate rejects are acknowledged without a transaction (see EventHandler.appliesTo). */
   appliesTo?: (payload: P) => boolean;
+  /**
+   * The handler's effect is one statement that leaves the same state however often and in
+   * whatever order events arrive (a read model's upsert guarded by the aggregate's version).
+   * The runner then records no inbox row and opens no transaction: `trx` is the service's
+   * database, and `afterCommit` callbacks run once the handler returned (D329).
+   */
+  idempotent?: boolean;
 }
 
 /** A typed handler entry: `handlers: { ...on(events.identity.accountRegistered, async ({ payload }) => ...) }`. */
@@ -54,6 +63,9 @@ export function on<Desc extends DescMessage>(
   handler: (ctx: EventContext<MessageShape<Desc>>) => Promise<void>,
   options: OnOptions<MessageShape<Desc>> = {},
 ): Record<string, EventHandler> {
-  const entry = options.appliesTo ? Object.assign(handler, { appliesTo: options.appliesTo }) : handler;
+  const entry = Object.assign(handler, {
+    ...(options.appliesTo && { appliesTo: options.appliesTo }),
+    ...(options.idempotent && { idempotent: true }),
+  });
   return { [spec.schema.typeName]: entry as unknown as EventHandler };
 }

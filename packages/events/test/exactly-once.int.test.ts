@@ -439,6 +439,52 @@ describe.each(factories)("$name", (factory) => {
       expect(await inboxRows(svc.db)).toBe(3);
     },
   );
+  it.skipIf(skip)(
+    "an idempotent handler applies in one statement: no inbox row, no transaction, its callbacks run after",
+    async () => {
+      const svc = await createTestService(rig);
+      const ids = await svc.commit(4);
+      await svc.drain(svc.relay());
+      const announced: string[] = [];
+      let inTransaction = 0;
+      const runner = svc.runner("svc-g--effects", {
+        subscriptions: [
+          {
+            stream: svc.stream,
+            filterSubject: svc.stream.subjects[0]!,
+            handlers: on(
+              svc.spec,
+              async ({ trx, envelope, afterCommit }) => {
+                if (trx.isTransaction) inTransaction += 1;
+                // One statement, as a version-guarded upsert is (its idempotence is the handler's).
+                await trx
+                  .insertInto("effects")
+                  .values({
+                    consumer: "svc-g--effects",
+                    event_id: envelope.id,
+                    aggregate_id: envelope.aggregateId,
+                  })
+                  .execute();
+                afterCommit(() => announced.push(envelope.id));
+              },
+              { idempotent: true },
+            ),
+          },
+        ],
+      });
+      runner.start();
+      await eventually(async () => runner.stats().applied === 4, "four applied");
+      await runner.stop();
+      expect(expectExactlyOnce(await svc.effects(), ids)).toEqual({
+        missing: [],
+        duplicated: [],
+        unexpected: [],
+      });
+      expect(await inboxRows(svc.db)).toBe(0);
+      expect(inTransaction).toBe(0);
+      expect(announced.sort()).toEqual([...ids].sort());
+    },
+  );
 });
 
 async function inboxRows(db: Kysely<any>): Promise<number> {

@@ -8,18 +8,25 @@ import type { HypothesesDb } from "../db/schema.js";
 import { applyExperimentSubmitted, namesSourceHypothesis } from "./experiment-submitted.js";
 import { applyExperimentView } from "./experiment-view.js";
 
+/** The view's upsert is guarded by the experiment's version: no inbox, no transaction (D329). */
+const VIEW_UPSERT = { idempotent: true } as const;
+
 /** Every experiments event carries the experiment after its change; each one refreshes the view. */
 function experimentViewHandlers(arrivals: ReadModelArrivals): Record<string, EventHandler> {
   const specs = Object.values(events.experiments) as EventSpec[];
   return Object.assign(
     {},
     ...specs.map((spec) =>
-      on(spec, async ({ trx, payload, afterCommit }) => {
-        const event = payload as { experiment?: Experiment };
-        await applyExperimentView(trx as Kysely<HypothesesDb>, event);
-        const experimentId = event.experiment?.id ?? "";
-        afterCommit(() => arrivals.announce(experimentId));
-      }),
+      on(
+        spec,
+        async ({ trx, payload, afterCommit }) => {
+          const event = payload as { experiment?: Experiment };
+          await applyExperimentView(trx as Kysely<HypothesesDb>, event);
+          const experimentId = event.experiment?.id ?? "";
+          afterCommit(() => arrivals.announce(experimentId));
+        },
+        VIEW_UPSERT,
+      ),
     ),
   );
 }
