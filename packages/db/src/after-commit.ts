@@ -18,8 +18,23 @@ export async function transactionWithCommitHooks<DB, T>(
   work: (trx: Transaction<DB>, onCommit: OnCommit) => Promise<T>,
   onCallbackError: (error: unknown) => void = () => undefined,
 ): Promise<T> {
+  return runThenCallbacks(
+    (onCommit) => db.transaction().execute((trx) => work(trx, onCommit)),
+    onCallbackError,
+  );
+}
+
+/**
+ * Runs `work`, then the callbacks it registered, in order, once it resolved (none if it
+ * throws); a callback's failure goes to `onCallbackError`. transactionWithCommitHooks is this
+ * around a transaction; a single autocommitted statement needs no more.
+ */
+export async function runThenCallbacks<T>(
+  work: (onCommit: OnCommit) => Promise<T>,
+  onCallbackError: (error: unknown) => void = () => undefined,
+): Promise<T> {
   const callbacks: Array<() => void> = [];
-  const result = await db.transaction().execute((trx) => work(trx, (callback) => callbacks.push(callback)));
+  const result = await work((callback) => callbacks.push(callback));
   for (const callback of callbacks) {
     try {
       callback();

@@ -34,7 +34,7 @@ export {
 export { jsonb } from "./json.js";
 export { isRetryableTransactionError, isUniqueViolation, sqlState, violatedConstraint } from "./errors.js";
 export { UnsafeIntegerError, parseInt8 } from "./type-parsers.js";
-export { transactionWithCommitHooks, type OnCommit } from "./after-commit.js";
+export { runThenCallbacks, transactionWithCommitHooks, type OnCommit } from "./after-commit.js";
 export {
   FixedQuery,
   FixedQueryVariants,

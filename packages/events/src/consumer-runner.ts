@@ -10,7 +10,8 @@ import { subjectMatches } from "./subjects.js";
 import { errorMessage, type Logger } from "./internal/async.js";
 import { consumerCounters } from "./messaging-metrics.js";
 import { failActiveSpan, processInSpan } from "./messaging-spans.js";
-import { FixedQuery, type MessagingTables, type OnCommit, transactionWithCommitHooks } from "@petri/db";
+import { type MessagingTables, type OnCommit, runThenCallbacks, transactionWithCommitHooks } from "@petri/db";
+import { claimInboxRow } from "./inbox.js";
 
 export interface ConsumerRunnerOptions {
   /** Kysely bound to the consuming service's schema (holding `inbox` and `dead_letters`). */
@@ -49,25 +50,6 @@ export interface ConsumerRunnerStats {
   /** Events dead-lettered. */
   deadLettered: number;
 }
-
-/** The inbox row of one delivery, unless one is there already (then nothing is returned). */
-const claimInboxRow = new FixedQuery<
-  MessagingTables,
-  { consumer: string; event_id: string; processed_at: Date },
-  { event_id: string }
->(
-  (db, value) =>
-    db
-      .insertInto("inbox")
-      .values({
-        consumer: value("consumer"),
-        event_id: value("event_id"),
-        processed_at: value("processed_at"),
-      })
-      .onConflict((oc) => oc.columns(["consumer", "event_id"]).doNothing())
-      .returning("event_id"),
-  { prepared: true },
-);
 
 const defaultBackoff = (attempt: number) => Math.min(30_000, 500 * 2 ** Math.max(0, attempt - 1));
 
@@ -272,36 +254,31 @@ export class ConsumerRunner {
         });
         return "applied" as const;
       },
-      (err) =>
-        this.opts.logger.error(
-          { err: errorMessage(err), eventId: envelope.id },
-          "after-commit callback failed",
-        ),
+      this.callbackFailed(envelope),
     );
+  }
+
+  private callbackFailed(envelope: EventEnvelope): (err: unknown) => void {
+    return (err) =>
+      this.opts.logger.error(
+        { err: errorMessage(err), eventId: envelope.id },
+        "after-commit callback failed",
+      );
   }
 
   /**
    * An idempotent handler's effect, without inbox row or transaction: applying it again is
    * harmless by the handler's own guard, so the round trips of exactly-once buy nothing.
    */
-  private async applyIdempotent(
+  private applyIdempotent(
     handler: EventHandler,
     envelope: EventEnvelope,
     payload: Message,
   ): Promise<"applied"> {
-    const callbacks: Array<() => void> = [];
-    await handler({ trx: this.db, envelope, payload, afterCommit: (callback) => callbacks.push(callback) });
-    for (const callback of callbacks) {
-      try {
-        callback();
-      } catch (err) {
-        this.opts.logger.error(
-          { err: errorMessage(err), eventId: envelope.id },
-          "after-commit callback failed",
-        );
-      }
-    }
-    return "applied";
+    return runThenCallbacks(async (afterCommit) => {
+      await handler({ trx: this.db, envelope, payload, afterCommit });
+      return "applied" as const;
+    }, this.callbackFailed(envelope));
   }
 
   /**
