@@ -68,3 +68,13 @@ export {
   type ReplayOutcome,
 } from "./dead-letters.js";
 export { createDeadLetterRpc, routeDeadLetters } from "./dead-letter-rpc.js";
+export {
+  experimentViewOf,
+  experimentViewSubscription,
+  findExperimentView,
+  settledExperimentView,
+  upsertExperimentView,
+  type ExperimentView,
+  type ExperimentViewTables,
+  type ExperimentViewsTable,
+} from "./experiment-views.js";

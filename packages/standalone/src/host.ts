@@ -55,7 +55,7 @@ const SERVICE_FACTORIES: Record<ServiceName, ServiceFactory> = {
       webhookUrlCheck: options.experiments?.webhookUrlCheck ?? { allowlist: AddressAllowlist.empty },
     }),
   marketplace: createMarketplaceService,
-  hypotheses: createHypothesesService,
+  hypotheses: (deps) => createHypothesesService(deps),
   engine: (deps, options) => createEngineService(deps, options.engine),
   cloudlabs: (deps, options) => createCloudLabsService(deps, options.cloudlabs),
   notifications: (deps, options) =>

@@ -12,8 +12,7 @@ import { buildEnvelope } from "@petri/events";
 import { fullRequests } from "@petri/fixtures";
 import { newId } from "@petri/service-kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { findExperimentView } from "../src/db/experiment-views.js";
-import { applyExperimentView } from "../src/events/experiment-view.js";
+import { experimentViewOf, findExperimentView, upsertExperimentView } from "@petri/events";
 import {
   Backend,
   type CloudLabs,
@@ -68,7 +67,7 @@ describe.each(ENGINES)("cloud labs' experiment views on %s", (engine) => {
     const opened = create(ExperimentSchema, { ...draft, status: ExperimentStatus.OPEN, version: 2n });
     await cl.know(opened);
     expect((await translate(owner, draft.id)).submission).toMatchObject({ experimentId: draft.id });
-    await applyExperimentView(cl.db, { experiment: draft });
+    await upsertExperimentView(cl.db, experimentViewOf(draft)!);
     expect(await findExperimentView(cl.db, draft.id)).toMatchObject({ status: "open", version: 2 });
   });
 

@@ -12,8 +12,7 @@ import { type Experiment, ExperimentSchema, ExperimentStatus } from "@petri/cont
 import { buildEnvelope } from "@petri/events";
 import { type Principal, newId } from "@petri/service-kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { findExperimentView } from "../src/db/experiment-views.js";
-import { applyExperimentView } from "../src/events/experiment-view.js";
+import { experimentViewOf, findExperimentView, upsertExperimentView } from "@petri/events";
 import {
   Backend,
   ENGINES,
@@ -114,7 +113,7 @@ describe.each(ENGINES)("from-experiment on %s", (engine) => {
     await publish(events.experiments.experimentSubmitted, submitted);
     expect((await saving).hypothesis).toMatchObject({ title: "Mine", sourceExperimentId: draft.id });
 
-    await applyExperimentView(h.db, { experiment: draft });
+    await upsertExperimentView(h.db, experimentViewOf(draft)!);
     expect(await findExperimentView(h.db, draft.id)).toMatchObject({ status: "open", version: 2 });
   });
 

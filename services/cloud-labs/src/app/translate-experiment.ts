@@ -4,11 +4,9 @@ import {
   type ReadModelArrivals,
   type ReadModelWait,
   ValidationError,
-  isId,
   newId,
-  readSettled,
 } from "@petri/service-kit";
-import { type ExperimentView, findExperimentView } from "../db/experiment-views.js";
+import { settledExperimentView } from "@petri/events";
 import { insertSubmission } from "../db/submissions.js";
 import type { SubmissionRow } from "../db/schema.js";
 import type { ChangingDeps } from "./deps.js";
@@ -20,28 +18,6 @@ export interface TranslateExperimentDeps extends ChangingDeps {
   wakeWorker(): void;
   arrivals: ReadModelArrivals;
   wait: ReadModelWait;
-}
-
-/**
- * The caller's view of the experiment, waiting (bounded, D325) while it is unknown or still
- * a draft: its event, or the one that submits it, may not have been applied yet. Another
- * account's experiment is answered at once (a requester never changes); text that is no
- * experiment id can never arrive.
- */
-async function settledView(
-  deps: TranslateExperimentDeps,
-  principal: Principal,
-  experimentId: string,
-): Promise<ExperimentView | undefined> {
-  if (!isId("exp", experimentId)) return undefined;
-  return readSettled({
-    key: experimentId,
-    read: () => findExperimentView(deps.db, experimentId),
-    settled: (view) =>
-      view !== undefined && (view.requesterAccountId !== principal.accountId || view.status !== "draft"),
-    arrivals: deps.arrivals,
-    wait: deps.wait,
-  });
 }
 
 /**
@@ -58,7 +34,7 @@ export function makeTranslateExperiment(deps: TranslateExperimentDeps) {
     principal: Principal,
     input: { experimentId: string; providerId: string },
   ): Promise<{ translation: Translation; submission: SubmissionRow }> {
-    const experiment = await settledView(deps, principal, input.experimentId);
+    const experiment = await settledExperimentView(deps, principal.accountId, input.experimentId);
     if (!experiment || experiment.requesterAccountId !== principal.accountId)
       throw new NotFoundError("experiment", input.experimentId);
     if (experiment.status === "draft")

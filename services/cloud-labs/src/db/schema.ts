@@ -1,3 +1,4 @@
+import type { ExperimentViewsTable } from "@petri/events";
 import type { JsonValue, MessagingTables } from "@petri/db";
 import type { ColumnType, Selectable } from "kysely";
 import type { SubmissionStatus } from "../domain/submission.js";
@@ -43,18 +44,6 @@ export interface SubmissionsTable {
 export type SubmissionRow = Selectable<SubmissionsTable>;
 
 /** Tables of the cloudlabs schema. */
-/**
- * The experiments this service has heard of, as their newest event left them (status is the
- * public name: "draft", "open", ...).
- */
-export interface ExperimentViewsTable {
-  id: string;
-  requester_account_id: string;
-  status: string;
-  request_json: string;
-  version: ColumnType<string, bigint | number | string, bigint | number | string>;
-}
-
 export type CloudLabsDb = MessagingTables & {
   submissions: SubmissionsTable;
   experiment_views: ExperimentViewsTable;

@@ -23,7 +23,7 @@ import {
 import type { FakeClock } from "@petri/testkit";
 import type { Kysely } from "kysely";
 import type { CloudLabsSettings } from "../../src/config.js";
-import { findExperimentView } from "../../src/db/experiment-views.js";
+import { findExperimentView } from "@petri/events";
 import type { CloudLabsDb } from "../../src/db/schema.js";
 import { type CloudLabsHostedService, createCloudLabsService } from "../../src/service.js";
 

@@ -1,3 +1,4 @@
+import type { ExperimentViewsTable } from "@petri/events";
 import type { JsonValue, MessagingTables } from "@petri/db";
 import type { ColumnType, Selectable } from "kysely";
 import type { HypothesisStatus } from "../domain/hypothesis.js";
@@ -32,20 +33,6 @@ export interface HypothesisExperimentsTable {
   hypothesis_id: string;
   experiment_id: string;
   linked_at: Date;
-}
-
-/**
- * The experiments this service has heard of, as their newest event left them (status is the
- * public name: "draft", "open", ...).
- */
-export interface ExperimentViewsTable {
-  id: string;
-  requester_account_id: string;
-  status: string;
-  title: string;
-  experiment_type: string;
-  request_json: string;
-  version: ColumnType<string, bigint | number | string, bigint | number | string>;
 }
 
 /** Tables of the hypotheses schema. */
