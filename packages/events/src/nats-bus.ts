@@ -252,7 +252,8 @@ export class NatsEventBus implements EventBus {
     const stream = this.namespace.stream(logical.stream);
     const filter = this.namespace.subject(logical.filterSubject);
     const log = this.opts.logger;
-    await this.provision.stream(stream);
+    // Identity subscribes at start-up: a cluster still electing must delay that start, not fail it.
+    await this.ensureStream(logical.stream);
     const open = async (): Promise<ConsumerMessages> => {
       const consumer = await this.js.consumers.get(stream.name, {
         filter_subjects: filter,
@@ -260,7 +261,10 @@ export class NatsEventBus implements EventBus {
       });
       return consumer.consume();
     };
-    let messages: ConsumerMessages | undefined = await open();
+    let messages: ConsumerMessages | undefined = await this.provision.whenClusterSettled(
+      `broadcast ${filter}`,
+      open,
+    );
     const retryDelay = this.opts.resubscribeDelayMs ?? 1_000;
     const onAbort = () => void messages?.close();
     signal.addEventListener("abort", onAbort, { once: true });

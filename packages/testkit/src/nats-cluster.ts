@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -14,6 +14,13 @@ export interface NatsClusterHandle {
   servers: string;
   /** Monitoring URLs of node 1..3 (/jsz, /healthz). */
   monitorUrls: string[];
+  /**
+   * Freezes node 1..3 (SIGSTOP): it holds its connections and answers nothing, as a node
+   * stalled by its machine does. With two frozen, JetStream has no quorum.
+   */
+  pause(node: number): void;
+  /** Thaws a node `pause` froze (SIGCONT). */
+  resume(node: number): void;
   stop(): Promise<void>;
 }
 
@@ -28,7 +35,22 @@ export async function startNatsCluster(): Promise<NatsClusterHandle> {
     PETRI_NATS_ROUTE_PORT: String(base + 10),
     PETRI_NATS_MONITOR_PORT: String(base + 20),
   };
+  const signal = (node: number, name: NodeJS.Signals) => {
+    const line = readFileSync(path.join(dir, "nats", "pids"), "utf8")
+      .split("\n")
+      .find((l) => l.startsWith(`nats-${node} `));
+    if (!line) throw new Error(`no nats node ${node} in this cluster`);
+    process.kill(Number(line.split(" ")[1]), name);
+  };
   const stop = async () => {
+    // A frozen node would not act on the script's SIGTERM.
+    for (const node of [1, 2, 3]) {
+      try {
+        signal(node, "SIGCONT");
+      } catch {
+        // not started or already gone
+      }
+    }
     await run("bash", [script, "stop"], { env, timeout: 60_000 });
     rmSync(dir, { recursive: true, force: true });
   };
@@ -37,6 +59,8 @@ export async function startNatsCluster(): Promise<NatsClusterHandle> {
     return {
       servers: stdout.trim(),
       monitorUrls: [0, 1, 2].map((n) => `http://127.0.0.1:${base + 20 + n}`),
+      pause: (node) => signal(node, "SIGSTOP"),
+      resume: (node) => signal(node, "SIGCONT"),
       stop,
     };
   } catch (error) {

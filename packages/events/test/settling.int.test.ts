@@ -1,0 +1,79 @@
+/**
+ * A process starting while its JetStream cluster has no quorum (two of three nodes stalled,
+ * or still electing after a restart) waits for the cluster instead of failing its start-up:
+ * provisioning a stream and opening a broadcast subscription (what identity does at start)
+ * are asked again while JetStream times out or answers 503, and go through once it settles.
+ */
+import { events, streamFor } from "@petri/contracts";
+import { startNatsCluster, type NatsClusterHandle } from "@petri/testkit";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildEnvelope } from "../src/envelope.js";
+import { NatsEventBus } from "../src/nats-bus.js";
+import { clusterInfraReady } from "./support/testkit.js";
+import { eventually, testLogger } from "./support/wait.js";
+
+const skip = !(await clusterInfraReady());
+
+describe.skipIf(skip)("a JetStream cluster without quorum", { timeout: 120_000 }, () => {
+  let cluster: NatsClusterHandle;
+  let bus: NatsEventBus | undefined;
+
+  beforeAll(async () => {
+    cluster = await startNatsCluster();
+  }, 90_000);
+  afterAll(async () => {
+    await bus?.close();
+    await cluster?.stop();
+  }, 90_000);
+
+  it("delays a broadcast subscription until the cluster settles, then delivers", async () => {
+    const logger = testLogger();
+    const [first] = cluster.servers.split(",");
+    bus = await NatsEventBus.connect({
+      servers: [first!],
+      name: "settling",
+      logger,
+      namespace: "settling",
+      streamReplicas: 3,
+    });
+    const stream = streamFor("identity");
+    const filterSubject = events.identity.credentialsRevoked.subject;
+    const seen: string[] = [];
+    const stop = new AbortController();
+
+    cluster.pause(2);
+    cluster.pause(3);
+    let outcome: "pending" | "subscribed" | Error = "pending";
+    const subscribing = bus
+      .subscribe({ stream, filterSubject }, (e) => seen.push(e.id), stop.signal)
+      .then(
+        () => (outcome = "subscribed"),
+        (err: unknown) => (outcome = err instanceof Error ? err : new Error(String(err))),
+      );
+    try {
+      await eventually(
+        () =>
+          outcome !== "pending" ||
+          logger.records.some((r) => r.msg === "JetStream is settling; asking again"),
+        "the bus to ask again or to give up",
+        60_000,
+      );
+      expect(outcome).toBe("pending");
+    } finally {
+      cluster.resume(2);
+      cluster.resume(3);
+    }
+    await subscribing;
+    expect(outcome).toBe("subscribed");
+
+    const revoked = buildEnvelope(
+      events.identity.credentialsRevoked,
+      {},
+      { aggregateId: "usr_1", aggregateVersion: 1, occurredAt: new Date() },
+    );
+    await bus.publish(revoked);
+    await eventually(() => seen.length === 1, "the subscriber to see the revocation");
+    expect(seen).toEqual([revoked.id]);
+    stop.abort();
+  });
+});
