@@ -12,6 +12,7 @@ import { consumerCounters } from "./messaging-metrics.js";
 import { failActiveSpan, processInSpan } from "./messaging-spans.js";
 import { type MessagingTables, type OnCommit, runThenCallbacks, transactionWithCommitHooks } from "@petri/db";
 import { claimInboxRow } from "./inbox.js";
+import { DeliveryHeartbeat } from "./delivery-heartbeat.js";
 
 export interface ConsumerRunnerOptions {
   /** Kysely bound to the consuming service's schema (holding `inbox` and `dead_letters`). */
@@ -77,6 +78,8 @@ export class ConsumerRunner {
   };
   private readonly db: Kysely<MessagingTables>;
   private readonly metrics: ReturnType<typeof consumerCounters>;
+  /** A slow handler keeps its delivery; should a redelivery still happen, the inbox absorbs it. */
+  private readonly heartbeat: DeliveryHeartbeat;
 
   constructor(private readonly opts: ConsumerRunnerOptions) {
     this.db = opts.db as Kysely<MessagingTables>;
@@ -85,6 +88,7 @@ export class ConsumerRunner {
     this.backoff = opts.backoffMs ?? defaultBackoff;
     this.concurrency = opts.concurrency ?? 4;
     this.ackWaitMs = opts.ackWaitMs ?? 30_000;
+    this.heartbeat = new DeliveryHeartbeat(opts.clock, Math.max(100, Math.floor(this.ackWaitMs / 2)));
     const streams = new Set<string>();
     for (const s of opts.subscriptions) {
       if (streams.has(s.stream.name)) {
@@ -111,6 +115,7 @@ export class ConsumerRunner {
     if (this.controller) return;
     const controller = new AbortController();
     this.controller = controller;
+    this.heartbeat.start();
     this.loops = this.opts.subscriptions.map((sub) => {
       this.active += 1;
       return this.opts.bus
@@ -142,6 +147,7 @@ export class ConsumerRunner {
     if (!controller) return;
     controller.abort();
     await Promise.allSettled(this.loops);
+    await this.heartbeat.stop();
     this.loops = [];
     this.controller = undefined;
   }
@@ -157,26 +163,12 @@ export class ConsumerRunner {
     return { ...this.counters };
   }
 
-  private async handle(sub: Subscription, delivery: Delivery): Promise<void> {
-    // A slow handler keeps its delivery: extend the ack deadline while it works (on the
-    // injected clock). Should a redelivery still happen, the inbox absorbs it.
-    const done = new AbortController();
-    const interval = Math.max(100, Math.floor(this.ackWaitMs / 2));
-    const heartbeat = (async () => {
-      for (;;) {
-        await this.opts.clock.sleep(interval, done.signal);
-        if (done.signal.aborted) return;
-        await delivery.working().catch(() => undefined);
-      }
-    })();
-    try {
-      await processInSpan(this.opts.bus, this.opts.name, delivery.envelope, delivery.deliveryCount, () =>
+  private handle(sub: Subscription, delivery: Delivery): Promise<void> {
+    return this.heartbeat.keepAlive(delivery, () =>
+      processInSpan(this.opts.bus, this.opts.name, delivery.envelope, delivery.deliveryCount, () =>
         this.handleDelivery(sub, delivery),
-      );
-    } finally {
-      done.abort();
-      await heartbeat;
-    }
+      ),
+    );
   }
 
   private async handleDelivery(sub: Subscription, delivery: Delivery): Promise<void> {

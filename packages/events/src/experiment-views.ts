@@ -10,7 +10,8 @@ import { type EventSpec, events, streamFor } from "@petri/contracts";
 import type { Experiment } from "@petri/contracts/experiments";
 import { EXPERIMENT_STATUS_NAME_BY_VALUE } from "@petri/contracts/vocabulary";
 import { type ReadModelArrivals, type ReadModelWait, isId, readSettled } from "@petri/service-kit";
-import type { ColumnType, Kysely } from "kysely";
+import { FixedQuery } from "@petri/db";
+import type { ColumnType, Kysely, Selectable } from "kysely";
 import { type EventHandler, type Subscription, on } from "./event-handlers.js";
 
 export interface ExperimentViewsTable {
@@ -55,46 +56,67 @@ export function experimentViewOf(experiment: Experiment | undefined): Experiment
   };
 }
 
+/** Takes the view unless the row holds the same or a newer version. */
+const upsertView = new FixedQuery<
+  ExperimentViewTables,
+  Omit<ExperimentViewsTable, "version"> & { version: number },
+  never
+>(
+  (db, value) =>
+    db
+      .insertInto("experiment_views")
+      .values({
+        id: value("id"),
+        requester_account_id: value("requester_account_id"),
+        status: value("status"),
+        title: value("title"),
+        experiment_type: value("experiment_type"),
+        request_json: value("request_json"),
+        version: value("version"),
+      })
+      .onConflict((oc) =>
+        oc
+          .column("id")
+          .doUpdateSet({
+            requester_account_id: (eb) => eb.ref("excluded.requester_account_id"),
+            status: (eb) => eb.ref("excluded.status"),
+            title: (eb) => eb.ref("excluded.title"),
+            experiment_type: (eb) => eb.ref("excluded.experiment_type"),
+            request_json: (eb) => eb.ref("excluded.request_json"),
+            version: (eb) => eb.ref("excluded.version"),
+          })
+          .where("experiment_views.version", "<", (eb) => eb.ref("excluded.version")),
+      ),
+  { prepared: true },
+);
+
+const selectView = new FixedQuery<ExperimentViewTables, { id: string }, ExperimentViewRow>(
+  (db, value) => db.selectFrom("experiment_views").selectAll().where("id", "=", value("id")),
+  { prepared: true },
+);
+
+type ExperimentViewRow = Selectable<ExperimentViewsTable>;
+
 /** Takes `view` unless the row holds the same or a newer version. */
 export async function upsertExperimentView(database: Kysely<any>, view: ExperimentView): Promise<void> {
-  const db = database as Kysely<ExperimentViewTables>;
-  await db
-    .insertInto("experiment_views")
-    .values({
-      id: view.id,
-      requester_account_id: view.requesterAccountId,
-      status: view.status,
-      title: view.title,
-      experiment_type: view.experimentType,
-      request_json: view.requestJson,
-      version: view.version,
-    })
-    .onConflict((oc) =>
-      oc
-        .column("id")
-        .doUpdateSet({
-          requester_account_id: (eb) => eb.ref("excluded.requester_account_id"),
-          status: (eb) => eb.ref("excluded.status"),
-          title: (eb) => eb.ref("excluded.title"),
-          experiment_type: (eb) => eb.ref("excluded.experiment_type"),
-          request_json: (eb) => eb.ref("excluded.request_json"),
-          version: (eb) => eb.ref("excluded.version"),
-        })
-        .where("experiment_views.version", "<", (eb) => eb.ref("excluded.version")),
-    )
-    .execute();
+  await upsertView.execute(database as Kysely<ExperimentViewTables>, {
+    id: view.id,
+    requester_account_id: view.requesterAccountId,
+    status: view.status,
+    title: view.title,
+    experiment_type: view.experimentType,
+    request_json: view.requestJson,
+    version: view.version,
+  });
 }
 
 export async function findExperimentView(
   database: Kysely<any>,
   experimentId: string,
 ): Promise<ExperimentView | undefined> {
-  const db = database as Kysely<ExperimentViewTables>;
-  const row = await db
-    .selectFrom("experiment_views")
-    .selectAll()
-    .where("id", "=", experimentId)
-    .executeTakeFirst();
+  const row = await selectView.executeTakeFirst(database as Kysely<ExperimentViewTables>, {
+    id: experimentId,
+  });
   if (!row) return undefined;
   return {
     id: row.id,
@@ -122,8 +144,9 @@ export function experimentViewSubscription(arrivals: ReadModelArrivals): Subscri
         async ({ trx, payload, afterCommit }) => {
           const experiment = (payload as { experiment?: Experiment }).experiment;
           const view = experimentViewOf(experiment);
-          if (view) await upsertExperimentView(trx, view);
-          afterCommit(() => arrivals.announce(experiment?.id ?? ""));
+          if (!view) return;
+          await upsertExperimentView(trx, view);
+          afterCommit(() => arrivals.announce(view.id));
         },
         { idempotent: true },
       ),

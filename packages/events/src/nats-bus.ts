@@ -181,7 +181,14 @@ export class NatsEventBus implements EventBus {
           provisioned = true;
         }
         const consumer = await this.js.consumers.get(spec.stream.name, spec.durable);
-        messages = await consumer.consume({ max_messages: Math.max(options.concurrency, 1) });
+        // Pulls ask for `concurrency` messages once that many were taken, not one per message
+        // taken (nats.js re-pulls at 75% of max_messages): a pull request is a NATS write,
+        // each a loopback round trip to the server (D331). At most twice `concurrency` wait.
+        const slotsWanted = Math.max(options.concurrency, 1);
+        messages = await consumer.consume({
+          max_messages: 2 * slotsWanted,
+          threshold_messages: slotsWanted,
+        });
         signal.addEventListener("abort", onAbort, { once: true });
         if (signal.aborted) void messages.close();
         await pump(messages, slots, signal, dispatch);
