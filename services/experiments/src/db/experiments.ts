@@ -1,5 +1,5 @@
 /** The experiments table: one row per experiment (the aggregate), read and written here only. */
-import { FixedQueryVariants } from "@petri/db";
+import { FixedQuery, FixedQueryVariants } from "@petri/db";
 import { ConflictError, type Keyset, isId, pageTotal } from "@petri/service-kit";
 import type { Insertable, Kysely, SelectQueryBuilder, Updateable } from "kysely";
 import type { ExperimentStatusName } from "@petri/contracts/vocabulary";
@@ -367,24 +367,34 @@ export interface PaymentProjection {
  * are stale or replays: no change). Not a change of the experiment itself, so neither its
  * version nor updated_at moves. True when applied.
  */
+const updatePaymentIfNewer = new FixedQuery<
+  ExperimentsDb,
+  { experimentId: string } & Omit<PaymentProjection, "status"> & { status: string },
+  { id: string }
+>(
+  (db, value) =>
+    db
+      .updateTable("experiments")
+      .set({
+        payment_status: value("status") as PaymentProjection["status"],
+        payment_held_cents: value("heldCents"),
+        payment_released_cents: value("releasedCents"),
+        payment_refunded_cents: value("refundedCents"),
+        payment_still_held_cents: value("stillHeldCents"),
+        payment_version: value("version"),
+        payment_updated_at: value("updatedAt"),
+      })
+      .where("id", "=", value("experimentId"))
+      .where("payment_version", "<", value("version"))
+      .returning("id"),
+  { prepared: true },
+);
+
 export async function applyPaymentIfNewer(
   db: Kysely<ExperimentsDb>,
   experimentId: string,
   payment: PaymentProjection,
 ): Promise<boolean> {
-  const result = await db
-    .updateTable("experiments")
-    .set({
-      payment_status: payment.status,
-      payment_held_cents: payment.heldCents,
-      payment_released_cents: payment.releasedCents,
-      payment_refunded_cents: payment.refundedCents,
-      payment_still_held_cents: payment.stillHeldCents,
-      payment_version: payment.version,
-      payment_updated_at: payment.updatedAt,
-    })
-    .where("id", "=", experimentId)
-    .where("payment_version", "<", payment.version)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+  const updated = await updatePaymentIfNewer.execute(db, { experimentId, ...payment });
+  return updated.length > 0;
 }

@@ -25,12 +25,16 @@ export function experimentsConsumers(deps: { clock: Clock }): ConsumerDefinition
                 deps.clock.now(),
               ),
             ),
-            ...on(events.marketplace.paymentUpdated, ({ trx, envelope, payload }) =>
-              applyPaymentUpdated(
-                trx as Kysely<ExperimentsDb>,
-                payload as PaymentUpdated,
-                envelopeOccurredAt(envelope) ?? deps.clock.now(),
-              ),
+            // One version-guarded update: consumed without inbox or transaction (D329, D332).
+            ...on(
+              events.marketplace.paymentUpdated,
+              ({ trx, envelope, payload }) =>
+                applyPaymentUpdated(
+                  trx as Kysely<ExperimentsDb>,
+                  payload as PaymentUpdated,
+                  envelopeOccurredAt(envelope) ?? deps.clock.now(),
+                ),
+              { idempotent: true },
             ),
           },
         },

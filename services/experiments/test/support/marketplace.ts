@@ -5,7 +5,7 @@
  */
 import { randomBytes } from "node:crypto";
 import type { MessageInitShape } from "@bufbuild/protobuf";
-import { events } from "@petri/contracts";
+import { events, streamFor } from "@petri/contracts";
 import {
   type ExperimentPaymentSchema,
   type OperatorEligibility,
@@ -25,7 +25,11 @@ const ALL_EQUIPMENT = [...new Set(TEMPLATES.flatMap((t) => t.equipment_required)
   name.trim().replace(/\s+/g, " ").toLowerCase(),
 );
 
-/** Waits (real time, bounded) until the service's marketplace consumer has applied the event. */
+/**
+ * Waits (real time, bounded) until the service's marketplace consumer has finished with the
+ * event: its inbox row is there, or (a handler consumed without inbox, D329) the consumer has
+ * acknowledged everything published to it, this event included.
+ */
 export async function waitConsumed(exp: Experiments, eventId: string, timeoutMs = 15_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -36,6 +40,8 @@ export async function waitConsumed(exp: Experiments, eventId: string, timeoutMs 
       .where("event_id", "=", eventId)
       .executeTakeFirst();
     if (row) return;
+    const lag = await exp.bus.consumerLag?.(streamFor("marketplace"), CONSUMER);
+    if (lag && lag.pending === 0 && lag.unacknowledged === 0) return;
     if (Date.now() > deadline) throw new Error(`event ${eventId} was not consumed within ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
