@@ -13,6 +13,7 @@ import { failActiveSpan, processInSpan } from "./messaging-spans.js";
 import { type MessagingTables, type OnCommit, runThenCallbacks, transactionWithCommitHooks } from "@petri/db";
 import { claimInboxRow } from "./inbox.js";
 import { DeliveryHeartbeat } from "./delivery-heartbeat.js";
+import { type CommittedEvents, committedEventsOf } from "./committed-events.js";
 
 export interface ConsumerRunnerOptions {
   /** Kysely bound to the consuming service's schema (holding `inbox` and `dead_letters`). */
@@ -33,10 +34,11 @@ export interface ConsumerRunnerOptions {
   /** Unacknowledged deliveries come back after this long (default 30 s). */
   ackWaitMs?: number;
   /**
-   * Called after the commit of a handler's transaction that recorded events (the service's
-   * outbox relay poke, so they are published at once); not after one that recorded none.
+   * Where the events a handler's transaction recorded go after its commit (the service's outbox
+   * relay hand-off, or a wake-up of the relay, so they are published at once); not called after
+   * a transaction that recorded none.
    */
-  afterEventsRecorded?: () => void;
+  afterEventsRecorded?: CommittedEvents | (() => void);
 }
 
 export interface ConsumerRunnerStats {
@@ -292,16 +294,20 @@ export class ConsumerRunner {
     return outcome;
   }
 
-  /** The handler's transaction, which registers `afterEventsRecorded` once the handler recorded events. */
+  /** The handler's transaction, whose recorded events go to `afterEventsRecorded` after its commit. */
   private watchRecordedEvents(trx: Kysely<any>, afterCommit: OnCommit): Kysely<any> {
-    const wake = this.opts.afterEventsRecorded;
-    if (!wake) return trx;
-    let registered = false;
-    return listenForRecordedEvents(trx, () => {
-      if (registered) return;
-      registered = true;
-      afterCommit(wake);
-    });
+    const after = this.opts.afterEventsRecorded;
+    if (!after) return trx;
+    const handOff = committedEventsOf(after);
+    const recorded: EventEnvelope[] = [];
+    return listenForRecordedEvents(
+      trx,
+      (envelopes) => {
+        if (recorded.length === 0) afterCommit(() => handOff.committed(recorded));
+        recorded.push(...envelopes);
+      },
+      () => handOff.holdUntil(),
+    );
   }
 
   /** An event without effect here: no inbox row (nothing to make exactly once), only the ack. */

@@ -28,6 +28,7 @@ export {
   type RecordEventMeta,
 } from "./record-event.js";
 export { createUnitOfWork, type UnitOfWork } from "./unit-of-work.js";
+export { type CommittedEvents, wakeRelayAfterCommit } from "./committed-events.js";
 export { isValidFilter, isValidSubject, subjectMatches } from "./subjects.js";
 export { NatsEventBus, type NatsEventBusOptions } from "./nats-bus.js";
 export { BusNamespace } from "./nats-namespace.js";

@@ -1,4 +1,13 @@
-import { BackgroundLoop, FAILPOINT, type Clock, type Failpoints, type StepResult } from "@petri/service-kit";
+import {
+  BackgroundLoop,
+  FAILPOINT,
+  FailpointError,
+  type Clock,
+  type Failpoints,
+  type StepResult,
+} from "@petri/service-kit";
+import type { EventEnvelope } from "@petri/contracts/common";
+import type { CommittedEvents } from "./committed-events.js";
 import type { Kysely } from "kysely";
 import type { EventBus, StreamSpec } from "./bus.js";
 import { decodeEnvelope } from "./envelope.js";
@@ -30,6 +39,11 @@ export interface OutboxRelayOptions {
   minIdleMs?: number;
   /** Delay before a row whose publish failed is tried again (default min(30 s, 250 ms * 2^(attempts-1))). */
   retryBackoffMs?: (attempts: number) => number;
+  /**
+   * How long rows handed off by a committing transaction are held for it (default 10 s): its
+   * publish normally ends in milliseconds; after a crash the relay's runs take them over then.
+   */
+  handOffHoldMs?: number;
 }
 
 export interface OutboxRelayStats {
@@ -74,6 +88,25 @@ export class OutboxRelay {
   private retryDueAt: Date | undefined;
   private readonly counters: OutboxRelayStats = { published: 0, duplicates: 0, failures: 0, looks: 0 };
   private readonly db: Kysely<MessagingTables>;
+  private readonly handOffHoldMs: number;
+  private readonly handedOff: EventEnvelope[] = [];
+  private handOffDrain: Promise<void> | undefined;
+
+  /**
+   * The hand-off of a unit of work (D333): while the relay runs, the rows a transaction records
+   * are written held for a while, and once it committed its events are published from memory,
+   * in commit order, and marked sent; no lease, no read of the rows. Should this process die
+   * first, the held rows fall due when the hold ends and any relay publishes them (the bus
+   * dedupes a repeat). While the relay is stopped, rows are not held and wait for its runs.
+   */
+  readonly committedEvents: CommittedEvents = {
+    holdUntil: () =>
+      this.loop.running() ? new Date(this.opts.clock.now().getTime() + this.handOffHoldMs) : undefined,
+    committed: (envelopes) => {
+      this.handedOff.push(...envelopes);
+      this.handOffDrain ??= this.drainHandOff();
+    },
+  };
 
   constructor(private readonly opts: OutboxRelayOptions) {
     this.db = opts.db as Kysely<MessagingTables>;
@@ -81,6 +114,7 @@ export class OutboxRelay {
     this.batchSize = opts.batchSize ?? 100;
     this.leaseMs = opts.leaseMs ?? 30_000;
     this.backoff = opts.retryBackoffMs ?? defaultBackoff;
+    this.handOffHoldMs = opts.handOffHoldMs ?? 10_000;
     if (!Number.isInteger(this.batchSize) || this.batchSize < 1)
       throw new Error("batchSize must be a positive integer");
     this.loop = new BackgroundLoop({
@@ -98,9 +132,10 @@ export class OutboxRelay {
     this.loop.start();
   }
 
-  /** Stops the loop after the batch in progress. */
-  stop(): Promise<void> {
-    return this.loop.stop();
+  /** Stops the loop after the batch in progress, and waits for the hand-offs in progress. */
+  async stop(): Promise<void> {
+    await this.loop.stop();
+    await this.handOffDrain;
   }
 
   /** True while the background loop runs (false after stop() or a failpoint "crash"). */
@@ -183,6 +218,66 @@ export class OutboxRelay {
       ids.map((id) => ({ id })),
       { sent_at: this.opts.clock.now(), last_error: null },
     );
+  }
+
+  /** Publishes what committing transactions handed off, a batch at a time, until none is left. */
+  private async drainHandOff(): Promise<void> {
+    try {
+      while (this.handedOff.length > 0) {
+        const batch = this.handedOff.splice(0, this.batchSize);
+        try {
+          await this.publishHandedOff(batch);
+        } catch (err) {
+          // The rows stay held; when the hold ends the relay's runs publish them.
+          this.opts.logger.warn({ err: errorMessage(err), events: batch.length }, "outbox hand-off failed");
+        }
+      }
+    } finally {
+      this.handOffDrain = undefined;
+    }
+  }
+
+  private async publishHandedOff(batch: readonly EventEnvelope[]): Promise<void> {
+    if (!this.loop.running()) {
+      this.loop.poke();
+      return; // stopped meanwhile (or a failpoint "crash"): the held rows wait for the hold to end
+    }
+    if (!(await this.passes(FAILPOINT.afterCommitBeforeOutboxPublish))) return;
+    const sent: string[] = [];
+    for (const [index, envelope] of batch.entries()) {
+      try {
+        if (!this.opts.stream.subjects.some((f) => subjectMatches(f, envelope.subject))) {
+          throw new Error(`subject ${envelope.subject} is not in stream ${this.opts.stream.name}`);
+        }
+        const ack = await publishInSpan(this.opts.bus, envelope);
+        if (ack.duplicate) this.counters.duplicates += 1;
+        else this.counters.published += 1;
+      } catch (err) {
+        this.counters.failures += 1;
+        await this.recordFailure({ id: envelope.id, attempts: 1 }, err);
+        // The bus is probably down: the rest fall due at once, for the relay's runs.
+        const now = this.opts.clock.now();
+        for (const rest of batch.slice(index + 1)) await this.queue.retry({ id: rest.id }, now);
+        this.loop.poke();
+        break;
+      }
+      if (!(await this.passes(FAILPOINT.afterPubackBeforeMarkSent))) return;
+      sent.push(envelope.id);
+    }
+    if (sent.length > 0) await this.markSent(sent);
+  }
+
+  /** False when a fault test's failpoint "crashes" the relay here, as in a run: it stops, its rows still held. */
+  private async passes(failpoint: string): Promise<boolean> {
+    try {
+      await this.opts.failpoints.hit(failpoint);
+      return true;
+    } catch (err) {
+      if (!(err instanceof FailpointError)) throw err;
+      this.opts.logger.warn({ failpoint: err.failpoint }, "outbox relay stopped by failpoint");
+      void this.loop.stop();
+      return false;
+    }
   }
 
   private async recordFailure(row: { id: string; attempts: number }, err: unknown): Promise<void> {

@@ -35,22 +35,30 @@ export function eventFor<Desc extends DescMessage>(
 
 /**
  * Carried by a transaction (as a Kysely plugin, so it survives `withSchema` and other derived
- * instances) whose opener wants to know whether events were recorded in it: `recordEvents`
- * calls `onRecorded` after writing to the outbox. It changes no query.
+ * instances) whose opener wants the events recorded in it: `recordEvents` hands them to
+ * `onRecorded` after writing them to the outbox, held until `holdUntil()` when it gives a time
+ * (see CommittedEvents). It changes no query.
  */
 class EventsRecordedListener extends QueryNeutralPlugin {
-  constructor(readonly onRecorded: () => void) {
+  constructor(
+    readonly onRecorded: (envelopes: readonly EventEnvelope[]) => void,
+    readonly holdUntil: () => Date | undefined,
+  ) {
     super();
   }
 }
 
 /**
- * `trx` that calls `onRecorded` whenever `recordEvents` writes to the outbox through it (for
- * instance: register the outbox relay's wake-up to run after the commit, only when the
- * transaction recorded something to publish).
+ * `trx` that calls `onRecorded` with the events whenever `recordEvents` writes to the outbox
+ * through it (for instance: collect them to hand to the outbox relay after the commit). Rows
+ * written while `holdUntil` gives a time are held for that caller until then.
  */
-export function listenForRecordedEvents<T extends Kysely<any>>(trx: T, onRecorded: () => void): T {
-  return trx.withPlugin(new EventsRecordedListener(onRecorded)) as T;
+export function listenForRecordedEvents<T extends Kysely<any>>(
+  trx: T,
+  onRecorded: (envelopes: readonly EventEnvelope[]) => void,
+  holdUntil: () => Date | undefined = () => undefined,
+): T {
+  return trx.withPlugin(new EventsRecordedListener(onRecorded, holdUntil)) as T;
 }
 
 /** Changes record one to a few events: each count up to this is one statement compiled once. */
@@ -63,6 +71,7 @@ const OUTBOX_COLUMNS = [
   "aggregate_version",
   "envelope",
   "traceparent",
+  "lease_until",
 ] as const;
 type OutboxRow = Record<(typeof OUTBOX_COLUMNS)[number], unknown>;
 
@@ -105,6 +114,11 @@ export async function recordEvents(
     throw new Error(`recordEvents(${subjects}) must run inside the transaction that makes the change`);
   }
   if (events.length === 0) return [];
+  const listeners = trx
+    .getExecutor()
+    .plugins.filter((plugin): plugin is EventsRecordedListener => plugin instanceof EventsRecordedListener);
+  let leaseUntil: Date | null = null;
+  for (const listener of listeners) leaseUntil ??= listener.holdUntil() ?? null;
   const rows = events.map(({ envelope, aggregateVersion, traceparent }) => ({
     id: envelope.id,
     subject: envelope.subject,
@@ -113,14 +127,15 @@ export async function recordEvents(
     aggregate_version: aggregateVersion,
     envelope: encodeEnvelope(envelope),
     traceparent,
+    lease_until: leaseUntil,
   }));
   const db = trx as Kysely<MessagingTables>;
   if (rows.length <= MOST_FIXED_OUTBOX_ROWS)
     await insertOutboxRows.execute(db, rows.length, outboxValues(rows));
   else await db.insertInto("outbox").values(rows).execute();
-  for (const plugin of trx.getExecutor().plugins)
-    if (plugin instanceof EventsRecordedListener) plugin.onRecorded();
-  return events.map((e) => e.envelope);
+  const envelopes = events.map((e) => e.envelope);
+  for (const listener of listeners) listener.onRecorded(envelopes);
+  return envelopes;
 }
 
 /** Writes one event to the outbox in the caller's transaction (see `recordEvents`). */

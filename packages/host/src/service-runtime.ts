@@ -113,8 +113,10 @@ export function createServiceRuntime<DB>(options: ServiceRuntimeOptions) {
     /** Deletes rows past retention; a service registers its own tables' targets with it. */
     pruner,
     retention,
-    /** Wakes the relay at once instead of at its next poll: the unit of work (createUnitOfWork) calls it after a commit that recorded events. */
+    /** Wakes the relay at once instead of at its next poll (for a transaction outside a unit of work). */
     afterCommit: () => relay.poke(),
+    /** The relay's hand-off for createUnitOfWork: a commit's events are published at once, from memory (D333). */
+    committedEvents: relay.committedEvents,
   };
 }
 
@@ -136,7 +138,7 @@ function consumerRunners(
         clock,
         failpoints,
         subscriptions: consumer.subscriptions,
-        afterEventsRecorded: () => relay.poke(),
+        afterEventsRecorded: relay.committedEvents,
         ...(consumer.concurrency === undefined ? {} : { concurrency: consumer.concurrency }),
         ...(consumer.maxAttempts === undefined ? {} : { maxAttempts: consumer.maxAttempts }),
       }),

@@ -74,7 +74,7 @@ export function createCloudLabsService(
     ...(options.workerPollMs === undefined ? {} : { loopPollMs: options.workerPollMs }),
   });
 
-  const changing = { db, clock, unitOfWork: createUnitOfWork(db, afterCommit) };
+  const changing = { db, clock, unitOfWork: createUnitOfWork(db, runtime.committedEvents) };
   const useCases: CloudLabsUseCases = {
     catalog: catalogUseCases,
     interpretIntake: makeInterpretIntake({

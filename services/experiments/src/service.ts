@@ -82,8 +82,8 @@ export function createExperimentsService(
     migrations: experimentsMigrations,
     consumers: experimentsConsumers({ clock }),
   });
-  const { db, afterCommit } = runtime;
-  const unitOfWork = createUnitOfWork(db, afterCommit);
+  const { db } = runtime;
+  const unitOfWork = createUnitOfWork(db, runtime.committedEvents);
   const logger = deps.logger.child({ service: "experiments" });
   const changing = { db, clock, unitOfWork };
   const blobs = isBlobStore(options.blobStore) ? options.blobStore : createBlobStore(options.blobStore);

@@ -38,7 +38,7 @@ export function createHypothesesService(
     consumers: hypothesesConsumers({ clock: deps.clock, logger: deps.logger, arrivals }),
   });
   const { db } = runtime;
-  const changing = { db, clock: deps.clock, unitOfWork: createUnitOfWork(db, runtime.afterCommit) };
+  const changing = { db, clock: deps.clock, unitOfWork: createUnitOfWork(db, runtime.committedEvents) };
 
   const useCases: HypothesesUseCases = {
     createHypothesis: makeCreateHypothesis(changing),

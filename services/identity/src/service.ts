@@ -85,8 +85,8 @@ export function createIdentityService(
     migrations: identityMigrations,
     consumers: identityConsumers(deps.clock),
   });
-  const { db, afterCommit } = runtime;
-  const unitOfWork = createUnitOfWork(db, afterCommit);
+  const { db } = runtime;
+  const unitOfWork = createUnitOfWork(db, runtime.committedEvents);
   const { clock } = deps;
   const logger = deps.logger.child({ service: "identity" });
 

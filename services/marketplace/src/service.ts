@@ -45,8 +45,8 @@ export function createMarketplaceService(deps: MarketplaceDeps): MarketplaceHost
     migrations: marketplaceMigrations,
     consumers: marketplaceConsumers({ clock, provider: paymentProvider }),
   });
-  const { db, afterCommit } = runtime;
-  const changing = { db, clock, unitOfWork: createUnitOfWork(db, afterCommit) };
+  const { db } = runtime;
+  const changing = { db, clock, unitOfWork: createUnitOfWork(db, runtime.committedEvents) };
 
   const useCases: MarketplaceUseCases = {
     submitOperatorProfile: makeSubmitOperatorProfile(changing),
