@@ -34,8 +34,6 @@ export class FakeHypotheses {
   /** Every RPC with its request message and the principal it arrived with. */
   readonly calls: Array<{ method: string; request: unknown; principal: Principal | undefined }> = [];
   private sequence = 0;
-  /** LinkExperimentToHypothesis fails (after recording the call). */
-  failLinks = false;
   /** The service's view of the experiments (what its events consumer would have applied). */
   readonly experimentViews = new Map<
     string,
@@ -155,7 +153,6 @@ export class FakeHypotheses {
           },
           linkExperimentToHypothesis: async (request, context) => {
             const principal = this.record("LinkExperimentToHypothesis", request, context);
-            if (this.failLinks) throw new Error("link store unavailable");
             const hypothesis = this.owned(principal, request.hypothesisId);
             hypothesis.status = "USED";
             hypothesis.experimentsCount += 1;

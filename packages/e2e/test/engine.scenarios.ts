@@ -105,7 +105,11 @@ export async function engineToExperimentScenario(target: ExperimentsTarget): Pro
   expect(retried.status).toBe(201);
   expect(retried.body.experiment_id).toBe(experimentId);
   expect(retried.headers.get("idempotent-replayed")).toBe("true");
-  const used = await owner.call("GET", `/hypotheses/${hypothesisId}`);
+  // USED once the hypotheses service consumed the experiment's ExperimentSubmitted (eventual).
+  const used = await eventually("the hypothesis USED", async () => {
+    const read = await owner.call("GET", `/hypotheses/${hypothesisId}`);
+    return read.body.status === "USED" ? read : undefined;
+  });
   expect(used.body).toMatchObject({ status: "USED", experiments_count: 1 });
   // A new Idempotency-Key makes a second experiment on purpose; both count.
   const second = await owner.call("POST", `/hypotheses/${hypothesisId}/to-experiment`, body, {

@@ -132,10 +132,11 @@ export const archiveHypothesisHandler: RouteHandler<typeof archiveHypothesis, Ga
 };
 
 /**
- * Three calls, each idempotent, so a retry after any failure is safe: the hypotheses service
- * builds the request and its key, the experiments service creates (or replays) the experiment,
- * and the hypotheses service records it (USED). Should that last call fail, the experiment's
- * ExperimentSubmitted event records it anyway, so the answer is still the experiment.
+ * Two calls, each idempotent, so a retry after any failure is safe: the hypotheses service
+ * builds the request and its key, and the experiments service creates (or replays) the
+ * experiment with the hypothesis as its source. The hypothesis becomes USED when the hypotheses
+ * service consumes the experiment's ExperimentSubmitted (which names it), shortly after the
+ * answer (D334); the gateway no longer records it.
  */
 export const hypothesisToExperimentHandler: RouteHandler<typeof hypothesisToExperiment, GatewayEnv> = async (
   c,
@@ -143,7 +144,7 @@ export const hypothesisToExperimentHandler: RouteHandler<typeof hypothesisToExpe
   const { hypothesis_id } = c.req.valid("param");
   const key = idempotencyKey(c.req.header("idempotency-key"));
   const body = (c.req.valid("json") as { additional_fields?: Record<string, unknown> } | undefined) ?? {};
-  const { clients, logger } = c.get("runtime");
+  const { clients } = c.get("runtime");
   const prepared = await callService(() =>
     clients.hypotheses.prepareExperimentFromHypothesis(
       {
@@ -166,17 +167,6 @@ export const hypothesisToExperimentHandler: RouteHandler<typeof hypothesisToExpe
     ),
   );
   const experiment = detailsJson(answer.experiment);
-  try {
-    await clients.hypotheses.linkExperimentToHypothesis(
-      { hypothesisId: hypothesis_id, experimentId: experiment.experiment_id },
-      asCaller(),
-    );
-  } catch (error) {
-    logger.warn(
-      { err: error, hypothesisId: hypothesis_id, experimentId: experiment.experiment_id },
-      "recording the experiment on its hypothesis failed; its ExperimentSubmitted event will",
-    );
-  }
   c.header("Location", experiment.links.self);
   if (answer.replayed) c.header("Idempotent-Replayed", "true");
   return c.json(experiment, 201);
