@@ -2,4 +2,5 @@
 export * from "./gen/petri/marketplace/v1/events_pb.js";
 export * from "./gen/petri/marketplace/v1/marketplace_service_pb.js";
 export * from "./gen/petri/marketplace/v1/operator_pb.js";
+export * from "./gen/petri/marketplace/v1/operator_profile_pb.js";
 export * from "./gen/petri/marketplace/v1/vocabulary_pb.js";

@@ -1,0 +1,90 @@
+import type { DescEnum } from "@bufbuild/protobuf";
+import { describe, expect, it } from "vitest";
+import { file_petri_experiments_v1_vocabulary } from "./gen/petri/experiments/v1/vocabulary_pb.js";
+import { file_petri_marketplace_v1_vocabulary } from "./gen/petri/marketplace/v1/vocabulary_pb.js";
+import {
+  OperatorProfileSchema,
+  VerificationRecordSchema,
+} from "./gen/petri/marketplace/v1/operator_profile_pb.js";
+import { RestJsonError, fromRestJson, restSpellings, toRestJson } from "./rest-json.js";
+import * as vocabulary from "./vocabulary.js";
+
+const upperSnake = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toUpperCase();
+const enums: DescEnum[] = [
+  file_petri_experiments_v1_vocabulary,
+  file_petri_marketplace_v1_vocabulary,
+].flatMap((file) => file.enums);
+
+const record = {
+  identity_verified: true,
+  institution_verified: true,
+  supervisor_approved: false,
+  competencies_verified: ["MIC_MBC_ASSAY", "CUSTOM"],
+  equipment_verified: false,
+  verified_equipment: [],
+  max_bsl: "BSL-2",
+  material_approvals: { human_samples: true, animal_samples: false, hazardous_chemicals: false },
+  last_verification_date: "2026-11-01",
+};
+
+describe("REST JSON of a message", () => {
+  it.each(enums.map((e) => [e.typeName, e] as const))(
+    "%s: spelled as the generated vocabulary spells it",
+    (_, e) => {
+      const byName = (vocabulary as Record<string, unknown>)[`${upperSnake(e.name)}_BY_NAME`] as Record<
+        string,
+        number
+      >;
+      const spellings = restSpellings(e);
+      expect([...spellings.toName.keys()]).toEqual(Object.keys(byName));
+      expect(
+        [...spellings.toName.values()].map((name) => e.values.find((v) => v.name === name)?.number),
+      ).toEqual(Object.values(byName));
+    },
+  );
+
+  it("maps REST spellings to enum values and back, snake_case names, implicit values shown", () => {
+    const message = fromRestJson(VerificationRecordSchema, { ...record, notes: null });
+    expect(message.maxBsl).toBe(vocabulary.BSL_LEVEL_BY_NAME["BSL-2"]);
+    expect(message.competenciesVerified).toEqual([
+      vocabulary.EXPERIMENT_TYPE_BY_NAME.MIC_MBC_ASSAY,
+      vocabulary.EXPERIMENT_TYPE_BY_NAME.CUSTOM,
+    ]);
+    expect(message.notes).toBeUndefined();
+    expect(toRestJson(VerificationRecordSchema, message)).toEqual(record);
+  });
+
+  it("writes the unspecified enum value as an absent field", () => {
+    const { max_bsl: _, ...withoutBsl } = record;
+    const json = toRestJson(VerificationRecordSchema, fromRestJson(VerificationRecordSchema, withoutBsl));
+    expect(json).toEqual(withoutBsl);
+  });
+
+  it("refuses camelCase names, enum value names, wrong types and non-objects, with the path", () => {
+    const refused = (json: unknown) => {
+      try {
+        fromRestJson(VerificationRecordSchema, json as never);
+      } catch (error) {
+        return error instanceof RestJsonError ? error.path : error;
+      }
+      return "accepted";
+    };
+    expect(refused({ ...record, identityVerified: true })).toBe("identityVerified");
+    expect(refused({ ...record, max_bsl: "BSL_LEVEL_BSL_2" })).toBe("max_bsl");
+    expect(refused({ ...record, competencies_verified: "CUSTOM" })).toBe("competencies_verified");
+    expect(refused({ ...record, material_approvals: [] })).toBe("material_approvals");
+    expect(refused({ ...record, identity_verified: "yes" })).toBe("");
+    expect(refused([])).toBe("");
+  });
+
+  it("keeps map keys as they are and converts the map's values", () => {
+    const terms = { pricing: { CUSTOM: { min_usd: 1, typical_usd: 2, max_usd: 3.5 } } };
+    const message = fromRestJson(OperatorProfileSchema, { commercial_terms: terms });
+    expect(message.commercialTerms?.pricing.CUSTOM?.maxUsd).toBe(3.5);
+    expect(toRestJson(OperatorProfileSchema, message).commercial_terms).toEqual({
+      ...terms,
+      turnaround_days: {},
+      minimum_order_usd: 0,
+    });
+  });
+});

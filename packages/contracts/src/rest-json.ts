@@ -1,0 +1,146 @@
+/**
+ * REST JSON <-> proto message, driven by the message's descriptor: the one mapping for every
+ * model whose REST body is a proto message (issue 17 item 1, decisions.md D-NEW-1).
+ *
+ * REST JSON is the message's proto JSON with two differences, both read from the descriptor:
+ * - field names are the proto names (snake_case), never the camelCase JSON names, and a key that
+ *   is not a field is refused (REST objects are strict);
+ * - an enum value is its REST spelling (the `(petri.common.v1.rest_value)` option, else the value
+ *   name without the enum's prefix in lower case, as write-vocabulary.mjs spells it), never the
+ *   value name; the _UNSPECIFIED value has no spelling and is written as an absent field.
+ * Null counts as absent. Everything else (numbers, strings, maps, lists, presence of `optional`
+ * fields) is protobuf-es's proto JSON.
+ */
+import {
+  type DescEnum,
+  type DescField,
+  type DescMessage,
+  type JsonObject,
+  type JsonValue,
+  type MessageShape,
+  fromJson,
+  getOption,
+  hasOption,
+  toJson,
+} from "@bufbuild/protobuf";
+import { rest_value } from "./gen/petri/common/v1/rest_value_pb.js";
+
+/** Bad REST JSON for a message: `path` is where (`capabilities.instruments[0].name`). */
+export class RestJsonError extends Error {
+  constructor(
+    readonly path: string,
+    readonly reason: string,
+  ) {
+    super(path === "" ? reason : `${path}: ${reason}`);
+    this.name = "RestJsonError";
+  }
+}
+
+const upperSnake = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toUpperCase();
+
+interface Spellings {
+  toName: Map<string, string>;
+  toRest: Map<string, string>;
+}
+const spellingCache = new WeakMap<DescEnum, Spellings>();
+
+/** An enum's REST spellings, both ways (value name <-> spelling), the unspecified value excluded. */
+export function restSpellings(desc: DescEnum): Spellings {
+  const cached = spellingCache.get(desc);
+  if (cached) return cached;
+  const prefix = `${upperSnake(desc.name)}_`;
+  const spellings: Spellings = { toName: new Map(), toRest: new Map() };
+  for (const value of desc.values) {
+    if (value.number === 0) continue;
+    const member = value.name.startsWith(prefix) ? value.name.slice(prefix.length) : value.name;
+    const rest = hasOption(value, rest_value) ? getOption(value, rest_value) : member.toLowerCase();
+    spellings.toName.set(rest, value.name);
+    spellings.toRest.set(value.name, rest);
+  }
+  spellingCache.set(desc, spellings);
+  return spellings;
+}
+
+const isObject = (value: JsonValue | undefined): value is JsonObject =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+const at = (path: string, key: string | number) =>
+  typeof key === "number" ? `${path}[${key}]` : path === "" ? key : `${path}.${key}`;
+
+type Direction = "in" | "out";
+type Element = { kind: "enum"; desc: DescEnum } | { kind: "message"; desc: DescMessage } | { kind: "scalar" };
+
+function elementOf(field: DescField): Element {
+  const kind =
+    field.fieldKind === "list" ? field.listKind : field.fieldKind === "map" ? field.mapKind : field.fieldKind;
+  if (kind === "enum" && field.enum) return { kind, desc: field.enum };
+  if (kind === "message" && field.message) return { kind, desc: field.message };
+  return { kind: "scalar" };
+}
+
+function convertEnum(
+  desc: DescEnum,
+  value: JsonValue,
+  path: string,
+  direction: Direction,
+): JsonValue | undefined {
+  const { toName, toRest } = restSpellings(desc);
+  if (typeof value !== "string")
+    throw new RestJsonError(path, `must be one of ${[...toName.keys()].join(", ")}`);
+  const converted = direction === "in" ? toName.get(value) : toRest.get(value);
+  if (converted !== undefined) return converted;
+  if (direction === "out") return undefined; // the unspecified value: absent in REST
+  throw new RestJsonError(path, `must be one of ${[...toName.keys()].join(", ")}`);
+}
+
+function convertElement(element: Element, value: JsonValue, path: string, direction: Direction) {
+  if (element.kind === "enum") return convertEnum(element.desc, value, path, direction);
+  if (element.kind === "message") return convertMessage(element.desc, value, path, direction);
+  return value;
+}
+
+function convertField(field: DescField, value: JsonValue, path: string, direction: Direction) {
+  const element = elementOf(field);
+  if (field.fieldKind === "list") {
+    if (!Array.isArray(value)) throw new RestJsonError(path, "must be an array");
+    return value.map((item, i) => convertElement(element, item, at(path, i), direction) ?? null);
+  }
+  if (field.fieldKind === "map") {
+    if (!isObject(value)) throw new RestJsonError(path, "must be an object");
+    const entries = Object.entries(value).map(([k, v]) => [
+      k,
+      convertElement(element, v, at(path, k), direction),
+    ]);
+    return Object.fromEntries(entries) as JsonObject;
+  }
+  return convertElement(element, value, path, direction);
+}
+
+function convertMessage(desc: DescMessage, value: JsonValue, path: string, direction: Direction): JsonObject {
+  if (!isObject(value)) throw new RestJsonError(path, "must be an object");
+  const byName = new Map(desc.fields.map((f) => [f.name, f]));
+  const out: JsonObject = {};
+  for (const [key, item] of Object.entries(value)) {
+    const field = byName.get(key);
+    if (!field) throw new RestJsonError(at(path, key), "is not a field of this object");
+    if (item === null) continue;
+    const converted = convertField(field, item, at(path, key), direction);
+    if (converted !== undefined) out[key] = converted;
+  }
+  return out;
+}
+
+/** Parses a REST JSON body into a message; throws RestJsonError (with the path) on bad input. */
+export function fromRestJson<Desc extends DescMessage>(schema: Desc, json: JsonValue): MessageShape<Desc> {
+  const protoJson = convertMessage(schema, json, "", "in");
+  try {
+    return fromJson(schema, protoJson, { ignoreUnknownFields: false });
+  } catch (error) {
+    throw new RestJsonError("", error instanceof Error ? error.message : String(error));
+  }
+}
+
+/** Writes a message as REST JSON: proto field names, REST enum spellings, implicit values shown. */
+export function toRestJson<Desc extends DescMessage>(schema: Desc, message: MessageShape<Desc>): JsonObject {
+  const protoJson = toJson(schema, message, { useProtoFieldName: true, alwaysEmitImplicit: true });
+  return convertMessage(schema, protoJson, "", "out");
+}
