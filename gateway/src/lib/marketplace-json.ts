@@ -1,19 +1,23 @@
 /**
  * Marketplace messages -> the public JSON: operator records, the job feed, lab matches,
  * an experiment's escrow and the ledger check. Pure functions with a fixed key order;
- * amounts go through money.ts, profile and verification JSON text is passed on as the
- * service wrote it.
+ * amounts go through money.ts, the profile and verification record are written from their
+ * messages by @petri/contracts/rest-json (or their JSON text passed on, from a service built
+ * before them).
  */
-import type {
-  CheckLedgerResponse,
-  ExperimentPayment,
-  Job,
-  LabMatch,
-  MatchComponents,
-  Operator,
-  Posting,
-  QualityMetrics,
+import {
+  type CheckLedgerResponse,
+  type ExperimentPayment,
+  type Job,
+  type LabMatch,
+  type MatchComponents,
+  type Operator,
+  OperatorProfileSchema,
+  type Posting,
+  type QualityMetrics,
+  VerificationRecordSchema,
 } from "@petri/contracts/marketplace";
+import { toRestJson } from "@petri/contracts/rest-json";
 import { centsToUsd } from "./money.js";
 import { isoOrNull } from "./timestamps.js";
 
@@ -54,8 +58,13 @@ export function operatorJson(operator: Operator | undefined) {
     lab_name: operator.labName,
     status: operator.status,
     status_reason: operator.statusReason || null,
-    profile: parseObject(operator.profileJson, "a profile") ?? {},
-    verification: parseObject(operator.verificationJson, "a verification record"),
+    // Typed since D-NEW-2; the JSON text from a service built before it.
+    profile: operator.profile
+      ? toRestJson(OperatorProfileSchema, operator.profile)
+      : (parseObject(operator.profileJson, "a profile") ?? {}),
+    verification: operator.verification
+      ? toRestJson(VerificationRecordSchema, operator.verification)
+      : parseObject(operator.verificationJson, "a verification record"),
     quality: qualityJson(operator.quality),
     active_jobs: operator.activeJobs,
     created_at: isoOrNull(operator.createdAt) ?? "",

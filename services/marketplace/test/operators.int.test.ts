@@ -5,6 +5,8 @@
  * PostgreSQL and PGlite.
  */
 import { Code } from "@connectrpc/connect";
+import { OperatorProfileSchema, VerificationRecordSchema } from "@petri/contracts/marketplace";
+import { toRestJson } from "@petri/contracts/rest-json";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   Backend,
@@ -56,6 +58,9 @@ describe.each(ENGINES)("operators on %s", (engine) => {
       activeJobs: 0,
     });
     expect(JSON.parse(operator!.profileJson).compliance.max_bsl).toBe("BSL-2");
+    // The typed profile says what the JSON text says (D-NEW-2); no verification yet.
+    expect(toRestJson(OperatorProfileSchema, operator!.profile!)).toEqual(JSON.parse(operator!.profileJson));
+    expect(operator!.verification).toBeUndefined();
     expect((await m.as(lab).getMyOperator({})).operator?.id).toBe(operator!.id);
 
     const { operator: verified } = await m
@@ -64,6 +69,7 @@ describe.each(ENGINES)("operators on %s", (engine) => {
     expect(verified).toMatchObject({ status: "active", version: 2n });
     const record = JSON.parse(verified!.verificationJson);
     expect(record.verified_by).toBe(admin.accountId);
+    expect(toRestJson(VerificationRecordSchema, verified!.verification!)).toEqual(record);
     expect(record.verified_equipment).toEqual([
       "biosafety cabinet",
       "incubator",

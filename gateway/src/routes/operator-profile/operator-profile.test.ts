@@ -1,4 +1,7 @@
 import { Tier } from "@petri/contracts/identity";
+import { OperatorProfileSchema, VerificationRecordSchema } from "@petri/contracts/marketplace";
+import { fromRestJson } from "@petri/contracts/rest-json";
+import { operatorProfile, verificationRecord } from "@petri/testkit";
 import { FakeClock } from "@petri/testkit";
 import { beforeEach, describe, expect, it } from "vitest";
 import { gatewayWithServices } from "../../../test/support/fake-experiments.js";
@@ -125,5 +128,41 @@ describe("GET /operator/profile", () => {
     const mine = await call("GET", "/operator/profile");
     expect(mine.status).toBe(200);
     expect(await bodyOf(mine)).toMatchObject({ account_id: accountId, status: "pending_verification" });
+  });
+});
+
+describe("the operator record's profile and verification on the wire (D-NEW-2)", () => {
+  // As a marketplace service stores them: defaults filled in, BSL spelled BSL-1 or BSL-2.
+  const stored = {
+    ...operatorProfile("Typed Lab"),
+    compliance: { ...operatorProfile("Typed Lab").compliance, max_bsl: "BSL-2", certifications: [] },
+  };
+  const storedProfile = {
+    ...stored,
+    capabilities: { ...stored.capabilities, cell_lines_available: [], organisms_available: [] },
+  };
+  const storedVerification = {
+    ...verificationRecord(),
+    verified_equipment: ["incubator"],
+    verified_by: "acc_1",
+  };
+
+  it("are written from the typed messages, which win over the JSON text", async () => {
+    const operator = marketplace.addOperator(accountId, "active", "Typed Lab");
+    operator.profile = fromRestJson(OperatorProfileSchema, storedProfile);
+    operator.verification = fromRestJson(VerificationRecordSchema, storedVerification);
+    operator.profileJson = JSON.stringify({ stale: true });
+    const mine = await bodyOf(await call("GET", "/operator/profile"));
+    expect(mine.profile).toEqual(storedProfile);
+    expect(mine.verification).toEqual(storedVerification);
+  });
+
+  it("are read from the JSON text when a service built before them sent no typed message", async () => {
+    const operator = marketplace.addOperator(accountId, "active", "Typed Lab");
+    operator.profileJson = JSON.stringify(storedProfile);
+    operator.verificationJson = JSON.stringify(storedVerification);
+    const mine = await bodyOf(await call("GET", "/operator/profile"));
+    expect(mine.profile).toEqual(storedProfile);
+    expect(mine.verification).toEqual(storedVerification);
   });
 });

@@ -1,7 +1,17 @@
-/** Operators as messages (petri.marketplace.v1.Operator). */
-import { create } from "@bufbuild/protobuf";
+/**
+ * Operators as messages (petri.marketplace.v1.Operator). The profile and the verification record
+ * travel typed (`profile`, `verification`) and, while a gateway built before may run, as JSON text
+ * too (decisions.md D-NEW-2).
+ */
+import { type DescMessage, type JsonValue, type MessageShape, create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
-import { type Operator, OperatorSchema } from "@petri/contracts/marketplace";
+import {
+  type Operator,
+  OperatorProfileSchema,
+  OperatorSchema,
+  VerificationRecordSchema,
+} from "@petri/contracts/marketplace";
+import { fromRestJson } from "@petri/contracts/rest-json";
 import type { OperatorView } from "../app/operator-view.js";
 
 export function operatorMessage(view: OperatorView): Operator {
@@ -13,6 +23,9 @@ export function operatorMessage(view: OperatorView): Operator {
     status: operator.status,
     profileJson: JSON.stringify(operator.profile),
     verificationJson: operator.verification === null ? "" : JSON.stringify(operator.verification),
+    profile: typed(OperatorProfileSchema, operator.profile),
+    verification:
+      operator.verification === null ? undefined : typed(VerificationRecordSchema, operator.verification),
     statusReason: operator.statusReason ?? "",
     quality: {
       onTimeRate: quality.on_time_rate,
@@ -28,4 +41,17 @@ export function operatorMessage(view: OperatorView): Operator {
     createdAt: timestampFromDate(operator.createdAt),
     updatedAt: timestampFromDate(operator.updatedAt),
   });
+}
+
+/**
+ * A stored document as its message. Every document was validated by the domain before it was
+ * stored, so it fits; one that does not (a row older than a rule) travels as JSON text only,
+ * which the gateway reads when the typed field is unset.
+ */
+function typed<Desc extends DescMessage>(schema: Desc, stored: object): MessageShape<Desc> | undefined {
+  try {
+    return fromRestJson(schema, JSON.parse(JSON.stringify(stored)) as JsonValue);
+  } catch {
+    return undefined;
+  }
 }

@@ -6,13 +6,15 @@ import type { GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
 import type { Timestamp, TimestampJson } from "@bufbuild/protobuf/wkt";
 import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
+import type { OperatorProfile, OperatorProfileJson, VerificationRecord, VerificationRecordJson } from "./operator_profile_pb.js";
+import { file_petri_marketplace_v1_operator_profile } from "./operator_profile_pb.js";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file petri/marketplace/v1/operator.proto.
  */
 export const file_petri_marketplace_v1_operator: GenFile = /*@__PURE__*/
-  fileDesc("CiNwZXRyaS9tYXJrZXRwbGFjZS92MS9vcGVyYXRvci5wcm90bxIUcGV0cmkubWFya2V0cGxhY2UudjEi0QIKCE9wZXJhdG9yEgoKAmlkGAEgASgJEhIKCmFjY291bnRfaWQYAiABKAkSDgoGc3RhdHVzGAMgASgJEhQKDHByb2ZpbGVfanNvbhgEIAEoCRIZChF2ZXJpZmljYXRpb25fanNvbhgFIAEoCRIVCg1zdGF0dXNfcmVhc29uGAYgASgJEjUKB3F1YWxpdHkYByABKAsyJC5wZXRyaS5tYXJrZXRwbGFjZS52MS5RdWFsaXR5TWV0cmljcxITCgthY3RpdmVfam9icxgIIAEoBRIQCghsYWJfbmFtZRgJIAEoCRIPCgd2ZXJzaW9uGAogASgDEi4KCmNyZWF0ZWRfYXQYCyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnVwZGF0ZWRfYXQYDCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIp0BCg5RdWFsaXR5TWV0cmljcxIUCgxvbl90aW1lX3JhdGUYASABKAESEgoKcmVydW5fcmF0ZRgCIAEoARIUCgxkaXNwdXRlX3JhdGUYAyABKAESFgoOYXZlcmFnZV9yYXRpbmcYBCABKAESHAoUdG90YWxfam9ic19jb21wbGV0ZWQYBSABKAUSFQoNcmF0aW5nc19jb3VudBgGIAEoBSKuAwoTT3BlcmF0b3JFbGlnaWJpbGl0eRITCgtvcGVyYXRvcl9pZBgBIAEoCRISCgphY2NvdW50X2lkGAIgASgJEhAKCGxhYl9uYW1lGAMgASgJEg4KBnN0YXR1cxgEIAEoCRIYChBleHBlcmltZW50X3R5cGVzGAUgAygJEg8KB21heF9ic2wYBiABKAkSHgoWaHVtYW5fc2FtcGxlc19hcHByb3ZlZBgHIAEoCBIfChdhbmltYWxfc2FtcGxlc19hcHByb3ZlZBgIIAEoCBIkChxoYXphcmRvdXNfY2hlbWljYWxzX2FwcHJvdmVkGAkgASgIEhEKCWVxdWlwbWVudBgKIAMoCRIaChJlcXVpcG1lbnRfdmVyaWZpZWQYCyABKAgSGwoTbWF4X2NvbmN1cnJlbnRfam9icxgMIAEoBRIYChBjdXJyZW50X2NhcGFjaXR5GA0gASgJEhAKCHRpbWV6b25lGA4gASgJEjEKCXZhY2F0aW9ucxgPIAMoCzIeLnBldHJpLm1hcmtldHBsYWNlLnYxLlZhY2F0aW9uEg8KB3ZlcnNpb24YECABKAMiJgoIVmFjYXRpb24SDQoFc3RhcnQYASABKAkSCwoDZW5kGAIgASgJItUCCgNKb2ISFQoNZXhwZXJpbWVudF9pZBgBIAEoCRINCgV0aXRsZRgCIAEoCRIQCghjYXRlZ29yeRgDIAEoCRIUCgxidWRnZXRfY2VudHMYBCABKAMSEAoIZGVhZGxpbmUYBSABKAkSEQoJYnNsX2xldmVsGAYgASgJEhoKEmVxdWlwbWVudF9yZXF1aXJlZBgHIAMoCRItCglwb3N0ZWRfYXQYCCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhcKD2V4cGVyaW1lbnRfdHlwZRgJIAEoCRIPCgdwcml2YXRlGAogASgIEhMKC21hdGNoX3Njb3JlGAsgASgBEjQKBW1hdGNoGAwgASgLMiUucGV0cmkubWFya2V0cGxhY2UudjEuTWF0Y2hDb21wb25lbnRzEhsKE3R1cm5hcm91bmRfcHJpb3JpdHkYDSABKAkiWAoPTWF0Y2hDb21wb25lbnRzEhIKCmNhcGFiaWxpdHkYASABKAESEgoKdHVybmFyb3VuZBgCIAEoARIMCgRjb3N0GAMgASgBEg8KB3F1YWxpdHkYBCABKAEipQEKCExhYk1hdGNoEhMKC29wZXJhdG9yX2lkGAEgASgJEhAKCGxhYl9uYW1lGAIgASgJEg0KBXNjb3JlGAMgASgBEjkKCmNvbXBvbmVudHMYBCABKAsyJS5wZXRyaS5tYXJrZXRwbGFjZS52MS5NYXRjaENvbXBvbmVudHMSEAoIZWxpZ2libGUYBSABKAgSFgoOZmFpbGVkX2ZpbHRlcnMYBiADKAkiiQIKEUV4cGVyaW1lbnRQYXltZW50EhUKDWV4cGVyaW1lbnRfaWQYASABKAkSDgoGc3RhdHVzGAIgASgJEhIKCmhlbGRfY2VudHMYAyABKAMSFgoOcmVsZWFzZWRfY2VudHMYBCABKAMSFgoOcmVmdW5kZWRfY2VudHMYBSABKAMSGQoRY29tcGVuc2F0ZWRfY2VudHMYBiABKAMSGAoQc3RpbGxfaGVsZF9jZW50cxgHIAEoAxIjChtyZXR1cm5lZF90b19yZXF1ZXN0ZXJfY2VudHMYCCABKAMSHgoWcGFpZF90b19vcGVyYXRvcl9jZW50cxgJIAEoAxIPCgd2ZXJzaW9uGAogASgDInsKB1Bvc3RpbmcSDAoEa2luZBgBIAEoCRIzCgdlbnRyaWVzGAIgAygLMiIucGV0cmkubWFya2V0cGxhY2UudjEuUG9zdGluZ0VudHJ5Ei0KCXBvc3RlZF9hdBgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiNQoMUG9zdGluZ0VudHJ5Eg8KB2FjY291bnQYASABKAkSFAoMYW1vdW50X2NlbnRzGAIgASgDYgZwcm90bzM", [file_google_protobuf_timestamp]);
+  fileDesc("CiNwZXRyaS9tYXJrZXRwbGFjZS92MS9vcGVyYXRvci5wcm90bxIUcGV0cmkubWFya2V0cGxhY2UudjEi0QMKCE9wZXJhdG9yEgoKAmlkGAEgASgJEhIKCmFjY291bnRfaWQYAiABKAkSDgoGc3RhdHVzGAMgASgJEhgKDHByb2ZpbGVfanNvbhgEIAEoCUICGAESHQoRdmVyaWZpY2F0aW9uX2pzb24YBSABKAlCAhgBEhUKDXN0YXR1c19yZWFzb24YBiABKAkSNQoHcXVhbGl0eRgHIAEoCzIkLnBldHJpLm1hcmtldHBsYWNlLnYxLlF1YWxpdHlNZXRyaWNzEhMKC2FjdGl2ZV9qb2JzGAggASgFEhAKCGxhYl9uYW1lGAkgASgJEg8KB3ZlcnNpb24YCiABKAMSLgoKY3JlYXRlZF9hdBgLIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKdXBkYXRlZF9hdBgMIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASNgoHcHJvZmlsZRgNIAEoCzIlLnBldHJpLm1hcmtldHBsYWNlLnYxLk9wZXJhdG9yUHJvZmlsZRI+Cgx2ZXJpZmljYXRpb24YDiABKAsyKC5wZXRyaS5tYXJrZXRwbGFjZS52MS5WZXJpZmljYXRpb25SZWNvcmQinQEKDlF1YWxpdHlNZXRyaWNzEhQKDG9uX3RpbWVfcmF0ZRgBIAEoARISCgpyZXJ1bl9yYXRlGAIgASgBEhQKDGRpc3B1dGVfcmF0ZRgDIAEoARIWCg5hdmVyYWdlX3JhdGluZxgEIAEoARIcChR0b3RhbF9qb2JzX2NvbXBsZXRlZBgFIAEoBRIVCg1yYXRpbmdzX2NvdW50GAYgASgFIq4DChNPcGVyYXRvckVsaWdpYmlsaXR5EhMKC29wZXJhdG9yX2lkGAEgASgJEhIKCmFjY291bnRfaWQYAiABKAkSEAoIbGFiX25hbWUYAyABKAkSDgoGc3RhdHVzGAQgASgJEhgKEGV4cGVyaW1lbnRfdHlwZXMYBSADKAkSDwoHbWF4X2JzbBgGIAEoCRIeChZodW1hbl9zYW1wbGVzX2FwcHJvdmVkGAcgASgIEh8KF2FuaW1hbF9zYW1wbGVzX2FwcHJvdmVkGAggASgIEiQKHGhhemFyZG91c19jaGVtaWNhbHNfYXBwcm92ZWQYCSABKAgSEQoJZXF1aXBtZW50GAogAygJEhoKEmVxdWlwbWVudF92ZXJpZmllZBgLIAEoCBIbChNtYXhfY29uY3VycmVudF9qb2JzGAwgASgFEhgKEGN1cnJlbnRfY2FwYWNpdHkYDSABKAkSEAoIdGltZXpvbmUYDiABKAkSMQoJdmFjYXRpb25zGA8gAygLMh4ucGV0cmkubWFya2V0cGxhY2UudjEuVmFjYXRpb24SDwoHdmVyc2lvbhgQIAEoAyImCghWYWNhdGlvbhINCgVzdGFydBgBIAEoCRILCgNlbmQYAiABKAki1QIKA0pvYhIVCg1leHBlcmltZW50X2lkGAEgASgJEg0KBXRpdGxlGAIgASgJEhAKCGNhdGVnb3J5GAMgASgJEhQKDGJ1ZGdldF9jZW50cxgEIAEoAxIQCghkZWFkbGluZRgFIAEoCRIRCglic2xfbGV2ZWwYBiABKAkSGgoSZXF1aXBtZW50X3JlcXVpcmVkGAcgAygJEi0KCXBvc3RlZF9hdBgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASFwoPZXhwZXJpbWVudF90eXBlGAkgASgJEg8KB3ByaXZhdGUYCiABKAgSEwoLbWF0Y2hfc2NvcmUYCyABKAESNAoFbWF0Y2gYDCABKAsyJS5wZXRyaS5tYXJrZXRwbGFjZS52MS5NYXRjaENvbXBvbmVudHMSGwoTdHVybmFyb3VuZF9wcmlvcml0eRgNIAEoCSJYCg9NYXRjaENvbXBvbmVudHMSEgoKY2FwYWJpbGl0eRgBIAEoARISCgp0dXJuYXJvdW5kGAIgASgBEgwKBGNvc3QYAyABKAESDwoHcXVhbGl0eRgEIAEoASKlAQoITGFiTWF0Y2gSEwoLb3BlcmF0b3JfaWQYASABKAkSEAoIbGFiX25hbWUYAiABKAkSDQoFc2NvcmUYAyABKAESOQoKY29tcG9uZW50cxgEIAEoCzIlLnBldHJpLm1hcmtldHBsYWNlLnYxLk1hdGNoQ29tcG9uZW50cxIQCghlbGlnaWJsZRgFIAEoCBIWCg5mYWlsZWRfZmlsdGVycxgGIAMoCSKJAgoRRXhwZXJpbWVudFBheW1lbnQSFQoNZXhwZXJpbWVudF9pZBgBIAEoCRIOCgZzdGF0dXMYAiABKAkSEgoKaGVsZF9jZW50cxgDIAEoAxIWCg5yZWxlYXNlZF9jZW50cxgEIAEoAxIWCg5yZWZ1bmRlZF9jZW50cxgFIAEoAxIZChFjb21wZW5zYXRlZF9jZW50cxgGIAEoAxIYChBzdGlsbF9oZWxkX2NlbnRzGAcgASgDEiMKG3JldHVybmVkX3RvX3JlcXVlc3Rlcl9jZW50cxgIIAEoAxIeChZwYWlkX3RvX29wZXJhdG9yX2NlbnRzGAkgASgDEg8KB3ZlcnNpb24YCiABKAMiewoHUG9zdGluZxIMCgRraW5kGAEgASgJEjMKB2VudHJpZXMYAiADKAsyIi5wZXRyaS5tYXJrZXRwbGFjZS52MS5Qb3N0aW5nRW50cnkSLQoJcG9zdGVkX2F0GAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCI1CgxQb3N0aW5nRW50cnkSDwoHYWNjb3VudBgBIAEoCRIUCgxhbW91bnRfY2VudHMYAiABKANiBnByb3RvMw", [file_google_protobuf_timestamp, file_petri_marketplace_v1_operator_profile]);
 
 /**
  * Operator is a lab's record: its declared profile (docs/intake-model.md), status and staff verification.
@@ -40,16 +42,19 @@ export type Operator = Message<"petri.marketplace.v1.Operator"> & {
   status: string;
 
   /**
-   * The declared profile, as JSON text.
+   * The declared profile, as JSON text. Written beside `profile` while a gateway that reads only
+   * this field may run (decisions.md D-NEW-2); read `profile` and fall back to it.
    *
-   * @generated from field: string profile_json = 4;
+   * @generated from field: string profile_json = 4 [deprecated = true];
+   * @deprecated
    */
   profileJson: string;
 
   /**
-   * The staff verification record, as JSON text (empty until verified).
+   * The staff verification record, as JSON text (empty until verified); see profile_json.
    *
-   * @generated from field: string verification_json = 5;
+   * @generated from field: string verification_json = 5 [deprecated = true];
+   * @deprecated
    */
   verificationJson: string;
 
@@ -89,6 +94,20 @@ export type Operator = Message<"petri.marketplace.v1.Operator"> & {
    * @generated from field: google.protobuf.Timestamp updated_at = 12;
    */
   updatedAt?: Timestamp | undefined;
+
+  /**
+   * The declared profile; unset only from a service built before it (read profile_json then).
+   *
+   * @generated from field: petri.marketplace.v1.OperatorProfile profile = 13;
+   */
+  profile?: OperatorProfile | undefined;
+
+  /**
+   * The staff verification record; unset until verified (or from a service built before it).
+   *
+   * @generated from field: petri.marketplace.v1.VerificationRecord verification = 14;
+   */
+  verification?: VerificationRecord | undefined;
 };
 
 /**
@@ -117,16 +136,19 @@ export type OperatorJson = {
   status?: string;
 
   /**
-   * The declared profile, as JSON text.
+   * The declared profile, as JSON text. Written beside `profile` while a gateway that reads only
+   * this field may run (decisions.md D-NEW-2); read `profile` and fall back to it.
    *
-   * @generated from field: string profile_json = 4;
+   * @generated from field: string profile_json = 4 [deprecated = true];
+   * @deprecated
    */
   profileJson?: string;
 
   /**
-   * The staff verification record, as JSON text (empty until verified).
+   * The staff verification record, as JSON text (empty until verified); see profile_json.
    *
-   * @generated from field: string verification_json = 5;
+   * @generated from field: string verification_json = 5 [deprecated = true];
+   * @deprecated
    */
   verificationJson?: string;
 
@@ -166,6 +188,20 @@ export type OperatorJson = {
    * @generated from field: google.protobuf.Timestamp updated_at = 12;
    */
   updatedAt?: TimestampJson;
+
+  /**
+   * The declared profile; unset only from a service built before it (read profile_json then).
+   *
+   * @generated from field: petri.marketplace.v1.OperatorProfile profile = 13;
+   */
+  profile?: OperatorProfileJson;
+
+  /**
+   * The staff verification record; unset until verified (or from a service built before it).
+   *
+   * @generated from field: petri.marketplace.v1.VerificationRecord verification = 14;
+   */
+  verification?: VerificationRecordJson;
 };
 
 /**
