@@ -58,7 +58,7 @@ export function operatorJson(operator: Operator | undefined) {
     lab_name: operator.labName,
     status: operator.status,
     status_reason: operator.statusReason || null,
-    // Typed since D-NEW-2; the JSON text from a service built before it.
+    // Typed since D336; the JSON text from a service built before it.
     profile: operator.profile
       ? toRestJson(OperatorProfileSchema, operator.profile)
       : (parseObject(operator.profileJson, "a profile") ?? {}),

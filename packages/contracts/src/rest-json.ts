@@ -1,6 +1,6 @@
 /**
  * REST JSON <-> proto message, driven by the message's descriptor: the one mapping for every
- * model whose REST body is a proto message (issue 17 item 1, decisions.md D-NEW-1).
+ * model whose REST body is a proto message (issue 17 item 1, decisions.md D335).
  *
  * REST JSON is the message's proto JSON with two differences, both read from the descriptor:
  * - field names are the proto names (snake_case), never the camelCase JSON names, and a key that

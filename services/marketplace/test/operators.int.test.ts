@@ -58,7 +58,7 @@ describe.each(ENGINES)("operators on %s", (engine) => {
       activeJobs: 0,
     });
     expect(JSON.parse(operator!.profileJson).compliance.max_bsl).toBe("BSL-2");
-    // The typed profile says what the JSON text says (D-NEW-2); no verification yet.
+    // The typed profile says what the JSON text says (D336); no verification yet.
     expect(toRestJson(OperatorProfileSchema, operator!.profile!)).toEqual(JSON.parse(operator!.profileJson));
     expect(operator!.verification).toBeUndefined();
     expect((await m.as(lab).getMyOperator({})).operator?.id).toBe(operator!.id);

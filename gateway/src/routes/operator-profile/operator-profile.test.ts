@@ -131,7 +131,7 @@ describe("GET /operator/profile", () => {
   });
 });
 
-describe("the operator record's profile and verification on the wire (D-NEW-2)", () => {
+describe("the operator record's profile and verification on the wire (D336)", () => {
   // As a marketplace service stores them: defaults filled in, BSL spelled BSL-1 or BSL-2.
   const stored = {
     ...operatorProfile("Typed Lab"),

@@ -1,7 +1,7 @@
 /**
  * Operators as messages (petri.marketplace.v1.Operator). The profile and the verification record
  * travel typed (`profile`, `verification`) and, while a gateway built before may run, as JSON text
- * too (decisions.md D-NEW-2).
+ * too (decisions.md D336).
  */
 import { type DescMessage, type JsonValue, type MessageShape, create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";

@@ -1,5 +1,5 @@
 /**
- * Until the domain validates the typed messages (decisions.md D-NEW-1, next step), its zod
+ * Until the domain validates the typed messages (decisions.md D335, next step), its zod
  * schemas and the proto messages describe the same models twice: this test fails when they name
  * different fields, nest differently, or spell an enum differently.
  */

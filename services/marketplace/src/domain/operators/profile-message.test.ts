@@ -1,6 +1,6 @@
 /**
  * The proto messages petri.marketplace.v1.OperatorProfile and VerificationRecord are the one
- * definition of these models' shape (decisions.md D-NEW-1): every profile and verification
+ * definition of these models' shape (decisions.md D335): every profile and verification
  * record the fixtures hold, once the domain has validated it (stored form: BSL spelled BSL-1 or
  * BSL-2, defaults filled in), maps onto the message and back to the same REST JSON.
  */

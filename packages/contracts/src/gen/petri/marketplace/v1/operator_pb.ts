@@ -43,7 +43,7 @@ export type Operator = Message<"petri.marketplace.v1.Operator"> & {
 
   /**
    * The declared profile, as JSON text. Written beside `profile` while a gateway that reads only
-   * this field may run (decisions.md D-NEW-2); read `profile` and fall back to it.
+   * this field may run (decisions.md D336); read `profile` and fall back to it.
    *
    * @generated from field: string profile_json = 4 [deprecated = true];
    * @deprecated
@@ -137,7 +137,7 @@ export type OperatorJson = {
 
   /**
    * The declared profile, as JSON text. Written beside `profile` while a gateway that reads only
-   * this field may run (decisions.md D-NEW-2); read `profile` and fall back to it.
+   * this field may run (decisions.md D336); read `profile` and fall back to it.
    *
    * @generated from field: string profile_json = 4 [deprecated = true];
    * @deprecated
