@@ -108,6 +108,13 @@ const VerificationRecordDocumentation = d
       .array(d.enum(EXPERIMENT_TYPES))
       .describe("Experiment types whose competency staff assessed (no repeats)"),
     equipment_verified: d.boolean().describe("Staff confirmed the declared equipment and instruments"),
+    verified_equipment: d
+      .array(d.string().min(1).max(200))
+      .max(400)
+      .optional()
+      .describe(
+        "The equipment and instrument names staff confirmed. Absent in a verification: every name the profile declares then. As stored: the confirmed names, normalised (empty unless equipment_verified); a name the lab adds later counts after the next verification",
+      ),
     max_bsl: bsl.describe("The verified level; the lab may take the lower of declared and verified"),
     material_approvals: d.strictObject({
       human_samples: d.boolean().default(false),
@@ -116,6 +123,12 @@ const VerificationRecordDocumentation = d
     }),
     notes: d.string().max(5000).optional(),
     last_verification_date: d.iso.date(),
+    verified_by: d
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe("Who verified; when absent, the staff account that made the verification is recorded"),
   })
   .describe(
     "What staff verified. Identity, institution and supervisor approval all true and at least one competency make the operator active; the marketplace service validates the record.",
