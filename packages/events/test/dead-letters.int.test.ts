@@ -5,14 +5,14 @@
  * reason. Against nats + PostgreSQL and the in-process bus on PGlite.
  */
 import { addDeadLetterReplayColumns } from "@petri/db";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createDeadLetters, deadLetterId, parseDeadLetterId } from "../src/dead-letters.js";
 import {
   createTestService,
   inProcessPgliteRig,
   natsPgRig,
-  type Rig,
   type RigFactory,
+  describeOnRigs,
 } from "./support/rig.js";
 import { clusterInfraReady } from "./support/testkit.js";
 import { eventually } from "./support/wait.js";
@@ -30,19 +30,9 @@ describe("dead letter ids", () => {
   });
 });
 
-describe.each(factories)("$name", (factory) => {
-  const skip = factory.kind !== "in-process" && !clusterReady;
-  let rig: Rig;
-
-  beforeAll(async () => {
-    if (!skip) rig = await factory.create();
-  });
-  afterAll(async () => {
-    await rig?.close();
-  });
-
+describeOnRigs(factories, clusterReady, ({ skip, rig }) => {
   it.skipIf(skip)("lists a dead letter, replays it once the handler works, and only once", async () => {
-    const svc = await createTestService(rig);
+    const svc = await createTestService(rig());
     await addDeadLetterReplayColumns(svc.db);
     const consumer = "svc-dl--effects";
     let failWith: string | undefined = "downstream unavailable";
@@ -130,7 +120,7 @@ describe.each(factories)("$name", (factory) => {
   });
 
   it.skipIf(skip)("pages newest first across services by (failed_at, service, row id)", async () => {
-    const svc = await createTestService(rig);
+    const svc = await createTestService(rig());
     await addDeadLetterReplayColumns(svc.db);
     const at = new Date("2026-06-01T00:00:00.000Z");
     for (let i = 0; i < 3; i += 1)

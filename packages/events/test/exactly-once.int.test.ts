@@ -6,7 +6,7 @@
 import { Failpoints, FAILPOINT, FailpointError, metricsRegistry } from "@petri/service-kit";
 import { metricSampler } from "@petri/fixtures/service-kit";
 import type { Kysely } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import type { EventBus } from "../src/bus.js";
 import { on } from "../src/event-handlers.js";
 import { decodeEnvelope } from "../src/envelope.js";
@@ -17,8 +17,8 @@ import {
   inProcessPgliteRig,
   inProcessPgRig,
   natsPgRig,
-  type Rig,
   type RigFactory,
+  describeOnRigs,
 } from "./support/rig.js";
 import { clusterInfraReady, FakeClock } from "./support/testkit.js";
 import { delay, eventually } from "./support/wait.js";
@@ -28,21 +28,11 @@ const metricSample = metricSampler(metricsRegistry);
 const factories: RigFactory[] = [natsPgRig, inProcessPgliteRig, inProcessPgRig];
 const clusterReady = await clusterInfraReady();
 
-describe.each(factories)("$name", (factory) => {
-  const skip = factory.kind !== "in-process" && !clusterReady;
-  let rig: Rig;
-
-  beforeAll(async () => {
-    if (!skip) rig = await factory.create();
-  });
-  afterAll(async () => {
-    await rig?.close();
-  });
-
+describeOnRigs(factories, clusterReady, ({ skip, rig, factory }) => {
   it.skipIf(skip)(
     "(a) a rolled-back transaction leaves no event; every committed one is published and consumed once",
     async () => {
-      const svc = await createTestService(rig);
+      const svc = await createTestService(rig());
       const committed: string[] = [];
       for (let i = 0; i < 30; i += 1) {
         const rollback = i % 3 === 1;
@@ -103,7 +93,7 @@ describe.each(factories)("$name", (factory) => {
         unexpected: [],
       });
       expect(await svc.unsent()).toBe(0);
-      expect((await rig.bus.streamInfo(svc.stream.name)).messages).toBe(committed.length);
+      expect((await rig().bus.streamInfo(svc.stream.name)).messages).toBe(committed.length);
       expect(relay.stats()).toMatchObject({ published: committed.length, duplicates: 0 });
       // What went over the bus is what was recorded.
       const sample = await svc.db
@@ -118,7 +108,7 @@ describe.each(factories)("$name", (factory) => {
   it.skipIf(skip)(
     "(b) relay crash after the puback, before mark-sent: a new relay republishes, the bus dedupes, effects once",
     async () => {
-      const svc = await createTestService(rig);
+      const svc = await createTestService(rig());
       const ids = await svc.commit(10);
       const crashing = new Failpoints();
       crashing.arm(FAILPOINT.afterPubackBeforeMarkSent, "throw*1");
@@ -136,7 +126,7 @@ describe.each(factories)("$name", (factory) => {
       await clock.advance(2);
       await svc.drain(second);
       expect(second.stats()).toMatchObject({ published: 9, duplicates: 1 });
-      expect((await rig.bus.streamInfo(svc.stream.name)).messages).toBe(10); // one copy each
+      expect((await rig().bus.streamInfo(svc.stream.name)).messages).toBe(10); // one copy each
 
       const runner = svc.runner("svc-b--effects");
       runner.start();
@@ -156,7 +146,7 @@ describe.each(factories)("$name", (factory) => {
   it.skipIf(skip)(
     "(c) consumer crash after its effect, before the ack: redelivered, effect exactly once",
     async () => {
-      const svc = await createTestService(rig);
+      const svc = await createTestService(rig());
       const ids = await svc.commit(20);
       await svc.drain(svc.relay());
       const crashing = new Failpoints();
@@ -190,7 +180,7 @@ describe.each(factories)("$name", (factory) => {
   it.skipIf(skip)(
     "(d) a poison message is dead-lettered after N attempts while 200 others keep flowing",
     async () => {
-      const svc = await createTestService(rig);
+      const svc = await createTestService(rig());
       const [poison] = await svc.commit(1, { aggregatePrefix: "poison" });
       const good = await svc.commit(200);
       let poisonAttempts = 0;
@@ -264,22 +254,22 @@ describe.each(factories)("$name", (factory) => {
   );
 
   it.skipIf(skip)("a failed publish is recorded on the row and retried after its backoff", async () => {
-    const svc = await createTestService(rig);
+    const svc = await createTestService(rig());
     const ids = await svc.commit(5);
     let failNext = false;
     const flaky: EventBus = {
-      kind: rig.bus.kind,
-      ensureStream: (s) => rig.bus.ensureStream(s),
+      kind: rig().bus.kind,
+      ensureStream: (s) => rig().bus.ensureStream(s),
       publish: async (e) => {
         if (failNext && e.id === ids[2]) {
           failNext = false;
           throw new Error("bus unavailable");
         }
-        return rig.bus.publish(e);
+        return rig().bus.publish(e);
       },
-      consume: (spec, h, o) => rig.bus.consume(spec, h, o),
-      subscribe: (spec, h, s) => rig.bus.subscribe(spec, h, s),
-      connected: () => rig.bus.connected(),
+      consume: (spec, h, o) => rig().bus.consume(spec, h, o),
+      subscribe: (spec, h, s) => rig().bus.subscribe(spec, h, s),
+      connected: () => rig().bus.connected(),
       close: async () => undefined,
     };
     const clock = new FakeClock(new Date());
@@ -328,7 +318,7 @@ describe.each(factories)("$name", (factory) => {
   it.skipIf(skip)(
     "a handler slower than the ack wait keeps its delivery (working() heartbeats); effect once",
     async () => {
-      const svc = await createTestService(rig);
+      const svc = await createTestService(rig());
       const ids = await svc.commit(2);
       await svc.drain(svc.relay());
       let calls = 0;
@@ -370,7 +360,7 @@ describe.each(factories)("$name", (factory) => {
   it.skipIf(skip)(
     "types without a handler are acknowledged without a database write; a restarted consumer resumes where it left off",
     async () => {
-      const svc = await createTestService(rig);
+      const svc = await createTestService(rig());
       const firstIds = await svc.commit(5);
       await svc.drain(svc.relay());
       const first = svc.runner("svc-e--effects", {
@@ -385,7 +375,7 @@ describe.each(factories)("$name", (factory) => {
 
       const laterIds = await svc.commit(5);
       await svc.drain(svc.relay());
-      const second = svc.runner("svc-e--effects", { bus: await rig.newBus() });
+      const second = svc.runner("svc-e--effects", { bus: await rig().newBus() });
       second.start();
       await eventually(async () => (await svc.effects()).size === 5, "five new effects");
       await delay(300);
@@ -401,7 +391,7 @@ describe.each(factories)("$name", (factory) => {
   it.skipIf(skip)(
     "an event the handler's appliesTo rejects is acknowledged without a transaction; the others apply once",
     async () => {
-      const svc = await createTestService(rig);
+      const svc = await createTestService(rig());
       const kept = await svc.commit(3, { aggregatePrefix: "keep" });
       await svc.commit(3, { aggregatePrefix: "skip" });
       await svc.drain(svc.relay());
@@ -442,7 +432,7 @@ describe.each(factories)("$name", (factory) => {
   it.skipIf(skip)(
     "an idempotent handler applies in one statement: no inbox row, no transaction, its callbacks run after",
     async () => {
-      const svc = await createTestService(rig);
+      const svc = await createTestService(rig());
       const ids = await svc.commit(4);
       await svc.drain(svc.relay());
       const announced: string[] = [];

@@ -7,7 +7,7 @@
  */
 import { Failpoints, FAILPOINT } from "@petri/service-kit";
 import type { Kysely } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import type { OutboxRelay } from "../src/outbox-relay.js";
 import { eventFor, recordEvents } from "../src/record-event.js";
 import { createUnitOfWork } from "../src/unit-of-work.js";
@@ -16,9 +16,9 @@ import {
   inProcessPgliteRig,
   inProcessPgRig,
   natsPgRig,
-  type Rig,
   type RigFactory,
   type TestService,
+  describeOnRigs,
 } from "./support/rig.js";
 import { clusterInfraReady } from "./support/testkit.js";
 import { eventually } from "./support/wait.js";
@@ -64,21 +64,11 @@ async function commitThrough(svc: TestService, relay: OutboxRelay, aggregateId: 
   });
 }
 
-describe.each(factories)("$name", (factory) => {
-  const skip = factory.kind !== "in-process" && !clusterReady;
-  let rig: Rig;
-
-  beforeAll(async () => {
-    if (!skip) rig = await factory.create();
-  });
-  afterAll(async () => {
-    await rig?.close();
-  });
-
+describeOnRigs(factories, clusterReady, ({ skip, rig }) => {
   it.skipIf(skip)(
     "publishes a commit's events from memory and marks them sent, with no lease taken",
     async () => {
-      const svc = await createTestService(rig);
+      const svc = await createTestService(rig());
       // No polls: the loop looks once at start, then only when poked.
       const relay = svc.relay({ idleMs: 600_000, minIdleMs: 600_000 });
       relay.start();
@@ -97,7 +87,7 @@ describe.each(factories)("$name", (factory) => {
   );
 
   it.skipIf(skip)("leaves rows unheld for the relay's runs while the relay is stopped", async () => {
-    const svc = await createTestService(rig);
+    const svc = await createTestService(rig());
     const relay = svc.relay();
     await commitThrough(svc, relay, "usr_stopped", 1);
     expect(await outboxOf(svc.db, "usr_stopped")).toMatchObject([{ sent: false, held: false }]);
@@ -108,7 +98,7 @@ describe.each(factories)("$name", (factory) => {
   it.skipIf(skip)(
     "a relay that crashes after the commit leaves its rows held; once the hold ends another publishes them",
     async () => {
-      const svc = await createTestService(rig);
+      const svc = await createTestService(rig());
       const failpoints = new Failpoints();
       failpoints.arm(FAILPOINT.afterPubackBeforeMarkSent, "throw");
       const crashing = svc.relay({ failpoints, handOffHoldMs: 500, idleMs: 600_000, minIdleMs: 600_000 });
@@ -131,7 +121,7 @@ describe.each(factories)("$name", (factory) => {
   );
 
   it.skipIf(skip)("hands nothing over for a transaction that rolls back", async () => {
-    const svc = await createTestService(rig);
+    const svc = await createTestService(rig());
     const relay = svc.relay({ idleMs: 600_000, minIdleMs: 600_000 });
     relay.start();
     const unitOfWork = createUnitOfWork(svc.db, relay.committedEvents);

@@ -6,14 +6,14 @@
  */
 import type { Clock } from "@petri/service-kit";
 import { recordEvent } from "../src/record-event.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import {
   createTestService,
   inProcessPgliteRig,
   inProcessPgRig,
   natsPgRig,
-  type Rig,
   type RigFactory,
+  describeOnRigs,
 } from "./support/rig.js";
 import { clusterInfraReady } from "./support/testkit.js";
 import { eventually } from "./support/wait.js";
@@ -36,21 +36,11 @@ function pollFreeClock(): Clock {
   return clock;
 }
 
-describe.each(factories)("$name", (factory) => {
-  const skip = factory.kind !== "in-process" && !clusterReady;
-  let rig: Rig;
-
-  beforeAll(async () => {
-    if (!skip) rig = await factory.create();
-  });
-  afterAll(async () => {
-    await rig?.close();
-  });
-
+describeOnRigs(factories, clusterReady, ({ skip, rig }) => {
   it.skipIf(skip)(
     "the relay publishes a committed event when poked, without waiting for its poll",
     async () => {
-      const svc = await createTestService(rig);
+      const svc = await createTestService(rig());
       const clock = pollFreeClock();
       const relay = svc.relay({ clock, idleMs: HOUR_MS, minIdleMs: HOUR_MS });
       relay.start();
@@ -71,7 +61,7 @@ describe.each(factories)("$name", (factory) => {
   it.skipIf(skip)(
     "a consumer's after-commit callbacks run once the effect committed, never for a rolled-back attempt",
     async () => {
-      const svc = await createTestService(rig);
+      const svc = await createTestService(rig());
       const seenAfterCommit: Array<Promise<number>> = [];
       let attempts = 0;
       const runner = svc.runner("wake", {
@@ -121,7 +111,7 @@ describe.each(factories)("$name", (factory) => {
   it.skipIf(skip)(
     "a consumer wakes the outbox relay after a handler's transaction that recorded events, and only then",
     async () => {
-      const svc = await createTestService(rig);
+      const svc = await createTestService(rig());
       // Rows of derived events, read at each wake-up: only committed ones are visible there.
       const outboxSeenAtWake: Array<Promise<number>> = [];
       const runner = svc.runner("echo", {

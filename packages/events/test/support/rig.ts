@@ -3,6 +3,7 @@ import type { EventSpec } from "@petri/contracts";
 import { createDatabase, createMessagingTables, migrateToLatest, type Database } from "@petri/db";
 import { Failpoints, systemClock, type Clock } from "@petri/service-kit";
 import { sql, type Kysely } from "kysely";
+import { afterAll, beforeAll, describe } from "vitest";
 import type { EventBus, StreamSpec } from "../../src/bus.js";
 import { ConsumerRunner, type ConsumerRunnerOptions } from "../../src/consumer-runner.js";
 import { InProcessEventBus } from "../../src/in-process-bus.js";
@@ -36,6 +37,36 @@ export interface RigFactory {
 }
 
 const logger = testLogger();
+
+/**
+ * The scenario suite `body` once per rig, each in a describe block of its own: the rig is
+ * created before the block's tests and closed after; where its infrastructure is missing
+ * (`clusterReady` false for NATS), `skip` is true and nothing is created.
+ */
+export function describeOnRigs(
+  factories: RigFactory[],
+  clusterReady: boolean,
+  body: (scope: { skip: boolean; rig: () => Rig; factory: RigFactory }) => void,
+): void {
+  describe.each(factories)("$name", (factory) => {
+    const skip = factory.kind !== "in-process" && !clusterReady;
+    let rig: Rig | undefined;
+    beforeAll(async () => {
+      if (!skip) rig = await factory.create();
+    });
+    afterAll(async () => {
+      await rig?.close();
+    });
+    body({
+      skip,
+      rig: () => {
+        if (!rig) throw new Error(`the ${factory.name} rig is not up`);
+        return rig;
+      },
+      factory,
+    });
+  });
+}
 
 export const natsPgRig: RigFactory = {
   name: "nats-server + PostgreSQL",
