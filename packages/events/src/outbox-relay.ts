@@ -69,6 +69,14 @@ const OUTBOX_QUEUE: LeasedQueueTable<MessagingTables, "outbox"> = {
   retryAt: "lease_until",
 };
 
+/** A row to publish: from a leased batch (decoded on publish) or handed off in memory. */
+interface OutgoingEvent {
+  id: string;
+  attempts: number;
+  subject: string;
+  envelope: () => EventEnvelope;
+}
+
 const defaultBackoff = (attempts: number) => Math.min(30_000, 250 * 2 ** Math.max(0, attempts - 1));
 
 /**
@@ -170,38 +178,48 @@ export class OutboxRelay {
     this.counters.looks += 1;
     if (rows.length === 0) return 0;
     rows.sort((a, b) => Number(a.seq) - Number(b.seq));
-    const sent: string[] = [];
-    let index = 0;
-    try {
-      for (; index < rows.length; index += 1) {
-        const row = rows[index]!;
-        let duplicate: boolean;
-        try {
-          if (!this.opts.stream.subjects.some((f) => subjectMatches(f, row.subject))) {
-            throw new Error(`subject ${row.subject} is not in stream ${this.opts.stream.name}`);
-          }
-          const ack = await publishInSpan(this.opts.bus, decodeEnvelope(new Uint8Array(row.envelope)));
-          duplicate = ack.duplicate;
-        } catch (err) {
-          this.counters.failures += 1;
-          await this.recordFailure(row, err);
-          // The bus is probably down: don't wait out a timeout per row. The rest of the
-          // batch goes back unclaimed; the failed row waits for its backoff (other rows may
-          // overtake it, which consumers tolerate: events carry aggregate versions).
-          await this.queue.release(rows.slice(index + 1).map(({ id }) => ({ id })));
-          index = rows.length;
-          break;
-        }
-        if (duplicate) this.counters.duplicates += 1;
-        else this.counters.published += 1;
-        await this.opts.failpoints.hit(FAILPOINT.afterPubackBeforeMarkSent);
-        sent.push(row.id);
-      }
-    } finally {
-      // Also on a failpoint "crash" nothing more is written: the rows stay leased.
-      if (sent.length > 0 && index >= rows.length) await this.markSent(sent);
-    }
+    const outgoing = rows.map((row) => ({
+      id: row.id,
+      attempts: row.attempts,
+      subject: row.subject,
+      envelope: () => decodeEnvelope(new Uint8Array(row.envelope)),
+    }));
+    // The rest of the batch goes back unclaimed, the attempt not counted.
+    const sent = await this.publishInOrder(outgoing, (rest) => this.queue.release(rest));
+    if (sent.length > 0) await this.markSent(sent);
     return rows.length;
+  }
+
+  /**
+   * Publishes `batch` in order and returns the ids the bus acknowledged. The first failed
+   * publish ends it: that row waits for its backoff and `giveBack` returns the rest (other rows
+   * may overtake it, which consumers tolerate: events carry aggregate versions). A failpoint
+   * "crash" throws out of it with nothing more written: the rows stay leased or held.
+   */
+  private async publishInOrder(
+    batch: readonly OutgoingEvent[],
+    giveBack: (rest: readonly { id: string }[]) => Promise<unknown>,
+  ): Promise<string[]> {
+    const sent: string[] = [];
+    for (const [index, event] of batch.entries()) {
+      try {
+        if (!this.opts.stream.subjects.some((f) => subjectMatches(f, event.subject))) {
+          throw new Error(`subject ${event.subject} is not in stream ${this.opts.stream.name}`);
+        }
+        const ack = await publishInSpan(this.opts.bus, event.envelope());
+        if (ack.duplicate) this.counters.duplicates += 1;
+        else this.counters.published += 1;
+      } catch (err) {
+        this.counters.failures += 1;
+        await this.recordFailure(event, err);
+        // The bus is probably down: don't wait out a timeout per row.
+        await giveBack(batch.slice(index + 1));
+        break;
+      }
+      await this.opts.failpoints.hit(FAILPOINT.afterPubackBeforeMarkSent);
+      sent.push(event.id);
+    }
+    return sent;
   }
 
   private claim() {
@@ -242,42 +260,30 @@ export class OutboxRelay {
       this.loop.poke();
       return; // stopped meanwhile (or a failpoint "crash"): the held rows wait for the hold to end
     }
-    if (!(await this.passes(FAILPOINT.afterCommitBeforeOutboxPublish))) return;
-    const sent: string[] = [];
-    for (const [index, envelope] of batch.entries()) {
-      try {
-        if (!this.opts.stream.subjects.some((f) => subjectMatches(f, envelope.subject))) {
-          throw new Error(`subject ${envelope.subject} is not in stream ${this.opts.stream.name}`);
-        }
-        const ack = await publishInSpan(this.opts.bus, envelope);
-        if (ack.duplicate) this.counters.duplicates += 1;
-        else this.counters.published += 1;
-      } catch (err) {
-        this.counters.failures += 1;
-        await this.recordFailure({ id: envelope.id, attempts: 1 }, err);
-        // The bus is probably down: the rest fall due at once, for the relay's runs.
-        const now = this.opts.clock.now();
-        for (const rest of batch.slice(index + 1)) await this.queue.retry({ id: rest.id }, now);
-        this.loop.poke();
-        break;
-      }
-      if (!(await this.passes(FAILPOINT.afterPubackBeforeMarkSent))) return;
-      sent.push(envelope.id);
-    }
-    if (sent.length > 0) await this.markSent(sent);
-  }
-
-  /** False when a fault test's failpoint "crashes" the relay here, as in a run: it stops, its rows still held. */
-  private async passes(failpoint: string): Promise<boolean> {
     try {
-      await this.opts.failpoints.hit(failpoint);
-      return true;
+      await this.opts.failpoints.hit(FAILPOINT.afterCommitBeforeOutboxPublish);
+      // A hand-off's row was never leased (no attempt counted): the first failure counts one.
+      const outgoing = batch.map((envelope) => ({
+        id: envelope.id,
+        attempts: 1,
+        subject: envelope.subject,
+        envelope: () => envelope,
+      }));
+      const sent = await this.publishInOrder(outgoing, (rest) => this.releaseHeld(rest));
+      if (sent.length > 0) await this.markSent(sent);
     } catch (err) {
+      // As in a run, a fault test's failpoint "crash" stops the relay, its rows still held.
       if (!(err instanceof FailpointError)) throw err;
       this.opts.logger.warn({ failpoint: err.failpoint }, "outbox relay stopped by failpoint");
       void this.loop.stop();
-      return false;
     }
+  }
+
+  /** Ends the hold of handed-off rows at once, for the relay's runs. */
+  private async releaseHeld(rows: readonly { id: string }[]): Promise<void> {
+    const now = this.opts.clock.now();
+    for (const row of rows) await this.queue.retry(row, now);
+    this.loop.poke();
   }
 
   private async recordFailure(row: { id: string; attempts: number }, err: unknown): Promise<void> {

@@ -8,6 +8,8 @@
 import { Failpoints, FAILPOINT } from "@petri/service-kit";
 import type { Kysely } from "kysely";
 import { expect, it } from "vitest";
+import type { EventEnvelope } from "@petri/contracts/common";
+import type { EventBus } from "../src/bus.js";
 import type { OutboxRelay } from "../src/outbox-relay.js";
 import { eventFor, recordEvents } from "../src/record-event.js";
 import { createUnitOfWork } from "../src/unit-of-work.js";
@@ -117,6 +119,49 @@ describeOnRigs(factories, clusterReady, ({ skip, rig }) => {
       await crashing.stop();
       // The first was published twice: the bus recognised the repeat.
       expect(successor.stats()).toMatchObject({ published: 1, duplicates: 1 });
+    },
+  );
+
+  it.skipIf(skip)(
+    "a failed publish of a hand-off: the events before it are sent, it waits its backoff, the rest go to the relay's runs",
+    async () => {
+      const { bus } = rig();
+      const svc = await createTestService(rig());
+      let publishes = 0;
+      // The bus refuses the second publish, once: the relay must not wait out a failure per row.
+      const flakyBus = new Proxy(bus, {
+        get(target, property) {
+          if (property === "publish")
+            return (envelope: EventEnvelope) => {
+              publishes += 1;
+              if (publishes === 2) return Promise.reject(new Error("bus unavailable"));
+              return target.publish(envelope);
+            };
+          const value: unknown = Reflect.get(target, property);
+          return typeof value === "function" ? value.bind(target) : value;
+        },
+      }) as EventBus;
+      // A hold longer than the test: only the give-back lets the relay's runs publish the rest.
+      const relay = svc.relay({
+        bus: flakyBus,
+        handOffHoldMs: 600_000,
+        retryBackoffMs: () => 300,
+        idleMs: 50,
+        minIdleMs: 50,
+      });
+      relay.start();
+      const envelopes = await commitThrough(svc, relay, "usr_flaky", 3);
+
+      await eventually(async () => (await svc.unsent()) === 0, "every event published in the end");
+      await relay.stop();
+      expect(relay.stats()).toMatchObject({ published: 3, duplicates: 0, failures: 1 });
+      const failed = await svc.db
+        .selectFrom("outbox")
+        .select(["attempts", "last_error"])
+        .where("id", "=", envelopes[1]!.id)
+        .executeTakeFirstOrThrow();
+      expect(failed.last_error).toBeNull(); // cleared when it was sent
+      expect(Number(failed.attempts)).toBeGreaterThanOrEqual(1);
     },
   );
 
