@@ -25,7 +25,8 @@ export interface InProcessEventBusOptions {
   /**
    * Longest idle wait of a consumer loop before it looks at the tables again (default 60 s;
    * it starts at 1 s after activity and backs off while idle). Publishes in this process
-   * and settled deliveries wake consumers at once and redeliveries are timed, so the poll
+   * and handlers freeing a slot that messages may wait for wake consumers at once and
+   * redeliveries are timed, so the poll
    * only finds messages published by another process on the same database, which the
    * standalone mode (one process) never does.
    */
@@ -185,6 +186,7 @@ export class InProcessEventBus implements EventBus {
       ackWaitMs: spec.ackWaitMs ?? DEFAULT_ACK_WAIT_MS,
       slots: new Semaphore(options.concurrency),
       wake: new WakeSignal(),
+      waitingForSlots: false,
     };
     const safetyPoll = new SafetyPoll({ maxMs: this.pollMs });
     const stop = AbortSignal.any([options.signal, this.lifetime.signal]);
@@ -232,17 +234,14 @@ export class InProcessEventBus implements EventBus {
   private async claimAndDispatch(consumer: RunningConsumer): Promise<{ free: number; claimed: number }> {
     const { spec, ackWaitMs, slots, handler, wake } = consumer;
     const free = slots.available;
+    consumer.waitingForSlots = true;
     if (free <= 0) return { free, claimed: 0 };
     const claimed = await this.store.claim(spec, ackWaitMs, free, this.opts.clock.now());
+    consumer.waitingForSlots = claimed.length === free;
     if (claimed.length === 0) return { free, claimed: 0 };
-    const envelopes = await this.store.envelopes(
-      spec.stream.name,
-      claimed.map((c) => c.seq),
-    );
     for (const c of claimed) {
       await slots.acquire();
-      const bytes = envelopes.get(c.seq);
-      const delivery = bytes && this.toDelivery(consumer, c, bytes);
+      const delivery = this.toDelivery(consumer, c, c.envelope);
       if (!delivery) {
         slots.release();
         continue;
@@ -256,14 +255,14 @@ export class InProcessEventBus implements EventBus {
         })
         .finally(() => {
           slots.release();
-          wake.notify();
+          if (consumer.waitingForSlots) wake.notify();
         });
     }
     return { free, claimed: claimed.length };
   }
 
   /**
-   * Waits until a redelivery falls due, a wake-up (publish, settled delivery, stop) or the
+   * Waits until a redelivery falls due, a wake-up (publish, freed slot, nak, stop) or the
    * safety poll's `pollMs`; true when woken.
    */
   private async waitForWork(consumer: RunningConsumer, pollMs: number, stop: AbortSignal): Promise<boolean> {
@@ -280,7 +279,7 @@ export class InProcessEventBus implements EventBus {
     return this.idle(consumer.wake, waitMs, stop);
   }
 
-  /** Waits for a wake-up (publish, settled delivery, stop) or waitMs of the injected clock; true when woken. */
+  /** Waits for a wake-up (publish, freed slot, nak, stop) or waitMs of the injected clock; true when woken. */
   private async idle(wake: WakeSignal, waitMs: number, stop: AbortSignal): Promise<boolean> {
     const cancelSleep = new AbortController();
     const woken = wake.wait();
@@ -363,4 +362,9 @@ interface RunningConsumer {
   ackWaitMs: number;
   slots: Semaphore;
   wake: WakeSignal;
+  /**
+   * The last claim filled every free slot, so messages may be waiting for one: a handler that
+   * ends wakes the loop. Otherwise it claimed all there was, and new messages wake it anyway.
+   */
+  waitingForSlots: boolean;
 }

@@ -4,14 +4,11 @@
  * statement or transaction, so that with PGlite (one connection) nothing is held while a
  * handler runs. What the rows mean is the JetStream model the bus mimics (see InProcessEventBus).
  */
-import type { Database } from "@petri/db";
-import type { Kysely, Transaction } from "kysely";
+import { FixedQuery, type Database } from "@petri/db";
+import { sql, type Kysely } from "kysely";
 import type { ConsumerLag, ConsumerSpec } from "./bus.js";
 import { BUS_SCHEMA, type BusTables } from "./in-process-schema.js";
-import { subjectMatches } from "./subjects.js";
-
-/** New messages read per scan while claiming. */
-const SCAN_BATCH = 256;
+import { filterPattern } from "./subjects.js";
 
 /** One claimed delivery: the message's sequence and how often it has been delivered, this time included. */
 export interface Claimed {
@@ -19,13 +16,83 @@ export interface Claimed {
   deliveryCount: number;
 }
 
+/** A claimed delivery with the message's stored envelope. */
+export interface ClaimedMessage extends Claimed {
+  envelope: Uint8Array;
+}
+
+interface ClaimValues extends Record<string, unknown> {
+  stream: string;
+  durable: string;
+  /** filterPattern of the consumer's filter. */
+  pattern: string;
+  max: number;
+  now: Date;
+  deadline: Date;
+}
+
+const table = (name: keyof BusTables) => sql.table(`${BUS_SCHEMA}.${name}`);
+
+/**
+ * The claim (see InProcessBusStore.claim), prepared: PostgreSQL plans this statement in about
+ * as long as it takes to run it. The cursor is read as a scalar subquery so that the scan of
+ * new messages is an index range from it, not the whole stream.
+ */
+const claimStatement = new FixedQuery<
+  BusTables,
+  ClaimValues,
+  { seq: number | string; delivery_count: number; envelope: Uint8Array }
+>(
+  (db, value) => ({
+    compile: () =>
+      sql<{ seq: number | string; delivery_count: number; envelope: Uint8Array }>`
+      WITH consumer AS (
+        SELECT cursor FROM ${table("consumers")}
+        WHERE stream = ${value("stream")} AND durable = ${value("durable")} FOR UPDATE
+      ),
+      due AS (
+        UPDATE ${table("deliveries")}
+        SET delivery_count = delivery_count + 1, next_delivery_at = ${value("deadline")}
+        WHERE stream = ${value("stream")} AND durable = ${value("durable")} AND seq IN (
+          SELECT seq FROM ${table("deliveries")}
+          WHERE stream = ${value("stream")} AND durable = ${value("durable")} AND state = 'pending'
+            AND next_delivery_at <= ${value("now")}
+          ORDER BY seq LIMIT ${value("max")} FOR UPDATE)
+        RETURNING seq, delivery_count
+      ),
+      room AS (SELECT greatest(${value("max")}::int - (SELECT count(*) FROM due), 0) AS n),
+      fresh AS (
+        SELECT seq FROM ${table("messages")}
+        WHERE stream = ${value("stream")} AND seq > (SELECT cursor FROM consumer)
+          AND subject ~ ${value("pattern")}
+        ORDER BY seq LIMIT (SELECT n FROM room)
+      ),
+      inserted AS (
+        INSERT INTO ${table("deliveries")} (stream, durable, seq, delivery_count, next_delivery_at, state)
+        SELECT ${value("stream")}, ${value("durable")}, seq, 1, ${value("deadline")}, 'pending' FROM fresh
+        RETURNING seq, delivery_count
+      ),
+      moved AS (
+        UPDATE ${table("consumers")} SET cursor = CASE
+          WHEN (SELECT n FROM room) = 0 THEN cursor
+          WHEN (SELECT count(*) FROM fresh) >= (SELECT n FROM room) THEN (SELECT max(seq) FROM fresh)
+          ELSE greatest(cursor, (SELECT last_seq FROM ${table("streams")} WHERE name = ${value("stream")}))
+        END
+        WHERE stream = ${value("stream")} AND durable = ${value("durable")}
+      )
+      SELECT claimed.seq, claimed.delivery_count, m.envelope
+      FROM (SELECT seq, delivery_count FROM due UNION ALL SELECT seq, delivery_count FROM inserted) claimed
+      JOIN ${table("messages")} m ON m.stream = ${value("stream")} AND m.seq = claimed.seq
+      ORDER BY claimed.seq`.compile(db),
+  }),
+  { prepared: true },
+);
+
 export type Appended = { seq: number; duplicate: boolean } | { noStream: true };
 
 class DuplicateMessage {
   constructor(readonly seq: number) {}
 }
-
-type BusTransaction = Transaction<BusTables>;
 
 export class InProcessBusStore {
   private readonly db: Kysely<BusTables>;
@@ -118,114 +185,31 @@ export class InProcessBusStore {
   }
 
   /**
-   * Claims up to `max` deliveries for the consumer, in stream order: due redeliveries first,
-   * then new matching messages past its cursor. Each is leased until now + ackWaitMs.
+   * Claims up to `max` deliveries for the consumer, in stream order, with their envelopes: due
+   * redeliveries first, then new matching messages past its cursor. Each is leased until
+   * now + ackWaitMs. One statement (D-NEW-1): with the bus on PostgreSQL every round trip is
+   * work for both sides, and a claim is made for every event and every consumer.
+   *
+   * The consumer's row lock serialises claims of one durable; the due rows are locked too, as
+   * that part may run before the consumer's lock is taken. Messages that do not match the filter
+   * are passed over for good: when fewer than the room matched, the cursor moves to the stream's
+   * last sequence in this statement's snapshot (every message up to it is visible in it: an
+   * append bumps the sequence and inserts the message in one transaction).
    */
-  async claim(spec: ConsumerSpec, ackWaitMs: number, max: number, now: Date): Promise<Claimed[]> {
-    const deadline = new Date(now.getTime() + ackWaitMs);
-    const key = { stream: spec.stream.name, durable: spec.durable };
-    return this.db.transaction().execute(async (trx) => {
-      const consumer = await trx
-        .selectFrom("consumers")
-        .select(["cursor", "filter_subject"])
-        .where("stream", "=", key.stream)
-        .where("durable", "=", key.durable)
-        .forUpdate()
-        .executeTakeFirstOrThrow();
-      const due = await this.claimDue(trx, key, max, now, deadline);
-      const cursor = Number(consumer.cursor);
-      const fresh = await this.scanFresh(trx, key.stream, consumer.filter_subject, cursor, max - due.length);
-      if (fresh.seqs.length > 0) {
-        await trx
-          .insertInto("deliveries")
-          .values(
-            fresh.seqs.map((seq) => ({
-              ...key,
-              seq,
-              delivery_count: 1,
-              next_delivery_at: deadline,
-              state: "pending" as const,
-            })),
-          )
-          .execute();
-      }
-      if (fresh.cursor !== cursor) {
-        await trx
-          .updateTable("consumers")
-          .set({ cursor: fresh.cursor })
-          .where("stream", "=", key.stream)
-          .where("durable", "=", key.durable)
-          .execute();
-      }
-      const claimed = [...due, ...fresh.seqs.map((seq) => ({ seq, deliveryCount: 1 }))];
-      return claimed.sort((a, b) => a.seq - b.seq);
+  async claim(spec: ConsumerSpec, ackWaitMs: number, max: number, now: Date): Promise<ClaimedMessage[]> {
+    const rows = await claimStatement.execute(this.db, {
+      stream: spec.stream.name,
+      durable: spec.durable,
+      pattern: filterPattern(spec.filterSubject),
+      max,
+      now,
+      deadline: new Date(now.getTime() + ackWaitMs),
     });
-  }
-
-  /** Re-leases pending deliveries whose lease ran out (unacknowledged, or nak'ed until now). */
-  private async claimDue(
-    trx: BusTransaction,
-    key: { stream: string; durable: string },
-    max: number,
-    now: Date,
-    deadline: Date,
-  ): Promise<Claimed[]> {
-    const due = await trx
-      .selectFrom("deliveries")
-      .select(["seq", "delivery_count"])
-      .where("stream", "=", key.stream)
-      .where("durable", "=", key.durable)
-      .where("state", "=", "pending")
-      .where("next_delivery_at", "<=", now)
-      .orderBy("seq")
-      .limit(max)
-      .execute();
-    if (due.length === 0) return [];
-    await trx
-      .updateTable("deliveries")
-      .set((eb) => ({ delivery_count: eb("delivery_count", "+", 1), next_delivery_at: deadline }))
-      .where("stream", "=", key.stream)
-      .where("durable", "=", key.durable)
-      .where(
-        "seq",
-        "in",
-        due.map((d) => Number(d.seq)),
-      )
-      .execute();
-    return due.map((d) => ({ seq: Number(d.seq), deliveryCount: Number(d.delivery_count) + 1 }));
-  }
-
-  /**
-   * Up to `room` messages past `cursor` that match the filter, and the cursor after the last
-   * message looked at (messages that do not match are passed over for good).
-   */
-  private async scanFresh(
-    trx: BusTransaction,
-    stream: string,
-    filter: string,
-    cursor: number,
-    room: number,
-  ): Promise<{ seqs: number[]; cursor: number }> {
-    const seqs: number[] = [];
-    while (seqs.length < room) {
-      const rows = await trx
-        .selectFrom("messages")
-        .select(["seq", "subject"])
-        .where("stream", "=", stream)
-        .where("seq", ">", cursor)
-        .orderBy("seq")
-        .limit(SCAN_BATCH)
-        .execute();
-      for (const row of rows) {
-        cursor = Number(row.seq);
-        if (subjectMatches(filter, row.subject)) {
-          seqs.push(cursor);
-          if (seqs.length >= room) return { seqs, cursor };
-        }
-      }
-      if (rows.length < SCAN_BATCH) break;
-    }
-    return { seqs, cursor };
+    return rows.map((row) => ({
+      seq: Number(row.seq),
+      deliveryCount: Number(row.delivery_count),
+      envelope: row.envelope,
+    }));
   }
 
   /** The earliest redelivery time among the consumer's pending deliveries (undefined: none). */
@@ -238,17 +222,6 @@ export class InProcessBusStore {
       .where("state", "=", "pending")
       .executeTakeFirst();
     return row?.next ? new Date(row.next as Date | string) : undefined;
-  }
-
-  /** The stored envelopes of these messages, by sequence. */
-  async envelopes(stream: string, seqs: number[]): Promise<Map<number, Uint8Array>> {
-    const rows = await this.db
-      .selectFrom("messages")
-      .select(["seq", "envelope"])
-      .where("stream", "=", stream)
-      .where("seq", "in", seqs)
-      .execute();
-    return new Map(rows.map((r) => [Number(r.seq), r.envelope]));
   }
 
   /**

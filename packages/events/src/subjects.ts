@@ -14,6 +14,19 @@ export function subjectMatches(filter: string, subject: string): boolean {
   return f.length === s.length;
 }
 
+/**
+ * A regular expression (the same in JavaScript and PostgreSQL) matching exactly the valid
+ * subjects a filter matches: "*" one token, ">" (last) one or more tokens.
+ */
+export function filterPattern(filter: string): string {
+  const tokens = filter.split(".").map((token, index, all) => {
+    if (token === "*") return "[^.]+";
+    if (token === ">" && index === all.length - 1) return "[^.]+(\\.[^.]+)*";
+    return token.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  });
+  return `^${tokens.join("\\.")}$`;
+}
+
 /** A valid publish subject: non-empty tokens, no wildcards, no whitespace. */
 export function isValidSubject(subject: string): boolean {
   return subject.length > 0 && subject.split(".").every((t) => t.length > 0 && !/[\s*>]/.test(t));

@@ -1,0 +1,69 @@
+/**
+ * The in-process bus claims in one statement (in-process-store.ts): on PostgreSQL, where two
+ * processes (or two loops) of one durable claim at the same time, every matching message is
+ * delivered once and a message the filter does not match is never delivered, while publishes
+ * keep arriving between the claims.
+ */
+import { events } from "@petri/contracts";
+import type { EventEnvelope } from "@petri/contracts/common";
+import { expect, it } from "vitest";
+import type { StreamSpec } from "../src/bus.js";
+import { buildEnvelope } from "../src/envelope.js";
+import { describeOnRigs, inProcessPgRig } from "./support/rig.js";
+import { clusterInfraReady } from "./support/testkit.js";
+import { eventually } from "./support/wait.js";
+
+function envelopeOn(subject: string, index: number): EventEnvelope {
+  const envelope = buildEnvelope(
+    events.identity.accountRegistered,
+    { account: { id: `usr_${index}` } },
+    { aggregateId: `usr_${index}`, aggregateVersion: 1, occurredAt: new Date() },
+  );
+  envelope.subject = subject;
+  return envelope;
+}
+
+const infraReady = await clusterInfraReady();
+
+describeOnRigs([inProcessPgRig], infraReady, ({ skip, rig }) => {
+  it.skipIf(skip)(
+    "two buses sharing a durable on one database: each matching message once, the others never",
+    async () => {
+      const first = rig().bus;
+      const second = await rig().newBus();
+      const stream: StreamSpec = { name: "CLAIMS", subjects: ["petri.claims.>"] };
+      await first.ensureStream(stream);
+      const delivered: string[] = [];
+      const stop = new AbortController();
+      const consumer = { stream, durable: "shared", filterSubject: "petri.claims.*.wanted" };
+      const loops = [first, second].map((bus) =>
+        bus.consume(
+          consumer,
+          async (delivery) => {
+            delivered.push(delivery.envelope.id);
+            await delivery.ack();
+          },
+          { concurrency: 3, signal: stop.signal },
+        ),
+      );
+
+      const wanted: string[] = [];
+      const publishes: Promise<unknown>[] = [];
+      for (let index = 0; index < 120; index += 1) {
+        const kind = index % 3 === 0 ? "unwanted" : "wanted";
+        const envelope = envelopeOn(`petri.claims.e${index}.${kind}`, index);
+        if (kind === "wanted") wanted.push(envelope.id);
+        // Alternate publishers, a few at a time, so claims interleave with appends.
+        publishes.push((index % 2 === 0 ? first : second).publish(envelope));
+        if (publishes.length % 4 === 0) await Promise.all(publishes.splice(0));
+      }
+      await Promise.all(publishes);
+
+      await eventually(() => delivered.length >= wanted.length, "every wanted message delivered");
+      stop.abort();
+      await Promise.all(loops);
+      expect([...delivered].sort()).toEqual([...wanted].sort());
+      expect(await first.consumerLag?.(stream, "shared")).toEqual({ pending: 0, unacknowledged: 0 });
+    },
+  );
+});
