@@ -64,6 +64,24 @@ const cases = [
     why: "a service's unit test importing the shared test fixtures",
   },
   {
+    file: "gateway/test/__boundary_probe.ts",
+    code: 'import { startServicesInProcess } from "@petri/services-in-process";\nexport const y = startServicesInProcess;\n',
+    expectError: false,
+    why: "the gateway's integration tests running the real services in process",
+  },
+  {
+    file: "gateway/src/__boundary_probe.test.ts",
+    code: 'import { startServicesInProcess } from "@petri/services-in-process";\nexport const y = startServicesInProcess;\n',
+    expectError: true,
+    why: "the gateway's unit tests reaching the services (and their database)",
+  },
+  {
+    file: "gateway/src/__boundary_probe.ts",
+    code: 'import { startServicesInProcess } from "@petri/services-in-process";\nexport const y = startServicesInProcess;\n',
+    expectError: true,
+    why: "the gateway importing the services",
+  },
+  {
     file: "packages/events/src/__boundary_probe.ts",
     code: 'import { x } from "@petri/host";\nexport const y = x;\n',
     expectError: true,

@@ -1,5 +1,3 @@
-import { from } from "./fake-identity.js";
-
 type App = { request: (path: string, init: RequestInit, env: unknown) => Response | Promise<Response> };
 
 /**
@@ -30,3 +28,16 @@ export function caller(app: App, source: string, defaultKey: () => string) {
       ),
     );
 }
+/** Env for app.request() that makes the request come from `address` (as @hono/node-server would). */
+export function from(address: string) {
+  return { incoming: { socket: { remoteAddress: address, remotePort: 40000, remoteFamily: "IPv4" } } };
+}
+
+export const json = (body: unknown, headers: Record<string, string> = {}) => ({
+  method: "POST",
+  headers: { "content-type": "application/json", ...headers },
+  body: typeof body === "string" ? body : JSON.stringify(body),
+});
+
+/** The body of a response as loosely typed JSON (tests assert field by field). */
+export const bodyOf = async (response: Response): Promise<any> => response.json();

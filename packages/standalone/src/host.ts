@@ -1,66 +1,28 @@
-import { createRouterTransport } from "@connectrpc/connect";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { serve } from "@hono/node-server";
-import type { ServiceName } from "@petri/contracts";
 import { type Database, createDatabase, observeDatabasePool } from "@petri/db";
-import { InProcessEventBus, type RetentionSettings } from "@petri/events";
-import type { ServiceDeps } from "@petri/host";
+import type { RetentionSettings } from "@petri/events";
 import { createGateway, createServiceClients } from "@petri/gateway";
 import {
-  AddressAllowlist,
   type Clock,
   type Failpoints,
   type HostedService,
-  InternalTokenSigner,
-  InternalTokenVerifier,
   type Logger,
   answerClientErrors,
-  clientInterceptors,
   collectProcessMetrics,
   freePort,
-  generateInternalKeyPair,
-  healthRoutes,
   listenForMetrics,
-  serverInterceptors,
 } from "@petri/service-kit";
+import { startServicesInProcess } from "@petri/services-in-process";
 import { embeddedClusterPaths } from "./embedded-cluster.js";
 import { type EmbeddedPostgres, startEmbeddedPostgres } from "./embedded-postgres.js";
-import { type CloudLabsServiceOptions, createCloudLabsService } from "@petri/cloud-labs";
-import { type EngineServiceOptions, createEngineService } from "@petri/engine";
-import { type WebhookUrlCheckOptions, createExperimentsService } from "@petri/experiments";
-import { createHypothesesService } from "@petri/hypotheses";
-import { type IdentityServiceOptions, createIdentityService } from "@petri/identity";
-import { createMarketplaceService } from "@petri/marketplace";
-import { type NotificationsServiceOptions, createNotificationsService } from "@petri/notifications";
-
-/** Where the services keep files outside the database. */
-interface StandaloneStorage {
-  /** The experiments service's result files: <dataDir>/blobs, or a temporary directory in memory mode. */
-  blobDir: string;
-}
-
-type ServiceFactory = (
-  deps: ServiceDeps,
-  options: StandaloneOptions,
-  storage: StandaloneStorage,
-) => HostedService;
-
-const SERVICE_FACTORIES: Record<ServiceName, ServiceFactory> = {
-  identity: (deps, options) => createIdentityService(deps, options.identity),
-  experiments: (deps, options, storage) =>
-    createExperimentsService(deps, {
-      blobStore: { kind: "fs", dir: storage.blobDir },
-      webhookUrlCheck: options.experiments?.webhookUrlCheck ?? { allowlist: AddressAllowlist.empty },
-    }),
-  marketplace: createMarketplaceService,
-  hypotheses: (deps) => createHypothesesService(deps),
-  engine: (deps, options) => createEngineService(deps, options.engine),
-  cloudlabs: (deps, options) => createCloudLabsService(deps, options.cloudlabs),
-  notifications: (deps, options) =>
-    createNotificationsService(deps, { dataDir: options.dataDir, ...options.notifications }),
-};
+import type { CloudLabsServiceOptions } from "@petri/cloud-labs";
+import type { EngineServiceOptions } from "@petri/engine";
+import type { WebhookUrlCheckOptions } from "@petri/experiments";
+import type { IdentityServiceOptions } from "@petri/identity";
+import type { NotificationsServiceOptions } from "@petri/notifications";
 
 /**
  * Which database standalone runs on:
@@ -159,13 +121,12 @@ async function startHost(
   teardown: Array<() => Promise<void>>,
   undo: () => Promise<void>,
 ): Promise<Standalone> {
-  const { logger, clock, failpoints } = options;
+  const { logger, clock } = options;
   const inMemory = options.dataDir === "memory://";
   // Memory mode keeps its files (result files, the embedded cluster) in a temporary directory, removed on stop.
   const scratchDir = inMemory ? await mkdtemp(path.join(tmpdir(), "petri-standalone-")) : undefined;
   if (scratchDir) teardown.push(() => rm(scratchDir, { recursive: true, force: true }));
   const filesDir = scratchDir ?? options.dataDir;
-  const storage: StandaloneStorage = { blobDir: path.join(filesDir, "blobs") };
   const { database, server: databaseServer } = await openDatabase(
     options.database ?? { kind: "embedded" },
     filesDir,
@@ -175,19 +136,14 @@ async function startHost(
   );
   const stopPoolMetrics = observeDatabasePool(database, "standalone");
   teardown.push(async () => stopPoolMetrics());
-  const bus = await InProcessEventBus.create({ db: database, clock, logger });
-  teardown.push(() => bus.close());
-  const deps: ServiceDeps = { database, bus, clock, logger, failpoints, retention: options.retention };
-  const services = (Object.keys(SERVICE_FACTORIES) as ServiceName[]).map((name) =>
-    SERVICE_FACTORIES[name](deps, options, storage),
-  );
-  for (const service of services) await service.migrate();
-  for (const service of services) {
-    await service.start();
-    teardown.push(() => service.stop());
-  }
-
-  const clients = await inProcessClients(services, logger);
+  const inProcess = await startServicesInProcess({
+    ...options,
+    database,
+    blobDir: path.join(filesDir, "blobs"),
+  });
+  teardown.push(() => inProcess.stop());
+  const { services } = inProcess;
+  const clients = createServiceClients(inProcess.transportFor, inProcess.clientInterceptors);
 
   let stopping = false;
   const gateway = createGateway({
@@ -221,39 +177,6 @@ async function startHost(
       await undo();
     },
   };
-}
-
-/**
- * Clients the gateway calls the services in this process with: Connect router transports (every
- * message still serialised, so the contract is crossed), behind the internal-token interceptors
- * with keys that live only in this process's memory.
- */
-async function inProcessClients(services: readonly HostedService[], logger: Logger) {
-  const keys = await generateInternalKeyPair();
-  const verifier = await InternalTokenVerifier.create([keys.publicKeyPem]);
-  const signer = await InternalTokenSigner.create(keys.privateKeyPem, keys.kid);
-  const byName = new Map(services.map((service) => [service.name, service]));
-  return createServiceClients((name, interceptors) => {
-    const service = byName.get(name);
-    if (!service) throw new Error(`no service ${name} in this process`);
-    return createRouterTransport(
-      (router) => {
-        service.routes(router);
-        healthRoutes(router, () => service.readiness(), [service.name]);
-      },
-      {
-        router: {
-          interceptors: serverInterceptors({
-            // Its lines (the rpc access line among them) name the service that served the call.
-            logger: logger.child({ service: service.name }),
-            verifier,
-            publicProcedures: [...(service.publicProcedures ?? [])],
-          }),
-        },
-        transport: { interceptors },
-      },
-    );
-  }, clientInterceptors(signer));
 }
 
 /** Serves the gateway on the host's port (a free one for 0) until teardown. */

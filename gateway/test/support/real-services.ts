@@ -1,0 +1,148 @@
+import { randomBytes } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { Failpoints, createLogger } from "@petri/service-kit";
+import { type InProcessServices, startServicesInProcess } from "@petri/services-in-process";
+import { FakeClock, createTestDatabase, postgresAvailable, requireInfra } from "@petri/testkit";
+import { createGateway } from "../../src/app.js";
+import type { GatewayAppDeps } from "../../src/lib/create-app.js";
+import { createServiceClients } from "../../src/lib/clients.js";
+import { bodyOf, from, json } from "./requests.js";
+
+/** The staff account identity bootstraps at start (PETRI_STAFF_* in a real host). */
+export const TEST_STAFF = { email: "staff@petri.test", password: "staff password for route tests" };
+
+/**
+ * True when the route tests on the real services can run (PostgreSQL reachable); under
+ * CI=true a missing server throws instead (requireInfra).
+ */
+export async function realServicesAvailable(): Promise<boolean> {
+  return requireInfra("PostgreSQL", await postgresAvailable());
+}
+
+export interface SignedUp {
+  accountId: string;
+  email: string;
+  password: string;
+  /** An API key of the account, created through POST /auth/api-keys. */
+  apiKey: string;
+}
+
+export type RealGateway = ReturnType<typeof createGateway>;
+
+export interface RealServices {
+  /** A gateway (the code under test) wired to the seven real services. */
+  app: RealGateway;
+  /** The clock the gateway and every service read; tests move it. */
+  clock: FakeClock;
+  services: InProcessServices;
+  /**
+   * A new account through the public API: POST /auth/register, PATCH /admin/accounts/{id}
+   * by staff for a tier other than standard (before any credential exists, so every
+   * credential carries it), POST /auth/token and POST /auth/api-keys.
+   */
+  signUp(options?: { tier?: "standard" | "pro" | "enterprise"; name?: string }): Promise<SignedUp>;
+  /** A bearer token of the bootstrapped staff account. */
+  staffToken(): Promise<string>;
+  stop(): Promise<void>;
+}
+
+/**
+ * The real services for one test file (D-NEW-2): a fresh PostgreSQL database on
+ * PETRI_TEST_DATABASE_URL, the seven services migrated and started in this process on the
+ * in-process bus (@petri/services-in-process, what standalone runs), and a gateway built
+ * on them as standalone builds it. Start it in beforeAll, stop it in afterAll.
+ */
+export async function startRealServices(
+  options: { clock?: FakeClock; gateway?: Partial<GatewayAppDeps> } = {},
+): Promise<RealServices> {
+  const clock = options.clock ?? new FakeClock();
+  const logger = createLogger({ service: "gateway-test", level: "silent" });
+  const database = await createTestDatabase("petri_gateway");
+  const filesDir = await mkdtemp(path.join(tmpdir(), "petri-gateway-test-"));
+  let services: InProcessServices;
+  try {
+    services = await startServicesInProcess({
+      database: { driver: "pg", url: database.url, poolMax: 10 },
+      dataDir: filesDir,
+      blobDir: path.join(filesDir, "blobs"),
+      identity: { kek: randomBytes(32), apiKeyPepper: randomBytes(32), staff: TEST_STAFF },
+      logger,
+      clock,
+      failpoints: new Failpoints(),
+    });
+  } catch (error) {
+    await database.drop();
+    await rm(filesDir, { recursive: true, force: true });
+    throw error;
+  }
+  const app = createGateway({
+    clients: createServiceClients(services.transportFor, services.clientInterceptors),
+    logger,
+    clock,
+    ...options.gateway,
+  });
+  const helpers = accountHelpers(app);
+  return {
+    app,
+    clock,
+    services,
+    ...helpers,
+    async stop() {
+      await services.stop();
+      await database.drop();
+      await rm(filesDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Anonymous calls count per source address; each sign-up comes from an address of its own. */
+let signUps = 0;
+const signUpSource = () => {
+  signUps += 1;
+  return `203.0.113.${(signUps % 250) + 1}`;
+};
+
+function accountHelpers(app: RealGateway) {
+  const post = async (source: string, url: string, body: unknown, headers: Record<string, string> = {}) => {
+    const response = await app.request(url, json(body, headers), from(source));
+    if (response.status >= 300) throw new Error(`${url}: ${response.status} ${await response.text()}`);
+    return bodyOf(response);
+  };
+  const tokenFor = async (source: string, email: string, password: string): Promise<string> =>
+    (await post(source, "/auth/token", { email, password })).access_token;
+
+  const staffToken = () => tokenFor(signUpSource(), TEST_STAFF.email, TEST_STAFF.password);
+
+  async function signUp(options: { tier?: "standard" | "pro" | "enterprise"; name?: string } = {}) {
+    const source = signUpSource();
+    const email = `user-${randomBytes(6).toString("hex")}@example.org`;
+    const password = "a long enough password";
+    const name = options.name ?? "Ada";
+    const { account } = await post(source, "/auth/register", { email, password, name, organization: "Lab" });
+    if (options.tier && options.tier !== "standard") {
+      const response = await app.request(
+        `/admin/accounts/${account.id}`,
+        {
+          method: "PATCH",
+          headers: { "content-type": "application/json", authorization: `Bearer ${await staffToken()}` },
+          body: JSON.stringify({ tier: options.tier }),
+        },
+        from(source),
+      );
+      if (response.status !== 200)
+        throw new Error(`tier change: ${response.status} ${await response.text()}`);
+    }
+    const token = await tokenFor(source, email, password);
+    const created = await post(
+      source,
+      "/auth/api-keys",
+      { name: "tests" },
+      { authorization: `Bearer ${token}` },
+    );
+    return { accountId: account.id as string, email, password, apiKey: created.api_key_secret as string };
+  }
+
+  return { signUp, staffToken };
+}

@@ -1,0 +1,5 @@
+export {
+  type InProcessServices,
+  type InProcessServicesOptions,
+  startServicesInProcess,
+} from "./services-in-process.js";
