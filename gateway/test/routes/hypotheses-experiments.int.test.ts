@@ -1,22 +1,17 @@
 import { validRequests } from "@petri/fixtures";
 import { FakeClock } from "@petri/testkit";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type RealServices, realServicesAvailable, startRealServices } from "../support/real-services.js";
+import {
+  type RealServices,
+  eventually,
+  realServicesAvailable,
+  startRealServices,
+} from "../support/real-services.js";
 import { bodyOf, caller } from "../support/requests.js";
 
 const SOURCE = "198.51.100.171";
 
 const available = await realServicesAvailable();
-
-/** Polls `probe` until it answers something (events cross the in-process bus a moment later). */
-async function eventually<T>(probe: () => Promise<T | undefined>, what: string): Promise<T> {
-  for (let attempt = 0; attempt < 200; attempt += 1) {
-    const found = await probe();
-    if (found !== undefined) return found;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 describe.skipIf(!available)("hypotheses <-> experiments routes on the real services", () => {
   let petri: RealServices;

@@ -6,7 +6,6 @@
  * records) the principal and the exact request the gateway sent.
  */
 import { EXPERIMENT_STATUS_NAME_BY_VALUE } from "@petri/contracts/vocabulary";
-import type { FakeCloudLabs } from "./fake-cloudlabs.js";
 import { clone, create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { type HandlerContext, createRouterTransport } from "@connectrpc/connect";
@@ -445,7 +444,6 @@ export async function gatewayWithServices(
     experiments?: FakeExperiments;
     marketplace?: FakeMarketplace;
     notifications?: FakeNotifications;
-    cloudlabs?: FakeCloudLabs;
   },
   deps: Partial<GatewayDeps> = {},
 ) {
@@ -457,7 +455,6 @@ export async function gatewayWithServices(
       return fakes.marketplace.transport(verifier, clientSide);
     if (service === "notifications" && fakes.notifications)
       return fakes.notifications.transport(verifier, clientSide);
-    if (service === "cloudlabs" && fakes.cloudlabs) return fakes.cloudlabs.transport(verifier, clientSide);
     return identity.transport(verifier, clientSide, service);
   }, clientInterceptors(signer));
   return createGateway({ clients, logger: silentLogger, clock: identity.clock, maxBodyBytes: 4096, ...deps });

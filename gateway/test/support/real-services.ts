@@ -97,6 +97,16 @@ export async function startRealServices(
   };
 }
 
+/** Polls `probe` until it answers something (events cross the in-process bus a moment later). */
+export async function eventually<T>(probe: () => Promise<T | undefined>, what: string): Promise<T> {
+  for (let attempt = 0; attempt < 200; attempt += 1) {
+    const found = await probe();
+    if (found !== undefined) return found;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
 /** Anonymous calls count per source address; each sign-up comes from an address of its own. */
 let signUps = 0;
 const signUpSource = () => {
