@@ -83,7 +83,7 @@ export async function startRealServices(
     clock,
     ...options.gateway,
   });
-  const helpers = accountHelpers(app);
+  const helpers = accountHelpers(app, clock);
   return {
     app,
     clock,
@@ -114,7 +114,10 @@ const signUpSource = () => {
   return `203.0.113.${(signUps % 250) + 1}`;
 };
 
-function accountHelpers(app: RealGateway) {
+/** How long a staff token is reused: well inside identity's default lifetime (an hour). */
+const STAFF_TOKEN_REUSE_MS = 10 * 60_000;
+
+function accountHelpers(app: RealGateway, clock: FakeClock) {
   const post = async (source: string, url: string, body: unknown, headers: Record<string, string> = {}) => {
     const response = await app.request(url, json(body, headers), from(source));
     if (response.status >= 300) throw new Error(`${url}: ${response.status} ${await response.text()}`);
@@ -123,7 +126,17 @@ function accountHelpers(app: RealGateway) {
   const tokenFor = async (source: string, email: string, password: string): Promise<string> =>
     (await post(source, "/auth/token", { email, password })).access_token;
 
-  const staffToken = () => tokenFor(signUpSource(), TEST_STAFF.email, TEST_STAFF.password);
+  // Each login costs a password hash check (argon2id, tens of milliseconds): staff log in once
+  // and reuse the token while the test clock stays well inside its lifetime.
+  let staff: { token: string; at: number } | undefined;
+  const staffToken = async () => {
+    if (staff === undefined || clock.now().getTime() - staff.at > STAFF_TOKEN_REUSE_MS)
+      staff = {
+        token: await tokenFor(signUpSource(), TEST_STAFF.email, TEST_STAFF.password),
+        at: clock.now().getTime(),
+      };
+    return staff.token;
+  };
 
   async function signUp(options: { tier?: "standard" | "pro" | "enterprise"; name?: string } = {}) {
     const source = signUpSource();
