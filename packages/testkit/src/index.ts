@@ -18,3 +18,4 @@ export {
   writeCaFile,
 } from "./loopback-certificate.js";
 export { freePort, freePortBase } from "./ports.js";
+export { zodMessageMismatches } from "./schema-drift.js";
