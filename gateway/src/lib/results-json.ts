@@ -2,10 +2,21 @@
  * Experiments messages -> the public JSON of the marketplace loop: the operator's claim,
  * start, issue and submission answers, the results record, the requester's approval and
  * dispute answers, and the staff view of disputes. Like experiments-json.ts, every function
- * is pure and builds its object in a fixed key order; amounts go through money.ts.
+ * is pure and builds its object in a fixed key order; amounts go through money.ts. The results
+ * record and the acceptance evaluation are written from their messages by
+ * @petri/contracts/rest-json (or their JSON text passed on, from a service built before them).
  */
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
-import type { Dispute, Experiment, OperatorIssue } from "@petri/contracts/experiments";
+import {
+  type AcceptanceEvaluation,
+  AcceptanceEvaluationSchema,
+  type Dispute,
+  type Experiment,
+  type OperatorIssue,
+  type ResultsRecord,
+  ResultsRecordSchema,
+} from "@petri/contracts/experiments";
+import { toRestJson } from "@petri/contracts/rest-json";
 import {
   disputeJson,
   operatorIssueJson,
@@ -65,14 +76,39 @@ export function submissionAnswerJson(message: Experiment | undefined) {
   };
 }
 
+/** Both models write an absent value as null (docs/api.md, Results). */
+const NULLS = { absent: "null" } as const;
+
+/** A results record as the service sends it: typed since D-NEW-2, as JSON text before (and beside). */
+export interface ResultsForms {
+  readonly results?: ResultsRecord;
+  readonly resultsJson: string;
+  readonly urlsExpireAt?: Timestamp;
+}
+
+/** Whether the service sent a results record in either form. */
+export const hasResults = (answer: ResultsForms) => answer.results !== undefined || answer.resultsJson !== "";
+
 /**
- * GET /experiments/{id}/results: the results record as the service wrote it (docs/api.md,
- * Results; its file urls are signed), and when those urls stop working.
+ * GET /experiments/{id}/results: the results record (docs/api.md, Results; its file urls are
+ * signed), and when those urls stop working.
  */
-export function resultsAnswerJson(resultsJson: string, urlsExpireAt: Timestamp | undefined) {
-  const results = parseObjectField(resultsJson, "a results record");
+export function resultsAnswerJson(answer: ResultsForms) {
+  const results = answer.results
+    ? toRestJson(ResultsRecordSchema, answer.results, NULLS)
+    : parseObjectField(answer.resultsJson, "a results record");
   if (!results) throw new Error("the experiments service sent no results record");
-  return { ...results, urls_expire_at: isoOrNull(urlsExpireAt) };
+  return { ...results, urls_expire_at: isoOrNull(answer.urlsExpireAt) };
+}
+
+/** The acceptance evaluation staff see with a dispute: typed since D-NEW-2, else the JSON text. */
+export function evaluationAnswerJson(answer: {
+  readonly evaluation?: AcceptanceEvaluation;
+  readonly evaluationJson: string;
+}) {
+  return answer.evaluation
+    ? toRestJson(AcceptanceEvaluationSchema, answer.evaluation, NULLS)
+    : parseObjectField(answer.evaluationJson, "an acceptance evaluation");
 }
 
 /** POST /experiments/{id}/approve: {experiment_id, status, payment_released}. */

@@ -9,6 +9,7 @@ import { clone, create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
 import {
+  type AcceptanceEvaluation,
   ApprovalSchema,
   type Dispute,
   DisputeSchema,
@@ -19,6 +20,7 @@ import {
   type ExperimentsService,
   OperatorAssignmentSchema,
   OperatorIssueSchema,
+  type ResultsRecord,
 } from "@petri/contracts/experiments";
 import {
   ConflictError,
@@ -69,6 +71,12 @@ export class ResultsLoopState {
   readonly disputes = new Map<string, Dispute>();
   /** The evaluation GetDispute returns (JSON text). */
   evaluationJson = JSON.stringify({ verdict: "fail", reasons: ["MIC above 8 ug/mL"], flags: [] });
+  /**
+   * Typed forms GetResults and GetDispute send beside the JSON text when set (a service built
+   * since D-NEW-2); unset, the fake answers as a service built before it.
+   */
+  typedResults?: ResultsRecord;
+  typedEvaluation?: AcceptanceEvaluation;
   private sequence = 0;
 
   nextId(prefix: string): string {
@@ -262,6 +270,7 @@ export function resultsLoopHandlers(fake: FakeExperiments): Partial<ServiceImpl<
           status: "pending_approval",
           raw_data_files: signed,
         }),
+        results: loop.typedResults,
         urlsExpireAt: timestampFromDate(new Date(clock.now().getTime() + URL_TTL_SECONDS * 1000)),
       };
     },
@@ -347,6 +356,8 @@ export function resultsLoopHandlers(fake: FakeExperiments): Partial<ServiceImpl<
         experiment: outgoing(experiment),
         resultsJson: results ? JSON.stringify(results) : "",
         evaluationJson: results ? loop.evaluationJson : "",
+        results: results && loop.typedResults,
+        evaluation: results && loop.typedEvaluation,
         ...(results && {
           urlsExpireAt: timestampFromDate(new Date(clock.now().getTime() + URL_TTL_SECONDS * 1000)),
         }),

@@ -2,4 +2,5 @@
 export * from "./gen/petri/experiments/v1/events_pb.js";
 export * from "./gen/petri/experiments/v1/experiment_pb.js";
 export * from "./gen/petri/experiments/v1/experiments_service_pb.js";
+export * from "./gen/petri/experiments/v1/results_pb.js";
 export * from "./gen/petri/experiments/v1/vocabulary_pb.js";

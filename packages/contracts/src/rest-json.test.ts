@@ -6,13 +6,19 @@ import {
   OperatorProfileSchema,
   VerificationRecordSchema,
 } from "./gen/petri/marketplace/v1/operator_profile_pb.js";
-import { RestJsonError, fromRestJson, restSpellings, toRestJson } from "./rest-json.js";
+import {
+  AcceptanceEvaluation_AgreementSchema,
+  file_petri_experiments_v1_results,
+  ResultsRecord_PhotoSchema,
+} from "./gen/petri/experiments/v1/results_pb.js";
+import { RestJsonError, exactRestMessage, fromRestJson, restSpellings, toRestJson } from "./rest-json.js";
 import * as vocabulary from "./vocabulary.js";
 
 const upperSnake = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toUpperCase();
 const enums: DescEnum[] = [
   file_petri_experiments_v1_vocabulary,
   file_petri_marketplace_v1_vocabulary,
+  file_petri_experiments_v1_results,
 ].flatMap((file) => file.enums);
 
 const record = {
@@ -86,5 +92,32 @@ describe("REST JSON of a message", () => {
       turnaround_days: {},
       minimum_order_usd: 0,
     });
+  });
+});
+
+describe("REST JSON that writes absent values as null (the results record, D-NEW-1)", () => {
+  const photo = { step: null, url: "https://files/1", timestamp: "2026-11-01T10:00:00.000Z", caption: null };
+
+  it("writes an unset optional field or message as null, and a well-known type as its own JSON", () => {
+    const message = fromRestJson(ResultsRecord_PhotoSchema, photo);
+    expect(toRestJson(ResultsRecord_PhotoSchema, message)).toEqual({
+      url: photo.url,
+      timestamp: photo.timestamp,
+    });
+    expect(toRestJson(ResultsRecord_PhotoSchema, message, { absent: "null" })).toEqual(photo);
+    for (const step of [3, "lysis"]) {
+      const stepped = fromRestJson(ResultsRecord_PhotoSchema, { ...photo, step });
+      expect(toRestJson(ResultsRecord_PhotoSchema, stepped, { absent: "null" })).toEqual({ ...photo, step });
+    }
+  });
+
+  it("gives a message only when it writes back exactly the same JSON", () => {
+    expect(exactRestMessage(ResultsRecord_PhotoSchema, photo, { absent: "null" })?.url).toBe(photo.url);
+    // Without nulls the message would drop the null keys: not exact.
+    expect(exactRestMessage(ResultsRecord_PhotoSchema, photo)).toBeUndefined();
+    expect(exactRestMessage(ResultsRecord_PhotoSchema, { ...photo, colour: "blue" })).toBeUndefined();
+    // A non-finite number is null in JSON, which a double field cannot say.
+    const agreement = { reported: 0.01, recomputed: Number.NaN, difference: 0, tolerance: 0, agrees: false };
+    expect(exactRestMessage(AcceptanceEvaluation_AgreementSchema, agreement)).toBeUndefined();
   });
 });

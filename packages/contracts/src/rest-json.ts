@@ -9,7 +9,9 @@
  *   name without the enum's prefix in lower case, as write-vocabulary.mjs spells it), never the
  *   value name; the _UNSPECIFIED value has no spelling and is written as an absent field.
  * Null counts as absent. Everything else (numbers, strings, maps, lists, presence of `optional`
- * fields) is protobuf-es's proto JSON.
+ * fields, a well-known type such as google.protobuf.Value, which carries a REST union of a number
+ * and a string or object) is protobuf-es's proto JSON. A model whose REST JSON writes absent values
+ * as null (the results record, the acceptance evaluation) asks for that with `absent: "null"`.
  */
 import {
   type DescEnum,
@@ -67,6 +69,11 @@ const at = (path: string, key: string | number) =>
   typeof key === "number" ? `${path}[${key}]` : path === "" ? key : `${path}.${key}`;
 
 type Direction = "in" | "out";
+
+/** How toRestJson writes a field that can be absent (`optional` or a message) and is: left out, or null. */
+export interface RestJsonOptions {
+  readonly absent?: "omitted" | "null";
+}
 type Element = { kind: "enum"; desc: DescEnum } | { kind: "message"; desc: DescMessage } | { kind: "scalar" };
 
 function elementOf(field: DescField): Element {
@@ -92,30 +99,57 @@ function convertEnum(
   throw new RestJsonError(path, `must be one of ${[...toName.keys()].join(", ")}`);
 }
 
-function convertElement(element: Element, value: JsonValue, path: string, direction: Direction) {
+/** Well-known types (google.protobuf.*) have their own JSON form, taken as it is. */
+const isWellKnown = (desc: DescMessage) => desc.typeName.startsWith("google.protobuf.");
+
+function convertElement(
+  element: Element,
+  value: JsonValue,
+  path: string,
+  direction: Direction,
+  options: RestJsonOptions,
+) {
   if (element.kind === "enum") return convertEnum(element.desc, value, path, direction);
-  if (element.kind === "message") return convertMessage(element.desc, value, path, direction);
+  if (element.kind === "message" && !isWellKnown(element.desc))
+    return convertMessage(element.desc, value, path, direction, options);
   return value;
 }
 
-function convertField(field: DescField, value: JsonValue, path: string, direction: Direction) {
+function convertField(
+  field: DescField,
+  value: JsonValue,
+  path: string,
+  direction: Direction,
+  options: RestJsonOptions,
+) {
   const element = elementOf(field);
   if (field.fieldKind === "list") {
     if (!Array.isArray(value)) throw new RestJsonError(path, "must be an array");
-    return value.map((item, i) => convertElement(element, item, at(path, i), direction) ?? null);
+    return value.map((item, i) => convertElement(element, item, at(path, i), direction, options) ?? null);
   }
   if (field.fieldKind === "map") {
     if (!isObject(value)) throw new RestJsonError(path, "must be an object");
     const entries = Object.entries(value).map(([k, v]) => [
       k,
-      convertElement(element, v, at(path, k), direction),
+      convertElement(element, v, at(path, k), direction, options),
     ]);
     return Object.fromEntries(entries) as JsonObject;
   }
-  return convertElement(element, value, path, direction);
+  return convertElement(element, value, path, direction, options);
 }
 
-function convertMessage(desc: DescMessage, value: JsonValue, path: string, direction: Direction): JsonObject {
+/** A singular field that can be absent: a message or an `optional` scalar or enum. */
+const canBeAbsent = (field: DescField) =>
+  field.fieldKind === "message" ||
+  ((field.fieldKind === "scalar" || field.fieldKind === "enum") && field.proto.proto3Optional);
+
+function convertMessage(
+  desc: DescMessage,
+  value: JsonValue,
+  path: string,
+  direction: Direction,
+  options: RestJsonOptions = {},
+): JsonObject {
   if (!isObject(value)) throw new RestJsonError(path, "must be an object");
   const byName = new Map(desc.fields.map((f) => [f.name, f]));
   const out: JsonObject = {};
@@ -123,10 +157,16 @@ function convertMessage(desc: DescMessage, value: JsonValue, path: string, direc
     const field = byName.get(key);
     if (!field) throw new RestJsonError(at(path, key), "is not a field of this object");
     if (item === null) continue;
-    const converted = convertField(field, item, at(path, key), direction);
+    const converted = convertField(field, item, at(path, key), direction, options);
     if (converted !== undefined) out[key] = converted;
   }
-  return out;
+  if (direction !== "out" || options.absent !== "null") return out;
+  // In field order, as the REST answers list their keys.
+  const withNulls: JsonObject = {};
+  for (const field of desc.fields)
+    if (field.name in out) withNulls[field.name] = out[field.name]!;
+    else if (canBeAbsent(field)) withNulls[field.name] = null;
+  return withNulls;
 }
 
 /** Parses a REST JSON body into a message; throws RestJsonError (with the path) on bad input. */
@@ -140,7 +180,32 @@ export function fromRestJson<Desc extends DescMessage>(schema: Desc, json: JsonV
 }
 
 /** Writes a message as REST JSON: proto field names, REST enum spellings, implicit values shown. */
-export function toRestJson<Desc extends DescMessage>(schema: Desc, message: MessageShape<Desc>): JsonObject {
+export function toRestJson<Desc extends DescMessage>(
+  schema: Desc,
+  message: MessageShape<Desc>,
+  options: RestJsonOptions = {},
+): JsonObject {
   const protoJson = toJson(schema, message, { useProtoFieldName: true, alwaysEmitImplicit: true });
-  return convertMessage(schema, protoJson, "", "out");
+  return convertMessage(schema, protoJson, "", "out", options);
+}
+
+/**
+ * A stored document as its message, when the message writes back exactly its REST JSON (`value`
+ * as JSON.stringify would write it, keys in the same order); undefined otherwise (it does not fit, or holds what the
+ * message cannot say, such as a non-finite number). The caller then sends the JSON text only, so
+ * a typed field never changes what REST shows.
+ */
+export function exactRestMessage<Desc extends DescMessage>(
+  schema: Desc,
+  value: unknown,
+  options: RestJsonOptions = {},
+): MessageShape<Desc> | undefined {
+  const json = JSON.parse(JSON.stringify(value)) as JsonValue;
+  try {
+    const message = fromRestJson(schema, json);
+    const same = JSON.stringify(toRestJson(schema, message, options)) === JSON.stringify(json);
+    return same ? message : undefined;
+  } catch {
+    return undefined;
+  }
 }

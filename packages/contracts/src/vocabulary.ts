@@ -2,6 +2,16 @@
 // Each enum's REST spellings in declaration order, their type, spelling -> enum value and back.
 import { ExperimentStatus } from "./gen/petri/experiments/v1/experiment_pb.js";
 import {
+  AcceptanceVerdict,
+  ConditionOutcome,
+  ConfidenceLevel,
+  FailureConditionStatus,
+  RecomputationStatus,
+  SignificanceStatus,
+  StatisticalTest,
+  UnitCheck,
+} from "./gen/petri/experiments/v1/results_pb.js";
+import {
   BslLevel,
   BudgetFlexibility,
   DisputeOutcome,
@@ -22,6 +32,21 @@ import {
   OperatorType,
 } from "./gen/petri/marketplace/v1/vocabulary_pb.js";
 import { WebhookEvent } from "./gen/petri/notifications/v1/vocabulary_pb.js";
+
+/** petri.experiments.v1.AcceptanceVerdict, as spelled in the REST API. */
+export const ACCEPTANCE_VERDICTS = ["criteria_met", "criteria_not_met", "indeterminate"] as const;
+export type AcceptanceVerdictName = (typeof ACCEPTANCE_VERDICTS)[number];
+export const ACCEPTANCE_VERDICT_BY_NAME: Readonly<Record<AcceptanceVerdictName, AcceptanceVerdict>> = {
+  criteria_met: AcceptanceVerdict.CRITERIA_MET,
+  criteria_not_met: AcceptanceVerdict.CRITERIA_NOT_MET,
+  indeterminate: AcceptanceVerdict.INDETERMINATE,
+};
+export const ACCEPTANCE_VERDICT_NAME_BY_VALUE: ReadonlyMap<AcceptanceVerdict, AcceptanceVerdictName> =
+  new Map([
+    [AcceptanceVerdict.CRITERIA_MET, "criteria_met"],
+    [AcceptanceVerdict.CRITERIA_NOT_MET, "criteria_not_met"],
+    [AcceptanceVerdict.INDETERMINATE, "indeterminate"],
+  ]);
 
 /** petri.experiments.v1.BslLevel, as spelled in the REST API. */
 export const BSL_LEVELS = ["BSL-1", "BSL-2", "BSL-3", "BSL-4"] as const;
@@ -55,6 +80,36 @@ export const BUDGET_FLEXIBILITY_NAME_BY_VALUE: ReadonlyMap<BudgetFlexibility, Bu
     [BudgetFlexibility.FLEXIBLE_25, "flexible_25"],
     [BudgetFlexibility.FLEXIBLE_50, "flexible_50"],
   ]);
+
+/** petri.experiments.v1.ConditionOutcome, as spelled in the REST API. */
+export const CONDITION_OUTCOMES = ["met", "not_met", "indeterminate"] as const;
+export type ConditionOutcomeName = (typeof CONDITION_OUTCOMES)[number];
+export const CONDITION_OUTCOME_BY_NAME: Readonly<Record<ConditionOutcomeName, ConditionOutcome>> = {
+  met: ConditionOutcome.MET,
+  not_met: ConditionOutcome.NOT_MET,
+  indeterminate: ConditionOutcome.INDETERMINATE,
+};
+export const CONDITION_OUTCOME_NAME_BY_VALUE: ReadonlyMap<ConditionOutcome, ConditionOutcomeName> = new Map([
+  [ConditionOutcome.MET, "met"],
+  [ConditionOutcome.NOT_MET, "not_met"],
+  [ConditionOutcome.INDETERMINATE, "indeterminate"],
+]);
+
+/** petri.experiments.v1.ConfidenceLevel, as spelled in the REST API. */
+export const CONFIDENCE_LEVELS = ["high", "medium", "low", "inconclusive"] as const;
+export type ConfidenceLevelName = (typeof CONFIDENCE_LEVELS)[number];
+export const CONFIDENCE_LEVEL_BY_NAME: Readonly<Record<ConfidenceLevelName, ConfidenceLevel>> = {
+  high: ConfidenceLevel.HIGH,
+  medium: ConfidenceLevel.MEDIUM,
+  low: ConfidenceLevel.LOW,
+  inconclusive: ConfidenceLevel.INCONCLUSIVE,
+};
+export const CONFIDENCE_LEVEL_NAME_BY_VALUE: ReadonlyMap<ConfidenceLevel, ConfidenceLevelName> = new Map([
+  [ConfidenceLevel.HIGH, "high"],
+  [ConfidenceLevel.MEDIUM, "medium"],
+  [ConfidenceLevel.LOW, "low"],
+  [ConfidenceLevel.INCONCLUSIVE, "inconclusive"],
+]);
 
 /** petri.experiments.v1.DisputeOutcome, as spelled in the REST API. */
 export const DISPUTE_OUTCOMES = ["requester", "operator", "split"] as const;
@@ -229,6 +284,23 @@ export const EXPERIMENT_TYPE_NAME_BY_VALUE: ReadonlyMap<ExperimentType, Experime
   [ExperimentType.CUSTOM, "CUSTOM"],
 ]);
 
+/** petri.experiments.v1.FailureConditionStatus, as spelled in the REST API. */
+export const FAILURE_CONDITION_STATUSES = ["possibly_triggered", "not_detected"] as const;
+export type FailureConditionStatusName = (typeof FAILURE_CONDITION_STATUSES)[number];
+export const FAILURE_CONDITION_STATUS_BY_NAME: Readonly<
+  Record<FailureConditionStatusName, FailureConditionStatus>
+> = {
+  possibly_triggered: FailureConditionStatus.POSSIBLY_TRIGGERED,
+  not_detected: FailureConditionStatus.NOT_DETECTED,
+};
+export const FAILURE_CONDITION_STATUS_NAME_BY_VALUE: ReadonlyMap<
+  FailureConditionStatus,
+  FailureConditionStatusName
+> = new Map([
+  [FailureConditionStatus.POSSIBLY_TRIGGERED, "possibly_triggered"],
+  [FailureConditionStatus.NOT_DETECTED, "not_detected"],
+]);
+
 /** petri.experiments.v1.IssueSeverity, as spelled in the REST API. */
 export const ISSUE_SEVERITIES = ["low", "medium", "high", "critical"] as const;
 export type IssueSeverityName = (typeof ISSUE_SEVERITIES)[number];
@@ -261,6 +333,54 @@ export const PRIVACY_LEVEL_NAME_BY_VALUE: ReadonlyMap<PrivacyLevel, PrivacyLevel
   [PrivacyLevel.PRIVATE, "private"],
 ]);
 
+/** petri.experiments.v1.RecomputationStatus, as spelled in the REST API. */
+export const RECOMPUTATION_STATUSES = ["computed", "not_applicable", "unsupported_test"] as const;
+export type RecomputationStatusName = (typeof RECOMPUTATION_STATUSES)[number];
+export const RECOMPUTATION_STATUS_BY_NAME: Readonly<Record<RecomputationStatusName, RecomputationStatus>> = {
+  computed: RecomputationStatus.COMPUTED,
+  not_applicable: RecomputationStatus.NOT_APPLICABLE,
+  unsupported_test: RecomputationStatus.UNSUPPORTED_TEST,
+};
+export const RECOMPUTATION_STATUS_NAME_BY_VALUE: ReadonlyMap<RecomputationStatus, RecomputationStatusName> =
+  new Map([
+    [RecomputationStatus.COMPUTED, "computed"],
+    [RecomputationStatus.NOT_APPLICABLE, "not_applicable"],
+    [RecomputationStatus.UNSUPPORTED_TEST, "unsupported_test"],
+  ]);
+
+/** petri.experiments.v1.SignificanceStatus, as spelled in the REST API. */
+export const SIGNIFICANCE_STATUSES = ["significant", "not_significant", "missing"] as const;
+export type SignificanceStatusName = (typeof SIGNIFICANCE_STATUSES)[number];
+export const SIGNIFICANCE_STATUS_BY_NAME: Readonly<Record<SignificanceStatusName, SignificanceStatus>> = {
+  significant: SignificanceStatus.SIGNIFICANT,
+  not_significant: SignificanceStatus.NOT_SIGNIFICANT,
+  missing: SignificanceStatus.MISSING,
+};
+export const SIGNIFICANCE_STATUS_NAME_BY_VALUE: ReadonlyMap<SignificanceStatus, SignificanceStatusName> =
+  new Map([
+    [SignificanceStatus.SIGNIFICANT, "significant"],
+    [SignificanceStatus.NOT_SIGNIFICANT, "not_significant"],
+    [SignificanceStatus.MISSING, "missing"],
+  ]);
+
+/** petri.experiments.v1.StatisticalTest, as spelled in the REST API. */
+export const STATISTICAL_TESTS = ["t_test", "anova", "mann_whitney", "chi_square", "fisher_exact"] as const;
+export type StatisticalTestName = (typeof STATISTICAL_TESTS)[number];
+export const STATISTICAL_TEST_BY_NAME: Readonly<Record<StatisticalTestName, StatisticalTest>> = {
+  t_test: StatisticalTest.T_TEST,
+  anova: StatisticalTest.ANOVA,
+  mann_whitney: StatisticalTest.MANN_WHITNEY,
+  chi_square: StatisticalTest.CHI_SQUARE,
+  fisher_exact: StatisticalTest.FISHER_EXACT,
+};
+export const STATISTICAL_TEST_NAME_BY_VALUE: ReadonlyMap<StatisticalTest, StatisticalTestName> = new Map([
+  [StatisticalTest.T_TEST, "t_test"],
+  [StatisticalTest.ANOVA, "anova"],
+  [StatisticalTest.MANN_WHITNEY, "mann_whitney"],
+  [StatisticalTest.CHI_SQUARE, "chi_square"],
+  [StatisticalTest.FISHER_EXACT, "fisher_exact"],
+]);
+
 /** petri.experiments.v1.TurnaroundPriority, as spelled in the REST API. */
 export const TURNAROUND_PRIORITIES = ["standard", "expedited", "urgent"] as const;
 export type TurnaroundPriorityName = (typeof TURNAROUND_PRIORITIES)[number];
@@ -275,6 +395,20 @@ export const TURNAROUND_PRIORITY_NAME_BY_VALUE: ReadonlyMap<TurnaroundPriority, 
     [TurnaroundPriority.EXPEDITED, "expedited"],
     [TurnaroundPriority.URGENT, "urgent"],
   ]);
+
+/** petri.experiments.v1.UnitCheck, as spelled in the REST API. */
+export const UNIT_CHECKS = ["match", "mismatch", "not_checked"] as const;
+export type UnitCheckName = (typeof UNIT_CHECKS)[number];
+export const UNIT_CHECK_BY_NAME: Readonly<Record<UnitCheckName, UnitCheck>> = {
+  match: UnitCheck.MATCH,
+  mismatch: UnitCheck.MISMATCH,
+  not_checked: UnitCheck.NOT_CHECKED,
+};
+export const UNIT_CHECK_NAME_BY_VALUE: ReadonlyMap<UnitCheck, UnitCheckName> = new Map([
+  [UnitCheck.MATCH, "match"],
+  [UnitCheck.MISMATCH, "mismatch"],
+  [UnitCheck.NOT_CHECKED, "not_checked"],
+]);
 
 /** petri.identity.v1.QuotaPolicy, as spelled in the REST API. */
 export const QUOTA_POLICIES = ["account", "anonymous", "auth_failures", "credential_failures"] as const;

@@ -4,7 +4,12 @@
  * must add up to the hold, DisputeResolved with what the ledger needs).
  */
 import { Code } from "@connectrpc/connect";
-import { ExperimentStatus } from "@petri/contracts/experiments";
+import {
+  AcceptanceEvaluationSchema,
+  ExperimentStatus,
+  ResultsRecordSchema,
+} from "@petri/contracts/experiments";
+import { toRestJson } from "@petri/contracts/rest-json";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   Backend,
@@ -114,6 +119,12 @@ describe.each(ENGINES)("disputes on %s", (engine) => {
     const expires = new URL(results.raw_data_files[0]!.url, "http://x").searchParams.get("expires");
     expect(view.urlsExpireAt?.seconds).toBe(BigInt(expires!));
     const evaluation = JSON.parse(view.evaluationJson) as Record<string, any>;
+    // The typed forms say exactly what the JSON text says, key order included (D-NEW-2).
+    const nulls = { absent: "null" } as const;
+    expect(JSON.stringify(toRestJson(ResultsRecordSchema, view.results!, nulls))).toBe(view.resultsJson);
+    expect(JSON.stringify(toRestJson(AcceptanceEvaluationSchema, view.evaluation!, nulls))).toBe(
+      view.evaluationJson,
+    );
     expect(["criteria_met", "criteria_not_met", "indeterminate"]).toContain(evaluation.verdict);
     expect(evaluation.success_conditions).toHaveLength(1);
     expect(evaluation.success_conditions[0]).toMatchObject({

@@ -8,7 +8,8 @@ import { createHash } from "node:crypto";
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { Code } from "@connectrpc/connect";
-import { ExperimentStatus } from "@petri/contracts/experiments";
+import { ExperimentStatus, ResultsRecordSchema } from "@petri/contracts/experiments";
+import { toRestJson } from "@petri/contracts/rest-json";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FILE_URL_TTL_SECONDS, FsBlobStore } from "../src/blobs/index.js";
 import { RESULT_LIMITS } from "../src/domain/results/index.js";
@@ -71,7 +72,12 @@ describe.each(ENGINES)("results on %s", (engine) => {
 
   async function resultsOf(principal: Parameters<Experiments["as"]>[0], experimentId: string) {
     const answer = await exp.as(principal).getResults({ experimentId });
-    return { record: JSON.parse(answer.resultsJson) as ResultsRecordJson, expiresAt: answer.urlsExpireAt! };
+    const record = JSON.parse(answer.resultsJson) as ResultsRecordJson;
+    // The typed record says exactly what the JSON text says, key order included (D-NEW-2).
+    expect(JSON.stringify(toRestJson(ResultsRecordSchema, answer.results!, { absent: "null" }))).toBe(
+      answer.resultsJson,
+    );
+    return { record, expiresAt: answer.urlsExpireAt! };
   }
 
   it("stores the files, moves to pending_approval and records ResultsSubmitted", async () => {

@@ -10,7 +10,7 @@ export const getResultsHandler: RouteHandler<typeof getResults, GatewayEnv> = as
   const answer = await callService(() =>
     c.get("runtime").clients.experiments.getResults({ experimentId: experiment_id }, asCaller()),
   );
-  return c.json(resultsAnswerJson(answer.resultsJson, answer.urlsExpireAt), 200);
+  return c.json(resultsAnswerJson(answer), 200);
 };
 
 export const approveResultsHandler: RouteHandler<typeof approveResults, GatewayEnv> = async (c) => {

@@ -1,13 +1,15 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
-import { ExperimentStatus, PaymentSchema } from "@petri/contracts/experiments";
+import { ExperimentStatus, PaymentSchema, ResultsRecordSchema } from "@petri/contracts/experiments";
 import { Role, Tier } from "@petri/contracts/identity";
+import { fromRestJson } from "@petri/contracts/rest-json";
 import { FakeClock } from "@petri/testkit";
 import { beforeEach, describe, expect, it } from "vitest";
 import { URL_TTL_SECONDS } from "../../../test/support/fake-experiments-loop.js";
 import { FakeExperiments, gatewayWithServices } from "../../../test/support/fake-experiments.js";
 import { FakeIdentity, bodyOf } from "../../../test/support/fake-identity.js";
 import { caller } from "../../../test/support/requests.js";
+import { resultsRecordJson } from "../../../test/support/results-record.js";
 
 const SOURCE = "198.51.100.120";
 const CSV = "dose,od600\n0,0.91\n8,0.05\n";
@@ -92,6 +94,17 @@ describe("GET /experiments/{id}/results", () => {
     });
     expect(Object.keys(body).at(-1)).toBe("urls_expire_at");
     expect(experiments.calls.at(-1)?.principal).toMatchObject({ accountId: requesterId, role: "requester" });
+  });
+
+  it("writes the record from the typed message, which wins over the JSON text (D-NEW-2)", async () => {
+    const experiment = await submitted();
+    experiments.loop.typedResults = fromRestJson(ResultsRecordSchema, resultsRecordJson);
+    const body = await bodyOf(await call("GET", `/experiments/${experiment.id}/results`));
+    expect(body).toEqual({
+      ...resultsRecordJson,
+      urls_expire_at: new Date(clock.now().getTime() + URL_TTL_SECONDS * 1000).toISOString(),
+    });
+    expect(Object.keys(body)).toEqual([...Object.keys(resultsRecordJson), "urls_expire_at"]);
   });
 
   it("is 409 invalid_state before results exist, and 404 for another account's experiment", async () => {

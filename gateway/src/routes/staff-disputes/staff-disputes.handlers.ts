@@ -1,9 +1,14 @@
 import type { RouteHandler } from "@hono/zod-openapi";
 import { asCaller } from "../../lib/clients.js";
 import type { GatewayEnv } from "../../lib/create-app.js";
-import { detailsJson, parseObjectField } from "../../lib/experiments-json.js";
+import { detailsJson } from "../../lib/experiments-json.js";
 import { optionalTotalPaginationJson } from "../../lib/pagination.js";
-import { resultsAnswerJson, staffDisputeJson } from "../../lib/results-json.js";
+import {
+  evaluationAnswerJson,
+  hasResults,
+  resultsAnswerJson,
+  staffDisputeJson,
+} from "../../lib/results-json.js";
 import { callService } from "../../lib/service-call.js";
 import type { getDispute, listDisputes, resolveDispute } from "./staff-disputes.routes.js";
 
@@ -32,8 +37,8 @@ export const getDisputeHandler: RouteHandler<typeof getDispute, GatewayEnv> = as
     {
       dispute: staffDisputeJson(answer.dispute),
       experiment: detailsJson(answer.experiment),
-      results: answer.resultsJson ? resultsAnswerJson(answer.resultsJson, answer.urlsExpireAt) : null,
-      evaluation: parseObjectField(answer.evaluationJson, "an acceptance evaluation"),
+      results: hasResults(answer) ? resultsAnswerJson(answer) : null,
+      evaluation: evaluationAnswerJson(answer),
     },
     200,
   );

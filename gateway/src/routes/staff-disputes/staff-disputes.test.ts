@@ -1,12 +1,20 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
-import { DisputeSchema, ExperimentStatus, OperatorAssignmentSchema } from "@petri/contracts/experiments";
+import {
+  AcceptanceEvaluationSchema,
+  DisputeSchema,
+  ExperimentStatus,
+  OperatorAssignmentSchema,
+  ResultsRecordSchema,
+} from "@petri/contracts/experiments";
 import { Role, Tier } from "@petri/contracts/identity";
+import { fromRestJson } from "@petri/contracts/rest-json";
 import { FakeClock } from "@petri/testkit";
 import { beforeEach, describe, expect, it } from "vitest";
 import { FakeExperiments, gatewayWithServices } from "../../../test/support/fake-experiments.js";
 import { FakeIdentity, bodyOf } from "../../../test/support/fake-identity.js";
 import { caller } from "../../../test/support/requests.js";
+import { evaluationJson, resultsRecordJson } from "../../../test/support/results-record.js";
 
 const SOURCE = "198.51.100.190";
 
@@ -120,6 +128,17 @@ describe("staff disputes", () => {
     });
     expect(body.evaluation).toEqual({ verdict: "fail", reasons: ["MIC above 8 ug/mL"], flags: [] });
     expect((await call("GET", "/admin/disputes/dsp_nope")).status).toBe(404);
+  });
+
+  it("GET /admin/disputes/{id} writes the results and evaluation from their typed messages (D-NEW-2)", async () => {
+    const { dispute } = disputed();
+    experiments.loop.typedResults = fromRestJson(ResultsRecordSchema, resultsRecordJson);
+    experiments.loop.typedEvaluation = fromRestJson(AcceptanceEvaluationSchema, evaluationJson);
+    const body = await bodyOf(await call("GET", `/admin/disputes/${dispute.id}`));
+    // The typed forms win over the JSON text the service writes beside them.
+    expect(body.results).toEqual({ ...resultsRecordJson, urls_expire_at: expect.any(String) });
+    expect(body.evaluation).toEqual(evaluationJson);
+    expect(Object.keys(body.evaluation)).toEqual(Object.keys(evaluationJson));
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { evaluateAcceptance } from "../domain/acceptance/index.js";
-import { evaluationJson } from "./disputes-rpc.js";
+import { evaluationJson } from "./results-message.js";
 
 describe("the acceptance evaluation on the wire", () => {
   it("uses snake_case field names and keeps condition labels as the operator wrote them", () => {

@@ -13,6 +13,7 @@ import {
 import { ValidationError } from "@petri/service-kit";
 import { caller } from "./audiences.js";
 import { disputeMessage, experimentMessage } from "../contract/experiment-message.js";
+import { evaluationForms, resultsForms } from "../contract/results-message.js";
 import type { ExperimentsUseCases } from "./use-cases.js";
 
 /** Cents from the wire as a safe integer, else 422 naming the field. */
@@ -22,24 +23,6 @@ function cents(field: string, value: bigint): number {
       { field, code: "invalid_value", message: `${field} must be whole cents within a safe range` },
     ]);
   return Number(value);
-}
-
-/** "successConditions" -> "success_conditions". */
-const snake = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-
-/**
- * The acceptance evaluation with the API's snake_case field names. Keys of `byCondition` are
- * the operator's condition labels (data, not field names) and stay as they are.
- */
-export function evaluationJson(value: unknown, dataKeys = false): unknown {
-  if (Array.isArray(value)) return value.map((item) => evaluationJson(item));
-  if (value === null || typeof value !== "object") return value;
-  return Object.fromEntries(
-    Object.entries(value).map(([key, inner]) => [
-      dataKeys ? key : snake(key),
-      evaluationJson(inner, !dataKeys && key === "byCondition"),
-    ]),
-  );
 }
 
 /** Staff handling of disputes: proto <-> domain mapping only. */
@@ -68,8 +51,8 @@ export function disputesRpc(useCases: ExperimentsUseCases) {
       return create(GetDisputeResponseSchema, {
         dispute: disputeMessage(view.dispute),
         experiment: experimentMessage(view.experiment),
-        resultsJson: JSON.stringify(view.results),
-        evaluationJson: JSON.stringify(evaluationJson(view.evaluation)),
+        ...resultsForms(view.results),
+        ...evaluationForms(view.evaluation),
         urlsExpireAt: timestampFromDate(view.urlsExpireAt),
       });
     },

@@ -14,6 +14,7 @@ import {
 } from "@petri/contracts/experiments";
 import { caller } from "./audiences.js";
 import { disputeMessage, experimentMessage } from "../contract/experiment-message.js";
+import { resultsForms } from "../contract/results-message.js";
 import type { ExperimentsUseCases } from "./use-cases.js";
 
 /** Unix seconds from the wire; a value no signed URL carries reads as 0 (expired long ago). */
@@ -28,7 +29,7 @@ export function resultsRpc(useCases: ExperimentsUseCases) {
       const principal = caller(ctx, "getResults");
       const signed = await useCases.getResults(principal, request.experimentId);
       return create(GetResultsResponseSchema, {
-        resultsJson: JSON.stringify(signed.record),
+        ...resultsForms(signed.record),
         urlsExpireAt: timestampFromDate(signed.urlsExpireAt),
       });
     },

@@ -4,7 +4,6 @@
  * no clock reads (the caller passes times and file ids).
  */
 export { RESULT_LIMITS, maxSubmitBodyBytes, type ResultLimits } from "./limits.js";
-export { CONFIDENCE_LEVELS, type ConfidenceLevel } from "./schema.js";
 export {
   parseSubmission,
   type DecodedFile,

@@ -18,13 +18,14 @@
  */
 import { createHash } from "node:crypto";
 
+import type { ConfidenceLevelName } from "@petri/contracts/vocabulary";
 import type { FieldError } from "@petri/service-kit";
 
 import { formatPath, type PathSegment } from "../intake/paths.js";
 import { decodeBase64, decodeBase64Head, measureBase64, type Base64Measure } from "./base64.js";
 import { contentTypeForFormat, SNIFF_BYTES, sniffImage, sniffNotebook } from "./file-types.js";
 import { RESULT_LIMITS, type ResultLimits } from "./limits.js";
-import type { ConfidenceLevel, SubmissionBody } from "./schema.js";
+import type { SubmissionBody } from "./schema.js";
 import { checkSubmission, forEachContent, type ContentFacts } from "./submission-checks.js";
 
 export type FileKind = "raw_data" | "photo" | "lab_notebook";
@@ -65,7 +66,7 @@ export interface DecodedFile extends SubmittedFile {
 
 export interface ParsedSubmission<F extends SubmittedFile = DecodedFile> {
   readonly hypothesisSupported: boolean;
-  readonly confidenceLevel: ConfidenceLevel;
+  readonly confidenceLevel: ConfidenceLevelName;
   readonly summary: string;
   readonly measurements: readonly Measurement[];
   readonly statistics?: ResultStatistics;

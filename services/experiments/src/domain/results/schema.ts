@@ -7,14 +7,12 @@
  * Objects are strict (an unknown field is invalid_value, as for experiment requests, D19).
  * Free text is trimmed; lengths count Unicode code points.
  */
+import { CONFIDENCE_LEVELS } from "@petri/contracts/vocabulary";
 import { z } from "zod";
 
 import { fileNameProblem } from "./file-names.js";
 import { FORMAT_PATTERN } from "./file-types.js";
 import type { ResultLimits } from "./limits.js";
-
-export const CONFIDENCE_LEVELS = ["high", "medium", "low", "inconclusive"] as const;
-export type ConfidenceLevel = (typeof CONFIDENCE_LEVELS)[number];
 
 const codePoints = (text: string): number => [...text].length;
 

@@ -7,6 +7,7 @@
  * `readStoredResults` validates what comes back from the database: stored JSON is ours, so a
  * mismatch is a bug or corruption and throws rather than producing a partial record.
  */
+import { CONFIDENCE_LEVELS, type ConfidenceLevelName } from "@petri/contracts/vocabulary";
 import { z } from "zod";
 
 import type { ResultsInput } from "../acceptance/index.js";
@@ -18,7 +19,6 @@ import type {
   PhotoStep,
   ResultStatistics,
 } from "./parse-submission.js";
-import { CONFIDENCE_LEVELS, type ConfidenceLevel } from "./schema.js";
 
 export const STORED_RESULTS_VERSION = 1;
 
@@ -41,7 +41,7 @@ export interface StoredFile {
 /** The submitted fields without files (what the results record calls its scalar fields). */
 export interface StoredResultsFields {
   readonly hypothesisSupported: boolean;
-  readonly confidenceLevel: ConfidenceLevel;
+  readonly confidenceLevel: ConfidenceLevelName;
   readonly summary: string;
   readonly measurements: readonly Measurement[];
   readonly statistics?: ResultStatistics;
