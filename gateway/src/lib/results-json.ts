@@ -79,7 +79,7 @@ export function submissionAnswerJson(message: Experiment | undefined) {
 /** Both models write an absent value as null (docs/api.md, Results). */
 const NULLS = { absent: "null" } as const;
 
-/** A results record as the service sends it: typed since D-NEW-2, as JSON text before (and beside). */
+/** A results record as the service sends it: typed since D342, as JSON text before (and beside). */
 export interface ResultsForms {
   readonly results?: ResultsRecord;
   readonly resultsJson: string;
@@ -101,7 +101,7 @@ export function resultsAnswerJson(answer: ResultsForms) {
   return { ...results, urls_expire_at: isoOrNull(answer.urlsExpireAt) };
 }
 
-/** The acceptance evaluation staff see with a dispute: typed since D-NEW-2, else the JSON text. */
+/** The acceptance evaluation staff see with a dispute: typed since D342, else the JSON text. */
 export function evaluationAnswerJson(answer: {
   readonly evaluation?: AcceptanceEvaluation;
   readonly evaluationJson: string;

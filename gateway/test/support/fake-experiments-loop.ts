@@ -73,7 +73,7 @@ export class ResultsLoopState {
   evaluationJson = JSON.stringify({ verdict: "fail", reasons: ["MIC above 8 ug/mL"], flags: [] });
   /**
    * Typed forms GetResults and GetDispute send beside the JSON text when set (a service built
-   * since D-NEW-2); unset, the fake answers as a service built before it.
+   * since D342); unset, the fake answers as a service built before it.
    */
   typedResults?: ResultsRecord;
   typedEvaluation?: AcceptanceEvaluation;

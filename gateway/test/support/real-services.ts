@@ -49,7 +49,7 @@ export interface RealServices {
 }
 
 /**
- * The real services for one test file (D-NEW-2): a fresh PostgreSQL database on
+ * The real services for one test file (D339): a fresh PostgreSQL database on
  * PETRI_TEST_DATABASE_URL, the seven services migrated and started in this process on the
  * in-process bus (@petri/services-in-process, what standalone runs), and a gateway built
  * on them as standalone builds it. Start it in beforeAll, stop it in afterAll.

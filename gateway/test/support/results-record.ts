@@ -1,7 +1,7 @@
 /**
  * A results record and an acceptance evaluation in their REST JSON, every kind of field filled
  * in or null (docs/api.md, Results; the staff dispute view): what a service sends typed since
- * decisions.md D-NEW-2, for the route tests that compare the typed and the JSON text forms.
+ * decisions.md D342, for the route tests that compare the typed and the JSON text forms.
  */
 import type { JsonObject } from "@bufbuild/protobuf";
 

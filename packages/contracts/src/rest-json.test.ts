@@ -95,7 +95,7 @@ describe("REST JSON of a message", () => {
   });
 });
 
-describe("REST JSON that writes absent values as null (the results record, D-NEW-1)", () => {
+describe("REST JSON that writes absent values as null (the results record, D341)", () => {
   const photo = { step: null, url: "https://files/1", timestamp: "2026-11-01T10:00:00.000Z", caption: null };
 
   it("writes an unset optional field or message as null, and a well-known type as its own JSON", () => {

@@ -187,7 +187,7 @@ export class InProcessBusStore {
   /**
    * Claims up to `max` deliveries for the consumer, in stream order, with their envelopes: due
    * redeliveries first, then new matching messages past its cursor. Each is leased until
-   * now + ackWaitMs. One statement (D-NEW-1): with the bus on PostgreSQL every round trip is
+   * now + ackWaitMs. One statement (D337): with the bus on PostgreSQL every round trip is
    * work for both sides, and a claim is made for every event and every consumer.
    *
    * The consumer's row lock serialises claims of one durable; the due rows are locked too, as

@@ -119,7 +119,7 @@ describe.each(ENGINES)("disputes on %s", (engine) => {
     const expires = new URL(results.raw_data_files[0]!.url, "http://x").searchParams.get("expires");
     expect(view.urlsExpireAt?.seconds).toBe(BigInt(expires!));
     const evaluation = JSON.parse(view.evaluationJson) as Record<string, any>;
-    // The typed forms say exactly what the JSON text says, key order included (D-NEW-2).
+    // The typed forms say exactly what the JSON text says, key order included (D342).
     const nulls = { absent: "null" } as const;
     expect(JSON.stringify(toRestJson(ResultsRecordSchema, view.results!, nulls))).toBe(view.resultsJson);
     expect(JSON.stringify(toRestJson(AcceptanceEvaluationSchema, view.evaluation!, nulls))).toBe(

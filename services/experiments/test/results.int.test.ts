@@ -73,7 +73,7 @@ describe.each(ENGINES)("results on %s", (engine) => {
   async function resultsOf(principal: Parameters<Experiments["as"]>[0], experimentId: string) {
     const answer = await exp.as(principal).getResults({ experimentId });
     const record = JSON.parse(answer.resultsJson) as ResultsRecordJson;
-    // The typed record says exactly what the JSON text says, key order included (D-NEW-2).
+    // The typed record says exactly what the JSON text says, key order included (D342).
     expect(JSON.stringify(toRestJson(ResultsRecordSchema, answer.results!, { absent: "null" }))).toBe(
       answer.resultsJson,
     );

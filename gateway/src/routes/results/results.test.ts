@@ -96,7 +96,7 @@ describe("GET /experiments/{id}/results", () => {
     expect(experiments.calls.at(-1)?.principal).toMatchObject({ accountId: requesterId, role: "requester" });
   });
 
-  it("writes the record from the typed message, which wins over the JSON text (D-NEW-2)", async () => {
+  it("writes the record from the typed message, which wins over the JSON text (D342)", async () => {
     const experiment = await submitted();
     experiments.loop.typedResults = fromRestJson(ResultsRecordSchema, resultsRecordJson);
     const body = await bodyOf(await call("GET", `/experiments/${experiment.id}/results`));

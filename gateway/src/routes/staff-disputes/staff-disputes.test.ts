@@ -130,7 +130,7 @@ describe("staff disputes", () => {
     expect((await call("GET", "/admin/disputes/dsp_nope")).status).toBe(404);
   });
 
-  it("GET /admin/disputes/{id} writes the results and evaluation from their typed messages (D-NEW-2)", async () => {
+  it("GET /admin/disputes/{id} writes the results and evaluation from their typed messages (D342)", async () => {
     const { dispute } = disputed();
     experiments.loop.typedResults = fromRestJson(ResultsRecordSchema, resultsRecordJson);
     experiments.loop.typedEvaluation = fromRestJson(AcceptanceEvaluationSchema, evaluationJson);

@@ -1,6 +1,6 @@
 /**
  * The proto messages petri.experiments.v1.ResultsRecord and AcceptanceEvaluation are the one
- * definition of these models' shape (decisions.md D-NEW-1): every results record the fixtures'
+ * definition of these models' shape (decisions.md D341): every results record the fixtures'
  * submissions make, and every evaluation of the fixtures' acceptance criteria against them, maps
  * onto its message and back to the same REST JSON (absent values null).
  */

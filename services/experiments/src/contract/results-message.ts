@@ -1,7 +1,7 @@
 /**
  * The results record and the acceptance evaluation as messages (petri.experiments.v1.ResultsRecord,
  * AcceptanceEvaluation). They travel typed and, while a gateway built before may run, as JSON text
- * too (decisions.md D-NEW-2). A value travels typed only when its message writes back exactly the
+ * too (decisions.md D342). A value travels typed only when its message writes back exactly the
  * REST JSON the domain built, so the typed field never changes what REST shows.
  */
 import {

@@ -1,6 +1,6 @@
 /**
  * The submission's zod schema validates what an operator sends (lenient spellings, limits, every
- * error at once; decisions.md D-NEW-3); the ResultsRecord message defines what the record carries
+ * error at once; decisions.md D343); the ResultsRecord message defines what the record carries
  * on. The parts the record takes over as sent must not drift apart: this test fails when they
  * name different fields, nest differently, or spell the confidence levels differently.
  */

@@ -480,7 +480,7 @@ export const GetResultsRequestSchema: GenMessage<GetResultsRequest, {jsonType: G
 export type GetResultsResponse = Message<"petri.experiments.v1.GetResultsResponse"> & {
   /**
    * The docs/api.md results record as JSON text, file urls signed and short-lived. Written beside
-   * `results` while a gateway that reads only this field may run (decisions.md D-NEW-2); read
+   * `results` while a gateway that reads only this field may run (decisions.md D342); read
    * `results` and fall back to it.
    *
    * @generated from field: string results_json = 1 [deprecated = true];
@@ -508,7 +508,7 @@ export type GetResultsResponse = Message<"petri.experiments.v1.GetResultsRespons
 export type GetResultsResponseJson = {
   /**
    * The docs/api.md results record as JSON text, file urls signed and short-lived. Written beside
-   * `results` while a gateway that reads only this field may run (decisions.md D-NEW-2); read
+   * `results` while a gateway that reads only this field may run (decisions.md D342); read
    * `results` and fall back to it.
    *
    * @generated from field: string results_json = 1 [deprecated = true];
