@@ -1,91 +1,69 @@
 import { validRequests } from "@petri/fixtures";
-import { FakeClock } from "@petri/testkit";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import {
-  type RealServices,
-  eventually,
-  realServicesAvailable,
-  startRealServices,
-} from "../support/real-services.js";
-import { bodyOf, caller } from "../support/requests.js";
+import { expect, it } from "vitest";
+import { describeOnRealServices, eventually } from "../support/real-services.js";
+import { bodyOf } from "../support/requests.js";
 
-const SOURCE = "198.51.100.173";
 const translatePath = (experimentId: string) => `/cloud-labs/experiments/${experimentId}/translate`;
 
-const available = await realServicesAvailable();
+describeOnRealServices(
+  "POST /cloud-labs/experiments/{id}/translate on the real services",
+  { start: "2026-12-17T09:00:00.000Z", source: "198.51.100.173" },
+  ({ clock, call, otherKey }) => {
+    /** An experiment of `key`'s account (the caller's by default), submitted or a draft. */
+    async function experimentOf(key?: string, draft = false) {
+      const response = await call(
+        "POST",
+        `/experiments${draft ? "?draft=true" : ""}`,
+        validRequests.MIC_MBC_ASSAY,
+        key,
+      );
+      expect(response.status).toBe(201);
+      return (await bodyOf(response)).experiment_id as string;
+    }
+    /** The translate answer once cloud labs has heard of the experiment (its view comes by event). */
+    const translated = (experimentId: string, providerId: string, key?: string) =>
+      eventually(async () => {
+        const answer = await call("POST", translatePath(experimentId), { provider_id: providerId }, key);
+        return answer.status === 404 ? undefined : answer;
+      }, `cloud labs' view of ${experimentId}`);
 
-describe.skipIf(!available)("POST /cloud-labs/experiments/{id}/translate on the real services", () => {
-  let petri: RealServices;
-  let clock: FakeClock;
-  let call: ReturnType<typeof caller>;
-  let otherKey: string;
-
-  beforeAll(async () => {
-    clock = new FakeClock("2026-12-17T09:00:00.000Z");
-    petri = await startRealServices({ clock });
-  });
-  afterAll(() => petri?.stop());
-
-  beforeEach(async () => {
-    const account = await petri.signUp({ tier: "pro" });
-    otherKey = (await petri.signUp({ tier: "pro" })).apiKey;
-    call = caller(petri.app, SOURCE, () => account.apiKey);
-  });
-
-  /** An experiment of `key`'s account (the caller's by default), submitted or a draft. */
-  async function experimentOf(key?: string, draft = false) {
-    const response = await call(
-      "POST",
-      `/experiments${draft ? "?draft=true" : ""}`,
-      validRequests.MIC_MBC_ASSAY,
-      key,
-    );
-    expect(response.status).toBe(201);
-    return (await bodyOf(response)).experiment_id as string;
-  }
-  /** The translate answer once cloud labs has heard of the experiment (its view comes by event). */
-  const translated = (experimentId: string, providerId: string, key?: string) =>
-    eventually(async () => {
-      const answer = await call("POST", translatePath(experimentId), { provider_id: providerId }, key);
-      return answer.status === 404 ? undefined : answer;
-    }, `cloud labs' view of ${experimentId}`);
-
-  it("translates the caller's experiment into a pending submission it can read back", async () => {
-    const experimentId = await experimentOf();
-    const now = clock.now().toISOString();
-    const response = await translated(experimentId, "petri-microbiology-sandbox");
-    expect(response.status).toBe(201);
-    const body = await bodyOf(response);
-    expect(response.headers.get("location")).toBe(`/cloud-labs/submissions/${body.submission.id}`);
-    expect(body).toMatchObject({
-      provider_id: "petri-microbiology-sandbox",
-      estimated_cost_usd: expect.any(Number),
-      submission: { experiment_id: experimentId, status: "pending", created_at: now },
+    it("translates the caller's experiment into a pending submission it can read back", async () => {
+      const experimentId = await experimentOf();
+      const now = clock.now().toISOString();
+      const response = await translated(experimentId, "petri-microbiology-sandbox");
+      expect(response.status).toBe(201);
+      const body = await bodyOf(response);
+      expect(response.headers.get("location")).toBe(`/cloud-labs/submissions/${body.submission.id}`);
+      expect(body).toMatchObject({
+        provider_id: "petri-microbiology-sandbox",
+        estimated_cost_usd: expect.any(Number),
+        submission: { experiment_id: experimentId, status: "pending", created_at: now },
+      });
+      expect(body.estimated_cost_usd).toBeGreaterThan(0);
+      const read = await call("GET", `/cloud-labs/submissions/${body.submission.id}`);
+      expect(read.status).toBe(200);
+      expect(await bodyOf(read)).toMatchObject({ id: body.submission.id, experiment_id: experimentId });
+      // Another account does not see the submission.
+      expect(
+        (await call("GET", `/cloud-labs/submissions/${body.submission.id}`, undefined, otherKey())).status,
+      ).toBe(404);
     });
-    expect(body.estimated_cost_usd).toBeGreaterThan(0);
-    const read = await call("GET", `/cloud-labs/submissions/${body.submission.id}`);
-    expect(read.status).toBe(200);
-    expect(await bodyOf(read)).toMatchObject({ id: body.submission.id, experiment_id: experimentId });
-    // Another account does not see the submission.
-    expect(
-      (await call("GET", `/cloud-labs/submissions/${body.submission.id}`, undefined, otherKey)).status,
-    ).toBe(404);
-  });
 
-  it("relays the service's 404 for another account's experiment and 422 for a draft", async () => {
-    const theirs = await experimentOf(otherKey);
-    // Once their own translate succeeds, cloud labs knows the experiment: the 404 below is ownership.
-    const own = await translated(theirs, "petri-sll-sandbox", otherKey);
-    expect(own.status).toBe(201);
-    const hidden = await call("POST", translatePath(theirs), { provider_id: "petri-sll-sandbox" });
-    expect(hidden.status).toBe(404);
-    expect((await bodyOf(hidden)).error).toMatchObject({ code: "not_found" });
+    it("relays the service's 404 for another account's experiment and 422 for a draft", async () => {
+      const theirs = await experimentOf(otherKey());
+      // Once their own translate succeeds, cloud labs knows the experiment: the 404 below is ownership.
+      const own = await translated(theirs, "petri-sll-sandbox", otherKey());
+      expect(own.status).toBe(201);
+      const hidden = await call("POST", translatePath(theirs), { provider_id: "petri-sll-sandbox" });
+      expect(hidden.status).toBe(404);
+      expect((await bodyOf(hidden)).error).toMatchObject({ code: "not_found" });
 
-    const draftId = await experimentOf(undefined, true);
-    const draft = await translated(draftId, "petri-sll-sandbox");
-    expect(draft.status).toBe(422);
-    expect((await bodyOf(draft)).error.details).toEqual({
-      errors: [expect.objectContaining({ field: "experiment_id", code: "invalid_value" })],
+      const draftId = await experimentOf(undefined, true);
+      const draft = await translated(draftId, "petri-sll-sandbox");
+      expect(draft.status).toBe(422);
+      expect((await bodyOf(draft)).error.details).toEqual({
+        errors: [expect.objectContaining({ field: "experiment_id", code: "invalid_value" })],
+      });
     });
-  });
-});
+  },
+);

@@ -8,7 +8,8 @@ import { FakeClock, createTestDatabase, postgresAvailable, requireInfra } from "
 import { createGateway } from "../../src/app.js";
 import type { GatewayAppDeps } from "../../src/lib/create-app.js";
 import { createServiceClients } from "../../src/lib/clients.js";
-import { bodyOf, from, json } from "./requests.js";
+import { afterAll, beforeAll, beforeEach, describe } from "vitest";
+import { bodyOf, caller, from, json } from "./requests.js";
 
 /** The staff account identity bootstraps at start (PETRI_STAFF_* in a real host). */
 export const TEST_STAFF = { email: "staff@petri.test", password: "staff password for route tests" };
@@ -20,6 +21,8 @@ export const TEST_STAFF = { email: "staff@petri.test", password: "staff password
 export async function realServicesAvailable(): Promise<boolean> {
   return requireInfra("PostgreSQL", await postgresAvailable());
 }
+
+const realServicesReady = await realServicesAvailable();
 
 export interface SignedUp {
   accountId: string;
@@ -95,6 +98,68 @@ export async function startRealServices(
       await rm(filesDir, { recursive: true, force: true });
     },
   };
+}
+
+/** What the tests of a describeOnRealServices block get. */
+export interface RealServicesScope {
+  /** The block's services (inside tests and hooks). */
+  petri(): RealServices;
+  /** The clock the gateway and every service read; tests move it. */
+  clock: FakeClock;
+  /** Calls the gateway as this test's own account, or with the key given. */
+  call: ReturnType<typeof caller>;
+  /** This test's own account, a fresh one on the pro tier. */
+  account(): SignedUp;
+  /** The API key of a second fresh account, for what another account sees. */
+  otherKey(): string;
+}
+
+/**
+ * A describe block on the real services: started once for the block (at `start` on a fake
+ * clock; skipped without PostgreSQL, failing under CI=true) and stopped after it; each test
+ * gets two fresh pro accounts, so tests isolate by account. `source` is the address its calls
+ * come from.
+ */
+export function describeOnRealServices(
+  name: string,
+  options: { start: string; source: string },
+  body: (scope: RealServicesScope) => void,
+): void {
+  describe.skipIf(!realServicesReady)(name, () => {
+    const clock = new FakeClock(options.start);
+    let petri: RealServices | undefined;
+    let account: SignedUp | undefined;
+    let otherKey: string | undefined;
+    const running = () => {
+      if (!petri) throw new Error("the real services are not started");
+      return petri;
+    };
+    beforeAll(async () => {
+      petri = await startRealServices({ clock });
+    });
+    afterAll(() => petri?.stop());
+    beforeEach(async () => {
+      account = await running().signUp({ tier: "pro" });
+      otherKey = (await running().signUp({ tier: "pro" })).apiKey;
+    });
+    const current = () => {
+      if (!account || otherKey === undefined) throw new Error("no account outside a test");
+      return { account, otherKey };
+    };
+    body({
+      petri: running,
+      clock,
+      call: caller(
+        {
+          request: (path: string, init: RequestInit, env: unknown) => running().app.request(path, init, env),
+        },
+        options.source,
+        () => current().account.apiKey,
+      ),
+      account: () => current().account,
+      otherKey: () => current().otherKey,
+    });
+  });
 }
 
 /** Polls `probe` until it answers something (events cross the in-process bus a moment later). */
