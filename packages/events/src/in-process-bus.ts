@@ -187,6 +187,7 @@ export class InProcessEventBus implements EventBus {
       slots: new Semaphore(options.concurrency),
       wake: new WakeSignal(),
       waitingForSlots: false,
+      nextDueAt: undefined,
     };
     const safetyPoll = new SafetyPoll({ maxMs: this.pollMs });
     const stop = AbortSignal.any([options.signal, this.lifetime.signal]);
@@ -236,7 +237,8 @@ export class InProcessEventBus implements EventBus {
     const free = slots.available;
     consumer.waitingForSlots = true;
     if (free <= 0) return { free, claimed: 0 };
-    const claimed = await this.store.claim(spec, ackWaitMs, free, this.opts.clock.now());
+    const { claimed, nextDueAt } = await this.store.claim(spec, ackWaitMs, free, this.opts.clock.now());
+    consumer.nextDueAt = nextDueAt;
     consumer.waitingForSlots = claimed.length === free;
     if (claimed.length === 0) return { free, claimed: 0 };
     for (const c of claimed) {
@@ -267,10 +269,9 @@ export class InProcessEventBus implements EventBus {
    */
   private async waitForWork(consumer: RunningConsumer, pollMs: number, stop: AbortSignal): Promise<boolean> {
     let waitMs = pollMs;
-    if (consumer.slots.available > 0) {
-      const due = await this.store.nextDueAt(consumer.spec);
-      if (due !== undefined) waitMs = Math.min(waitMs, due.getTime() - this.opts.clock.now().getTime());
-    }
+    const due = consumer.nextDueAt;
+    if (consumer.slots.available > 0 && due !== undefined)
+      waitMs = Math.min(waitMs, due.getTime() - this.opts.clock.now().getTime());
     if (waitMs <= 0) {
       // Due now but nothing was claimable (claimed elsewhere): yield briefly in real time.
       await new Promise((r) => setTimeout(r, 5));
@@ -367,4 +368,9 @@ interface RunningConsumer {
    * ends wakes the loop. Otherwise it claimed all there was, and new messages wake it anyway.
    */
   waitingForSlots: boolean;
+  /**
+   * When the earliest pending delivery falls due, as the last claim saw it. An ack only makes
+   * it later (an early look is harmless), a nak wakes the loop, which claims and learns anew.
+   */
+  nextDueAt: Date | undefined;
 }

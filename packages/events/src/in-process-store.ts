@@ -21,6 +21,15 @@ export interface ClaimedMessage extends Claimed {
   envelope: Uint8Array;
 }
 
+/**
+ * What a claim took, and when the consumer's earliest pending delivery falls due after it
+ * (undefined: none pending), so the loop knows when to look again without asking.
+ */
+export interface Claim {
+  claimed: ClaimedMessage[];
+  nextDueAt: Date | undefined;
+}
+
 interface ClaimValues extends Record<string, unknown> {
   stream: string;
   durable: string;
@@ -31,6 +40,14 @@ interface ClaimValues extends Record<string, unknown> {
   deadline: Date;
 }
 
+/** A claimed delivery (seq null when none was), and the earliest later redelivery on every row. */
+interface ClaimRow {
+  seq: number | string | null;
+  delivery_count: number | null;
+  envelope: Uint8Array | null;
+  next_due: Date | string | null;
+}
+
 const table = (name: keyof BusTables) => sql.table(`${BUS_SCHEMA}.${name}`);
 
 /**
@@ -38,14 +55,10 @@ const table = (name: keyof BusTables) => sql.table(`${BUS_SCHEMA}.${name}`);
  * as long as it takes to run it. The cursor is read as a scalar subquery so that the scan of
  * new messages is an index range from it, not the whole stream.
  */
-const claimStatement = new FixedQuery<
-  BusTables,
-  ClaimValues,
-  { seq: number | string; delivery_count: number; envelope: Uint8Array }
->(
+const claimStatement = new FixedQuery<BusTables, ClaimValues, ClaimRow>(
   (db, value) => ({
     compile: () =>
-      sql<{ seq: number | string; delivery_count: number; envelope: Uint8Array }>`
+      sql<ClaimRow>`
       WITH consumer AS (
         SELECT cursor FROM ${table("consumers")}
         WHERE stream = ${value("stream")} AND durable = ${value("durable")} FOR UPDATE
@@ -80,10 +93,17 @@ const claimStatement = new FixedQuery<
         END
         WHERE stream = ${value("stream")} AND durable = ${value("durable")}
       )
-      SELECT claimed.seq, claimed.delivery_count, m.envelope
-      FROM (SELECT seq, delivery_count FROM due UNION ALL SELECT seq, delivery_count FROM inserted) claimed
-      JOIN ${table("messages")} m ON m.stream = ${value("stream")} AND m.seq = claimed.seq
-      ORDER BY claimed.seq`.compile(db),
+      SELECT c.seq, c.delivery_count, c.envelope, (
+        SELECT min(next_delivery_at) FROM ${table("deliveries")}
+        WHERE stream = ${value("stream")} AND durable = ${value("durable")} AND state = 'pending'
+          AND next_delivery_at > ${value("now")}
+      ) AS next_due
+      FROM (SELECT 1) AS always LEFT JOIN (
+        SELECT claimed.seq, claimed.delivery_count, m.envelope
+        FROM (SELECT seq, delivery_count FROM due UNION ALL SELECT seq, delivery_count FROM inserted) claimed
+        JOIN ${table("messages")} m ON m.stream = ${value("stream")} AND m.seq = claimed.seq
+      ) AS c ON true
+      ORDER BY c.seq`.compile(db),
   }),
   { prepared: true },
 );
@@ -187,7 +207,7 @@ export class InProcessBusStore {
   /**
    * Claims up to `max` deliveries for the consumer, in stream order, with their envelopes: due
    * redeliveries first, then new matching messages past its cursor. Each is leased until
-   * now + ackWaitMs. One statement (D337): with the bus on PostgreSQL every round trip is
+   * now + ackWaitMs. Also says when the earliest pending delivery falls due after this claim. One statement (D337): with the bus on PostgreSQL every round trip is
    * work for both sides, and a claim is made for every event and every consumer.
    *
    * The consumer's row lock serialises claims of one durable; the due rows are locked too, as
@@ -196,32 +216,28 @@ export class InProcessBusStore {
    * last sequence in this statement's snapshot (every message up to it is visible in it: an
    * append bumps the sequence and inserts the message in one transaction).
    */
-  async claim(spec: ConsumerSpec, ackWaitMs: number, max: number, now: Date): Promise<ClaimedMessage[]> {
+  async claim(spec: ConsumerSpec, ackWaitMs: number, max: number, now: Date): Promise<Claim> {
+    const deadline = new Date(now.getTime() + ackWaitMs);
     const rows = await claimStatement.execute(this.db, {
       stream: spec.stream.name,
       durable: spec.durable,
       pattern: filterPattern(spec.filterSubject),
       max,
       now,
-      deadline: new Date(now.getTime() + ackWaitMs),
+      deadline,
     });
-    return rows.map((row) => ({
-      seq: Number(row.seq),
-      deliveryCount: Number(row.delivery_count),
-      envelope: row.envelope,
-    }));
-  }
-
-  /** The earliest redelivery time among the consumer's pending deliveries (undefined: none). */
-  async nextDueAt(spec: ConsumerSpec): Promise<Date | undefined> {
-    const row = await this.db
-      .selectFrom("deliveries")
-      .select((eb) => eb.fn.min("next_delivery_at").as("next"))
-      .where("stream", "=", spec.stream.name)
-      .where("durable", "=", spec.durable)
-      .where("state", "=", "pending")
-      .executeTakeFirst();
-    return row?.next ? new Date(row.next as Date | string) : undefined;
+    const claimed: ClaimedMessage[] = [];
+    for (const row of rows) {
+      if (row.seq === null || row.envelope === null) continue;
+      claimed.push({
+        seq: Number(row.seq),
+        deliveryCount: Number(row.delivery_count),
+        envelope: row.envelope,
+      });
+    }
+    const later = rows[0]?.next_due ? new Date(rows[0].next_due) : undefined;
+    const nextDueAt = claimed.length > 0 && (!later || deadline < later) ? deadline : later;
+    return { claimed, nextDueAt };
   }
 
   /**

@@ -4,6 +4,8 @@
  * provisioning a stream and opening a broadcast subscription (what identity does at start)
  * are asked again while JetStream times out or answers 503, and go through once it settles.
  */
+import { jetstreamManager } from "@nats-io/jetstream";
+import { connect } from "@nats-io/transport-node";
 import { events, streamFor } from "@petri/contracts";
 import { startNatsCluster, type NatsClusterHandle } from "@petri/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -66,6 +68,23 @@ describe.skipIf(skip)("a JetStream cluster without quorum", { timeout: 120_000 }
     await subscribing;
     expect(outcome).toBe("subscribed");
 
+    // Publish once the stream has a leader and every copy caught up: until then a thawed node's
+    // elections can move the stream and reset the ordered consumer behind the subscription.
+    const nc = await connect({ servers: cluster.servers.split(",") });
+    try {
+      const jsm = await jetstreamManager(nc);
+      await eventually(
+        async () => {
+          const info = await jsm.streams.info(`SETTLING_${stream.name}`).catch(() => undefined);
+          const replicas = info?.cluster?.replicas ?? [];
+          return Boolean(info?.cluster?.leader) && replicas.length === 2 && replicas.every((r) => r.current);
+        },
+        "the stream's leader and both copies current",
+        60_000,
+      );
+    } finally {
+      await nc.close();
+    }
     // The cluster may still be electing (a publish finds no responders) or resetting the ordered
     // consumer behind the subscription, and a broadcast feed does not replay what was published
     // meanwhile (bus.ts): publish until one arrives, a bounded number of times.
