@@ -6,8 +6,9 @@
  * so a redelivered or late event never rolls an experiment back, and the upsert is consumed
  * without inbox or transaction (D329). A service creates the table in its own migrations.
  */
-import { type EventSpec, events, streamFor } from "@petri/contracts";
-import type { Experiment } from "@petri/contracts/experiments";
+import type { Message } from "@bufbuild/protobuf";
+import { type EventSpec, events, openedInSameChange, streamFor } from "@petri/contracts";
+import type { Experiment, ExperimentSubmitted } from "@petri/contracts/experiments";
 import { EXPERIMENT_STATUS_NAME_BY_VALUE } from "@petri/contracts/vocabulary";
 import { type ReadModelArrivals, type ReadModelWait, isId, readSettled } from "@petri/service-kit";
 import { FixedQuery } from "@petri/db";
@@ -148,7 +149,13 @@ export function experimentViewSubscription(arrivals: ReadModelArrivals): Subscri
           await upsertExperimentView(trx, view);
           afterCommit(() => arrivals.announce(view.id));
         },
-        { idempotent: true },
+        {
+          idempotent: true,
+          // The Opened of the same change carries the same experiment: one upsert, not two.
+          ...(spec === events.experiments.experimentSubmitted && {
+            appliesTo: (payload: Message) => !openedInSameChange(payload as ExperimentSubmitted),
+          }),
+        },
       ),
     ),
   );

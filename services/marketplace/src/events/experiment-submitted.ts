@@ -1,3 +1,4 @@
+import { openedInSameChange } from "@petri/contracts";
 import type { ExperimentSubmitted } from "@petri/contracts/experiments";
 import { envelopeVersion } from "@petri/events";
 import { holdEscrow } from "../app/hold-escrow.js";
@@ -5,13 +6,12 @@ import { experimentOf, statusName } from "./experiment-change.js";
 import { type Handler, projectExperiment, transactionOf } from "./handlers.js";
 
 /**
- * True when the job projection needs this submission: one that went to pending_review. A
- * submission that opened the request is always recorded with ExperimentOpened in the same
- * change (same version, same experiment; experiments' recordSubmitted), and that event
- * projects it: applying both would be two transactions for one state, racing each other.
+ * True when the job projection needs this submission: one that went to pending_review. The
+ * ExperimentOpened recorded with a submission that opened the request projects it (D244):
+ * applying both would be two transactions for one state, racing each other.
  */
 export function submissionNeedsProjection(event: ExperimentSubmitted): boolean {
-  return event.experiment === undefined || statusName(event.experiment.status) !== "open";
+  return !openedInSameChange(event);
 }
 
 /** A request entered open or pending_review: the job appears; its hold goes into escrow. */

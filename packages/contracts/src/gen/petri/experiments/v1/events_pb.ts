@@ -50,7 +50,9 @@ export const ExperimentDraftedSchema: GenMessage<ExperimentDrafted, {jsonType: E
   messageDesc(file_petri_experiments_v1_events, 0);
 
 /**
- * petri.experiments.experiment_submitted: a request entered open or pending_review.
+ * petri.experiments.experiment_submitted: a request entered open or pending_review. When it
+ * entered open, ExperimentOpened follows in the same change, with the same experiment (same
+ * version): a read model that keeps only the experiment may take either of the two.
  *
  * @generated from message petri.experiments.v1.ExperimentSubmitted
  */
@@ -69,7 +71,9 @@ export type ExperimentSubmitted = Message<"petri.experiments.v1.ExperimentSubmit
 };
 
 /**
- * petri.experiments.experiment_submitted: a request entered open or pending_review.
+ * petri.experiments.experiment_submitted: a request entered open or pending_review. When it
+ * entered open, ExperimentOpened follows in the same change, with the same experiment (same
+ * version): a read model that keeps only the experiment may take either of the two.
  *
  * @generated from message petri.experiments.v1.ExperimentSubmitted
  */
