@@ -4,7 +4,7 @@
  * only the consumer of those events writes it.
  */
 import type { EligibilitySnapshot } from "@petri/contracts";
-import { jsonb } from "@petri/db";
+import { FixedQuery, jsonb } from "@petri/db";
 import { type Kysely, sql } from "kysely";
 import { ACTIVE_JOB_STATUSES } from "../domain/jobs/index.js";
 import type { ExperimentsDb, OperatorEligibilityRow } from "./schema.js";
@@ -85,6 +85,29 @@ export async function findEligibilityByAccount(
   return query.executeTakeFirst();
 }
 
+/** Compiled and prepared once: every estimate (each POST /experiments) asks it. */
+const candidatesWithActiveJobs = new FixedQuery<
+  ExperimentsDb,
+  { types: string },
+  OperatorEligibilityRow & { active_jobs: number | string | null }
+>(
+  (db, value) =>
+    db
+      .selectFrom("operator_eligibility")
+      .selectAll("operator_eligibility")
+      .select((eb) =>
+        eb
+          .selectFrom("experiments")
+          .select(eb.fn.countAll<number>().as("n"))
+          .whereRef("experiments.operator_id", "=", "operator_eligibility.operator_id")
+          .where("experiments.status", "in", [...ACTIVE_JOB_STATUSES])
+          .as("active_jobs"),
+      )
+      .where("operator_eligibility.status", "=", "active")
+      .where(sql<boolean>`operator_eligibility.experiment_types @> ${value("types")}::jsonb`),
+  { prepared: true },
+);
+
 /**
  * Active operators whose verified types include `experimentType` (the candidates of a job),
  * each with the number of jobs it holds now (claimed or in progress), in one statement.
@@ -93,20 +116,7 @@ export async function listCandidatesWithActiveJobs(
   db: Kysely<ExperimentsDb>,
   experimentType: string,
 ): Promise<(OperatorEligibilityRow & { active_jobs: number })[]> {
-  const rows = await db
-    .selectFrom("operator_eligibility")
-    .selectAll("operator_eligibility")
-    .select((eb) =>
-      eb
-        .selectFrom("experiments")
-        .select(eb.fn.countAll<number>().as("n"))
-        .whereRef("experiments.operator_id", "=", "operator_eligibility.operator_id")
-        .where("experiments.status", "in", [...ACTIVE_JOB_STATUSES])
-        .as("active_jobs"),
-    )
-    .where("operator_eligibility.status", "=", "active")
-    .where(sql<boolean>`operator_eligibility.experiment_types @> ${jsonb([experimentType])}::jsonb`)
-    .execute();
+  const rows = await candidatesWithActiveJobs.execute(db, { types: jsonb([experimentType]) });
   return rows.map((row) => ({ ...row, active_jobs: Number(row.active_jobs ?? 0) }));
 }
 

@@ -1,4 +1,5 @@
 /** The jobs table: the projection of the experiments service's experiments (domain/jobs/projection.ts). */
+import { FixedQuery } from "@petri/db";
 import { type Kysely, sql } from "kysely";
 import type { JobRecord } from "../domain/jobs/projection.js";
 import type { StoredJobRequirements } from "../domain/jobs/requirements.js";
@@ -47,14 +48,37 @@ export async function findJob(
 
 /** Inserts the first record of an experiment; false when a concurrent event inserted it first. */
 export async function insertJob(db: Kysely<MarketplaceDb>, record: JobRecord, now: Date): Promise<boolean> {
-  const inserted = await db
-    .insertInto("jobs")
-    .values({ experiment_id: record.experimentId, ...columnsOf(record, now) })
-    .onConflict((oc) => oc.column("experiment_id").doNothing())
-    .returning("experiment_id")
-    .executeTakeFirst();
+  const inserted = await insertFirstRecord.executeTakeFirst(db, {
+    experiment_id: record.experimentId,
+    ...columnsOf(record, now),
+  });
   return inserted !== undefined;
 }
+
+/** Compiled and prepared once: the first record of every experiment (each POST) is inserted so. */
+const insertFirstRecord = new FixedQuery<
+  MarketplaceDb,
+  { experiment_id: string } & ReturnType<typeof columnsOf>,
+  { experiment_id: string }
+>(
+  (db, value) =>
+    db
+      .insertInto("jobs")
+      .values({
+        experiment_id: value("experiment_id"),
+        status: value("status"),
+        requester_account_id: value("requester_account_id"),
+        title: value("title"),
+        requirements: value("requirements"),
+        posted_at: value("posted_at"),
+        operator_id: value("operator_id"),
+        version: value("version"),
+        updated_at: value("updated_at"),
+      })
+      .onConflict((oc) => oc.column("experiment_id").doNothing())
+      .returning("experiment_id"),
+  { prepared: true },
+);
 
 export async function replaceJob(db: Kysely<MarketplaceDb>, record: JobRecord, now: Date): Promise<void> {
   await db

@@ -8,6 +8,7 @@
  * every committed posting: escrow can never be overdrawn by a release racing a refund.
  */
 import { randomUUID } from "node:crypto";
+import { FixedQuery } from "@petri/db";
 import { type Kysely, type QueryCreator, type Transaction, sql } from "kysely";
 import { REQUESTER_FUNDS } from "../domain/ledger/accounts.js";
 import { LedgerError } from "../domain/ledger/errors.js";
@@ -114,19 +115,51 @@ export async function recordHold<DB extends LedgerTables>(
   const trx = transaction as unknown as Transaction<LedgerTables>;
   assertValidPosting(hold);
   if (hold.kind !== "hold") throw new Error(`recordHold: ${hold.kind} is not a hold`);
-  const inserted = await trx
-    .with("posting", (db) => insertPosting(db, hold, { id: options.id ?? newPostingId(), now: options.now }))
-    .with("entries", (db) => insertEntriesOf(db, hold))
-    // The other CTEs' names are not tables of the target's insert.
-    .with("target", (db) =>
-      upsertHoldTarget(db as unknown as QueryCreator<LedgerTables>, hold.experimentId, target, options.now),
-    )
-    .selectFrom("posting")
-    .select("posting.id")
-    .executeTakeFirst();
+  const inserted = await holdStatement.executeTakeFirst(trx, {
+    ...postingRow(hold, { id: options.id ?? newPostingId(), now: options.now }),
+    ...entryColumns(hold),
+    targetCents: target.targetCents,
+    targetVersion: target.version,
+  });
   if (!inserted) return replayOf(trx, hold);
   return { postingId: inserted.id, recorded: true };
 }
+
+/** recordHold's statement, compiled and prepared once: every submission (each POST) runs it. */
+const holdStatement = new FixedQuery<
+  LedgerTables,
+  PostingRow & EntryColumns & { targetCents: number; targetVersion: number },
+  { id: string }
+>(
+  (db, value) => {
+    const row = {
+      id: value("id"),
+      experimentId: value("experimentId"),
+      kind: value("kind"),
+      key: value("key"),
+      now: value("now"),
+    };
+    return (
+      db
+        .with("posting", (cte) => insertPosting(cte, row))
+        .with("entries", (cte) =>
+          insertEntries(cte, { accounts: value("accounts"), amounts: value("amounts") }),
+        )
+        // The other CTEs' names are not tables of the target's insert.
+        .with("target", (cte) =>
+          upsertHoldTarget(
+            cte as unknown as QueryCreator<LedgerTables>,
+            row.experimentId,
+            { targetCents: value("targetCents"), version: value("targetVersion") },
+            row.now,
+          ),
+        )
+        .selectFrom("posting")
+        .select("posting.id")
+    );
+  },
+  { prepared: true },
+);
 
 /**
  * The posting and its entries in one statement: the entries are inserted from the posting the
@@ -139,8 +172,8 @@ async function insertPostingWithEntries(
   row: { id: string; now: Date },
 ): Promise<{ id: string } | undefined> {
   return trx
-    .with("posting", (db) => insertPosting(db, posting, row))
-    .with("entries", (db) => insertEntriesOf(db, posting))
+    .with("posting", (db) => insertPosting(db, postingRow(posting, row)))
+    .with("entries", (db) => insertEntries(db, entryColumns(posting)))
     .selectFrom("posting")
     .select("posting.id")
     .executeTakeFirst();
@@ -150,23 +183,55 @@ function newPostingId(): string {
   return `lp_${randomUUID().replaceAll("-", "")}`;
 }
 
+/** A posting's row in ledger_postings. */
+type PostingRow = {
+  id: string;
+  experimentId: string;
+  kind: PostingKind;
+  key: string;
+  now: Date;
+};
+
+function postingRow(posting: Posting, row: { id: string; now: Date }): PostingRow {
+  return {
+    id: row.id,
+    experimentId: posting.experimentId,
+    kind: posting.kind,
+    key: postingKey(posting),
+    now: row.now,
+  };
+}
+
 /** The posting's row unless its (experiment, kind, key) is stored already; returns its id. */
-function insertPosting(db: QueryCreator<LedgerTables>, posting: Posting, row: { id: string; now: Date }) {
+function insertPosting(db: QueryCreator<LedgerTables>, row: PostingRow) {
   return db
     .insertInto("ledger_postings")
     .values({
       id: row.id,
-      experiment_id: posting.experimentId,
-      kind: posting.kind,
-      key: postingKey(posting),
+      experiment_id: row.experimentId,
+      kind: row.kind,
+      key: row.key,
       created_at: row.now,
     })
     .onConflict((oc) => oc.columns(["experiment_id", "kind", "key"]).doNothing())
     .returning("id");
 }
 
-/** The entries of `posting`, for the row of the statement's "posting" CTE (none when it inserted none). */
-function insertEntriesOf(db: QueryCreator<LedgerTables & { posting: { id: string } }>, posting: Posting) {
+/** A posting's entries as two arrays in step (one statement parameter each). */
+type EntryColumns = {
+  accounts: string[];
+  amounts: number[];
+};
+
+function entryColumns(posting: Posting): EntryColumns {
+  return {
+    accounts: posting.entries.map((entry) => entry.account),
+    amounts: posting.entries.map((entry) => entry.amountCents),
+  };
+}
+
+/** The entries, for the row of the statement's "posting" CTE (none when it inserted none). */
+function insertEntries(db: QueryCreator<LedgerTables & { posting: { id: string } }>, entries: EntryColumns) {
   return db
     .insertInto("ledger_entries")
     .columns(["posting_id", "account", "amount_cents"])
@@ -174,10 +239,8 @@ function insertEntriesOf(db: QueryCreator<LedgerTables & { posting: { id: string
       eb.selectFrom("posting").select([
         "posting.id",
         // Set-returning functions in one select list run in step: one row per entry.
-        sql<string>`unnest(${posting.entries.map((entry) => entry.account)}::text[])`.as("account"),
-        sql<number>`unnest(${posting.entries.map((entry) => entry.amountCents)}::bigint[])`.as(
-          "amount_cents",
-        ),
+        sql<string>`unnest(${entries.accounts}::text[])`.as("account"),
+        sql<number>`unnest(${entries.amounts}::bigint[])`.as("amount_cents"),
       ]),
     );
 }
