@@ -7,12 +7,8 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ExperimentView, findView, requestText } from "../src/db/experiment-records.js";
-import {
-  type ExperimentFilter,
-  findExperiment,
-  listExperiments,
-  listReviewQueue,
-} from "../src/db/experiments.js";
+import { type ExperimentFilter, listExperiments, listReviewQueue } from "../src/db/experiment-pages.js";
+import { findExperiment } from "../src/db/experiments.js";
 import type { ExperimentRow } from "../src/db/schema.js";
 import {
   Backend,

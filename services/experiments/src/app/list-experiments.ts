@@ -7,7 +7,7 @@ import {
 } from "@petri/service-kit";
 import type { Kysely } from "kysely";
 import type { ExperimentStatusName } from "@petri/contracts/vocabulary";
-import { type ExperimentFilter, listExperiments } from "../db/experiments.js";
+import { type ExperimentFilter, listExperiments } from "../db/experiment-pages.js";
 import type { ExperimentView } from "../db/experiment-records.js";
 import type { ExperimentsDb } from "../db/schema.js";
 import { isStaff } from "../domain/authorization.js";

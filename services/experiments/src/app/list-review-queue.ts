@@ -1,6 +1,6 @@
 import { type Principal, decodeKeysetCursor, encodeKeysetCursor, parseLimit } from "@petri/service-kit";
 import type { Kysely } from "kysely";
-import { listReviewQueue } from "../db/experiments.js";
+import { listReviewQueue } from "../db/experiment-pages.js";
 import type { ExperimentsDb } from "../db/schema.js";
 import { authorize } from "../domain/authorization.js";
 import type { ExperimentListPage } from "./list-experiments.js";
