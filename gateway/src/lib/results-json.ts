@@ -16,7 +16,7 @@ import {
   type ResultsRecord,
   ResultsRecordSchema,
 } from "@petri/contracts/experiments";
-import { toRestJson } from "@petri/contracts/rest-json";
+import { ABSENT_AS_NULL, toRestJson } from "@petri/contracts/rest-json";
 import {
   disputeJson,
   operatorIssueJson,
@@ -76,9 +76,6 @@ export function submissionAnswerJson(message: Experiment | undefined) {
   };
 }
 
-/** Both models write an absent value as null (docs/api.md, Results). */
-const NULLS = { absent: "null" } as const;
-
 /** A results record as the service sends it: typed since D342, as JSON text before (and beside). */
 export interface ResultsForms {
   readonly results?: ResultsRecord;
@@ -95,7 +92,7 @@ export const hasResults = (answer: ResultsForms) => answer.results !== undefined
  */
 export function resultsAnswerJson(answer: ResultsForms) {
   const results = answer.results
-    ? toRestJson(ResultsRecordSchema, answer.results, NULLS)
+    ? toRestJson(ResultsRecordSchema, answer.results, ABSENT_AS_NULL)
     : parseObjectField(answer.resultsJson, "a results record");
   if (!results) throw new Error("the experiments service sent no results record");
   return { ...results, urls_expire_at: isoOrNull(answer.urlsExpireAt) };
@@ -107,7 +104,7 @@ export function evaluationAnswerJson(answer: {
   readonly evaluationJson: string;
 }) {
   return answer.evaluation
-    ? toRestJson(AcceptanceEvaluationSchema, answer.evaluation, NULLS)
+    ? toRestJson(AcceptanceEvaluationSchema, answer.evaluation, ABSENT_AS_NULL)
     : parseObjectField(answer.evaluationJson, "an acceptance evaluation");
 }
 

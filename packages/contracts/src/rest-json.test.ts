@@ -11,7 +11,15 @@ import {
   file_petri_experiments_v1_results,
   ResultsRecord_PhotoSchema,
 } from "./gen/petri/experiments/v1/results_pb.js";
-import { RestJsonError, exactRestMessage, fromRestJson, restSpellings, toRestJson } from "./rest-json.js";
+import {
+  ABSENT_AS_NULL,
+  RestJsonError,
+  exactRestMessage,
+  fittingRestMessage,
+  fromRestJson,
+  restSpellings,
+  toRestJson,
+} from "./rest-json.js";
 import * as vocabulary from "./vocabulary.js";
 
 const upperSnake = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toUpperCase();
@@ -112,12 +120,22 @@ describe("REST JSON that writes absent values as null (the results record, D341)
   });
 
   it("gives a message only when it writes back exactly the same JSON", () => {
-    expect(exactRestMessage(ResultsRecord_PhotoSchema, photo, { absent: "null" })?.url).toBe(photo.url);
+    expect(exactRestMessage(ResultsRecord_PhotoSchema, photo, ABSENT_AS_NULL)?.url).toBe(photo.url);
     // Without nulls the message would drop the null keys: not exact.
     expect(exactRestMessage(ResultsRecord_PhotoSchema, photo)).toBeUndefined();
     expect(exactRestMessage(ResultsRecord_PhotoSchema, { ...photo, colour: "blue" })).toBeUndefined();
     // A non-finite number is null in JSON, which a double field cannot say.
     const agreement = { reported: 0.01, recomputed: Number.NaN, difference: 0, tolerance: 0, agrees: false };
     expect(exactRestMessage(AcceptanceEvaluation_AgreementSchema, agreement)).toBeUndefined();
+  });
+
+  it("gives a fitting message whatever JSON it writes back, and none for a document that does not fit", () => {
+    // Keys in another order (as a jsonb column returns them): fits, though not exactly.
+    const reordered = { timestamp: photo.timestamp, url: photo.url, step: null, caption: null };
+    expect(Object.keys(photo)).not.toEqual(Object.keys(reordered));
+    expect(fittingRestMessage(ResultsRecord_PhotoSchema, reordered)?.url).toBe(photo.url);
+    expect(exactRestMessage(ResultsRecord_PhotoSchema, reordered, ABSENT_AS_NULL)).toBeUndefined();
+    expect(fittingRestMessage(ResultsRecord_PhotoSchema, { ...photo, colour: "blue" })).toBeUndefined();
+    expect(fittingRestMessage(ResultsRecord_PhotoSchema, "not an object")).toBeUndefined();
   });
 });

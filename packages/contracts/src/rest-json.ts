@@ -74,6 +74,9 @@ type Direction = "in" | "out";
 export interface RestJsonOptions {
   readonly absent?: "omitted" | "null";
 }
+
+/** Absent values written as null: what the results record and the acceptance evaluation show (D341). */
+export const ABSENT_AS_NULL: RestJsonOptions = { absent: "null" };
 type Element = { kind: "enum"; desc: DescEnum } | { kind: "message"; desc: DescMessage } | { kind: "scalar" };
 
 function elementOf(field: DescField): Element {
@@ -190,21 +193,38 @@ export function toRestJson<Desc extends DescMessage>(
 }
 
 /**
+ * A stored document as its message when it fits the message; undefined when it does not (the
+ * caller then sends the JSON text only rather than failing the call). Unlike exactRestMessage it
+ * accepts a document whose message writes back other JSON: keys in another order (as a jsonb
+ * column returns them) or an implicit value shown (D336).
+ */
+export function fittingRestMessage<Desc extends DescMessage>(
+  schema: Desc,
+  value: unknown,
+): MessageShape<Desc> | undefined {
+  try {
+    return fromRestJson(schema, JSON.parse(JSON.stringify(value)) as JsonValue);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * A stored document as its message, when the message writes back exactly its REST JSON (`value`
- * as JSON.stringify would write it, keys in the same order); undefined otherwise (it does not fit, or holds what the
- * message cannot say, such as a non-finite number). The caller then sends the JSON text only, so
- * a typed field never changes what REST shows.
+ * as JSON.stringify would write it, keys in the same order); undefined otherwise (it does not
+ * fit, or holds what the message cannot say, such as a non-finite number). The caller then sends
+ * the JSON text only, so a typed field never changes what REST shows.
  */
 export function exactRestMessage<Desc extends DescMessage>(
   schema: Desc,
   value: unknown,
   options: RestJsonOptions = {},
 ): MessageShape<Desc> | undefined {
-  const json = JSON.parse(JSON.stringify(value)) as JsonValue;
+  const text = JSON.stringify(value);
+  const message = fittingRestMessage(schema, value);
+  if (message === undefined) return undefined;
   try {
-    const message = fromRestJson(schema, json);
-    const same = JSON.stringify(toRestJson(schema, message, options)) === JSON.stringify(json);
-    return same ? message : undefined;
+    return JSON.stringify(toRestJson(schema, message, options)) === text ? message : undefined;
   } catch {
     return undefined;
   }

@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 
 import { AcceptanceEvaluationSchema, ResultsRecordSchema } from "@petri/contracts/experiments";
-import { fromRestJson, toRestJson } from "@petri/contracts/rest-json";
+import { ABSENT_AS_NULL, fromRestJson, toRestJson } from "@petri/contracts/rest-json";
 import { fullRequests, specialRequests, validRequests } from "@petri/fixtures";
 import { micRequest } from "@petri/testkit";
 import { describe, expect, it } from "vitest";
@@ -54,7 +54,6 @@ function stored(body: unknown) {
 }
 
 const rest = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
-const NULLS = { absent: "null" } as const;
 
 describe("ResultsRecord message", () => {
   it.each(Object.entries(bodies))("%s: the record round-trips through the message", (_, body) => {
@@ -69,7 +68,7 @@ describe("ResultsRecord message", () => {
         urlFor: (fileId) => `/files/${fileId}?expires=1&signature=s`,
       });
       const message = fromRestJson(ResultsRecordSchema, rest(record) as never);
-      expect(toRestJson(ResultsRecordSchema, message, NULLS)).toEqual(rest(record));
+      expect(toRestJson(ResultsRecordSchema, message, ABSENT_AS_NULL)).toEqual(rest(record));
       expect(resultsForms(record).results).toEqual(message);
     }
   });
@@ -94,7 +93,7 @@ describe("AcceptanceEvaluation message", () => {
       const evaluation = evaluateAcceptance(given as AcceptanceCriteria, toAcceptanceResults(stored(body)));
       const json = rest(evaluationJson(evaluation));
       const message = fromRestJson(AcceptanceEvaluationSchema, json as never);
-      expect(toRestJson(AcceptanceEvaluationSchema, message, NULLS)).toEqual(json);
+      expect(toRestJson(AcceptanceEvaluationSchema, message, ABSENT_AS_NULL)).toEqual(json);
       expect(evaluationForms(evaluation).evaluation).toEqual(message);
     }
   });

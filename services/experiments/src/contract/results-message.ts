@@ -10,13 +10,10 @@ import {
   type ResultsRecord,
   ResultsRecordSchema,
 } from "@petri/contracts/experiments";
-import { exactRestMessage } from "@petri/contracts/rest-json";
+import { ABSENT_AS_NULL, exactRestMessage } from "@petri/contracts/rest-json";
 
 import type { AcceptanceEvaluation as DomainEvaluation } from "../domain/acceptance/index.js";
 import type { ResultsRecord as DomainResultsRecord } from "../domain/results/index.js";
-
-/** Both models write an absent value as null (docs/api.md, Results). */
-const NULLS = { absent: "null" } as const;
 
 /** "successConditions" -> "success_conditions". */
 const snake = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
@@ -40,7 +37,7 @@ export function evaluationJson(value: unknown, dataKeys = false): unknown {
 export function resultsForms(record: DomainResultsRecord): { resultsJson: string; results?: ResultsRecord } {
   return {
     resultsJson: JSON.stringify(record),
-    results: exactRestMessage(ResultsRecordSchema, record, NULLS),
+    results: exactRestMessage(ResultsRecordSchema, record, ABSENT_AS_NULL),
   };
 }
 
@@ -52,6 +49,6 @@ export function evaluationForms(evaluation: DomainEvaluation): {
   const json = evaluationJson(evaluation);
   return {
     evaluationJson: JSON.stringify(json),
-    evaluation: exactRestMessage(AcceptanceEvaluationSchema, json, NULLS),
+    evaluation: exactRestMessage(AcceptanceEvaluationSchema, json, ABSENT_AS_NULL),
   };
 }

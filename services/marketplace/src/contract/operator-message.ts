@@ -1,9 +1,13 @@
 /**
  * Operators as messages (petri.marketplace.v1.Operator). The profile and the verification record
  * travel typed (`profile`, `verification`) and, while a gateway built before may run, as JSON text
- * too (decisions.md D336).
+ * too (decisions.md D336). Every stored document was validated by the domain before it was
+ * stored, so it fits its message; one that does not (a row older than a rule) travels as JSON
+ * text only. Not exactRestMessage as the results (D342): the profile comes back from a jsonb
+ * column with its keys in jsonb's order, never the message's, so no profile would travel typed
+ * (D-NEW-1).
  */
-import { type DescMessage, type JsonValue, type MessageShape, create } from "@bufbuild/protobuf";
+import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import {
   type Operator,
@@ -11,7 +15,7 @@ import {
   OperatorSchema,
   VerificationRecordSchema,
 } from "@petri/contracts/marketplace";
-import { fromRestJson } from "@petri/contracts/rest-json";
+import { fittingRestMessage } from "@petri/contracts/rest-json";
 import type { OperatorView } from "../app/operator-view.js";
 
 export function operatorMessage(view: OperatorView): Operator {
@@ -23,9 +27,11 @@ export function operatorMessage(view: OperatorView): Operator {
     status: operator.status,
     profileJson: JSON.stringify(operator.profile),
     verificationJson: operator.verification === null ? "" : JSON.stringify(operator.verification),
-    profile: typed(OperatorProfileSchema, operator.profile),
+    profile: fittingRestMessage(OperatorProfileSchema, operator.profile),
     verification:
-      operator.verification === null ? undefined : typed(VerificationRecordSchema, operator.verification),
+      operator.verification === null
+        ? undefined
+        : fittingRestMessage(VerificationRecordSchema, operator.verification),
     statusReason: operator.statusReason ?? "",
     quality: {
       onTimeRate: quality.on_time_rate,
@@ -41,17 +47,4 @@ export function operatorMessage(view: OperatorView): Operator {
     createdAt: timestampFromDate(operator.createdAt),
     updatedAt: timestampFromDate(operator.updatedAt),
   });
-}
-
-/**
- * A stored document as its message. Every document was validated by the domain before it was
- * stored, so it fits; one that does not (a row older than a rule) travels as JSON text only,
- * which the gateway reads when the typed field is unset.
- */
-function typed<Desc extends DescMessage>(schema: Desc, stored: object): MessageShape<Desc> | undefined {
-  try {
-    return fromRestJson(schema, JSON.parse(JSON.stringify(stored)) as JsonValue);
-  } catch {
-    return undefined;
-  }
 }
