@@ -1,5 +1,5 @@
-import { operatorProfile } from "@petri/testkit";
 import { expect, it } from "vitest";
+import { marketplaceHelpers } from "../support/real-marketplace.js";
 import { describeOnRealServices, eventually } from "../support/real-services.js";
 import { bodyOf } from "../support/requests.js";
 
@@ -17,26 +17,11 @@ const VERIFICATION = {
 describeOnRealServices(
   "staff operator verification on the real services",
   { start: "2026-03-02T10:00:00.000Z", source: "198.51.100.170" },
-  ({ petri, call, otherKey }) => {
-    /** Calls as the bootstrapped staff account. */
-    const asStaff = async (method: string, path: string, body?: unknown) =>
-      call(method, path, body, null, { authorization: `Bearer ${await petri().staffToken()}` });
-
-    /** A fresh account's lab, pending verification: its operator id and the account's key. */
-    async function pendingLab(labName: string) {
-      const { apiKey } = await petri().signUp({ tier: "pro" });
-      const created = await call("POST", "/operator/profile", operatorProfile(labName), apiKey);
-      expect(created.status).toBe(201);
-      return { operatorId: (await bodyOf(created)).operator_id as string, apiKey };
-    }
-
-    async function activeLab(labName: string) {
-      const lab = await pendingLab(labName);
-      expect((await asStaff("POST", `/admin/operators/${lab.operatorId}/verify`, VERIFICATION)).status).toBe(
-        200,
-      );
-      return lab;
-    }
+  (scope) => {
+    const { call, otherKey } = scope;
+    const helpers = marketplaceHelpers(scope);
+    const { asStaff, pendingLab } = helpers;
+    const activeLab = (labName: string) => helpers.activeLab(labName, VERIFICATION);
 
     it("is staff only: requesters and operators get 403", async () => {
       const pending = await pendingLab("Lab Pending");
