@@ -8,7 +8,7 @@
 import { EXPERIMENT_STATUS_NAME_BY_VALUE } from "@petri/contracts/vocabulary";
 import { clone, create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
-import { type HandlerContext, createRouterTransport } from "@connectrpc/connect";
+import { type HandlerContext, type Transport, createRouterTransport } from "@connectrpc/connect";
 import {
   CancellationSchema,
   type CreateExperimentResponse,
@@ -42,7 +42,6 @@ import { ResultsLoopState, outgoing, resultsLoopHandlers } from "./fake-experime
 import { createServiceClients } from "../../src/lib/clients.js";
 import type { GatewayDeps } from "../../src/lib/create-app.js";
 import { type FakeIdentity, internalKeys, silentLogger } from "./fake-identity.js";
-import type { FakeMarketplace } from "./fake-marketplace.js";
 import type { FakeNotifications } from "./fake-notifications.js";
 
 /** The estimate of every request: $300.00 / $412.50 / $550.75, 14 days (10 expedited). */
@@ -434,6 +433,11 @@ export async function gatewayWithExperiments(
   return gatewayWithServices(identity, { experiments }, deps);
 }
 
+/** What gatewayWithServices needs of a fake service: a Connect transport to it. */
+export interface FakeService {
+  transport(verifier: InternalTokenVerifier, clientSide: ReturnType<typeof clientInterceptors>): Transport;
+}
+
 /**
  * A gateway in front of `identity` and whichever of the other fakes a test gives; every
  * other service answers Health only (and Unimplemented for its RPCs).
@@ -442,7 +446,7 @@ export async function gatewayWithServices(
   identity: FakeIdentity,
   fakes: {
     experiments?: FakeExperiments;
-    marketplace?: FakeMarketplace;
+    marketplace?: FakeService;
     notifications?: FakeNotifications;
   },
   deps: Partial<GatewayDeps> = {},
