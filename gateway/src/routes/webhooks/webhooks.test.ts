@@ -124,72 +124,7 @@ describe("POST /webhooks/test", () => {
   });
 });
 
-describe("the signing secret", () => {
-  it("POST /webhooks/secret shows it once (201, no-store); asking again is 409 webhook_secret_already_revealed", async () => {
-    const created = await call("POST", "/webhooks/secret");
-    expect(created.status).toBe(201);
-    expect(created.headers.get("cache-control")).toBe("no-store");
-    const secret = await bodyOf(created);
-    expect(secret).toEqual({
-      secret_id: "whs_00000000000000000000000001",
-      secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]+=*$/),
-      created_at: NOW,
-      revealed: true,
-      previous_valid_until: null,
-    });
-    expect(notifications.calls[0]?.principal).toMatchObject({ accountId });
-
-    const again = await call("POST", "/webhooks/secret");
-    expect(again.status).toBe(409);
-    expect(await bodyOf(again)).toEqual({
-      error: {
-        code: "webhook_secret_already_revealed",
-        message: expect.any(String),
-        details: { secret_id: "whs_00000000000000000000000001" },
-      },
-    });
-  });
-
-  it("POST /webhooks/secret/rotate shows a new secret once and when the previous one stops signing", async () => {
-    const first = await bodyOf(await call("POST", "/webhooks/secret"));
-    await clock.advance(60_000);
-    const rotated = await call("POST", "/webhooks/secret/rotate");
-    expect(rotated.status).toBe(200);
-    expect(rotated.headers.get("cache-control")).toBe("no-store");
-    const body = await bodyOf(rotated);
-    expect(body).toEqual({
-      secret_id: "whs_00000000000000000000000002",
-      secret: expect.stringMatching(/^whsec_/),
-      created_at: "2026-03-02T10:01:15.000Z",
-      revealed: true,
-      previous_valid_until: "2026-03-03T10:01:15.000Z",
-    });
-    expect(body.secret).not.toBe(first.secret);
-  });
-
-  it("GET /webhooks/settings shows the secret's metadata and never the secret", async () => {
-    const before = await call("GET", "/webhooks/settings");
-    expect(before.status).toBe(200);
-    expect(await bodyOf(before)).toEqual({
-      paused: false,
-      paused_at: null,
-      paused_by_delivery_id: null,
-      paused_deliveries: 0,
-      signing_secret: null,
-    });
-
-    const { secret } = await bodyOf(await call("POST", "/webhooks/secret/rotate"));
-    const after = await call("GET", "/webhooks/settings");
-    const text = await after.text();
-    expect(text).not.toContain(secret);
-    expect(JSON.parse(text).signing_secret).toEqual({
-      secret_id: "whs_00000000000000000000000001",
-      created_at: NOW,
-      revealed: true,
-      previous_valid_until: null,
-    });
-  });
-});
+// The signing secret's routes run on the real services (test/routes/webhook-secret.int.test.ts).
 
 describe("POST /webhooks/resume", () => {
   it("lifts the pause, says how many held deliveries it queued, and is idempotent", async () => {
