@@ -5,7 +5,7 @@
  * stored, so it fits its message; one that does not (a row older than a rule) travels as JSON
  * text only. Not exactRestMessage as the results (D342): the profile comes back from a jsonb
  * column with its keys in jsonb's order, never the message's, so no profile would travel typed
- * (D-NEW-1).
+ * (D346).
  */
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
