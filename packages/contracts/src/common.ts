@@ -4,4 +4,5 @@ export * from "./gen/petri/common/v1/error_detail_pb.js";
 export * from "./gen/petri/common/v1/event_envelope_pb.js";
 export * from "./gen/petri/common/v1/money_pb.js";
 export * from "./gen/petri/common/v1/page_pb.js";
+export * from "./gen/petri/common/v1/rest_list_pb.js";
 export * from "./gen/petri/common/v1/rest_value_pb.js";

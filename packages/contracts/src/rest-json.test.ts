@@ -12,6 +12,12 @@ import {
   ResultsRecord_PhotoSchema,
 } from "./gen/petri/experiments/v1/results_pb.js";
 import {
+  ExperimentRequest_CommunicationPreferencesSchema,
+  ExperimentRequest_StepSchema,
+} from "./gen/petri/experiments/v1/request_pb.js";
+import { file_petri_experiments_v1_request_sections } from "./gen/petri/experiments/v1/request_sections_pb.js";
+import { file_petri_experiments_v1_request_vocabulary } from "./gen/petri/experiments/v1/request_vocabulary_pb.js";
+import {
   ABSENT_AS_NULL,
   RestJsonError,
   exactRestMessage,
@@ -27,6 +33,8 @@ const enums: DescEnum[] = [
   file_petri_experiments_v1_vocabulary,
   file_petri_marketplace_v1_vocabulary,
   file_petri_experiments_v1_results,
+  file_petri_experiments_v1_request_vocabulary,
+  file_petri_experiments_v1_request_sections,
 ].flatMap((file) => file.enums);
 
 const record = {
@@ -137,5 +145,51 @@ describe("REST JSON that writes absent values as null (the results record, D341)
     expect(exactRestMessage(ResultsRecord_PhotoSchema, reordered, ABSENT_AS_NULL)).toBeUndefined();
     expect(fittingRestMessage(ResultsRecord_PhotoSchema, { ...photo, colour: "blue" })).toBeUndefined();
     expect(fittingRestMessage(ResultsRecord_PhotoSchema, "not an object")).toBeUndefined();
+  });
+});
+
+describe("a list REST may leave out (rest_list, the experiment request)", () => {
+  const head = { step_number: 1, action: "Seed the plate" };
+  const tail = { expected_outcome: "Cells attached" };
+
+  it("writes the list as an array, and an absent list as no key, not as []", () => {
+    for (const critical of [undefined, [], ["37 °C", "5% CO2"]]) {
+      const json = { ...head, ...(critical === undefined ? {} : { critical_parameters: critical }), ...tail };
+      const message = fromRestJson(ExperimentRequest_StepSchema, json);
+      expect(message.criticalParameters?.values).toEqual(critical);
+      expect(JSON.stringify(toRestJson(ExperimentRequest_StepSchema, message))).toBe(JSON.stringify(json));
+    }
+  });
+
+  it("spells an enum list's items and refuses a non-array with the path", () => {
+    const prefs = { notification_events: ["claimed", "completed"], preferred_contact: "webhook" };
+    const message = fromRestJson(ExperimentRequest_CommunicationPreferencesSchema, prefs);
+    expect(toRestJson(ExperimentRequest_CommunicationPreferencesSchema, message)).toEqual(prefs);
+    expect(() =>
+      fromRestJson(ExperimentRequest_CommunicationPreferencesSchema, { notification_events: "claimed" }),
+    ).toThrow("notification_events: must be an array");
+    expect(() =>
+      fromRestJson(ExperimentRequest_CommunicationPreferencesSchema, { notification_events: ["sent"] }),
+    ).toThrow("notification_events[0]: must be one of");
+  });
+});
+
+describe("REST JSON in PostgreSQL's jsonb key order (the stored experiment request, D321)", () => {
+  it("orders every object's keys shorter first, then by their bytes", () => {
+    const step = {
+      step_number: 2,
+      action: "Read",
+      critical_parameters: ["gain 100"],
+      expected_outcome: "OD",
+    };
+    const message = fromRestJson(ExperimentRequest_StepSchema, step);
+    // PostgreSQL: select '{...}'::jsonb::text lists action, step_number, expected_outcome, critical_parameters.
+    expect(Object.keys(toRestJson(ExperimentRequest_StepSchema, message, { keys: "jsonb" }))).toEqual([
+      "action",
+      "step_number",
+      "expected_outcome",
+      "critical_parameters",
+    ]);
+    expect(exactRestMessage(ExperimentRequest_StepSchema, step, { keys: "jsonb" })).toBeUndefined();
   });
 });

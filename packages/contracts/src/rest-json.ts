@@ -8,6 +8,8 @@
  * - an enum value is its REST spelling (the `(petri.common.v1.rest_value)` option, else the value
  *   name without the enum's prefix in lower case, as write-vocabulary.mjs spells it), never the
  *   value name; the _UNSPECIFIED value has no spelling and is written as an absent field.
+ * A message marked `(petri.common.v1.rest_list)` is written as the array of its one repeated
+ * field: a list REST may leave out, told apart from an empty one by the message's presence.
  * Null counts as absent. Everything else (numbers, strings, maps, lists, presence of `optional`
  * fields, a well-known type such as google.protobuf.Value, which carries a REST union of a number
  * and a string or object) is protobuf-es's proto JSON. A model whose REST JSON writes absent values
@@ -25,6 +27,7 @@ import {
   hasOption,
   toJson,
 } from "@bufbuild/protobuf";
+import { rest_list } from "./gen/petri/common/v1/rest_list_pb.js";
 import { rest_value } from "./gen/petri/common/v1/rest_value_pb.js";
 
 /** Bad REST JSON for a message: `path` is where (`capabilities.instruments[0].name`). */
@@ -70,9 +73,15 @@ const at = (path: string, key: string | number) =>
 
 type Direction = "in" | "out";
 
-/** How toRestJson writes a field that can be absent (`optional` or a message) and is: left out, or null. */
+/**
+ * How toRestJson writes a field that can be absent (`optional` or a message) and is: left out, or
+ * null; and the order of an object's keys: the message's field order, or PostgreSQL's jsonb
+ * order (shorter keys first, then by their UTF-8 bytes), the order of a document the REST
+ * answer passes on as PostgreSQL's text of its jsonb (the experiment request, D321).
+ */
 export interface RestJsonOptions {
   readonly absent?: "omitted" | "null";
+  readonly keys?: "fields" | "jsonb";
 }
 
 /** Absent values written as null: what the results record and the acceptance evaluation show (D341). */
@@ -105,6 +114,29 @@ function convertEnum(
 /** Well-known types (google.protobuf.*) have their own JSON form, taken as it is. */
 const isWellKnown = (desc: DescMessage) => desc.typeName.startsWith("google.protobuf.");
 
+/** The repeated field of a `(petri.common.v1.rest_list)` message; undefined for other messages. */
+function restListField(desc: DescMessage): DescField | undefined {
+  if (!hasOption(desc, rest_list) || !getOption(desc, rest_list)) return undefined;
+  const [field, ...others] = desc.fields;
+  if (field?.fieldKind !== "list" || others.length > 0)
+    throw new Error(`${desc.typeName}: a rest_list message has exactly one field, a repeated one`);
+  return field;
+}
+
+/** A rest_list message: in, the REST array becomes the proto JSON object {values: [...]}; out, back. */
+function convertList(
+  field: DescField,
+  value: JsonValue,
+  path: string,
+  direction: Direction,
+  options: RestJsonOptions,
+): JsonValue {
+  const items = direction === "out" && isObject(value) ? (value[field.name] ?? []) : value;
+  // A repeated field converts to an array (or throws), never to undefined.
+  const list = convertField(field, items, path, direction, options) as JsonValue[];
+  return direction === "in" ? { [field.name]: list } : list;
+}
+
 function convertElement(
   element: Element,
   value: JsonValue,
@@ -113,6 +145,8 @@ function convertElement(
   options: RestJsonOptions,
 ) {
   if (element.kind === "enum") return convertEnum(element.desc, value, path, direction);
+  const listField = element.kind === "message" ? restListField(element.desc) : undefined;
+  if (listField) return convertList(listField, value, path, direction, options);
   if (element.kind === "message" && !isWellKnown(element.desc))
     return convertMessage(element.desc, value, path, direction, options);
   return value;
@@ -189,7 +223,25 @@ export function toRestJson<Desc extends DescMessage>(
   options: RestJsonOptions = {},
 ): JsonObject {
   const protoJson = toJson(schema, message, { useProtoFieldName: true, alwaysEmitImplicit: true });
-  return convertMessage(schema, protoJson, "", "out", options);
+  const json = convertMessage(schema, protoJson, "", "out", options);
+  return options.keys === "jsonb" ? (inJsonbOrder(json) as JsonObject) : json;
+}
+
+const utf8 = new TextEncoder();
+
+function jsonbKeyOrder(a: string, b: string): number {
+  const [x, y] = [utf8.encode(a), utf8.encode(b)];
+  if (x.length !== y.length) return x.length - y.length;
+  const differ = x.findIndex((byte, i) => byte !== y[i]);
+  return differ < 0 ? 0 : x[differ]! - y[differ]!;
+}
+
+/** Every object of `value` with its keys in PostgreSQL's jsonb order. */
+function inJsonbOrder(value: JsonValue): JsonValue {
+  if (Array.isArray(value)) return value.map(inJsonbOrder);
+  if (!isObject(value)) return value;
+  const keys = Object.keys(value).sort(jsonbKeyOrder);
+  return Object.fromEntries(keys.map((key) => [key, inJsonbOrder(value[key]!)]));
 }
 
 /**

@@ -2,6 +2,34 @@
 // Each enum's REST spellings in declaration order, their type, spelling -> enum value and back.
 import { ExperimentStatus } from "./gen/petri/experiments/v1/experiment_pb.js";
 import {
+  Aeration,
+  DilutionSeriesKind,
+  EnzymeAssayType,
+  GrowthMeasurement,
+  MicDilutionSeriesKind,
+  MicMethod,
+  OrganismSource,
+  PlateFormat,
+  PrimerProvider,
+  QpcrChemistry,
+  QpcrSampleType,
+  SangerTemplateType,
+  ViabilityAssayType,
+} from "./gen/petri/experiments/v1/request_sections_pb.js";
+import {
+  ConditionOperator,
+  DurationUnit,
+  PackageLevel,
+  PhotoDocumentation,
+  PreferredContact,
+  PriorWorkType,
+  ProcessedOutput,
+  ProtocolType,
+  RawDataFormat,
+  SubmitterType,
+  TemperatureUnit,
+} from "./gen/petri/experiments/v1/request_vocabulary_pb.js";
+import {
   AcceptanceVerdict,
   ConditionOutcome,
   ConfidenceLevel,
@@ -48,6 +76,20 @@ export const ACCEPTANCE_VERDICT_NAME_BY_VALUE: ReadonlyMap<AcceptanceVerdict, Ac
     [AcceptanceVerdict.INDETERMINATE, "indeterminate"],
   ]);
 
+/** petri.experiments.v1.Aeration, as spelled in the REST API. */
+export const AERATIONS = ["static", "shaking", "anaerobic"] as const;
+export type AerationName = (typeof AERATIONS)[number];
+export const AERATION_BY_NAME: Readonly<Record<AerationName, Aeration>> = {
+  static: Aeration.STATIC,
+  shaking: Aeration.SHAKING,
+  anaerobic: Aeration.ANAEROBIC,
+};
+export const AERATION_NAME_BY_VALUE: ReadonlyMap<Aeration, AerationName> = new Map([
+  [Aeration.STATIC, "static"],
+  [Aeration.SHAKING, "shaking"],
+  [Aeration.ANAEROBIC, "anaerobic"],
+]);
+
 /** petri.experiments.v1.BslLevel, as spelled in the REST API. */
 export const BSL_LEVELS = ["BSL-1", "BSL-2", "BSL-3", "BSL-4"] as const;
 export type BslLevelName = (typeof BSL_LEVELS)[number];
@@ -81,6 +123,31 @@ export const BUDGET_FLEXIBILITY_NAME_BY_VALUE: ReadonlyMap<BudgetFlexibility, Bu
     [BudgetFlexibility.FLEXIBLE_50, "flexible_50"],
   ]);
 
+/** petri.experiments.v1.ConditionOperator, as spelled in the REST API. */
+export const CONDITION_OPERATORS = ["gt", "gte", "lt", "lte", "eq", "neq", "between", "not_between"] as const;
+export type ConditionOperatorName = (typeof CONDITION_OPERATORS)[number];
+export const CONDITION_OPERATOR_BY_NAME: Readonly<Record<ConditionOperatorName, ConditionOperator>> = {
+  gt: ConditionOperator.GT,
+  gte: ConditionOperator.GTE,
+  lt: ConditionOperator.LT,
+  lte: ConditionOperator.LTE,
+  eq: ConditionOperator.EQ,
+  neq: ConditionOperator.NEQ,
+  between: ConditionOperator.BETWEEN,
+  not_between: ConditionOperator.NOT_BETWEEN,
+};
+export const CONDITION_OPERATOR_NAME_BY_VALUE: ReadonlyMap<ConditionOperator, ConditionOperatorName> =
+  new Map([
+    [ConditionOperator.GT, "gt"],
+    [ConditionOperator.GTE, "gte"],
+    [ConditionOperator.LT, "lt"],
+    [ConditionOperator.LTE, "lte"],
+    [ConditionOperator.EQ, "eq"],
+    [ConditionOperator.NEQ, "neq"],
+    [ConditionOperator.BETWEEN, "between"],
+    [ConditionOperator.NOT_BETWEEN, "not_between"],
+  ]);
+
 /** petri.experiments.v1.ConditionOutcome, as spelled in the REST API. */
 export const CONDITION_OUTCOMES = ["met", "not_met", "indeterminate"] as const;
 export type ConditionOutcomeName = (typeof CONDITION_OUTCOMES)[number];
@@ -110,6 +177,23 @@ export const CONFIDENCE_LEVEL_NAME_BY_VALUE: ReadonlyMap<ConfidenceLevel, Confid
   [ConfidenceLevel.LOW, "low"],
   [ConfidenceLevel.INCONCLUSIVE, "inconclusive"],
 ]);
+
+/** petri.experiments.v1.DilutionSeriesKind, as spelled in the REST API. */
+export const DILUTION_SERIES_KINDS = ["2-fold", "3-fold", "half-log", "custom"] as const;
+export type DilutionSeriesKindName = (typeof DILUTION_SERIES_KINDS)[number];
+export const DILUTION_SERIES_KIND_BY_NAME: Readonly<Record<DilutionSeriesKindName, DilutionSeriesKind>> = {
+  "2-fold": DilutionSeriesKind.TWO_FOLD,
+  "3-fold": DilutionSeriesKind.THREE_FOLD,
+  "half-log": DilutionSeriesKind.HALF_LOG,
+  custom: DilutionSeriesKind.CUSTOM,
+};
+export const DILUTION_SERIES_KIND_NAME_BY_VALUE: ReadonlyMap<DilutionSeriesKind, DilutionSeriesKindName> =
+  new Map([
+    [DilutionSeriesKind.TWO_FOLD, "2-fold"],
+    [DilutionSeriesKind.THREE_FOLD, "3-fold"],
+    [DilutionSeriesKind.HALF_LOG, "half-log"],
+    [DilutionSeriesKind.CUSTOM, "custom"],
+  ]);
 
 /** petri.experiments.v1.DisputeOutcome, as spelled in the REST API. */
 export const DISPUTE_OUTCOMES = ["requester", "operator", "split"] as const;
@@ -159,6 +243,49 @@ export const DISPUTE_STATUS_BY_NAME: Readonly<Record<DisputeStatusName, DisputeS
 export const DISPUTE_STATUS_NAME_BY_VALUE: ReadonlyMap<DisputeStatus, DisputeStatusName> = new Map([
   [DisputeStatus.OPEN, "open"],
   [DisputeStatus.RESOLVED, "resolved"],
+]);
+
+/** petri.experiments.v1.DurationUnit, as spelled in the REST API. */
+export const DURATION_UNITS = ["seconds", "minutes", "hours", "days"] as const;
+export type DurationUnitName = (typeof DURATION_UNITS)[number];
+export const DURATION_UNIT_BY_NAME: Readonly<Record<DurationUnitName, DurationUnit>> = {
+  seconds: DurationUnit.SECONDS,
+  minutes: DurationUnit.MINUTES,
+  hours: DurationUnit.HOURS,
+  days: DurationUnit.DAYS,
+};
+export const DURATION_UNIT_NAME_BY_VALUE: ReadonlyMap<DurationUnit, DurationUnitName> = new Map([
+  [DurationUnit.SECONDS, "seconds"],
+  [DurationUnit.MINUTES, "minutes"],
+  [DurationUnit.HOURS, "hours"],
+  [DurationUnit.DAYS, "days"],
+]);
+
+/** petri.experiments.v1.EnzymeAssayType, as spelled in the REST API. */
+export const ENZYME_ASSAY_TYPES = [
+  "COLORIMETRIC",
+  "FLUOROMETRIC",
+  "LUMINESCENT",
+  "RADIOMETRIC",
+  "COUPLED",
+  "OTHER",
+] as const;
+export type EnzymeAssayTypeName = (typeof ENZYME_ASSAY_TYPES)[number];
+export const ENZYME_ASSAY_TYPE_BY_NAME: Readonly<Record<EnzymeAssayTypeName, EnzymeAssayType>> = {
+  COLORIMETRIC: EnzymeAssayType.COLORIMETRIC,
+  FLUOROMETRIC: EnzymeAssayType.FLUOROMETRIC,
+  LUMINESCENT: EnzymeAssayType.LUMINESCENT,
+  RADIOMETRIC: EnzymeAssayType.RADIOMETRIC,
+  COUPLED: EnzymeAssayType.COUPLED,
+  OTHER: EnzymeAssayType.OTHER,
+};
+export const ENZYME_ASSAY_TYPE_NAME_BY_VALUE: ReadonlyMap<EnzymeAssayType, EnzymeAssayTypeName> = new Map([
+  [EnzymeAssayType.COLORIMETRIC, "COLORIMETRIC"],
+  [EnzymeAssayType.FLUOROMETRIC, "FLUOROMETRIC"],
+  [EnzymeAssayType.LUMINESCENT, "LUMINESCENT"],
+  [EnzymeAssayType.RADIOMETRIC, "RADIOMETRIC"],
+  [EnzymeAssayType.COUPLED, "COUPLED"],
+  [EnzymeAssayType.OTHER, "OTHER"],
 ]);
 
 /** petri.experiments.v1.ExperimentAction, as spelled in the REST API. */
@@ -301,6 +428,21 @@ export const FAILURE_CONDITION_STATUS_NAME_BY_VALUE: ReadonlyMap<
   [FailureConditionStatus.NOT_DETECTED, "not_detected"],
 ]);
 
+/** petri.experiments.v1.GrowthMeasurement, as spelled in the REST API. */
+export const GROWTH_MEASUREMENTS = ["OD600", "CFU", "both"] as const;
+export type GrowthMeasurementName = (typeof GROWTH_MEASUREMENTS)[number];
+export const GROWTH_MEASUREMENT_BY_NAME: Readonly<Record<GrowthMeasurementName, GrowthMeasurement>> = {
+  OD600: GrowthMeasurement.OD600,
+  CFU: GrowthMeasurement.CFU,
+  both: GrowthMeasurement.BOTH,
+};
+export const GROWTH_MEASUREMENT_NAME_BY_VALUE: ReadonlyMap<GrowthMeasurement, GrowthMeasurementName> =
+  new Map([
+    [GrowthMeasurement.OD600, "OD600"],
+    [GrowthMeasurement.CFU, "CFU"],
+    [GrowthMeasurement.BOTH, "both"],
+  ]);
+
 /** petri.experiments.v1.IssueSeverity, as spelled in the REST API. */
 export const ISSUE_SEVERITIES = ["low", "medium", "high", "critical"] as const;
 export type IssueSeverityName = (typeof ISSUE_SEVERITIES)[number];
@@ -315,6 +457,136 @@ export const ISSUE_SEVERITY_NAME_BY_VALUE: ReadonlyMap<IssueSeverity, IssueSever
   [IssueSeverity.MEDIUM, "medium"],
   [IssueSeverity.HIGH, "high"],
   [IssueSeverity.CRITICAL, "critical"],
+]);
+
+/** petri.experiments.v1.MicDilutionSeriesKind, as spelled in the REST API. */
+export const MIC_DILUTION_SERIES_KINDS = ["2-fold", "custom"] as const;
+export type MicDilutionSeriesKindName = (typeof MIC_DILUTION_SERIES_KINDS)[number];
+export const MIC_DILUTION_SERIES_KIND_BY_NAME: Readonly<
+  Record<MicDilutionSeriesKindName, MicDilutionSeriesKind>
+> = {
+  "2-fold": MicDilutionSeriesKind.TWO_FOLD,
+  custom: MicDilutionSeriesKind.CUSTOM,
+};
+export const MIC_DILUTION_SERIES_KIND_NAME_BY_VALUE: ReadonlyMap<
+  MicDilutionSeriesKind,
+  MicDilutionSeriesKindName
+> = new Map([
+  [MicDilutionSeriesKind.TWO_FOLD, "2-fold"],
+  [MicDilutionSeriesKind.CUSTOM, "custom"],
+]);
+
+/** petri.experiments.v1.MicMethod, as spelled in the REST API. */
+export const MIC_METHODS = ["broth_microdilution", "broth_macrodilution", "agar_dilution"] as const;
+export type MicMethodName = (typeof MIC_METHODS)[number];
+export const MIC_METHOD_BY_NAME: Readonly<Record<MicMethodName, MicMethod>> = {
+  broth_microdilution: MicMethod.BROTH_MICRODILUTION,
+  broth_macrodilution: MicMethod.BROTH_MACRODILUTION,
+  agar_dilution: MicMethod.AGAR_DILUTION,
+};
+export const MIC_METHOD_NAME_BY_VALUE: ReadonlyMap<MicMethod, MicMethodName> = new Map([
+  [MicMethod.BROTH_MICRODILUTION, "broth_microdilution"],
+  [MicMethod.BROTH_MACRODILUTION, "broth_macrodilution"],
+  [MicMethod.AGAR_DILUTION, "agar_dilution"],
+]);
+
+/** petri.experiments.v1.OrganismSource, as spelled in the REST API. */
+export const ORGANISM_SOURCES = ["ATCC", "DSMZ", "in_house", "other"] as const;
+export type OrganismSourceName = (typeof ORGANISM_SOURCES)[number];
+export const ORGANISM_SOURCE_BY_NAME: Readonly<Record<OrganismSourceName, OrganismSource>> = {
+  ATCC: OrganismSource.ATCC,
+  DSMZ: OrganismSource.DSMZ,
+  in_house: OrganismSource.IN_HOUSE,
+  other: OrganismSource.OTHER,
+};
+export const ORGANISM_SOURCE_NAME_BY_VALUE: ReadonlyMap<OrganismSource, OrganismSourceName> = new Map([
+  [OrganismSource.ATCC, "ATCC"],
+  [OrganismSource.DSMZ, "DSMZ"],
+  [OrganismSource.IN_HOUSE, "in_house"],
+  [OrganismSource.OTHER, "other"],
+]);
+
+/** petri.experiments.v1.PackageLevel, as spelled in the REST API. */
+export const PACKAGE_LEVELS = ["L0_RAW_ONLY", "L1_BASIC_QC", "L2_INTERPRETATION"] as const;
+export type PackageLevelName = (typeof PACKAGE_LEVELS)[number];
+export const PACKAGE_LEVEL_BY_NAME: Readonly<Record<PackageLevelName, PackageLevel>> = {
+  L0_RAW_ONLY: PackageLevel.L0_RAW_ONLY,
+  L1_BASIC_QC: PackageLevel.L1_BASIC_QC,
+  L2_INTERPRETATION: PackageLevel.L2_INTERPRETATION,
+};
+export const PACKAGE_LEVEL_NAME_BY_VALUE: ReadonlyMap<PackageLevel, PackageLevelName> = new Map([
+  [PackageLevel.L0_RAW_ONLY, "L0_RAW_ONLY"],
+  [PackageLevel.L1_BASIC_QC, "L1_BASIC_QC"],
+  [PackageLevel.L2_INTERPRETATION, "L2_INTERPRETATION"],
+]);
+
+/** petri.experiments.v1.PhotoDocumentation, as spelled in the REST API. */
+export const PHOTO_DOCUMENTATIONS = ["none", "key_steps", "all_steps"] as const;
+export type PhotoDocumentationName = (typeof PHOTO_DOCUMENTATIONS)[number];
+export const PHOTO_DOCUMENTATION_BY_NAME: Readonly<Record<PhotoDocumentationName, PhotoDocumentation>> = {
+  none: PhotoDocumentation.NONE,
+  key_steps: PhotoDocumentation.KEY_STEPS,
+  all_steps: PhotoDocumentation.ALL_STEPS,
+};
+export const PHOTO_DOCUMENTATION_NAME_BY_VALUE: ReadonlyMap<PhotoDocumentation, PhotoDocumentationName> =
+  new Map([
+    [PhotoDocumentation.NONE, "none"],
+    [PhotoDocumentation.KEY_STEPS, "key_steps"],
+    [PhotoDocumentation.ALL_STEPS, "all_steps"],
+  ]);
+
+/** petri.experiments.v1.PlateFormat, as spelled in the REST API. */
+export const PLATE_FORMATS = ["96-well", "384-well"] as const;
+export type PlateFormatName = (typeof PLATE_FORMATS)[number];
+export const PLATE_FORMAT_BY_NAME: Readonly<Record<PlateFormatName, PlateFormat>> = {
+  "96-well": PlateFormat.WELLS_96,
+  "384-well": PlateFormat.WELLS_384,
+};
+export const PLATE_FORMAT_NAME_BY_VALUE: ReadonlyMap<PlateFormat, PlateFormatName> = new Map([
+  [PlateFormat.WELLS_96, "96-well"],
+  [PlateFormat.WELLS_384, "384-well"],
+]);
+
+/** petri.experiments.v1.PreferredContact, as spelled in the REST API. */
+export const PREFERRED_CONTACTS = ["email", "webhook", "platform_only"] as const;
+export type PreferredContactName = (typeof PREFERRED_CONTACTS)[number];
+export const PREFERRED_CONTACT_BY_NAME: Readonly<Record<PreferredContactName, PreferredContact>> = {
+  email: PreferredContact.EMAIL,
+  webhook: PreferredContact.WEBHOOK,
+  platform_only: PreferredContact.PLATFORM_ONLY,
+};
+export const PREFERRED_CONTACT_NAME_BY_VALUE: ReadonlyMap<PreferredContact, PreferredContactName> = new Map([
+  [PreferredContact.EMAIL, "email"],
+  [PreferredContact.WEBHOOK, "webhook"],
+  [PreferredContact.PLATFORM_ONLY, "platform_only"],
+]);
+
+/** petri.experiments.v1.PrimerProvider, as spelled in the REST API. */
+export const PRIMER_PROVIDERS = ["requester", "operator"] as const;
+export type PrimerProviderName = (typeof PRIMER_PROVIDERS)[number];
+export const PRIMER_PROVIDER_BY_NAME: Readonly<Record<PrimerProviderName, PrimerProvider>> = {
+  requester: PrimerProvider.REQUESTER,
+  operator: PrimerProvider.OPERATOR,
+};
+export const PRIMER_PROVIDER_NAME_BY_VALUE: ReadonlyMap<PrimerProvider, PrimerProviderName> = new Map([
+  [PrimerProvider.REQUESTER, "requester"],
+  [PrimerProvider.OPERATOR, "operator"],
+]);
+
+/** petri.experiments.v1.PriorWorkType, as spelled in the REST API. */
+export const PRIOR_WORK_TYPES = ["doi", "pmid", "url", "experiment"] as const;
+export type PriorWorkTypeName = (typeof PRIOR_WORK_TYPES)[number];
+export const PRIOR_WORK_TYPE_BY_NAME: Readonly<Record<PriorWorkTypeName, PriorWorkType>> = {
+  doi: PriorWorkType.DOI,
+  pmid: PriorWorkType.PMID,
+  url: PriorWorkType.URL,
+  experiment: PriorWorkType.EXPERIMENT,
+};
+export const PRIOR_WORK_TYPE_NAME_BY_VALUE: ReadonlyMap<PriorWorkType, PriorWorkTypeName> = new Map([
+  [PriorWorkType.DOI, "doi"],
+  [PriorWorkType.PMID, "pmid"],
+  [PriorWorkType.URL, "url"],
+  [PriorWorkType.EXPERIMENT, "experiment"],
 ]);
 
 /** petri.experiments.v1.PrivacyLevel, as spelled in the REST API. */
@@ -333,6 +605,140 @@ export const PRIVACY_LEVEL_NAME_BY_VALUE: ReadonlyMap<PrivacyLevel, PrivacyLevel
   [PrivacyLevel.PRIVATE, "private"],
 ]);
 
+/** petri.experiments.v1.ProcessedOutput, as spelled in the REST API. */
+export const PROCESSED_OUTPUTS = [
+  "ALIGNMENT_VS_REFERENCE",
+  "VARIANT_CALLS",
+  "CT_TABLE",
+  "DDCT_FOLD_CHANGE",
+  "AMPLIFICATION_PLOTS",
+  "MELT_CURVES",
+  "NORMALIZED_VIABILITY_PERCENT",
+  "IC50_CURVE_FIT",
+  "KINETIC_PARAMETERS",
+  "GROWTH_RATE_LAG_MAXOD",
+  "MIC_VALUE",
+  "MBC_VALUE",
+  "ZONE_DIAMETER_MM",
+  "QC_SUMMARY",
+  "ANALYSIS_NOTEBOOK",
+] as const;
+export type ProcessedOutputName = (typeof PROCESSED_OUTPUTS)[number];
+export const PROCESSED_OUTPUT_BY_NAME: Readonly<Record<ProcessedOutputName, ProcessedOutput>> = {
+  ALIGNMENT_VS_REFERENCE: ProcessedOutput.ALIGNMENT_VS_REFERENCE,
+  VARIANT_CALLS: ProcessedOutput.VARIANT_CALLS,
+  CT_TABLE: ProcessedOutput.CT_TABLE,
+  DDCT_FOLD_CHANGE: ProcessedOutput.DDCT_FOLD_CHANGE,
+  AMPLIFICATION_PLOTS: ProcessedOutput.AMPLIFICATION_PLOTS,
+  MELT_CURVES: ProcessedOutput.MELT_CURVES,
+  NORMALIZED_VIABILITY_PERCENT: ProcessedOutput.NORMALIZED_VIABILITY_PERCENT,
+  IC50_CURVE_FIT: ProcessedOutput.IC50_CURVE_FIT,
+  KINETIC_PARAMETERS: ProcessedOutput.KINETIC_PARAMETERS,
+  GROWTH_RATE_LAG_MAXOD: ProcessedOutput.GROWTH_RATE_LAG_MAXOD,
+  MIC_VALUE: ProcessedOutput.MIC_VALUE,
+  MBC_VALUE: ProcessedOutput.MBC_VALUE,
+  ZONE_DIAMETER_MM: ProcessedOutput.ZONE_DIAMETER_MM,
+  QC_SUMMARY: ProcessedOutput.QC_SUMMARY,
+  ANALYSIS_NOTEBOOK: ProcessedOutput.ANALYSIS_NOTEBOOK,
+};
+export const PROCESSED_OUTPUT_NAME_BY_VALUE: ReadonlyMap<ProcessedOutput, ProcessedOutputName> = new Map([
+  [ProcessedOutput.ALIGNMENT_VS_REFERENCE, "ALIGNMENT_VS_REFERENCE"],
+  [ProcessedOutput.VARIANT_CALLS, "VARIANT_CALLS"],
+  [ProcessedOutput.CT_TABLE, "CT_TABLE"],
+  [ProcessedOutput.DDCT_FOLD_CHANGE, "DDCT_FOLD_CHANGE"],
+  [ProcessedOutput.AMPLIFICATION_PLOTS, "AMPLIFICATION_PLOTS"],
+  [ProcessedOutput.MELT_CURVES, "MELT_CURVES"],
+  [ProcessedOutput.NORMALIZED_VIABILITY_PERCENT, "NORMALIZED_VIABILITY_PERCENT"],
+  [ProcessedOutput.IC50_CURVE_FIT, "IC50_CURVE_FIT"],
+  [ProcessedOutput.KINETIC_PARAMETERS, "KINETIC_PARAMETERS"],
+  [ProcessedOutput.GROWTH_RATE_LAG_MAXOD, "GROWTH_RATE_LAG_MAXOD"],
+  [ProcessedOutput.MIC_VALUE, "MIC_VALUE"],
+  [ProcessedOutput.MBC_VALUE, "MBC_VALUE"],
+  [ProcessedOutput.ZONE_DIAMETER_MM, "ZONE_DIAMETER_MM"],
+  [ProcessedOutput.QC_SUMMARY, "QC_SUMMARY"],
+  [ProcessedOutput.ANALYSIS_NOTEBOOK, "ANALYSIS_NOTEBOOK"],
+]);
+
+/** petri.experiments.v1.ProtocolType, as spelled in the REST API. */
+export const PROTOCOL_TYPES = ["standard_template", "custom", "protocol_design_requested"] as const;
+export type ProtocolTypeName = (typeof PROTOCOL_TYPES)[number];
+export const PROTOCOL_TYPE_BY_NAME: Readonly<Record<ProtocolTypeName, ProtocolType>> = {
+  standard_template: ProtocolType.STANDARD_TEMPLATE,
+  custom: ProtocolType.CUSTOM,
+  protocol_design_requested: ProtocolType.PROTOCOL_DESIGN_REQUESTED,
+};
+export const PROTOCOL_TYPE_NAME_BY_VALUE: ReadonlyMap<ProtocolType, ProtocolTypeName> = new Map([
+  [ProtocolType.STANDARD_TEMPLATE, "standard_template"],
+  [ProtocolType.CUSTOM, "custom"],
+  [ProtocolType.PROTOCOL_DESIGN_REQUESTED, "protocol_design_requested"],
+]);
+
+/** petri.experiments.v1.QpcrChemistry, as spelled in the REST API. */
+export const QPCR_CHEMISTRIES = ["SYBR_GREEN", "TAQMAN", "OTHER"] as const;
+export type QpcrChemistryName = (typeof QPCR_CHEMISTRIES)[number];
+export const QPCR_CHEMISTRY_BY_NAME: Readonly<Record<QpcrChemistryName, QpcrChemistry>> = {
+  SYBR_GREEN: QpcrChemistry.SYBR_GREEN,
+  TAQMAN: QpcrChemistry.TAQMAN,
+  OTHER: QpcrChemistry.OTHER,
+};
+export const QPCR_CHEMISTRY_NAME_BY_VALUE: ReadonlyMap<QpcrChemistry, QpcrChemistryName> = new Map([
+  [QpcrChemistry.SYBR_GREEN, "SYBR_GREEN"],
+  [QpcrChemistry.TAQMAN, "TAQMAN"],
+  [QpcrChemistry.OTHER, "OTHER"],
+]);
+
+/** petri.experiments.v1.QpcrSampleType, as spelled in the REST API. */
+export const QPCR_SAMPLE_TYPES = ["cDNA", "RNA", "gDNA", "cells"] as const;
+export type QpcrSampleTypeName = (typeof QPCR_SAMPLE_TYPES)[number];
+export const QPCR_SAMPLE_TYPE_BY_NAME: Readonly<Record<QpcrSampleTypeName, QpcrSampleType>> = {
+  cDNA: QpcrSampleType.CDNA,
+  RNA: QpcrSampleType.RNA,
+  gDNA: QpcrSampleType.GDNA,
+  cells: QpcrSampleType.CELLS,
+};
+export const QPCR_SAMPLE_TYPE_NAME_BY_VALUE: ReadonlyMap<QpcrSampleType, QpcrSampleTypeName> = new Map([
+  [QpcrSampleType.CDNA, "cDNA"],
+  [QpcrSampleType.RNA, "RNA"],
+  [QpcrSampleType.GDNA, "gDNA"],
+  [QpcrSampleType.CELLS, "cells"],
+]);
+
+/** petri.experiments.v1.RawDataFormat, as spelled in the REST API. */
+export const RAW_DATA_FORMATS = [
+  "CSV",
+  "XLSX",
+  "AB1",
+  "SEQ",
+  "FASTQ",
+  "INSTRUMENT_EXPORT",
+  "IMAGE_FILES",
+  "PDF_REPORT",
+  "JSON",
+] as const;
+export type RawDataFormatName = (typeof RAW_DATA_FORMATS)[number];
+export const RAW_DATA_FORMAT_BY_NAME: Readonly<Record<RawDataFormatName, RawDataFormat>> = {
+  CSV: RawDataFormat.CSV,
+  XLSX: RawDataFormat.XLSX,
+  AB1: RawDataFormat.AB1,
+  SEQ: RawDataFormat.SEQ,
+  FASTQ: RawDataFormat.FASTQ,
+  INSTRUMENT_EXPORT: RawDataFormat.INSTRUMENT_EXPORT,
+  IMAGE_FILES: RawDataFormat.IMAGE_FILES,
+  PDF_REPORT: RawDataFormat.PDF_REPORT,
+  JSON: RawDataFormat.JSON,
+};
+export const RAW_DATA_FORMAT_NAME_BY_VALUE: ReadonlyMap<RawDataFormat, RawDataFormatName> = new Map([
+  [RawDataFormat.CSV, "CSV"],
+  [RawDataFormat.XLSX, "XLSX"],
+  [RawDataFormat.AB1, "AB1"],
+  [RawDataFormat.SEQ, "SEQ"],
+  [RawDataFormat.FASTQ, "FASTQ"],
+  [RawDataFormat.INSTRUMENT_EXPORT, "INSTRUMENT_EXPORT"],
+  [RawDataFormat.IMAGE_FILES, "IMAGE_FILES"],
+  [RawDataFormat.PDF_REPORT, "PDF_REPORT"],
+  [RawDataFormat.JSON, "JSON"],
+]);
+
 /** petri.experiments.v1.RecomputationStatus, as spelled in the REST API. */
 export const RECOMPUTATION_STATUSES = ["computed", "not_applicable", "unsupported_test"] as const;
 export type RecomputationStatusName = (typeof RECOMPUTATION_STATUSES)[number];
@@ -346,6 +752,21 @@ export const RECOMPUTATION_STATUS_NAME_BY_VALUE: ReadonlyMap<RecomputationStatus
     [RecomputationStatus.COMPUTED, "computed"],
     [RecomputationStatus.NOT_APPLICABLE, "not_applicable"],
     [RecomputationStatus.UNSUPPORTED_TEST, "unsupported_test"],
+  ]);
+
+/** petri.experiments.v1.SangerTemplateType, as spelled in the REST API. */
+export const SANGER_TEMPLATE_TYPES = ["plasmid", "pcr_product", "genomic"] as const;
+export type SangerTemplateTypeName = (typeof SANGER_TEMPLATE_TYPES)[number];
+export const SANGER_TEMPLATE_TYPE_BY_NAME: Readonly<Record<SangerTemplateTypeName, SangerTemplateType>> = {
+  plasmid: SangerTemplateType.PLASMID,
+  pcr_product: SangerTemplateType.PCR_PRODUCT,
+  genomic: SangerTemplateType.GENOMIC,
+};
+export const SANGER_TEMPLATE_TYPE_NAME_BY_VALUE: ReadonlyMap<SangerTemplateType, SangerTemplateTypeName> =
+  new Map([
+    [SangerTemplateType.PLASMID, "plasmid"],
+    [SangerTemplateType.PCR_PRODUCT, "pcr_product"],
+    [SangerTemplateType.GENOMIC, "genomic"],
   ]);
 
 /** petri.experiments.v1.SignificanceStatus, as spelled in the REST API. */
@@ -381,6 +802,34 @@ export const STATISTICAL_TEST_NAME_BY_VALUE: ReadonlyMap<StatisticalTest, Statis
   [StatisticalTest.FISHER_EXACT, "fisher_exact"],
 ]);
 
+/** petri.experiments.v1.SubmitterType, as spelled in the REST API. */
+export const SUBMITTER_TYPES = ["human", "ai_agent", "automated_pipeline"] as const;
+export type SubmitterTypeName = (typeof SUBMITTER_TYPES)[number];
+export const SUBMITTER_TYPE_BY_NAME: Readonly<Record<SubmitterTypeName, SubmitterType>> = {
+  human: SubmitterType.HUMAN,
+  ai_agent: SubmitterType.AI_AGENT,
+  automated_pipeline: SubmitterType.AUTOMATED_PIPELINE,
+};
+export const SUBMITTER_TYPE_NAME_BY_VALUE: ReadonlyMap<SubmitterType, SubmitterTypeName> = new Map([
+  [SubmitterType.HUMAN, "human"],
+  [SubmitterType.AI_AGENT, "ai_agent"],
+  [SubmitterType.AUTOMATED_PIPELINE, "automated_pipeline"],
+]);
+
+/** petri.experiments.v1.TemperatureUnit, as spelled in the REST API. */
+export const TEMPERATURE_UNITS = ["C", "F", "K"] as const;
+export type TemperatureUnitName = (typeof TEMPERATURE_UNITS)[number];
+export const TEMPERATURE_UNIT_BY_NAME: Readonly<Record<TemperatureUnitName, TemperatureUnit>> = {
+  C: TemperatureUnit.CELSIUS,
+  F: TemperatureUnit.FAHRENHEIT,
+  K: TemperatureUnit.KELVIN,
+};
+export const TEMPERATURE_UNIT_NAME_BY_VALUE: ReadonlyMap<TemperatureUnit, TemperatureUnitName> = new Map([
+  [TemperatureUnit.CELSIUS, "C"],
+  [TemperatureUnit.FAHRENHEIT, "F"],
+  [TemperatureUnit.KELVIN, "K"],
+]);
+
 /** petri.experiments.v1.TurnaroundPriority, as spelled in the REST API. */
 export const TURNAROUND_PRIORITIES = ["standard", "expedited", "urgent"] as const;
 export type TurnaroundPriorityName = (typeof TURNAROUND_PRIORITIES)[number];
@@ -409,6 +858,34 @@ export const UNIT_CHECK_NAME_BY_VALUE: ReadonlyMap<UnitCheck, UnitCheckName> = n
   [UnitCheck.MISMATCH, "mismatch"],
   [UnitCheck.NOT_CHECKED, "not_checked"],
 ]);
+
+/** petri.experiments.v1.ViabilityAssayType, as spelled in the REST API. */
+export const VIABILITY_ASSAY_TYPES = [
+  "CELLTITER_GLO",
+  "MTT",
+  "MTS",
+  "RESAZURIN",
+  "LIVE_DEAD",
+  "OTHER",
+] as const;
+export type ViabilityAssayTypeName = (typeof VIABILITY_ASSAY_TYPES)[number];
+export const VIABILITY_ASSAY_TYPE_BY_NAME: Readonly<Record<ViabilityAssayTypeName, ViabilityAssayType>> = {
+  CELLTITER_GLO: ViabilityAssayType.CELLTITER_GLO,
+  MTT: ViabilityAssayType.MTT,
+  MTS: ViabilityAssayType.MTS,
+  RESAZURIN: ViabilityAssayType.RESAZURIN,
+  LIVE_DEAD: ViabilityAssayType.LIVE_DEAD,
+  OTHER: ViabilityAssayType.OTHER,
+};
+export const VIABILITY_ASSAY_TYPE_NAME_BY_VALUE: ReadonlyMap<ViabilityAssayType, ViabilityAssayTypeName> =
+  new Map([
+    [ViabilityAssayType.CELLTITER_GLO, "CELLTITER_GLO"],
+    [ViabilityAssayType.MTT, "MTT"],
+    [ViabilityAssayType.MTS, "MTS"],
+    [ViabilityAssayType.RESAZURIN, "RESAZURIN"],
+    [ViabilityAssayType.LIVE_DEAD, "LIVE_DEAD"],
+    [ViabilityAssayType.OTHER, "OTHER"],
+  ]);
 
 /** petri.identity.v1.QuotaPolicy, as spelled in the REST API. */
 export const QUOTA_POLICIES = ["account", "anonymous", "auth_failures", "credential_failures"] as const;

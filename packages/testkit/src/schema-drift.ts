@@ -3,8 +3,11 @@
  * lenient spellings and limits) and by a proto message (its one wire definition, decisions.md
  * D335), drift tests compare the two: field names, nesting, list/map and enum spellings.
  * `zodMessageMismatches` lists every difference ([] when none); it reads zod 4's `def`.
+ * A `(petri.common.v1.rest_list)` message is compared as its list; google.protobuf.Struct as a
+ * zod record; google.protobuf.Value holds any JSON (a REST union), so any zod type matches it.
  */
-import type { DescField, DescMessage } from "@bufbuild/protobuf";
+import { type DescField, type DescMessage, getOption, hasOption } from "@bufbuild/protobuf";
+import { rest_list } from "@petri/contracts/common";
 import { restSpellings } from "@petri/contracts/rest-json";
 
 type Def = { type: string; [key: string]: unknown };
@@ -39,8 +42,20 @@ export function zodMessageMismatches(schema: unknown, desc: DescMessage, path = 
   return out;
 }
 
-function fieldMismatches(schema: unknown, field: DescField, path: string): string[] {
+/** The repeated field a `(petri.common.v1.rest_list)` message stands for in REST. */
+function listOf(field: DescField): DescField | undefined {
+  const message = field.fieldKind === "message" ? field.message : undefined;
+  return message && hasOption(message, rest_list) && getOption(message, rest_list)
+    ? message.fields[0]
+    : undefined;
+}
+
+function fieldMismatches(schema: unknown, declared: DescField, path: string): string[] {
+  const field = listOf(declared) ?? declared;
   let def = unwrap(schema);
+  if (field.message?.typeName === "google.protobuf.Value") return [];
+  if (field.message?.typeName === "google.protobuf.Struct")
+    return def.type === "record" ? [] : [`${path}: zod ${def.type}, proto google.protobuf.Struct`];
   if (field.fieldKind === "list" || field.fieldKind === "map") {
     const expected = field.fieldKind === "list" ? "array" : "record";
     if (def.type !== expected) return [`${path}: zod ${def.type}, proto ${field.fieldKind}`];
