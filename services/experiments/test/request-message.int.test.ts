@@ -1,7 +1,7 @@
 /**
  * The stored experiment request as GetExperiment carries it (PostgreSQL's text of its jsonb,
  * D321, which REST passes on) maps onto the ExperimentRequest message and back to exactly that
- * text, keys in jsonb order (decisions.md D-NEW-1): every intake fixture, drafts too, on
+ * text, keys in jsonb order (decisions.md D348): every intake fixture, drafts too, on
  * PostgreSQL and PGlite.
  */
 import { ExperimentRequestSchema } from "@petri/contracts/experiments";

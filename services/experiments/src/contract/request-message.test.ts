@@ -1,6 +1,6 @@
 /**
  * The proto message petri.experiments.v1.ExperimentRequest is the one definition of the stored
- * experiment request's shape (decisions.md D-NEW-1): the stored form of every intake fixture,
+ * experiment request's shape (decisions.md D348): the stored form of every intake fixture,
  * as the service's validation normalises it, maps onto the message and back to exactly the same
  * JSON text, and so do drafts, except one lacking a required list (a repeated field cannot be
  * absent).

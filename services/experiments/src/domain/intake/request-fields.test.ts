@@ -1,6 +1,6 @@
 /**
  * The intake's zod schemas validate what a client sends (second spellings, limits, every error
- * at once); the ExperimentRequest message defines the stored request (decisions.md D-NEW-1).
+ * at once); the ExperimentRequest message defines the stored request (decisions.md D348).
  * Until the service validates the typed message, the two describe the same model twice: this
  * test fails when they name different fields, nest differently, or spell an enum differently.
  * The only fields the zod schemas may have alone are the second spellings, which the stored
