@@ -15,6 +15,7 @@ import {
   ResultsSubmittedSchema,
 } from "./experiments.js";
 import { SubmissionStatusChangedSchema } from "./cloudlabs.js";
+import { HypothesisSavedSchema } from "./hypotheses.js";
 import {
   AccessTokenRevokedSchema,
   AccountAccessChangedSchema,
@@ -73,6 +74,9 @@ export const events = {
       OperatorEligibilityChangedSchema,
     ),
     paymentUpdated: event("marketplace", "payment_updated", PaymentUpdatedSchema),
+  },
+  hypotheses: {
+    hypothesisSaved: event("hypotheses", "hypothesis_saved", HypothesisSavedSchema),
   },
   cloudlabs: {
     submissionStatusChanged: event("cloudlabs", "submission_status_changed", SubmissionStatusChangedSchema),

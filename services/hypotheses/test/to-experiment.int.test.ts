@@ -110,12 +110,15 @@ describe.each(ENGINES)("to-experiment on %s", (engine) => {
           sourceHypothesisId: hypothesis.id,
         }),
       });
-    await applyExperimentSubmitted(h.db, event(first), h.clock.now(), logger);
+    // As the consumer runs it: in a transaction, which also records the hypothesis's event.
+    const apply = (submitted: ReturnType<typeof event>) =>
+      h.db.transaction().execute((trx) => applyExperimentSubmitted(trx, submitted, h.clock.now(), logger));
+    await apply(event(first));
     const second = newId("exp");
-    await applyExperimentSubmitted(h.db, event(second), h.clock.now(), logger);
-    await applyExperimentSubmitted(h.db, event(second), h.clock.now(), logger);
+    await apply(event(second));
+    await apply(event(second));
     // An experiment of another account naming this hypothesis changes nothing.
-    await applyExperimentSubmitted(h.db, event(newId("exp"), requester().accountId), h.clock.now(), logger);
+    await apply(event(newId("exp"), requester().accountId));
     const { hypothesis: read } = await h.as(owner).getHypothesis({ hypothesisId: hypothesis.id });
     expect(read).toMatchObject({ status: "USED", experimentsCount: 2 });
     // USED is no longer editable.

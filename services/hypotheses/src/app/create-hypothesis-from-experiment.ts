@@ -10,6 +10,7 @@ import { insertHypothesis } from "../db/hypotheses.js";
 import { hypothesisFromExperiment } from "../domain/from-experiment.js";
 import type { Hypothesis } from "../domain/hypothesis.js";
 import type { ChangingDeps } from "./deps.js";
+import { recordHypothesisSaved } from "./hypothesis-events.js";
 
 export interface FromExperimentDeps extends ChangingDeps {
   arrivals: ReadModelArrivals;
@@ -30,15 +31,19 @@ export function makeCreateHypothesisFromExperiment(deps: FromExperimentDeps) {
     if (!experiment) throw new NotFoundError("experiment", input.experimentId);
     const content = hypothesisFromExperiment(principal.accountId, experiment, input.title);
     const now = deps.clock.now();
-    return insertHypothesis(deps.db, {
-      id: newId("hyp", now),
-      ownerAccountId: principal.accountId,
-      ...content,
-      status: "DRAFT",
-      experimentsCount: 0,
-      version: 1,
-      createdAt: now,
-      updatedAt: now,
+    return deps.unitOfWork.run(async (trx) => {
+      const saved = await insertHypothesis(trx, {
+        id: newId("hyp", now),
+        ownerAccountId: principal.accountId,
+        ...content,
+        status: "DRAFT",
+        experimentsCount: 0,
+        version: 1,
+        createdAt: now,
+        updatedAt: now,
+      });
+      await recordHypothesisSaved(trx, saved, now);
+      return saved;
     });
   };
 }

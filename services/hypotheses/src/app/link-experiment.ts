@@ -2,6 +2,7 @@ import { type Principal, ValidationError, isId } from "@petri/service-kit";
 import { linkExperiment } from "../db/hypotheses.js";
 import type { Hypothesis } from "../domain/hypothesis.js";
 import type { ChangingDeps } from "./deps.js";
+import { recordHypothesisSaved } from "./hypothesis-events.js";
 import { ownedHypothesis } from "./owned-hypothesis.js";
 
 /**
@@ -21,7 +22,10 @@ export function makeLinkExperiment(deps: ChangingDeps) {
       ]);
     return deps.unitOfWork.run(async (trx) => {
       const hypothesis = await ownedHypothesis(trx, principal, input.hypothesisId);
-      return linkExperiment(trx, hypothesis.id, input.experimentId, deps.clock.now());
+      const now = deps.clock.now();
+      const outcome = await linkExperiment(trx, hypothesis.id, input.experimentId, now);
+      if (outcome.linked) await recordHypothesisSaved(trx, outcome.hypothesis, now);
+      return outcome.hypothesis;
     });
   };
 }

@@ -26,3 +26,11 @@ export function hypothesisMessage(hypothesis: Hypothesis): HypothesisMessage {
     updatedAt: timestampFromDate(hypothesis.updatedAt),
   });
 }
+
+/**
+ * The hypothesis as HypothesisSaved carries it: the message without the engine's response,
+ * which may be large and which no consumer reads.
+ */
+export function savedHypothesisMessage(hypothesis: Hypothesis): HypothesisMessage {
+  return hypothesisMessage({ ...hypothesis, engineResponse: null });
+}

@@ -138,14 +138,15 @@ export async function listHypotheses(
 /**
  * Records that `experimentId` was created from the hypothesis: the first time, experiments_count
  * grows by one, a DRAFT becomes USED (an ARCHIVED one stays archived) and the version is bumped;
- * again, nothing changes. Returns the hypothesis as it is afterwards.
+ * again, nothing changes. Returns the hypothesis as it is afterwards, and whether this call
+ * changed it.
  */
 export async function linkExperiment(
   db: Kysely<HypothesesDb>,
   hypothesisId: string,
   experimentId: string,
   now: Date,
-): Promise<Hypothesis> {
+): Promise<{ hypothesis: Hypothesis; linked: boolean }> {
   const inserted = await db
     .insertInto("hypothesis_experiments")
     .values({ hypothesis_id: hypothesisId, experiment_id: experimentId, linked_at: now })
@@ -164,12 +165,12 @@ export async function linkExperiment(
       .where("id", "=", hypothesisId)
       .returningAll()
       .executeTakeFirstOrThrow();
-    return hypothesisOf(row);
+    return { hypothesis: hypothesisOf(row), linked: true };
   }
   const row = await db
     .selectFrom("hypotheses")
     .selectAll()
     .where("id", "=", hypothesisId)
     .executeTakeFirstOrThrow();
-  return hypothesisOf(row);
+  return { hypothesis: hypothesisOf(row), linked: false };
 }

@@ -9,6 +9,7 @@ import type { Logger } from "@petri/service-kit";
 import type { Kysely } from "kysely";
 import { findHypothesis, linkExperiment } from "../db/hypotheses.js";
 import type { HypothesesDb } from "../db/schema.js";
+import { recordHypothesisSaved } from "../app/hypothesis-events.js";
 
 /** Only an experiment created from a hypothesis has anything to link (checked before any I/O). */
 export function namesSourceHypothesis(event: ExperimentSubmitted): boolean {
@@ -31,5 +32,6 @@ export async function applyExperimentSubmitted(
     );
     return;
   }
-  await linkExperiment(trx, hypothesis.id, experiment.id, now);
+  const outcome = await linkExperiment(trx, hypothesis.id, experiment.id, now);
+  if (outcome.linked) await recordHypothesisSaved(trx, outcome.hypothesis, now);
 }

@@ -2,12 +2,58 @@
 // @generated from file petri/hypotheses/v1/events.proto (package petri.hypotheses.v1, syntax proto3)
 /* eslint-disable */
 
-import type { GenFile } from "@bufbuild/protobuf/codegenv2";
-import { fileDesc } from "@bufbuild/protobuf/codegenv2";
+import type { GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
+import { fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
+import type { Hypothesis, HypothesisJson } from "./hypothesis_pb.js";
+import { file_petri_hypotheses_v1_hypothesis } from "./hypothesis_pb.js";
+import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file petri/hypotheses/v1/events.proto.
  */
 export const file_petri_hypotheses_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("CiBwZXRyaS9oeXBvdGhlc2VzL3YxL2V2ZW50cy5wcm90bxITcGV0cmkuaHlwb3RoZXNlcy52MWIGcHJvdG8z");
+  fileDesc("CiBwZXRyaS9oeXBvdGhlc2VzL3YxL2V2ZW50cy5wcm90bxITcGV0cmkuaHlwb3RoZXNlcy52MSJGCg9IeXBvdGhlc2lzU2F2ZWQSMwoKaHlwb3RoZXNpcxgBIAEoCzIfLnBldHJpLmh5cG90aGVzZXMudjEuSHlwb3RoZXNpc2IGcHJvdG8z", [file_petri_hypotheses_v1_hypothesis]);
+
+/**
+ * petri.hypotheses.hypothesis_saved: a hypothesis was created, changed, archived or linked to
+ * an experiment (USED, experiments_count), or back-filled once for a hypothesis stored before
+ * these events existed. Carries the hypothesis after the change; its version orders the changes
+ * (the back-fill carries the stored version, so it never overtakes a later change). The
+ * experiments service builds "an experiment from hypothesis H" from it (owner, status, title,
+ * statement, null hypothesis, type, intake draft). engine_response_json is left empty: it is
+ * the engine's whole answer, possibly large, and no consumer reads it.
+ *
+ * @generated from message petri.hypotheses.v1.HypothesisSaved
+ */
+export type HypothesisSaved = Message<"petri.hypotheses.v1.HypothesisSaved"> & {
+  /**
+   * @generated from field: petri.hypotheses.v1.Hypothesis hypothesis = 1;
+   */
+  hypothesis?: Hypothesis | undefined;
+};
+
+/**
+ * petri.hypotheses.hypothesis_saved: a hypothesis was created, changed, archived or linked to
+ * an experiment (USED, experiments_count), or back-filled once for a hypothesis stored before
+ * these events existed. Carries the hypothesis after the change; its version orders the changes
+ * (the back-fill carries the stored version, so it never overtakes a later change). The
+ * experiments service builds "an experiment from hypothesis H" from it (owner, status, title,
+ * statement, null hypothesis, type, intake draft). engine_response_json is left empty: it is
+ * the engine's whole answer, possibly large, and no consumer reads it.
+ *
+ * @generated from message petri.hypotheses.v1.HypothesisSaved
+ */
+export type HypothesisSavedJson = {
+  /**
+   * @generated from field: petri.hypotheses.v1.Hypothesis hypothesis = 1;
+   */
+  hypothesis?: HypothesisJson;
+};
+
+/**
+ * Describes the message petri.hypotheses.v1.HypothesisSaved.
+ * Use `create(HypothesisSavedSchema)` to create a new message.
+ */
+export const HypothesisSavedSchema: GenMessage<HypothesisSaved, {jsonType: HypothesisSavedJson}> = /*@__PURE__*/
+  messageDesc(file_petri_hypotheses_v1_events, 0);
 
