@@ -1,13 +1,19 @@
 import { ExperimentsService } from "@petri/contracts/experiments";
 import { createUnitOfWork } from "@petri/events";
 import { type ServiceDeps, createServiceRuntime } from "@petri/host";
-import type { HostedService } from "@petri/service-kit";
+import {
+  type HostedService,
+  READ_MODEL_WAIT,
+  ReadModelArrivals,
+  type ReadModelWait,
+} from "@petri/service-kit";
 import { makeAcceptProtocolProposal } from "./app/accept-protocol-proposal.js";
 import { makeApproveResults } from "./app/approve-results.js";
 import { makeApproveReview } from "./app/approve-review.js";
 import { makeCancelExperiment } from "./app/cancel-experiment.js";
 import { makeClaimExperiment } from "./app/claim-experiment.js";
 import { makeCreateExperiment } from "./app/create-experiment.js";
+import { makeCreateExperimentFromHypothesis } from "./app/create-experiment-from-hypothesis.js";
 import { makeDisputeResults } from "./app/dispute-results.js";
 import { makeEstimateExperiment } from "./app/estimate-experiment.js";
 import { makeGetDispute } from "./app/get-dispute.js";
@@ -59,6 +65,8 @@ export interface ExperimentsServiceOptions {
    * the TESTS-ONLY allowlist (PETRI_WEBHOOK_TEST_ALLOWLIST; production: AddressAllowlist.empty).
    */
   webhookUrlCheck: WebhookUrlCheckOptions;
+  /** How long to-experiment waits for a hypothesis saved a moment ago (default READ_MODEL_WAIT). */
+  hypothesisViewWait?: ReadModelWait;
 }
 
 function isBlobStore(value: BlobStoreConfig | BlobStore): value is BlobStore {
@@ -76,11 +84,12 @@ export function createExperimentsService(
   options: ExperimentsServiceOptions,
 ): ExperimentsHostedService {
   const { clock } = deps;
+  const arrivals = new ReadModelArrivals();
   const runtime = createServiceRuntime<ExperimentsDb>({
     ...deps,
     service: "experiments",
     migrations: experimentsMigrations,
-    consumers: experimentsConsumers({ clock }),
+    consumers: experimentsConsumers({ clock, arrivals }),
   });
   const { db } = runtime;
   const unitOfWork = createUnitOfWork(db, runtime.committedEvents);
@@ -93,11 +102,18 @@ export function createExperimentsService(
     logger.warn({ blocks: allowlist.size }, "webhook SSRF test allowlist is set: for tests only");
   const checkWebhookUrl = makeCheckWebhookRegistration({ allowlist, resolver, logger });
 
+  const createExperiment = makeCreateExperiment({
+    ...changing,
+    checkWebhookUrl,
+    storedResponseOf: storedCreateExperimentResponse,
+  });
   const useCases: ExperimentsUseCases = {
-    createExperiment: makeCreateExperiment({
-      ...changing,
-      checkWebhookUrl,
-      storedResponseOf: storedCreateExperimentResponse,
+    createExperiment,
+    createExperimentFromHypothesis: makeCreateExperimentFromHypothesis({
+      db,
+      arrivals,
+      wait: options.hypothesisViewWait ?? READ_MODEL_WAIT,
+      createExperiment,
     }),
     submitDraft: makeSubmitDraft({ ...changing, checkWebhookUrl }),
     getExperiment: makeGetExperiment({ db }),

@@ -195,6 +195,20 @@ export interface FileUrlKeysTable {
   created_at: Date;
 }
 
+/** The hypotheses service's HypothesisSaved events, newest version per hypothesis (D-NEW-1). */
+export interface HypothesisViewsTable {
+  id: string;
+  owner_account_id: string;
+  status: string;
+  title: string;
+  statement: string;
+  /** "" for none, as the event carries it. */
+  null_hypothesis: string;
+  experiment_type: string;
+  intake_draft_json: string;
+  version: ColumnType<string, bigint | number | string, bigint | number | string>;
+}
+
 export interface ExperimentsDb extends MessagingTables {
   experiments: ExperimentsTable;
   operator_eligibility: OperatorEligibilityTable;
@@ -203,4 +217,5 @@ export interface ExperimentsDb extends MessagingTables {
   result_files: ResultFilesTable;
   disputes: DisputesTable;
   file_url_keys: FileUrlKeysTable;
+  hypothesis_views: HypothesisViewsTable;
 }

@@ -11,6 +11,7 @@ import type { ExperimentsUseCases } from "./use-cases.js";
  */
 export const EXPERIMENTS_AUDIENCES = {
   createExperiment: "account",
+  createExperimentFromHypothesis: "account",
   submitDraft: "account",
   getExperiment: "account",
   listExperiments: "account",

@@ -8,6 +8,8 @@ import {
   ApproveReviewResponseSchema,
   type CancelExperimentRequest,
   CancelExperimentResponseSchema,
+  type CreateExperimentFromHypothesisRequest,
+  CreateExperimentFromHypothesisResponseSchema,
   type CreateExperimentRequest,
   type EstimateExperimentRequest,
   EstimateExperimentResponseSchema,
@@ -85,6 +87,20 @@ function requestLifecycleRpc(useCases: ExperimentsUseCases) {
         sourceHypothesisId: request.sourceHypothesisId,
       });
       return createExperimentResponse(outcome);
+    },
+
+    async createExperimentFromHypothesis(
+      request: CreateExperimentFromHypothesisRequest,
+      ctx: HandlerContext,
+    ) {
+      const principal = caller(ctx, "createExperimentFromHypothesis");
+      const outcome = await useCases.createExperimentFromHypothesis(principal, {
+        hypothesisId: request.hypothesisId,
+        additionalFieldsJson: request.additionalFieldsJson,
+        idempotencyKey: request.idempotencyKey,
+      });
+      const { experiment, warnings, replayed } = createExperimentResponse(outcome);
+      return create(CreateExperimentFromHypothesisResponseSchema, { experiment, warnings, replayed });
     },
 
     async submitDraft(request: SubmitDraftRequest, ctx: HandlerContext) {

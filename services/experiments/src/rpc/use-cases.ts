@@ -4,6 +4,7 @@ import type { makeApproveReview } from "../app/approve-review.js";
 import type { makeCancelExperiment } from "../app/cancel-experiment.js";
 import type { makeClaimExperiment } from "../app/claim-experiment.js";
 import type { makeCreateExperiment } from "../app/create-experiment.js";
+import type { makeCreateExperimentFromHypothesis } from "../app/create-experiment-from-hypothesis.js";
 import type { makeDisputeResults } from "../app/dispute-results.js";
 import type { makeEstimateExperiment } from "../app/estimate-experiment.js";
 import type { makeGetDispute } from "../app/get-dispute.js";
@@ -31,6 +32,7 @@ import type { makeValidateHypothesis } from "../app/validate-hypothesis.js";
 /** The use cases behind the RPCs, one per procedure (service.ts builds them). */
 export interface ExperimentsUseCases {
   createExperiment: ReturnType<typeof makeCreateExperiment>;
+  createExperimentFromHypothesis: ReturnType<typeof makeCreateExperimentFromHypothesis>;
   submitDraft: ReturnType<typeof makeSubmitDraft>;
   getExperiment: ReturnType<typeof makeGetExperiment>;
   listExperiments: ReturnType<typeof makeListExperiments>;

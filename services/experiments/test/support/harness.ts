@@ -18,6 +18,7 @@ import { type EventBus, InProcessEventBus, decodeEnvelope, decodePayload } from 
 import {
   AddressAllowlist,
   type Principal,
+  type ReadModelWait,
   type ResolvedAddress,
   type Resolver,
   createLogger,
@@ -98,6 +99,7 @@ export async function startExperiments(
     blobStore?: BlobStore;
     blobDir?: string;
     webhookAllowlist?: AddressAllowlist;
+    hypothesisViewWait?: ReadModelWait;
   } = {},
 ): Promise<Experiments> {
   const clock = setup.clock ?? new FakeClock(FIXTURE_NOW);
@@ -113,6 +115,7 @@ export async function startExperiments(
         resolver: resolver.resolve,
         allowlist: setup.webhookAllowlist ?? AddressAllowlist.empty,
       },
+      ...(setup.hypothesisViewWait ? { hypothesisViewWait: setup.hypothesisViewWait } : {}),
     },
   );
   await service.migrate();

@@ -1,0 +1,2 @@
+export * from "./hypothesis-view.js";
+export * from "./to-experiment.js";
