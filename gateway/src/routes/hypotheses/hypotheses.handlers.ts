@@ -132,11 +132,11 @@ export const archiveHypothesisHandler: RouteHandler<typeof archiveHypothesis, Ga
 };
 
 /**
- * Two calls, each idempotent, so a retry after any failure is safe: the hypotheses service
- * builds the request and its key, and the experiments service creates (or replays) the
- * experiment with the hypothesis as its source. The hypothesis becomes USED when the hypotheses
- * service consumes the experiment's ExperimentSubmitted (which names it), shortly after the
- * answer (D334); the gateway no longer records it.
+ * One call: the experiments service reads the hypothesis from its own view of the hypotheses
+ * events, decides who may, builds the request and its key and creates (or replays) the
+ * experiment with the hypothesis as its source (D-NEW-1). The hypothesis becomes USED when the
+ * hypotheses service consumes the experiment's ExperimentSubmitted (which names it), shortly
+ * after the answer (D334).
  */
 export const hypothesisToExperimentHandler: RouteHandler<typeof hypothesisToExperiment, GatewayEnv> = async (
   c,
@@ -144,24 +144,12 @@ export const hypothesisToExperimentHandler: RouteHandler<typeof hypothesisToExpe
   const { hypothesis_id } = c.req.valid("param");
   const key = idempotencyKey(c.req.header("idempotency-key"));
   const body = (c.req.valid("json") as { additional_fields?: Record<string, unknown> } | undefined) ?? {};
-  const { clients } = c.get("runtime");
-  const prepared = await callService(() =>
-    clients.hypotheses.prepareExperimentFromHypothesis(
+  const answer = await callService(() =>
+    c.get("runtime").clients.experiments.createExperimentFromHypothesis(
       {
         hypothesisId: hypothesis_id,
         additionalFieldsJson: jsonText(body.additional_fields),
         idempotencyKey: key,
-      },
-      asCaller(),
-    ),
-  );
-  const answer = await callService(() =>
-    clients.experiments.createExperiment(
-      {
-        requestJson: prepared.requestJson,
-        saveAsDraft: false,
-        idempotencyKey: prepared.idempotencyKey,
-        sourceHypothesisId: hypothesis_id,
       },
       asCaller(),
     ),
