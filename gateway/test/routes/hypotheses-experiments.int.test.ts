@@ -64,6 +64,23 @@ describeOnRealServices(
         expect(await experimentCount()).toBe(1);
       });
 
+      it("a hypothesis archived a moment before is 409, edited a moment before is converted as edited", async () => {
+        const archivedId = await savedHypothesis();
+        expect((await call("DELETE", `/hypotheses/${archivedId}`)).status).toBe(200);
+        const archived = await call("POST", `/hypotheses/${archivedId}/to-experiment`, {});
+        expect(archived.status).toBe(409);
+        expect((await bodyOf(archived)).error).toMatchObject({
+          code: "invalid_state",
+          details: { status: "ARCHIVED" },
+        });
+        const editedId = await savedHypothesis();
+        const statement = "Compound A inhibits E. coli at 4 ug/mL or less.";
+        expect((await call("PATCH", `/hypotheses/${editedId}`, { statement })).status).toBe(200);
+        const created = await bodyOf(await call("POST", `/hypotheses/${editedId}/to-experiment`, {}));
+        const experiment = await bodyOf(await call("GET", `/experiments/${created.experiment_id}`));
+        expect(experiment.request.hypothesis.statement).toBe(statement);
+      });
+
       it("refuses a malformed Idempotency-Key and unknown body fields; no experiment is created", async () => {
         const id = await savedHypothesis();
         expect(

@@ -12,8 +12,11 @@ export interface CommittedEvents {
    * then, and take them over after it should the process die); undefined: not held.
    */
   holdUntil(): Date | undefined;
-  /** Called once after the commit with the transaction's events, in the order recorded. */
-  committed(envelopes: readonly EventEnvelope[]): void;
+  /**
+   * Called once after the commit with the transaction's events, in the order recorded. The
+   * relay's hand-off returns a promise settled once it tried to publish them (it never rejects).
+   */
+  committed(envelopes: readonly EventEnvelope[]): void | Promise<void>;
 }
 
 /** The events are left to the relay, woken by `wake` after the commit. */

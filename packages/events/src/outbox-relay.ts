@@ -113,6 +113,8 @@ export class OutboxRelay {
     committed: (envelopes) => {
       this.handedOff.push(...envelopes);
       this.handOffDrain ??= this.drainHandOff();
+      // The drain goes on while anything is handed off, so it ends after these too.
+      return this.handOffDrain;
     },
   };
 

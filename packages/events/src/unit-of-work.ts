@@ -18,8 +18,14 @@ export interface UnitOfWork<DB> {
  * The unit of work of a service: transactions on `db` (its schema-bound Kysely); the events a
  * committed transaction recorded go to `after` (the relay's hand-off, or a plain wake-up of the
  * relay). After the commit because a relay acting earlier would find the rows not yet visible.
+ * With `awaitPublication`, `run` returns only once the hand-off tried to publish them, so that
+ * a caller's next request, to another service, finds them on the bus (D-NEW-1).
  */
-export function createUnitOfWork<DB>(db: Kysely<DB>, after: CommittedEvents | (() => void)): UnitOfWork<DB> {
+export function createUnitOfWork<DB>(
+  db: Kysely<DB>,
+  after: CommittedEvents | (() => void),
+  options: { awaitPublication?: boolean } = {},
+): UnitOfWork<DB> {
   const handOff = committedEventsOf(after);
   return {
     async run<T>(work: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
@@ -33,7 +39,10 @@ export function createUnitOfWork<DB>(db: Kysely<DB>, after: CommittedEvents | ((
           ),
         ),
       );
-      if (recorded.length > 0) handOff.committed(recorded);
+      if (recorded.length > 0) {
+        const published = handOff.committed(recorded);
+        if (options.awaitPublication) await published;
+      }
       return result;
     },
   };

@@ -52,6 +52,36 @@ describe.each([inProcessPgliteRig, inProcessPgRig])("$name", (factory) => {
     return { unitOfWork, seenAtWake };
   }
 
+  it("with awaitPublication, returns only once the hand-off settled; without, at once", async () => {
+    const settle: Array<() => void> = [];
+    const handOff = {
+      holdUntil: () => undefined,
+      committed: () => new Promise<void>((resolve) => settle.push(resolve)),
+    };
+    const change = (id: string) => async (trx: Kysely<any>) => {
+      await recordEvent(
+        trx,
+        svc.spec,
+        { account: { id } },
+        { aggregateId: id, aggregateVersion: 1, occurredAt: new Date() },
+      );
+      return id;
+    };
+    expect(await createUnitOfWork(svc.db, handOff).run(change("usr_unawaited"))).toBe("usr_unawaited");
+    let returned = false;
+    const awaited = createUnitOfWork(svc.db, handOff, { awaitPublication: true })
+      .run(change("usr_awaited"))
+      .then((id) => {
+        returned = true;
+        return id;
+      });
+    await expect.poll(() => settle.length).toBe(2);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(returned).toBe(false);
+    settle[1]!();
+    expect(await awaited).toBe("usr_awaited");
+  });
+
   it("commits the change with its events and wakes the relay once, after the commit", async () => {
     const aggregateId = "usr_commit";
     const { unitOfWork, seenAtWake } = watched(aggregateId);

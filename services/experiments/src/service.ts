@@ -1,3 +1,4 @@
+import { streamFor } from "@petri/contracts";
 import { ExperimentsService } from "@petri/contracts/experiments";
 import { createUnitOfWork } from "@petri/events";
 import { type ServiceDeps, createServiceRuntime } from "@petri/host";
@@ -42,7 +43,7 @@ import { type WebhookUrlCheckOptions, makeCheckWebhookRegistration } from "./app
 import { type BlobStore, type BlobStoreConfig, createBlobStore } from "./blobs/index.js";
 import { experimentsMigrations } from "./db/migrations/index.js";
 import type { ExperimentsDb } from "./db/schema.js";
-import { experimentsConsumers } from "./events/subscriptions.js";
+import { HYPOTHESIS_VIEWS_CONSUMER, experimentsConsumers } from "./events/subscriptions.js";
 import { storedCreateExperimentResponse } from "./rpc/create-experiment-response.js";
 import { type ExperimentsUseCases, createExperimentsRpc } from "./rpc/experiments-rpc.js";
 
@@ -113,6 +114,10 @@ export function createExperimentsService(
       db,
       arrivals,
       wait: options.hypothesisViewWait ?? READ_MODEL_WAIT,
+      viewCaughtUp: async () => {
+        const lag = await deps.bus.consumerLag?.(streamFor("hypotheses"), HYPOTHESIS_VIEWS_CONSUMER);
+        return lag === undefined || lag.pending + lag.unacknowledged === 0;
+      },
       createExperiment,
     }),
     submitDraft: makeSubmitDraft({ ...changing, checkWebhookUrl }),

@@ -38,7 +38,10 @@ export function createHypothesesService(
     consumers: hypothesesConsumers({ clock: deps.clock, logger: deps.logger, arrivals }),
   });
   const { db } = runtime;
-  const changing = { db, clock: deps.clock, unitOfWork: createUnitOfWork(db, runtime.committedEvents) };
+  // A change answers once its HypothesisSaved is on the bus: the experiments service's view
+  // then sees it as pending, and to-experiment waits for it (D-NEW-1).
+  const unitOfWork = createUnitOfWork(db, runtime.committedEvents, { awaitPublication: true });
+  const changing = { db, clock: deps.clock, unitOfWork };
 
   const useCases: HypothesesUseCases = {
     createHypothesis: makeCreateHypothesis(changing),

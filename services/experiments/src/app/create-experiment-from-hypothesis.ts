@@ -23,6 +23,11 @@ export interface CreateFromHypothesisDeps {
   db: Kysely<ExperimentsDb>;
   arrivals: ReadModelArrivals;
   wait: ReadModelWait;
+  /**
+   * Whether the hypothesis_views consumer has applied every hypotheses event published so far
+   * (no delivery pending or unacknowledged); true when the bus cannot tell.
+   */
+  viewCaughtUp: () => Promise<boolean>;
   /** POST /experiments' use case: the experiment is created exactly as it creates one. */
   createExperiment: ReturnType<typeof makeCreateExperiment>;
 }
@@ -38,7 +43,8 @@ export interface CreateFromHypothesisInput {
 /**
  * POST /hypotheses/{id}/to-experiment in one call (D-NEW-1). The hypothesis is read from this
  * service's hypothesis_views (never from a caller), waiting a bounded time for one saved a
- * moment ago (D325's wait); only its owner may use it (anyone else, and a hypothesis never heard
+ * moment ago or changed a moment ago (D325's wait, until the view's consumer has no event left
+ * to apply); only its owner may use it (anyone else, and a hypothesis never heard
  * of: 404), an ARCHIVED one is 409. The request and its key are built as D108/D109 say, and the
  * experiment is created by CreateExperiment's use case with the hypothesis as its source, so a
  * retried call (same hypothesis, same additional fields, or the same Idempotency-Key) replays.
@@ -64,19 +70,25 @@ export function makeCreateExperimentFromHypothesis(deps: CreateFromHypothesisDep
 }
 
 /**
- * The view of the hypothesis, waiting while it is unknown: its HypothesisSaved may not have been
- * applied yet. Text that is no hypothesis id can never arrive.
+ * The view of the hypothesis, waiting while it is unknown or while the view's consumer still has
+ * hypotheses events to apply: its HypothesisSaved, or that of an edit or an archive made a moment
+ * before, may not have been applied yet (the caller's own writes must show). Text that is no
+ * hypothesis id can never arrive.
  */
-function settledHypothesisView(
-  deps: Pick<CreateFromHypothesisDeps, "db" | "arrivals" | "wait">,
+async function settledHypothesisView(
+  deps: Pick<CreateFromHypothesisDeps, "db" | "arrivals" | "wait" | "viewCaughtUp">,
   hypothesisId: string,
 ): Promise<HypothesisView | undefined> {
-  if (!isId("hyp", hypothesisId)) return Promise.resolve(undefined);
-  return readSettled({
+  if (!isId("hyp", hypothesisId)) return undefined;
+  const read = await readSettled({
     key: hypothesisId,
-    read: () => findHypothesisView(deps.db, hypothesisId),
-    settled: (view) => view !== undefined,
+    read: async () => {
+      const view = await findHypothesisView(deps.db, hypothesisId);
+      return { view, caughtUp: view !== undefined && (await deps.viewCaughtUp()) };
+    },
+    settled: (state) => state !== undefined && state.caughtUp,
     arrivals: deps.arrivals,
     wait: deps.wait,
   });
+  return read?.view;
 }

@@ -10,6 +10,9 @@ import { applyHypothesisSaved } from "./hypothesis-saved.js";
 import { applyOperatorEligibilityChanged } from "./operator-eligibility-changed.js";
 import { applyPaymentUpdated } from "./payment-updated.js";
 
+/** The durable consumer of the hypotheses events that keeps hypothesis_views. */
+export const HYPOTHESIS_VIEWS_CONSUMER = "experiments-hypothesis-views";
+
 /**
  * Every event the experiments service consumes, in one place. Two durable consumers:
  * - experiments-marketplace: the marketplace's projections (operator eligibility, payments).
@@ -51,7 +54,7 @@ export function experimentsConsumers(deps: {
       ],
     },
     {
-      name: "experiments-hypothesis-views",
+      name: HYPOTHESIS_VIEWS_CONSUMER,
       subscriptions: [
         {
           stream: streamFor("hypotheses"),

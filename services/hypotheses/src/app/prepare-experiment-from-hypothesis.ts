@@ -16,9 +16,10 @@ export interface PreparedExperiment {
 }
 
 /**
- * The first step of POST /hypotheses/{id}/to-experiment: the experiment request and the key to
- * create it with (domain/to-experiment.ts). Changes nothing: the hypothesis becomes USED when
- * the experiment exists (link-experiment.ts).
+ * The first step of POST /hypotheses/{id}/to-experiment as gateways of an earlier build make it:
+ * the experiment request and the key to create it with (domain/to-experiment.ts). Deprecated:
+ * the experiments service's CreateExperimentFromHypothesis does the whole route (D-NEW-1).
+ * Changes nothing: the hypothesis becomes USED when the experiment exists (link-experiment.ts).
  */
 export function makePrepareExperimentFromHypothesis(deps: ReadingDeps) {
   return async function prepareExperimentFromHypothesis(
