@@ -19,7 +19,7 @@ export interface UnitOfWork<DB> {
  * committed transaction recorded go to `after` (the relay's hand-off, or a plain wake-up of the
  * relay). After the commit because a relay acting earlier would find the rows not yet visible.
  * With `awaitPublication`, `run` returns only once the hand-off tried to publish them, so that
- * a caller's next request, to another service, finds them on the bus (D-NEW-1).
+ * a caller's next request, to another service, finds them on the bus (D349).
  */
 export function createUnitOfWork<DB>(
   db: Kysely<DB>,

@@ -1,6 +1,6 @@
 /**
  * POST /hypotheses/{id}/to-experiment as the experiments service answers it alone
- * (CreateExperimentFromHypothesis, D-NEW-1): HypothesisSaved events published on the bus reach
+ * (CreateExperimentFromHypothesis, D349): HypothesisSaved events published on the bus reach
  * hypothesis_views through the service's own consumer; the RPC reads that view (waiting a
  * bounded time for a hypothesis saved a moment ago), lets only the owner use it, refuses an
  * ARCHIVED one and an incomplete request, and creates the experiment as CreateExperiment does,

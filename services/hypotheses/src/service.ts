@@ -39,7 +39,7 @@ export function createHypothesesService(
   });
   const { db } = runtime;
   // A change answers once its HypothesisSaved is on the bus: the experiments service's view
-  // then sees it as pending, and to-experiment waits for it (D-NEW-1).
+  // then sees it as pending, and to-experiment waits for it (D349).
   const unitOfWork = createUnitOfWork(db, runtime.committedEvents, { awaitPublication: true });
   const changing = { db, clock: deps.clock, unitOfWork };
 

@@ -134,7 +134,7 @@ export const archiveHypothesisHandler: RouteHandler<typeof archiveHypothesis, Ga
 /**
  * One call: the experiments service reads the hypothesis from its own view of the hypotheses
  * events, decides who may, builds the request and its key and creates (or replays) the
- * experiment with the hypothesis as its source (D-NEW-1). The hypothesis becomes USED when the
+ * experiment with the hypothesis as its source (D349). The hypothesis becomes USED when the
  * hypotheses service consumes the experiment's ExperimentSubmitted (which names it), shortly
  * after the answer (D334).
  */

@@ -41,7 +41,7 @@ export interface CreateFromHypothesisInput {
 }
 
 /**
- * POST /hypotheses/{id}/to-experiment in one call (D-NEW-1). The hypothesis is read from this
+ * POST /hypotheses/{id}/to-experiment in one call (D349). The hypothesis is read from this
  * service's hypothesis_views (never from a caller), waiting a bounded time for one saved a
  * moment ago or changed a moment ago (D325's wait, until the view's consumer has no event left
  * to apply); only its owner may use it (anyone else, and a hypothesis never heard

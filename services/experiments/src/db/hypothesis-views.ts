@@ -1,5 +1,5 @@
 /**
- * hypothesis_views, this service's read model of the library hypotheses (D-NEW-1), written only
+ * hypothesis_views, this service's read model of the library hypotheses (D349), written only
  * by the HypothesisSaved consumer. A row is replaced only by a newer version, in one statement,
  * so a redelivered or late event never rolls a hypothesis back (consumed without inbox, D329).
  */

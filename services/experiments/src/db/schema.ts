@@ -195,7 +195,7 @@ export interface FileUrlKeysTable {
   created_at: Date;
 }
 
-/** The hypotheses service's HypothesisSaved events, newest version per hypothesis (D-NEW-1). */
+/** The hypotheses service's HypothesisSaved events, newest version per hypothesis (D349). */
 export interface HypothesisViewsTable {
   id: string;
   owner_account_id: string;

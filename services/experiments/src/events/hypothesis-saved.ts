@@ -1,5 +1,5 @@
 /**
- * petri.hypotheses.hypothesis_saved -> hypothesis_views (D-NEW-1): the hypothesis as it is after
+ * petri.hypotheses.hypothesis_saved -> hypothesis_views (D349): the hypothesis as it is after
  * the change, kept unless a newer version is already there; each upsert is announced to the
  * requests waiting for that hypothesis (the bounded wait of CreateExperimentFromHypothesis).
  */

@@ -16,7 +16,7 @@ export const HYPOTHESIS_VIEWS_CONSUMER = "experiments-hypothesis-views";
 /**
  * Every event the experiments service consumes, in one place. Two durable consumers:
  * - experiments-marketplace: the marketplace's projections (operator eligibility, payments).
- * - experiments-hypothesis-views: hypothesis_views from HypothesisSaved (D-NEW-1), announcing
+ * - experiments-hypothesis-views: hypothesis_views from HypothesisSaved (D349), announcing
  *   each upsert to requests waiting for that hypothesis.
  */
 export function experimentsConsumers(deps: {

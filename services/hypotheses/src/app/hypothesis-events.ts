@@ -2,7 +2,7 @@
  * The one event this service publishes: HypothesisSaved, recorded in the transaction of every
  * change to a hypothesis (create, update, archive, a linked experiment) with the hypothesis as
  * it is afterwards. Its aggregate version is the hypothesis's, so a consumer keeping a view
- * takes only a newer one (the experiments service's hypothesis_views, D-NEW-1).
+ * takes only a newer one (the experiments service's hypothesis_views, D349).
  */
 import { events } from "@petri/contracts";
 import { recordEvent } from "@petri/events";

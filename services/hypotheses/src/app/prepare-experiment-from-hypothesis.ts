@@ -18,7 +18,7 @@ export interface PreparedExperiment {
 /**
  * The first step of POST /hypotheses/{id}/to-experiment as gateways of an earlier build make it:
  * the experiment request and the key to create it with (domain/to-experiment.ts). Deprecated:
- * the experiments service's CreateExperimentFromHypothesis does the whole route (D-NEW-1).
+ * the experiments service's CreateExperimentFromHypothesis does the whole route (D349).
  * Changes nothing: the hypothesis becomes USED when the experiment exists (link-experiment.ts).
  */
 export function makePrepareExperimentFromHypothesis(deps: ReadingDeps) {

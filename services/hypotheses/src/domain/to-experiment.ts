@@ -1,7 +1,7 @@
 /**
  * POST /hypotheses/{id}/to-experiment, the pure part, as the deprecated
  * PrepareExperimentFromHypothesis still serves it (the experiments service holds the copy the
- * route uses, D-NEW-1; keep the two identical until this one goes): which hypotheses may become an
+ * route uses, D349; keep the two identical until this one goes): which hypotheses may become an
  * experiment, the experiment request built from one, and the idempotency key it is created
  * with. No I/O.
  *

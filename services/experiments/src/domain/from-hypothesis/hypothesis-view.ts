@@ -1,6 +1,6 @@
 /**
  * What the experiments service knows of a library hypothesis: the hypotheses service's
- * HypothesisSaved events, newest version kept (hypothesis_views, D-NEW-1). Enough to build an
+ * HypothesisSaved events, newest version kept (hypothesis_views, D349). Enough to build an
  * experiment request from it and to decide who may.
  */
 export type JsonObject = Record<string, unknown>;

@@ -13,7 +13,7 @@
  *   replays the first experiment instead of making a second one. To make another experiment
  *   from the same hypothesis on purpose, send other additional fields or a new Idempotency-Key.
  *   The derivation is the one the hypotheses service's PrepareExperimentFromHypothesis used
- *   (D108), so a retry across the change to one call still replays (D-NEW-1).
+ *   (D108), so a retry across the change to one call still replays (D349).
  */
 import { createHash } from "node:crypto";
 import {

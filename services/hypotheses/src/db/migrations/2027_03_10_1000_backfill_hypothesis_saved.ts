@@ -66,7 +66,7 @@ function outboxRow(row: StoredHypothesis, now: Date) {
 
 /**
  * One HypothesisSaved per stored hypothesis, through the outbox, so that the experiments
- * service's hypothesis_views learns the hypotheses saved before the events existed (D-NEW-1).
+ * service's hypothesis_views learns the hypotheses saved before the events existed (D349).
  * Each carries the stored version: a later change's event wins over it in the view.
  */
 export async function up(db: Kysely<any>): Promise<void> {

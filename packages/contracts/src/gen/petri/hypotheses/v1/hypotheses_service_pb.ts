@@ -812,7 +812,7 @@ export const HypothesesService: GenService<{
    * /hypotheses/{id}/to-experiment (the hypothesis's intake draft, its statement and null, and
    * the caller's additional fields merged in) and the idempotency key that makes a retried call
    * replay the first experiment. An ARCHIVED hypothesis: FAILED_PRECONDITION. Deprecated: the
-   * experiments service's CreateExperimentFromHypothesis does the whole route (D-NEW-1); served
+   * experiments service's CreateExperimentFromHypothesis does the whole route (D349); served
    * for a gateway of an earlier build.
    *
    * @generated from rpc petri.hypotheses.v1.HypothesesService.PrepareExperimentFromHypothesis
