@@ -57,14 +57,18 @@ describe.each(ENGINES)("from-experiment on %s", (engine) => {
     });
   }
 
+  /** As the experiments service records them: an open submission with its Opened (D344). */
   async function publish(spec: EventSpec, experiment: Experiment) {
-    await h.bus.publish(
-      buildEnvelope(spec, { experiment } as never, {
-        aggregateId: experiment.id,
-        aggregateVersion: Number(experiment.version),
-        occurredAt: h.clock.now(),
-      }),
-    );
+    const opens =
+      spec === events.experiments.experimentSubmitted && experiment.status === ExperimentStatus.OPEN;
+    for (const recorded of opens ? [spec, events.experiments.experimentOpened] : [spec])
+      await h.bus.publish(
+        buildEnvelope(recorded, { experiment } as never, {
+          aggregateId: experiment.id,
+          aggregateVersion: Number(experiment.version),
+          occurredAt: h.clock.now(),
+        }),
+      );
   }
 
   const save = (principal: Principal, experimentId: string, title = "") =>

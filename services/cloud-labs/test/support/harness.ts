@@ -61,17 +61,20 @@ export async function startCloudLabs(
   );
   const as = await routerClients(CloudLabsService, (router) => service.routes(router), logger);
   const db = database.forSchema<CloudLabsDb>("cloudlabs");
+  /** Publishes what the experiments service records for `experiment` (D344: an open submission with its Opened). */
   async function know(experiment: Experiment) {
-    const spec: EventSpec =
+    const specs: EventSpec[] =
       experiment.status === ExperimentStatus.DRAFT
-        ? events.experiments.experimentDrafted
-        : events.experiments.experimentSubmitted;
+        ? [events.experiments.experimentDrafted]
+        : experiment.status === ExperimentStatus.OPEN
+          ? [events.experiments.experimentSubmitted, events.experiments.experimentOpened]
+          : [events.experiments.experimentSubmitted];
     const meta = {
       aggregateId: experiment.id,
       aggregateVersion: Number(experiment.version),
       occurredAt: clock.now(),
     };
-    await bus.publish(buildEnvelope(spec, { experiment } as never, meta));
+    for (const spec of specs) await bus.publish(buildEnvelope(spec, { experiment } as never, meta));
     for (let round = 0; round < 500; round += 1) {
       if ((await findExperimentView(db, experiment.id))?.version === Number(experiment.version)) return;
       await new Promise((resolve) => setTimeout(resolve, 10));

@@ -83,8 +83,12 @@ async function settledHypothesisView(
   const read = await readSettled({
     key: hypothesisId,
     read: async () => {
+      // The consumer first, then the view: a view read once the consumer was seen caught up holds
+      // every event published before that; read the other way round, an event applied between
+      // the two reads would count as applied while the view read missed it.
+      const caughtUp = await deps.viewCaughtUp();
       const view = await findHypothesisView(deps.db, hypothesisId);
-      return { view, caughtUp: view !== undefined && (await deps.viewCaughtUp()) };
+      return { view, caughtUp: view !== undefined && caughtUp };
     },
     settled: (state) => state !== undefined && state.caughtUp,
     arrivals: deps.arrivals,
