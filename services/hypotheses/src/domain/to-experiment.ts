@@ -36,7 +36,7 @@ const PRINTABLE_ASCII = /^[\x20-\x7e]+$/;
 export function assertConvertible(hypothesis: Pick<Hypothesis, "status">): void {
   if (!(CONVERTIBLE_FROM as readonly string[]).includes(hypothesis.status))
     throw new InvalidStateError(
-      `a ${hypothesis.status} hypothesis cannot become an experiment`,
+      `the hypothesis is ${hypothesis.status} and cannot become an experiment`,
       hypothesis.status,
       CONVERTIBLE_FROM,
     );
