@@ -2,14 +2,16 @@
  * The cost and turnaround model of POST /estimate (docs/estimates.md explains it for users).
  * Every number the estimator uses is a named constant in this file.
  */
-import type {
-  ExperimentTypeName,
-  PrivacyLevelName,
-  TurnaroundPriorityName,
+import {
+  type ExperimentTypeName,
+  PACKAGE_LEVELS,
+  type PackageLevelName,
+  type PrivacyLevelName,
+  type TurnaroundPriorityName,
 } from "@petri/contracts/vocabulary";
 
-export type PackageLevel = "L0_RAW_ONLY" | "L1_BASIC_QC" | "L2_INTERPRETATION";
-export const PACKAGE_LEVELS: readonly PackageLevel[] = ["L0_RAW_ONLY", "L1_BASIC_QC", "L2_INTERPRETATION"];
+export type PackageLevel = PackageLevelName;
+export { PACKAGE_LEVELS };
 
 /** Counts that size the work of a request. An absent count takes the type's reference value. */
 export interface WorkDimensions {

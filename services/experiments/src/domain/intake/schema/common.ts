@@ -18,9 +18,19 @@ import { z } from "zod";
 import { bslNumber } from "../bsl.js";
 import { casChecksumOk, normalizeCas } from "../cas.js";
 import { req } from "../required.js";
+// The request's enumerations are the generated vocabulary's (proto request_vocabulary, D348).
 import {
   BUDGET_FLEXIBILITIES,
+  CONDITION_OPERATORS,
+  PACKAGE_LEVELS,
+  PREFERRED_CONTACTS,
+  PRIOR_WORK_TYPES,
   PRIVACY_LEVELS,
+  PROCESSED_OUTPUTS,
+  PROTOCOL_TYPES,
+  RAW_DATA_FORMATS,
+  STATISTICAL_TESTS,
+  SUBMITTER_TYPES,
   TURNAROUND_PRIORITIES,
   WEBHOOK_EVENTS,
 } from "@petri/contracts/vocabulary";
@@ -39,42 +49,18 @@ export const LIMITS = {
 // Enumerations
 // ---------------------------------------------------------------------------------------------
 
-export const SUBMITTER_TYPES = ["human", "ai_agent", "automated_pipeline"] as const;
-export const PRIOR_WORK_TYPES = ["doi", "pmid", "url", "experiment"] as const;
-export const PACKAGE_LEVELS = ["L0_RAW_ONLY", "L1_BASIC_QC", "L2_INTERPRETATION"] as const;
-export const RAW_DATA_FORMATS = [
-  "CSV",
-  "XLSX",
-  "AB1",
-  "SEQ",
-  "FASTQ",
-  "INSTRUMENT_EXPORT",
-  "IMAGE_FILES",
-  "PDF_REPORT",
-  "JSON",
-] as const;
-export const PROCESSED_OUTPUTS = [
-  "ALIGNMENT_VS_REFERENCE",
-  "VARIANT_CALLS",
-  "CT_TABLE",
-  "DDCT_FOLD_CHANGE",
-  "AMPLIFICATION_PLOTS",
-  "MELT_CURVES",
-  "NORMALIZED_VIABILITY_PERCENT",
-  "IC50_CURVE_FIT",
-  "KINETIC_PARAMETERS",
-  "GROWTH_RATE_LAG_MAXOD",
-  "MIC_VALUE",
-  "MBC_VALUE",
-  "ZONE_DIAMETER_MM",
-  "QC_SUMMARY",
-  "ANALYSIS_NOTEBOOK",
-] as const;
+export {
+  CONDITION_OPERATORS,
+  PACKAGE_LEVELS,
+  PREFERRED_CONTACTS,
+  PRIOR_WORK_TYPES,
+  PROCESSED_OUTPUTS,
+  PROTOCOL_TYPES,
+  RAW_DATA_FORMATS,
+  STATISTICAL_TESTS,
+  SUBMITTER_TYPES,
+};
 export const PHOTO_DOCUMENTATION = ["none", "key_steps", "all_steps"] as const;
-export const CONDITION_OPERATORS = ["gt", "gte", "lt", "lte", "eq", "neq", "between", "not_between"] as const;
-export const STATISTICAL_TESTS = ["t_test", "anova", "mann_whitney", "chi_square", "fisher_exact"] as const;
-export const PREFERRED_CONTACTS = ["email", "webhook", "platform_only"] as const;
-export const PROTOCOL_TYPES = ["standard_template", "custom", "protocol_design_requested"] as const;
 
 export type SubmitterType = (typeof SUBMITTER_TYPES)[number];
 export type PackageLevel = (typeof PACKAGE_LEVELS)[number];
