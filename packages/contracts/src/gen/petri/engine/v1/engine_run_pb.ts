@@ -6,13 +6,15 @@ import type { GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
 import type { Timestamp, TimestampJson } from "@bufbuild/protobuf/wkt";
 import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
+import type { EditedHypothesis, EditedHypothesisJson, EngineResult, EngineResultJson } from "./engine_result_pb.js";
+import { file_petri_engine_v1_engine_result } from "./engine_result_pb.js";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file petri/engine/v1/engine_run.proto.
  */
 export const file_petri_engine_v1_engine_run: GenFile = /*@__PURE__*/
-  fileDesc("CiBwZXRyaS9lbmdpbmUvdjEvZW5naW5lX3J1bi5wcm90bxIPcGV0cmkuZW5naW5lLnYxIu8DCglFbmdpbmVSdW4SDgoGcnVuX2lkGAEgASgJEhgKEG93bmVyX2FjY291bnRfaWQYAiABKAkSDgoGc3RhdHVzGAMgASgJEg0KBXF1ZXJ5GAQgASgJEg8KB2NvbnRleHQYBSABKAkSEAoIam9iX3R5cGUYBiABKAkSFwoPZXhwZXJpbWVudF90eXBlGAcgASgJEjEKCHByb2dyZXNzGAggASgLMh8ucGV0cmkuZW5naW5lLnYxLkVuZ2luZVByb2dyZXNzEhMKC3Jlc3VsdF9qc29uGAkgASgJEg0KBWVycm9yGAogASgJEhIKCmVycm9yX2NvZGUYCyABKAkSHgoWZWRpdGVkX2h5cG90aGVzaXNfanNvbhgMIAEoCRIQCghhdHRlbXB0cxgNIAEoBRIuCgpjcmVhdGVkX2F0GA4gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgpzdGFydGVkX2F0GA8gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIwCgxjb21wbGV0ZWRfYXQYECABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnVwZGF0ZWRfYXQYESABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIjMKDkVuZ2luZVByb2dyZXNzEg0KBXN0YWdlGAEgASgJEhIKCnBlcmNlbnRhZ2UYAiABKAFiBnByb3RvMw", [file_google_protobuf_timestamp]);
+  fileDesc("CiBwZXRyaS9lbmdpbmUvdjEvZW5naW5lX3J1bi5wcm90bxIPcGV0cmkuZW5naW5lLnYxIuQECglFbmdpbmVSdW4SDgoGcnVuX2lkGAEgASgJEhgKEG93bmVyX2FjY291bnRfaWQYAiABKAkSDgoGc3RhdHVzGAMgASgJEg0KBXF1ZXJ5GAQgASgJEg8KB2NvbnRleHQYBSABKAkSEAoIam9iX3R5cGUYBiABKAkSFwoPZXhwZXJpbWVudF90eXBlGAcgASgJEjEKCHByb2dyZXNzGAggASgLMh8ucGV0cmkuZW5naW5lLnYxLkVuZ2luZVByb2dyZXNzEhcKC3Jlc3VsdF9qc29uGAkgASgJQgIYARINCgVlcnJvchgKIAEoCRISCgplcnJvcl9jb2RlGAsgASgJEiIKFmVkaXRlZF9oeXBvdGhlc2lzX2pzb24YDCABKAlCAhgBEhAKCGF0dGVtcHRzGA0gASgFEi4KCmNyZWF0ZWRfYXQYDiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnN0YXJ0ZWRfYXQYDyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjAKDGNvbXBsZXRlZF9hdBgQIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKdXBkYXRlZF9hdBgRIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLQoGcmVzdWx0GBIgASgLMh0ucGV0cmkuZW5naW5lLnYxLkVuZ2luZVJlc3VsdBI8ChFlZGl0ZWRfaHlwb3RoZXNpcxgTIAEoCzIhLnBldHJpLmVuZ2luZS52MS5FZGl0ZWRIeXBvdGhlc2lzIjMKDkVuZ2luZVByb2dyZXNzEg0KBXN0YWdlGAEgASgJEhIKCnBlcmNlbnRhZ2UYAiABKAFiBnByb3RvMw", [file_google_protobuf_timestamp, file_petri_engine_v1_engine_result]);
 
 /**
  * EngineRun is one asynchronous hypothesis-generation or literature-review run (docs/api.md
@@ -74,10 +76,11 @@ export type EngineRun = Message<"petri.engine.v1.EngineRun"> & {
   progress?: EngineProgress | undefined;
 
   /**
-   * COMPLETED: the engine result as a JSON object text (hypothesis, reasoning_trace, sources,
-   * experiment_type, intake_draft, engine, literature_grounded, notes); empty otherwise.
+   * Deprecated: `result` (decisions.md D-NEW-1); still written for gateways built before. The
+   * engine result as a JSON object text; empty unless COMPLETED.
    *
-   * @generated from field: string result_json = 9;
+   * @generated from field: string result_json = 9 [deprecated = true];
+   * @deprecated
    */
   resultJson: string;
 
@@ -96,10 +99,11 @@ export type EngineRun = Message<"petri.engine.v1.EngineRun"> & {
   errorCode: string;
 
   /**
-   * The caller's edit of the drafted hypothesis ({statement, null_hypothesis} JSON text); empty
-   * when never edited.
+   * Deprecated: `edited_hypothesis` (decisions.md D-NEW-1); still written for gateways built
+   * before. The caller's edit as {statement, null_hypothesis} JSON text; empty when never edited.
    *
-   * @generated from field: string edited_hypothesis_json = 12;
+   * @generated from field: string edited_hypothesis_json = 12 [deprecated = true];
+   * @deprecated
    */
   editedHypothesisJson: string;
 
@@ -129,6 +133,21 @@ export type EngineRun = Message<"petri.engine.v1.EngineRun"> & {
    * @generated from field: google.protobuf.Timestamp updated_at = 17;
    */
   updatedAt?: Timestamp | undefined;
+
+  /**
+   * COMPLETED: the engine result; unset otherwise, and unset (result_json only) for a stored
+   * result the message cannot write back exactly (none the engine writes, D-NEW-1).
+   *
+   * @generated from field: petri.engine.v1.EngineResult result = 18;
+   */
+  result?: EngineResult | undefined;
+
+  /**
+   * The caller's edit of the drafted hypothesis; unset when never edited.
+   *
+   * @generated from field: petri.engine.v1.EditedHypothesis edited_hypothesis = 19;
+   */
+  editedHypothesis?: EditedHypothesis | undefined;
 };
 
 /**
@@ -191,10 +210,11 @@ export type EngineRunJson = {
   progress?: EngineProgressJson;
 
   /**
-   * COMPLETED: the engine result as a JSON object text (hypothesis, reasoning_trace, sources,
-   * experiment_type, intake_draft, engine, literature_grounded, notes); empty otherwise.
+   * Deprecated: `result` (decisions.md D-NEW-1); still written for gateways built before. The
+   * engine result as a JSON object text; empty unless COMPLETED.
    *
-   * @generated from field: string result_json = 9;
+   * @generated from field: string result_json = 9 [deprecated = true];
+   * @deprecated
    */
   resultJson?: string;
 
@@ -213,10 +233,11 @@ export type EngineRunJson = {
   errorCode?: string;
 
   /**
-   * The caller's edit of the drafted hypothesis ({statement, null_hypothesis} JSON text); empty
-   * when never edited.
+   * Deprecated: `edited_hypothesis` (decisions.md D-NEW-1); still written for gateways built
+   * before. The caller's edit as {statement, null_hypothesis} JSON text; empty when never edited.
    *
-   * @generated from field: string edited_hypothesis_json = 12;
+   * @generated from field: string edited_hypothesis_json = 12 [deprecated = true];
+   * @deprecated
    */
   editedHypothesisJson?: string;
 
@@ -246,6 +267,21 @@ export type EngineRunJson = {
    * @generated from field: google.protobuf.Timestamp updated_at = 17;
    */
   updatedAt?: TimestampJson;
+
+  /**
+   * COMPLETED: the engine result; unset otherwise, and unset (result_json only) for a stored
+   * result the message cannot write back exactly (none the engine writes, D-NEW-1).
+   *
+   * @generated from field: petri.engine.v1.EngineResult result = 18;
+   */
+  result?: EngineResultJson;
+
+  /**
+   * The caller's edit of the drafted hypothesis; unset when never edited.
+   *
+   * @generated from field: petri.engine.v1.EditedHypothesis edited_hypothesis = 19;
+   */
+  editedHypothesis?: EditedHypothesisJson;
 };
 
 /**

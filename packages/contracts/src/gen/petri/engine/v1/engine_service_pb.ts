@@ -4,6 +4,8 @@
 
 import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { EngineResult, EngineResultJson } from "./engine_result_pb.js";
+import { file_petri_engine_v1_engine_result } from "./engine_result_pb.js";
 import type { EngineRun, EngineRunJson } from "./engine_run_pb.js";
 import { file_petri_engine_v1_engine_run } from "./engine_run_pb.js";
 import type { Message } from "@bufbuild/protobuf";
@@ -12,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file petri/engine/v1/engine_service.proto.
  */
 export const file_petri_engine_v1_engine_service: GenFile = /*@__PURE__*/
-  fileDesc("CiRwZXRyaS9lbmdpbmUvdjEvZW5naW5lX3NlcnZpY2UucHJvdG8SD3BldHJpLmVuZ2luZS52MSJiChVTdGFydEVuZ2luZVJ1blJlcXVlc3QSDQoFcXVlcnkYASABKAkSEAoIam9iX3R5cGUYAiABKAkSFwoPZXhwZXJpbWVudF90eXBlGAMgASgJEg8KB2NvbnRleHQYBCABKAkiQQoWU3RhcnRFbmdpbmVSdW5SZXNwb25zZRInCgNydW4YASABKAsyGi5wZXRyaS5lbmdpbmUudjEuRW5naW5lUnVuIhsKGUdldEFjdGl2ZUVuZ2luZVJ1blJlcXVlc3QiRQoaR2V0QWN0aXZlRW5naW5lUnVuUmVzcG9uc2USJwoDcnVuGAEgASgLMhoucGV0cmkuZW5naW5lLnYxLkVuZ2luZVJ1biJGChVMaXN0RW5naW5lUnVuc1JlcXVlc3QSDgoGc3RhdHVzGAEgASgJEg0KBWxpbWl0GAIgASgFEg4KBm9mZnNldBgDIAEoBSJwChZMaXN0RW5naW5lUnVuc1Jlc3BvbnNlEigKBHJ1bnMYASADKAsyGi5wZXRyaS5lbmdpbmUudjEuRW5naW5lUnVuEg0KBXRvdGFsGAIgASgDEg0KBWxpbWl0GAMgASgFEg4KBm9mZnNldBgEIAEoBSIlChNHZXRFbmdpbmVSdW5SZXF1ZXN0Eg4KBnJ1bl9pZBgBIAEoCSI/ChRHZXRFbmdpbmVSdW5SZXNwb25zZRInCgNydW4YASABKAsyGi5wZXRyaS5lbmdpbmUudjEuRW5naW5lUnVuIlkKG1VwZGF0ZUVuZ2luZVJ1bkRyYWZ0UmVxdWVzdBIOCgZydW5faWQYASABKAkSEQoJc3RhdGVtZW50GAIgASgJEhcKD251bGxfaHlwb3RoZXNpcxgDIAEoCSJHChxVcGRhdGVFbmdpbmVSdW5EcmFmdFJlc3BvbnNlEicKA3J1bhgBIAEoCzIaLnBldHJpLmVuZ2luZS52MS5FbmdpbmVSdW4iHgocQ2xlYXJFbmdpbmVSdW5IaXN0b3J5UmVxdWVzdCI2Ch1DbGVhckVuZ2luZVJ1bkhpc3RvcnlSZXNwb25zZRIVCg1kZWxldGVkX2NvdW50GAEgASgDIlQKGUdlbmVyYXRlSHlwb3RoZXNpc1JlcXVlc3QSDQoFcXVlcnkYASABKAkSDwoHY29udGV4dBgCIAEoCRIXCg9leHBlcmltZW50X3R5cGUYAyABKAkiMQoaR2VuZXJhdGVIeXBvdGhlc2lzUmVzcG9uc2USEwoLcmVzdWx0X2pzb24YASABKAky/QUKDUVuZ2luZVNlcnZpY2USYQoOU3RhcnRFbmdpbmVSdW4SJi5wZXRyaS5lbmdpbmUudjEuU3RhcnRFbmdpbmVSdW5SZXF1ZXN0GicucGV0cmkuZW5naW5lLnYxLlN0YXJ0RW5naW5lUnVuUmVzcG9uc2USbQoSR2V0QWN0aXZlRW5naW5lUnVuEioucGV0cmkuZW5naW5lLnYxLkdldEFjdGl2ZUVuZ2luZVJ1blJlcXVlc3QaKy5wZXRyaS5lbmdpbmUudjEuR2V0QWN0aXZlRW5naW5lUnVuUmVzcG9uc2USYQoOTGlzdEVuZ2luZVJ1bnMSJi5wZXRyaS5lbmdpbmUudjEuTGlzdEVuZ2luZVJ1bnNSZXF1ZXN0GicucGV0cmkuZW5naW5lLnYxLkxpc3RFbmdpbmVSdW5zUmVzcG9uc2USWwoMR2V0RW5naW5lUnVuEiQucGV0cmkuZW5naW5lLnYxLkdldEVuZ2luZVJ1blJlcXVlc3QaJS5wZXRyaS5lbmdpbmUudjEuR2V0RW5naW5lUnVuUmVzcG9uc2UScwoUVXBkYXRlRW5naW5lUnVuRHJhZnQSLC5wZXRyaS5lbmdpbmUudjEuVXBkYXRlRW5naW5lUnVuRHJhZnRSZXF1ZXN0Gi0ucGV0cmkuZW5naW5lLnYxLlVwZGF0ZUVuZ2luZVJ1bkRyYWZ0UmVzcG9uc2USdgoVQ2xlYXJFbmdpbmVSdW5IaXN0b3J5Ei0ucGV0cmkuZW5naW5lLnYxLkNsZWFyRW5naW5lUnVuSGlzdG9yeVJlcXVlc3QaLi5wZXRyaS5lbmdpbmUudjEuQ2xlYXJFbmdpbmVSdW5IaXN0b3J5UmVzcG9uc2USbQoSR2VuZXJhdGVIeXBvdGhlc2lzEioucGV0cmkuZW5naW5lLnYxLkdlbmVyYXRlSHlwb3RoZXNpc1JlcXVlc3QaKy5wZXRyaS5lbmdpbmUudjEuR2VuZXJhdGVIeXBvdGhlc2lzUmVzcG9uc2ViBnByb3RvMw", [file_petri_engine_v1_engine_run]);
+  fileDesc("CiRwZXRyaS9lbmdpbmUvdjEvZW5naW5lX3NlcnZpY2UucHJvdG8SD3BldHJpLmVuZ2luZS52MSJiChVTdGFydEVuZ2luZVJ1blJlcXVlc3QSDQoFcXVlcnkYASABKAkSEAoIam9iX3R5cGUYAiABKAkSFwoPZXhwZXJpbWVudF90eXBlGAMgASgJEg8KB2NvbnRleHQYBCABKAkiQQoWU3RhcnRFbmdpbmVSdW5SZXNwb25zZRInCgNydW4YASABKAsyGi5wZXRyaS5lbmdpbmUudjEuRW5naW5lUnVuIhsKGUdldEFjdGl2ZUVuZ2luZVJ1blJlcXVlc3QiRQoaR2V0QWN0aXZlRW5naW5lUnVuUmVzcG9uc2USJwoDcnVuGAEgASgLMhoucGV0cmkuZW5naW5lLnYxLkVuZ2luZVJ1biJGChVMaXN0RW5naW5lUnVuc1JlcXVlc3QSDgoGc3RhdHVzGAEgASgJEg0KBWxpbWl0GAIgASgFEg4KBm9mZnNldBgDIAEoBSJwChZMaXN0RW5naW5lUnVuc1Jlc3BvbnNlEigKBHJ1bnMYASADKAsyGi5wZXRyaS5lbmdpbmUudjEuRW5naW5lUnVuEg0KBXRvdGFsGAIgASgDEg0KBWxpbWl0GAMgASgFEg4KBm9mZnNldBgEIAEoBSIlChNHZXRFbmdpbmVSdW5SZXF1ZXN0Eg4KBnJ1bl9pZBgBIAEoCSI/ChRHZXRFbmdpbmVSdW5SZXNwb25zZRInCgNydW4YASABKAsyGi5wZXRyaS5lbmdpbmUudjEuRW5naW5lUnVuIlkKG1VwZGF0ZUVuZ2luZVJ1bkRyYWZ0UmVxdWVzdBIOCgZydW5faWQYASABKAkSEQoJc3RhdGVtZW50GAIgASgJEhcKD251bGxfaHlwb3RoZXNpcxgDIAEoCSJHChxVcGRhdGVFbmdpbmVSdW5EcmFmdFJlc3BvbnNlEicKA3J1bhgBIAEoCzIaLnBldHJpLmVuZ2luZS52MS5FbmdpbmVSdW4iHgocQ2xlYXJFbmdpbmVSdW5IaXN0b3J5UmVxdWVzdCI2Ch1DbGVhckVuZ2luZVJ1bkhpc3RvcnlSZXNwb25zZRIVCg1kZWxldGVkX2NvdW50GAEgASgDIlQKGUdlbmVyYXRlSHlwb3RoZXNpc1JlcXVlc3QSDQoFcXVlcnkYASABKAkSDwoHY29udGV4dBgCIAEoCRIXCg9leHBlcmltZW50X3R5cGUYAyABKAkiZAoaR2VuZXJhdGVIeXBvdGhlc2lzUmVzcG9uc2USFwoLcmVzdWx0X2pzb24YASABKAlCAhgBEi0KBnJlc3VsdBgCIAEoCzIdLnBldHJpLmVuZ2luZS52MS5FbmdpbmVSZXN1bHQy/QUKDUVuZ2luZVNlcnZpY2USYQoOU3RhcnRFbmdpbmVSdW4SJi5wZXRyaS5lbmdpbmUudjEuU3RhcnRFbmdpbmVSdW5SZXF1ZXN0GicucGV0cmkuZW5naW5lLnYxLlN0YXJ0RW5naW5lUnVuUmVzcG9uc2USbQoSR2V0QWN0aXZlRW5naW5lUnVuEioucGV0cmkuZW5naW5lLnYxLkdldEFjdGl2ZUVuZ2luZVJ1blJlcXVlc3QaKy5wZXRyaS5lbmdpbmUudjEuR2V0QWN0aXZlRW5naW5lUnVuUmVzcG9uc2USYQoOTGlzdEVuZ2luZVJ1bnMSJi5wZXRyaS5lbmdpbmUudjEuTGlzdEVuZ2luZVJ1bnNSZXF1ZXN0GicucGV0cmkuZW5naW5lLnYxLkxpc3RFbmdpbmVSdW5zUmVzcG9uc2USWwoMR2V0RW5naW5lUnVuEiQucGV0cmkuZW5naW5lLnYxLkdldEVuZ2luZVJ1blJlcXVlc3QaJS5wZXRyaS5lbmdpbmUudjEuR2V0RW5naW5lUnVuUmVzcG9uc2UScwoUVXBkYXRlRW5naW5lUnVuRHJhZnQSLC5wZXRyaS5lbmdpbmUudjEuVXBkYXRlRW5naW5lUnVuRHJhZnRSZXF1ZXN0Gi0ucGV0cmkuZW5naW5lLnYxLlVwZGF0ZUVuZ2luZVJ1bkRyYWZ0UmVzcG9uc2USdgoVQ2xlYXJFbmdpbmVSdW5IaXN0b3J5Ei0ucGV0cmkuZW5naW5lLnYxLkNsZWFyRW5naW5lUnVuSGlzdG9yeVJlcXVlc3QaLi5wZXRyaS5lbmdpbmUudjEuQ2xlYXJFbmdpbmVSdW5IaXN0b3J5UmVzcG9uc2USbQoSR2VuZXJhdGVIeXBvdGhlc2lzEioucGV0cmkuZW5naW5lLnYxLkdlbmVyYXRlSHlwb3RoZXNpc1JlcXVlc3QaKy5wZXRyaS5lbmdpbmUudjEuR2VuZXJhdGVIeXBvdGhlc2lzUmVzcG9uc2ViBnByb3RvMw", [file_petri_engine_v1_engine_result, file_petri_engine_v1_engine_run]);
 
 /**
  * @generated from message petri.engine.v1.StartEngineRunRequest
@@ -494,11 +496,20 @@ export const GenerateHypothesisRequestSchema: GenMessage<GenerateHypothesisReque
  */
 export type GenerateHypothesisResponse = Message<"petri.engine.v1.GenerateHypothesisResponse"> & {
   /**
-   * The engine result as a JSON object text (as EngineRun.result_json).
+   * Deprecated: `result` (decisions.md D-NEW-1); still written for gateways built before. The
+   * engine result as a JSON object text.
    *
-   * @generated from field: string result_json = 1;
+   * @generated from field: string result_json = 1 [deprecated = true];
+   * @deprecated
    */
   resultJson: string;
+
+  /**
+   * Unset (result_json only) for a result the message cannot write back exactly.
+   *
+   * @generated from field: petri.engine.v1.EngineResult result = 2;
+   */
+  result?: EngineResult | undefined;
 };
 
 /**
@@ -506,11 +517,20 @@ export type GenerateHypothesisResponse = Message<"petri.engine.v1.GenerateHypoth
  */
 export type GenerateHypothesisResponseJson = {
   /**
-   * The engine result as a JSON object text (as EngineRun.result_json).
+   * Deprecated: `result` (decisions.md D-NEW-1); still written for gateways built before. The
+   * engine result as a JSON object text.
    *
-   * @generated from field: string result_json = 1;
+   * @generated from field: string result_json = 1 [deprecated = true];
+   * @deprecated
    */
   resultJson?: string;
+
+  /**
+   * Unset (result_json only) for a result the message cannot write back exactly.
+   *
+   * @generated from field: petri.engine.v1.EngineResult result = 2;
+   */
+  result?: EngineResultJson;
 };
 
 /**
