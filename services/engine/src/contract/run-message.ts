@@ -1,8 +1,12 @@
-/** Engine runs as messages (petri.engine.v1.EngineRun): absent optional values are "". */
+/**
+ * Engine runs as messages (petri.engine.v1.EngineRun): absent optional values are "". The result
+ * and the edit travel typed and as JSON text while gateways built before may run (D-NEW-1).
+ */
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { type EngineRun, EngineProgressSchema, EngineRunSchema } from "@petri/contracts/engine";
 import type { EngineRunRow } from "../db/schema.js";
+import { STORED, editedHypothesisMessage, resultMessage } from "./result-message.js";
 
 const jsonText = (value: unknown) => (value === null || value === undefined ? "" : JSON.stringify(value));
 const timestamp = (value: Date | null) => (value ? timestampFromDate(value) : undefined);
@@ -29,5 +33,7 @@ export function runMessage(run: EngineRunRow): EngineRun {
     startedAt: timestamp(run.started_at),
     completedAt: timestamp(run.completed_at),
     updatedAt: timestamp(run.updated_at),
+    result: resultMessage(run.result, STORED),
+    editedHypothesis: editedHypothesisMessage(run.edited_hypothesis),
   });
 }

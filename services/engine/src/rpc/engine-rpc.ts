@@ -24,6 +24,7 @@ import type { makeListRuns } from "../app/list-runs.js";
 import type { makeStartRun } from "../app/start-run.js";
 import type { makeUpdateRunDraft } from "../app/update-run-draft.js";
 import { runMessage } from "../contract/run-message.js";
+import { resultMessage } from "../contract/result-message.js";
 
 export interface EngineUseCases {
   startEngineRun: ReturnType<typeof makeStartRun>;
@@ -118,6 +119,9 @@ export class EngineRpc implements ServiceImpl<typeof EngineService> {
       context: request.context,
       experimentType: request.experimentType,
     });
-    return create(GenerateHypothesisResponseSchema, { resultJson: JSON.stringify(result) });
+    return create(GenerateHypothesisResponseSchema, {
+      resultJson: JSON.stringify(result),
+      result: resultMessage(result),
+    });
   }
 }
