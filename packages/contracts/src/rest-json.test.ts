@@ -1,5 +1,4 @@
 import type { DescEnum } from "@bufbuild/protobuf";
-import { StructSchema } from "@bufbuild/protobuf/wkt";
 import { describe, expect, it } from "vitest";
 import { file_petri_experiments_v1_vocabulary } from "./gen/petri/experiments/v1/vocabulary_pb.js";
 import { file_petri_marketplace_v1_vocabulary } from "./gen/petri/marketplace/v1/vocabulary_pb.js";
@@ -192,24 +191,5 @@ describe("REST JSON in PostgreSQL's jsonb key order (the stored experiment reque
       "critical_parameters",
     ]);
     expect(exactRestMessage(ExperimentRequest_StepSchema, step, { keys: "jsonb" })).toBeUndefined();
-  });
-});
-
-describe("a free-form document as a google.protobuf.Struct (an intake draft, D-NEW-1)", () => {
-  it("takes any JSON object as it is and writes it back exactly, keys in their order", () => {
-    const draft = { title: "T", privacy: "private", nested: { b: [1, "x", null, true], a: {} } };
-    const message = exactRestMessage(StructSchema, draft);
-    expect(message).toBeDefined();
-    expect(JSON.stringify(toRestJson(StructSchema, message!))).toBe(JSON.stringify(draft));
-    expect(Object.keys(toRestJson(StructSchema, message!, { keys: "jsonb" }))).toEqual([
-      "title",
-      "nested",
-      "privacy",
-    ]);
-  });
-
-  it("refuses what is not an object", () => {
-    expect(() => fromRestJson(StructSchema, [1])).toThrow(RestJsonError);
-    expect(fittingRestMessage(StructSchema, "text")).toBeUndefined();
   });
 });

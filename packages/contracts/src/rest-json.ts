@@ -206,12 +206,9 @@ function convertMessage(
   return withNulls;
 }
 
-/**
- * Parses a REST JSON body into a message; throws RestJsonError (with the path) on bad input. A
- * well-known type (a google.protobuf.Struct for a free-form document) takes its proto JSON.
- */
+/** Parses a REST JSON body into a message; throws RestJsonError (with the path) on bad input. */
 export function fromRestJson<Desc extends DescMessage>(schema: Desc, json: JsonValue): MessageShape<Desc> {
-  const protoJson = isWellKnown(schema) ? json : convertMessage(schema, json, "", "in");
+  const protoJson = convertMessage(schema, json, "", "in");
   try {
     return fromJson(schema, protoJson, { ignoreUnknownFields: false });
   } catch (error) {
@@ -226,8 +223,8 @@ export function toRestJson<Desc extends DescMessage>(
   options: RestJsonOptions = {},
 ): JsonObject {
   const protoJson = toJson(schema, message, { useProtoFieldName: true, alwaysEmitImplicit: true });
-  const json = isWellKnown(schema) ? protoJson : convertMessage(schema, protoJson, "", "out", options);
-  return options.keys === "jsonb" ? (inJsonbOrder(json) as JsonObject) : (json as JsonObject);
+  const json = convertMessage(schema, protoJson, "", "out", options);
+  return options.keys === "jsonb" ? (inJsonbOrder(json) as JsonObject) : json;
 }
 
 const utf8 = new TextEncoder();
