@@ -321,6 +321,8 @@ export async function gatewayWithServices(
     experiments?: FakeExperiments;
     marketplace?: FakeService;
     notifications?: FakeNotifications;
+    engine?: FakeService;
+    hypotheses?: FakeService;
   },
   deps: Partial<GatewayDeps> = {},
 ) {
@@ -332,6 +334,8 @@ export async function gatewayWithServices(
       return fakes.marketplace.transport(verifier, clientSide);
     if (service === "notifications" && fakes.notifications)
       return fakes.notifications.transport(verifier, clientSide);
+    if (service === "engine" && fakes.engine) return fakes.engine.transport(verifier, clientSide);
+    if (service === "hypotheses" && fakes.hypotheses) return fakes.hypotheses.transport(verifier, clientSide);
     return identity.transport(verifier, clientSide, service);
   }, clientInterceptors(signer));
   return createGateway({ clients, logger: silentLogger, clock: identity.clock, maxBodyBytes: 4096, ...deps });

@@ -1,5 +1,11 @@
 import type { RouteHandler, z } from "@hono/zod-openapi";
-import type { EngineRun } from "@petri/contracts/engine";
+import {
+  EditedHypothesisSchema,
+  type EngineResult as EngineResultMessage,
+  EngineResultSchema as EngineResultMessageSchema,
+  type EngineRun,
+} from "@petri/contracts/engine";
+import { toRestJson } from "@petri/contracts/rest-json";
 import { BULK_CALL_TIMEOUT_MS, asCaller } from "../../lib/clients.js";
 import type { GatewayEnv } from "../../lib/create-app.js";
 import { callService } from "../../lib/service-call.js";
@@ -27,6 +33,26 @@ function parseObject(text: string, what: string): Record<string, unknown> | null
   return value as Record<string, unknown>;
 }
 
+/**
+ * The result and the edit, typed since D-NEW-1, else their JSON text (a service built before).
+ * A run's come from the engine's jsonb columns: the text has jsonb's key order, which the REST
+ * answer has always had, so the message is written in that order; the synchronous answer is
+ * written as the pipeline built it, in field order.
+ */
+const STORED = { keys: "jsonb" } as const;
+
+function resultJson(typed: EngineResultMessage | undefined, text: string, stored: boolean) {
+  if (typed)
+    return toRestJson(EngineResultMessageSchema, typed, stored ? STORED : {}) as unknown as EngineResult;
+  return parseObject(text, "a result") as EngineResult | null;
+}
+
+function editedJson(run: EngineRun) {
+  if (run.editedHypothesis)
+    return toRestJson(EditedHypothesisSchema, run.editedHypothesis, STORED) as unknown as EditedHypothesis;
+  return parseObject(run.editedHypothesisJson, "an edited hypothesis") as EditedHypothesis | null;
+}
+
 function runJson(run: EngineRun | undefined) {
   if (!run) throw new Error("the engine service returned no run");
   return {
@@ -37,11 +63,8 @@ function runJson(run: EngineRun | undefined) {
     job_type: run.jobType,
     experiment_type: run.experimentType || null,
     progress: { stage: run.progress?.stage ?? "queued", percentage: run.progress?.percentage ?? 0 },
-    result: parseObject(run.resultJson, "a result") as EngineResult | null,
-    edited_hypothesis: parseObject(
-      run.editedHypothesisJson,
-      "an edited hypothesis",
-    ) as EditedHypothesis | null,
+    result: resultJson(run.result, run.resultJson, true),
+    edited_hypothesis: editedJson(run),
     error: run.error || null,
     error_code: run.errorCode || null,
     attempts: run.attempts,
@@ -74,7 +97,9 @@ export const generateHypothesisHandler: RouteHandler<typeof generateHypothesis, 
         asCaller(BULK_CALL_TIMEOUT_MS),
       ),
   );
-  return c.json(parseObject(answer.resultJson, "a result") as EngineResult, 200);
+  const result = resultJson(answer.result, answer.resultJson, false);
+  if (!result) throw new Error("the engine service sent no result");
+  return c.json(result, 200);
 };
 
 export const startRunHandler: RouteHandler<typeof startRun, GatewayEnv> = async (c) => {
