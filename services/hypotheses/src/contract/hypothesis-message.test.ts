@@ -7,7 +7,7 @@ import { fromBinary, toBinary } from "@bufbuild/protobuf";
 import { type Hypothesis as HypothesisMessage, HypothesisSchema } from "@petri/contracts/hypotheses";
 import { describe, expect, it } from "vitest";
 import type { Hypothesis, JsonObject } from "../domain/hypothesis.js";
-import { hypothesisMessage } from "./hypothesis-message.js";
+import { STRUCT_MAX_CHARS, hypothesisMessage } from "./hypothesis-message.js";
 
 const HYPOTHESIS: Hypothesis = {
   id: "hyp_1",
@@ -86,5 +86,12 @@ describe("a hypothesis's documents as Structs", () => {
     expect(received.intakeDraft).toBeUndefined();
     expect(received.intakeDraftJson).toBe('{"a":1,"b":[{"__proto__":{"x":1}}]}');
     expect(received.engineResponse).toBeUndefined();
+  });
+
+  it("sends a document longer than STRUCT_MAX_CHARS as text only", () => {
+    const long = { notes: "x".repeat(STRUCT_MAX_CHARS) };
+    const received = overTheWire(hypothesisMessage({ ...HYPOTHESIS, engineResponse: long }));
+    expect(received.engineResponse).toBeUndefined();
+    expect(received.engineResponseJson).toBe(JSON.stringify(long));
   });
 });
