@@ -249,7 +249,9 @@ function compareBytes(x: Uint8Array, y: Uint8Array): number {
 function inJsonbOrder(value: JsonValue): JsonValue {
   if (Array.isArray(value)) return value.map(inJsonbOrder);
   if (!isObject(value)) return value;
-  return Object.fromEntries(inJsonbKeyOrder(Object.keys(value)).map((key) => [key, inJsonbOrder(value[key]!)]));
+  return Object.fromEntries(
+    inJsonbKeyOrder(Object.keys(value)).map((key) => [key, inJsonbOrder(value[key]!)]),
+  );
 }
 
 /**
