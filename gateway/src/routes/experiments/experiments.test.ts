@@ -549,7 +549,14 @@ describe("the OpenAPI description of the request model", () => {
       "expedited",
       "urgent",
     ]);
-    expect(model.properties.compliance.properties.bsl.enum).toEqual(["BSL1", "BSL-1", "BSL2", "BSL-2"]);
+    // Every spelling the service reads (BSL1, bsl-2, "BSL 1", 2), not a list of four.
+    const bsl = model.properties.compliance.properties.bsl as unknown as {
+      anyOf: Array<{ type: string; pattern?: string }>;
+    };
+    const bslPattern = new RegExp(bsl.anyOf.find((schema) => schema.type === "string")!.pattern!);
+    for (const spelling of ["BSL1", "BSL-1", "bsl-2", "BSL 2", "BSL_1", "2"])
+      expect(spelling, spelling).toMatch(bslPattern);
+    for (const spelling of ["BSL-5", "BSL", "level 2"]) expect(spelling, spelling).not.toMatch(bslPattern);
     for (const section of [
       "sanger",
       "qpcr",
