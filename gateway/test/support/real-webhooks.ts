@@ -40,14 +40,14 @@ export class WebhookReceiver {
 
   static async start(): Promise<WebhookReceiver> {
     const pems = await loopbackCertificate("petri-gateway-test-receiver");
-    let receiver: WebhookReceiver | undefined;
-    const server = createServer({ cert: pems.cert, key: pems.key }, (request, response) =>
-      receiver?.receive(request, response),
-    );
+    const server = createServer({ cert: pems.cert, key: pems.key });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const address = server.address();
     if (address === null || typeof address === "string") throw new Error("the receiver has no port");
-    receiver = new WebhookReceiver(server, pems.cert, `https://127.0.0.1:${address.port}`);
+    const receiver = new WebhookReceiver(server, pems.cert, `https://127.0.0.1:${address.port}`);
+    server.on("request", (request: IncomingMessage, response: ServerResponse) =>
+      receiver.receive(request, response),
+    );
     return receiver;
   }
 
