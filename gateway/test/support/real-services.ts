@@ -3,7 +3,11 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Failpoints, createLogger } from "@petri/service-kit";
-import { type InProcessServices, startServicesInProcess } from "@petri/services-in-process";
+import {
+  type InProcessServices,
+  type InProcessServicesOptions,
+  startServicesInProcess,
+} from "@petri/services-in-process";
 import { FakeClock, createTestDatabase, postgresAvailable, requireInfra } from "@petri/testkit";
 import { createGateway } from "../../src/app.js";
 import type { GatewayAppDeps } from "../../src/lib/create-app.js";
@@ -45,7 +49,10 @@ export interface RealServices {
    * by staff for a tier other than standard (before any credential exists, so every
    * credential carries it), POST /auth/token and POST /auth/api-keys.
    */
-  signUp(options?: { tier?: "standard" | "pro" | "enterprise"; name?: string }): Promise<SignedUp>;
+  signUp(options?: {
+    tier?: "standard" | "pro" | "ai_agent" | "enterprise";
+    name?: string;
+  }): Promise<SignedUp>;
   /** A bearer token of the bootstrapped staff account. */
   staffToken(): Promise<string>;
   stop(): Promise<void>;
@@ -58,7 +65,12 @@ export interface RealServices {
  * on them as standalone builds it. Start it in beforeAll, stop it in afterAll.
  */
 export async function startRealServices(
-  options: { clock?: FakeClock; gateway?: Partial<GatewayAppDeps> } = {},
+  options: {
+    clock?: FakeClock;
+    gateway?: Partial<GatewayAppDeps>;
+    /** Service settings beyond the defaults (a test webhook receiver's allowlist and CA). */
+    services?: Pick<InProcessServicesOptions, "notifications" | "experiments">;
+  } = {},
 ): Promise<RealServices> {
   const clock = options.clock ?? new FakeClock();
   const logger = createLogger({ service: "gateway-test", level: "silent" });
@@ -74,6 +86,7 @@ export async function startRealServices(
       logger,
       clock,
       failpoints: new Failpoints(),
+      ...options.services,
     });
   } catch (error) {
     await database.drop();
@@ -203,7 +216,9 @@ function accountHelpers(app: RealGateway, clock: FakeClock) {
     return staff.token;
   };
 
-  async function signUp(options: { tier?: "standard" | "pro" | "enterprise"; name?: string } = {}) {
+  async function signUp(
+    options: { tier?: "standard" | "pro" | "ai_agent" | "enterprise"; name?: string } = {},
+  ) {
     const source = signUpSource();
     const email = `user-${randomBytes(6).toString("hex")}@example.org`;
     const password = "a long enough password";
