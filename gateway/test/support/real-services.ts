@@ -40,6 +40,8 @@ export interface RealServices {
   /** The clock the gateway and every service read; tests move it. */
   clock: FakeClock;
   services: InProcessServices;
+  /** The services' failpoints (disarmed), for tests that make a consumer fail. */
+  failpoints: Failpoints;
   /** Where the services keep their blobs (result files), for tests that damage one. */
   blobDir: string;
   /**
@@ -63,6 +65,7 @@ export async function startRealServices(
   options: { clock?: FakeClock; gateway?: Partial<GatewayAppDeps> } = {},
 ): Promise<RealServices> {
   const clock = options.clock ?? new FakeClock();
+  const failpoints = new Failpoints();
   const logger = createLogger({ service: "gateway-test", level: "silent" });
   const database = await createTestDatabase("petri_gateway");
   const filesDir = await mkdtemp(path.join(tmpdir(), "petri-gateway-test-"));
@@ -76,7 +79,7 @@ export async function startRealServices(
       identity: { kek: randomBytes(32), apiKeyPepper: randomBytes(32), staff: TEST_STAFF },
       logger,
       clock,
-      failpoints: new Failpoints(),
+      failpoints,
     });
   } catch (error) {
     await database.drop();
@@ -95,6 +98,7 @@ export async function startRealServices(
     clock,
     services,
     blobDir,
+    failpoints,
     ...helpers,
     async stop() {
       await services.stop();
