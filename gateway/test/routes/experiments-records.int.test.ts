@@ -125,7 +125,7 @@ describeWithSharedAccounts(
           experiment_id: id,
           status: "claimed",
           experiment_type: "MIC_MBC_ASSAY",
-          title: REQUEST.title,
+          title: validRequests.MIC_MBC_ASSAY.title,
           requester_account_id: account().accountId,
           estimate: {
             estimated_cost_usd: { low: usd, typical: created.estimated_cost_usd, high: usd },

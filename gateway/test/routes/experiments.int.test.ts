@@ -53,7 +53,7 @@ describeWithSharedAccounts(
           experiment_id: id,
           status: "open",
           requester_account_id: account().accountId,
-          title: REQUEST.title,
+          title: validRequests.MIC_MBC_ASSAY.title,
           created_at: body.created_at,
           hold_amount_usd: body.estimated_cost_usd,
         });
@@ -141,7 +141,7 @@ describeWithSharedAccounts(
 
         const controlled = {
           ...REQUEST,
-          mic_mbc: { ...(REQUEST.mic_mbc as object), compound_name: "Sarin" },
+          mic_mbc: { ...(validRequests.MIC_MBC_ASSAY.mic_mbc as object), compound_name: "Sarin" },
         };
         const flagged = await bodyOf(await call("POST", "/experiments", controlled));
         expect(flagged.error.code).toBe("safety_rejected");

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { readFile, readdir, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { SUBMISSION, resultsHelpers } from "../support/real-results.js";
 import { describeWithSharedAccounts } from "../support/real-services-shared.js";
 import { bodyOf, from } from "../support/requests.js";

@@ -1,6 +1,6 @@
 import { validRequests } from "@petri/fixtures";
 import { FAILPOINT } from "@petri/service-kit";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, expect, it } from "vitest";
 import {
   compareNewestFirst,
   decodeDeadLetterCursor,
