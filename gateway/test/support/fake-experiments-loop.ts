@@ -2,7 +2,7 @@
  * The lab's side of the fake ExperimentsService: claim, start, issues and a submission (JSON
  * or streamed), for the operator-jobs unit tests that need what the real service cannot be
  * made to do (D347). Results, files, approval and disputes are tested on the real services
- * (D-NEW-1). FakeExperiments mixes these handlers into its router.
+ * (D354). FakeExperiments mixes these handlers into its router.
  */
 import { clone, create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";

@@ -3,7 +3,7 @@
  * cannot be made to do (D347: a service's size and rate-limit errors on demand, how a
  * submission streams): reading an experiment and the lab's loop (fake-experiments-loop.ts),
  * with money in integer cents as the real service sends it. The other experiments routes are
- * tested on the real services (test/routes/*.int.test.ts, D-NEW-1). Calls cross a Connect
+ * tested on the real services (test/routes/*.int.test.ts, D354). Calls cross a Connect
  * router transport with the real internal-principal interceptors, so each RPC sees (and the
  * fake records) the principal and the exact request the gateway sent.
  */

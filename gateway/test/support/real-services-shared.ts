@@ -1,6 +1,6 @@
 /**
  * A describe block on the real services whose accounts are signed up once for the block
- * (D-NEW-1): each sign-up costs several argon2id hashes, so files whose tests isolate by the
+ * (D354): each sign-up costs several argon2id hashes, so files whose tests isolate by the
  * resource they create (an experiment id, a dispute id) share a requester, a second account
  * and a lab. Tests that count what an account owns sign up an account of their own.
  */
