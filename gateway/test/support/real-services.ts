@@ -44,6 +44,10 @@ export interface RealServices {
   /** The clock the gateway and every service read; tests move it. */
   clock: FakeClock;
   services: InProcessServices;
+  /** The services' failpoints (disarmed), for tests that make a consumer fail. */
+  failpoints: Failpoints;
+  /** Where the services keep their blobs (result files), for tests that damage one. */
+  blobDir: string;
   /**
    * A new account through the public API: POST /auth/register, PATCH /admin/accounts/{id}
    * by staff for a tier other than standard (before any credential exists, so every
@@ -73,19 +77,21 @@ export async function startRealServices(
   } = {},
 ): Promise<RealServices> {
   const clock = options.clock ?? new FakeClock();
+  const failpoints = new Failpoints();
   const logger = createLogger({ service: "gateway-test", level: "silent" });
   const database = await createTestDatabase("petri_gateway");
   const filesDir = await mkdtemp(path.join(tmpdir(), "petri-gateway-test-"));
+  const blobDir = path.join(filesDir, "blobs");
   let services: InProcessServices;
   try {
     services = await startServicesInProcess({
       database: { driver: "pg", url: database.url, poolMax: 10 },
       dataDir: filesDir,
-      blobDir: path.join(filesDir, "blobs"),
+      blobDir,
       identity: { kek: randomBytes(32), apiKeyPepper: randomBytes(32), staff: TEST_STAFF },
       logger,
       clock,
-      failpoints: new Failpoints(),
+      failpoints,
       ...options.services,
     });
   } catch (error) {
@@ -104,6 +110,8 @@ export async function startRealServices(
     app,
     clock,
     services,
+    blobDir,
+    failpoints,
     ...helpers,
     async stop() {
       await services.stop();
