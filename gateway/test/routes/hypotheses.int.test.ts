@@ -57,12 +57,8 @@ describeOnRealServices(
           "created_at",
           "updated_at",
         ]);
-        // Written from the Structs (D-NEW-1) as stored: jsonb's key order, as the text always had.
-        expect(Object.keys(record.intake_draft)).toEqual(["budget_usd", "experiment_type"]);
-        expect(Object.keys(record.engine_response.sources[0])).toEqual(["doi", "title"]);
         // Stored for the caller: it reads back the same, another account does not see it.
-        const stored = await bodyOf(await call("GET", `/hypotheses/${record.id}`));
-        expect(JSON.stringify(stored)).toBe(JSON.stringify(record));
+        expect(await bodyOf(await call("GET", `/hypotheses/${record.id}`))).toEqual(record);
         expect((await call("GET", `/hypotheses/${record.id}`, undefined, otherKey())).status).toBe(404);
       });
 

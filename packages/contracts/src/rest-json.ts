@@ -228,12 +228,12 @@ export function toRestJson<Desc extends DescMessage>(
 }
 
 const utf8 = new TextEncoder();
-const ASCII = /^[\x00-\x7f]*$/;
+const PRINTABLE_ASCII = /^[\u0020-\u007e]*$/;
 
 /** PostgreSQL's jsonb key order: shorter keys first (in bytes), then bytewise. */
 function inJsonbKeyOrder(keys: string[]): string[] {
-  // ASCII keys (every proto field name) compare the same as text as they do as bytes.
-  if (keys.every((key) => ASCII.test(key)))
+  // Printable ASCII keys (every proto field name) compare the same as text as they do as bytes.
+  if (keys.every((key) => PRINTABLE_ASCII.test(key)))
     return keys.sort((a, b) => a.length - b.length || (a < b ? -1 : a > b ? 1 : 0));
   const encoded = keys.map((key) => ({ key, bytes: utf8.encode(key) }));
   encoded.sort((a, b) => a.bytes.length - b.bytes.length || compareBytes(a.bytes, b.bytes));

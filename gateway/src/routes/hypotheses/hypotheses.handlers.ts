@@ -30,11 +30,7 @@ function parseObject(text: string, what: string): Record<string, unknown> | null
   return value as Record<string, unknown>;
 }
 
-/**
- * The public record, fixed key order; the service's "" for an absent value is null. The intake
- * draft and the engine response are Structs since D-NEW-1 (protobuf-es hands them over as the
- * JSON object, keys in the order stored), else their JSON text (a service built before).
- */
+/** The public record, fixed key order; the service's "" for an absent value is null. */
 export function hypothesisJson(hypothesis: Hypothesis | undefined) {
   if (!hypothesis) throw new Error("the hypotheses service returned no hypothesis");
   return {
@@ -44,12 +40,11 @@ export function hypothesisJson(hypothesis: Hypothesis | undefined) {
     null_hypothesis: hypothesis.nullHypothesis || null,
     experiment_type: hypothesis.experimentType || null,
     status: hypothesis.status,
-    intake_draft: hypothesis.intakeDraft ?? parseObject(hypothesis.intakeDraftJson, "an intake draft"),
+    intake_draft: parseObject(hypothesis.intakeDraftJson, "an intake draft"),
     experiments_count: hypothesis.experimentsCount,
     engine_agent: hypothesis.engineAgent || null,
     engine_query: hypothesis.engineQuery || null,
-    engine_response:
-      hypothesis.engineResponse ?? parseObject(hypothesis.engineResponseJson, "an engine response"),
+    engine_response: parseObject(hypothesis.engineResponseJson, "an engine response"),
     source_experiment_id: hypothesis.sourceExperimentId || null,
     created_at: isoOrNull(hypothesis.createdAt)!,
     updated_at: isoOrNull(hypothesis.updatedAt)!,

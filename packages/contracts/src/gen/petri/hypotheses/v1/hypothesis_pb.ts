@@ -4,15 +4,15 @@
 
 import type { GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
-import type { StructJson, Timestamp, TimestampJson } from "@bufbuild/protobuf/wkt";
-import { file_google_protobuf_struct, file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
-import type { JsonObject, Message } from "@bufbuild/protobuf";
+import type { Timestamp, TimestampJson } from "@bufbuild/protobuf/wkt";
+import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
+import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file petri/hypotheses/v1/hypothesis.proto.
  */
 export const file_petri_hypotheses_v1_hypothesis: GenFile = /*@__PURE__*/
-  fileDesc("CiRwZXRyaS9oeXBvdGhlc2VzL3YxL2h5cG90aGVzaXMucHJvdG8SE3BldHJpLmh5cG90aGVzZXMudjEijgQKCkh5cG90aGVzaXMSCgoCaWQYASABKAkSGAoQb3duZXJfYWNjb3VudF9pZBgCIAEoCRINCgV0aXRsZRgDIAEoCRIRCglzdGF0ZW1lbnQYBCABKAkSFwoPbnVsbF9oeXBvdGhlc2lzGAUgASgJEhcKD2V4cGVyaW1lbnRfdHlwZRgGIAEoCRIOCgZzdGF0dXMYByABKAkSHQoRaW50YWtlX2RyYWZ0X2pzb24YCCABKAlCAhgBEhkKEWV4cGVyaW1lbnRzX2NvdW50GAkgASgFEhQKDGVuZ2luZV9hZ2VudBgKIAEoCRIUCgxlbmdpbmVfcXVlcnkYCyABKAkSIAoUZW5naW5lX3Jlc3BvbnNlX2pzb24YDCABKAlCAhgBEg8KB3ZlcnNpb24YDSABKAMSLgoKY3JlYXRlZF9hdBgOIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKdXBkYXRlZF9hdBgPIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASHAoUc291cmNlX2V4cGVyaW1lbnRfaWQYECABKAkSLQoMaW50YWtlX2RyYWZ0GBEgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIwCg9lbmdpbmVfcmVzcG9uc2UYEiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0YgZwcm90bzM", [file_google_protobuf_struct, file_google_protobuf_timestamp]);
+  fileDesc("CiRwZXRyaS9oeXBvdGhlc2VzL3YxL2h5cG90aGVzaXMucHJvdG8SE3BldHJpLmh5cG90aGVzZXMudjEipQMKCkh5cG90aGVzaXMSCgoCaWQYASABKAkSGAoQb3duZXJfYWNjb3VudF9pZBgCIAEoCRINCgV0aXRsZRgDIAEoCRIRCglzdGF0ZW1lbnQYBCABKAkSFwoPbnVsbF9oeXBvdGhlc2lzGAUgASgJEhcKD2V4cGVyaW1lbnRfdHlwZRgGIAEoCRIOCgZzdGF0dXMYByABKAkSGQoRaW50YWtlX2RyYWZ0X2pzb24YCCABKAkSGQoRZXhwZXJpbWVudHNfY291bnQYCSABKAUSFAoMZW5naW5lX2FnZW50GAogASgJEhQKDGVuZ2luZV9xdWVyeRgLIAEoCRIcChRlbmdpbmVfcmVzcG9uc2VfanNvbhgMIAEoCRIPCgd2ZXJzaW9uGA0gASgDEi4KCmNyZWF0ZWRfYXQYDiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnVwZGF0ZWRfYXQYDyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhwKFHNvdXJjZV9leHBlcmltZW50X2lkGBAgASgJYgZwcm90bzM", [file_google_protobuf_timestamp]);
 
 /**
  * Hypothesis is one entry of an account's hypothesis library (docs/api.md "Hypothesis (library)").
@@ -66,11 +66,10 @@ export type Hypothesis = Message<"petri.hypotheses.v1.Hypothesis"> & {
   status: string;
 
   /**
-   * Deprecated: `intake_draft` (decisions.md D-NEW-1); still written for gateways built before.
-   * The partial experiment request as JSON text (empty when none was given).
+   * The partial experiment request, as JSON text (empty when none was given). Free-form (any
+   * JSON object the client sent) and text by choice, not a Struct (decisions.md D-NEW-1).
    *
-   * @generated from field: string intake_draft_json = 8 [deprecated = true];
-   * @deprecated
+   * @generated from field: string intake_draft_json = 8;
    */
   intakeDraftJson: string;
 
@@ -83,7 +82,7 @@ export type Hypothesis = Message<"petri.hypotheses.v1.Hypothesis"> & {
 
   /**
    * Engine-sourced hypotheses: the agent type used, the original query, and the full engine
-   * response (deprecated as JSON text: `engine_response`, D-NEW-1). Empty for manual entries.
+   * response as JSON text, free-form as the draft is (D-NEW-1). Empty for manual entries.
    *
    * @generated from field: string engine_agent = 10;
    */
@@ -95,8 +94,7 @@ export type Hypothesis = Message<"petri.hypotheses.v1.Hypothesis"> & {
   engineQuery: string;
 
   /**
-   * @generated from field: string engine_response_json = 12 [deprecated = true];
-   * @deprecated
+   * @generated from field: string engine_response_json = 12;
    */
   engineResponseJson: string;
 
@@ -123,22 +121,6 @@ export type Hypothesis = Message<"petri.hypotheses.v1.Hypothesis"> & {
    * @generated from field: string source_experiment_id = 16;
    */
   sourceExperimentId: string;
-
-  /**
-   * The partial experiment request as the client (or from-experiment) gave it: free-form, any
-   * JSON object (decisions.md D-NEW-1). Unset when none was given.
-   *
-   * @generated from field: google.protobuf.Struct intake_draft = 17;
-   */
-  intakeDraft?: JsonObject | undefined;
-
-  /**
-   * The engine response the client saved with it, as the client sent it: free-form. Unset for
-   * manual entries.
-   *
-   * @generated from field: google.protobuf.Struct engine_response = 18;
-   */
-  engineResponse?: JsonObject | undefined;
 };
 
 /**
@@ -193,11 +175,10 @@ export type HypothesisJson = {
   status?: string;
 
   /**
-   * Deprecated: `intake_draft` (decisions.md D-NEW-1); still written for gateways built before.
-   * The partial experiment request as JSON text (empty when none was given).
+   * The partial experiment request, as JSON text (empty when none was given). Free-form (any
+   * JSON object the client sent) and text by choice, not a Struct (decisions.md D-NEW-1).
    *
-   * @generated from field: string intake_draft_json = 8 [deprecated = true];
-   * @deprecated
+   * @generated from field: string intake_draft_json = 8;
    */
   intakeDraftJson?: string;
 
@@ -210,7 +191,7 @@ export type HypothesisJson = {
 
   /**
    * Engine-sourced hypotheses: the agent type used, the original query, and the full engine
-   * response (deprecated as JSON text: `engine_response`, D-NEW-1). Empty for manual entries.
+   * response as JSON text, free-form as the draft is (D-NEW-1). Empty for manual entries.
    *
    * @generated from field: string engine_agent = 10;
    */
@@ -222,8 +203,7 @@ export type HypothesisJson = {
   engineQuery?: string;
 
   /**
-   * @generated from field: string engine_response_json = 12 [deprecated = true];
-   * @deprecated
+   * @generated from field: string engine_response_json = 12;
    */
   engineResponseJson?: string;
 
@@ -250,22 +230,6 @@ export type HypothesisJson = {
    * @generated from field: string source_experiment_id = 16;
    */
   sourceExperimentId?: string;
-
-  /**
-   * The partial experiment request as the client (or from-experiment) gave it: free-form, any
-   * JSON object (decisions.md D-NEW-1). Unset when none was given.
-   *
-   * @generated from field: google.protobuf.Struct intake_draft = 17;
-   */
-  intakeDraft?: StructJson;
-
-  /**
-   * The engine response the client saved with it, as the client sent it: free-form. Unset for
-   * manual entries.
-   *
-   * @generated from field: google.protobuf.Struct engine_response = 18;
-   */
-  engineResponse?: StructJson;
 };
 
 /**
