@@ -1,5 +1,7 @@
-import type { DescEnum } from "@bufbuild/protobuf";
+import { type DescEnum, create, fromBinary, toBinary } from "@bufbuild/protobuf";
+import { TranslationSchema } from "./gen/petri/cloudlabs/v1/cloudlabs_pb.js";
 import { describe, expect, it } from "vitest";
+import { file_petri_cloudlabs_v1_interpretation } from "./gen/petri/cloudlabs/v1/interpretation_pb.js";
 import { file_petri_experiments_v1_vocabulary } from "./gen/petri/experiments/v1/vocabulary_pb.js";
 import { file_petri_marketplace_v1_vocabulary } from "./gen/petri/marketplace/v1/vocabulary_pb.js";
 import {
@@ -21,6 +23,7 @@ import {
   ABSENT_AS_NULL,
   RestJsonError,
   exactRestMessage,
+  exactStruct,
   fittingRestMessage,
   fromRestJson,
   restSpellings,
@@ -35,6 +38,7 @@ const enums: DescEnum[] = [
   file_petri_experiments_v1_results,
   file_petri_experiments_v1_request_vocabulary,
   file_petri_experiments_v1_request_sections,
+  file_petri_cloudlabs_v1_interpretation,
 ].flatMap((file) => file.enums);
 
 const record = {
@@ -191,5 +195,27 @@ describe("REST JSON in PostgreSQL's jsonb key order (the stored experiment reque
       "critical_parameters",
     ]);
     expect(exactRestMessage(ExperimentRequest_StepSchema, step, { keys: "jsonb" })).toBeUndefined();
+  });
+});
+
+describe("a free-form document as google.protobuf.Struct (a cloud lab's protocol or results, D-NEW-1)", () => {
+  it("gives the Struct when it writes back the same JSON text, keys in the same order", () => {
+    const document = {
+      refs: { plate: { new: "96-flat", discard: true } },
+      instructions: [{ op: "seal" }],
+      n: 2.5,
+    };
+    const struct = exactStruct(document);
+    expect(JSON.stringify(struct)).toBe(JSON.stringify(document));
+    const received = fromBinary(
+      TranslationSchema,
+      toBinary(TranslationSchema, create(TranslationSchema, { protocol: struct })),
+    );
+    expect(JSON.stringify(received.protocol)).toBe(JSON.stringify(document));
+  });
+
+  it("gives none for what is not a JSON object", () => {
+    for (const value of [undefined, null, [1, 2], "text", 3])
+      expect(exactStruct(value), String(value)).toBeUndefined();
   });
 });
