@@ -7,7 +7,7 @@ import { type InProcessServices, startServicesInProcess } from "@petri/services-
 import { FakeClock, createTestDatabase, postgresAvailable, requireInfra } from "@petri/testkit";
 import { createGateway } from "../../src/app.js";
 import type { GatewayAppDeps } from "../../src/lib/create-app.js";
-import { createServiceClients } from "../../src/lib/clients.js";
+import { type ServiceClients, createServiceClients } from "../../src/lib/clients.js";
 import { afterAll, beforeAll, beforeEach, describe } from "vitest";
 import { bodyOf, caller, from, json } from "./requests.js";
 
@@ -58,7 +58,12 @@ export interface RealServices {
  * on them as standalone builds it. Start it in beforeAll, stop it in afterAll.
  */
 export async function startRealServices(
-  options: { clock?: FakeClock; gateway?: Partial<GatewayAppDeps> } = {},
+  options: {
+    clock?: FakeClock;
+    gateway?: Partial<GatewayAppDeps>;
+    /** The gateway's clients as the test wants them (wrapped to see or change the answers). */
+    clients?: (clients: ServiceClients) => ServiceClients;
+  } = {},
 ): Promise<RealServices> {
   const clock = options.clock ?? new FakeClock();
   const logger = createLogger({ service: "gateway-test", level: "silent" });
@@ -80,8 +85,9 @@ export async function startRealServices(
     await rm(filesDir, { recursive: true, force: true });
     throw error;
   }
+  const clients = createServiceClients(services.transportFor, services.clientInterceptors);
   const app = createGateway({
-    clients: createServiceClients(services.transportFor, services.clientInterceptors),
+    clients: options.clients ? options.clients(clients) : clients,
     logger,
     clock,
     ...options.gateway,
@@ -122,7 +128,7 @@ export interface RealServicesScope {
  */
 export function describeOnRealServices(
   name: string,
-  options: { start: string; source: string },
+  options: { start: string; source: string; clients?: (clients: ServiceClients) => ServiceClients },
   body: (scope: RealServicesScope) => void,
 ): void {
   describe.skipIf(!realServicesReady)(name, () => {
@@ -135,7 +141,7 @@ export function describeOnRealServices(
       return petri;
     };
     beforeAll(async () => {
-      petri = await startRealServices({ clock });
+      petri = await startRealServices({ clock, clients: options.clients });
     });
     afterAll(() => petri?.stop());
     beforeEach(async () => {
