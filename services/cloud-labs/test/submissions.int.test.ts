@@ -18,6 +18,8 @@ import {
   startCloudLabs,
   storedExperiment,
 } from "./support/harness.js";
+import { IntakeInterpretationSchema } from "@petri/contracts/cloudlabs";
+import { ABSENT_AS_NULL, toRestJson } from "@petri/contracts/rest-json";
 import { ExperimentStatus } from "@petri/contracts/experiments";
 import { fullRequests, specialRequests } from "@petri/fixtures";
 
@@ -65,6 +67,8 @@ describe.each(ENGINES)("cloud labs on %s", (engine) => {
       .translateIntake({ intakeJson: JSON.stringify(MIC), providerId: AUTOPROTOCOL });
     expect(translation).toMatchObject({ providerId: AUTOPROTOCOL, protocolFormat: "autoprotocol" });
     const protocol = JSON.parse(translation!.protocolJson);
+    // D-NEW-1: the Struct says the same JSON text.
+    expect(JSON.stringify(translation!.protocol)).toBe(translation!.protocolJson);
     expect(Object.keys(protocol.refs).length).toBeGreaterThan(0);
     expect(protocol.instructions.map((i: { op: string }) => i.op)).toEqual(
       expect.arrayContaining(["incubate", "absorbance"]),
@@ -73,6 +77,7 @@ describe.each(ENGINES)("cloud labs on %s", (engine) => {
 
     const sll = await cl.as(me).translateIntake({ intakeJson: JSON.stringify(MIC), providerId: SLL });
     const sllProtocol = JSON.parse(sll.translation!.protocolJson);
+    expect(JSON.stringify(sll.translation!.protocol)).toBe(sll.translation!.protocolJson);
     expect(sllProtocol).toMatchObject({
       name: expect.any(String),
       steps: expect.any(Array),
@@ -96,6 +101,9 @@ describe.each(ENGINES)("cloud labs on %s", (engine) => {
       .interpretIntake({ intakeJson: JSON.stringify(specialRequests.micCloudLab), providerId: "" });
     expect(read.interpreter).toBe("rules");
     const interpretation = JSON.parse(read.interpretationJson);
+    expect(JSON.stringify(toRestJson(IntakeInterpretationSchema, read.interpretation!, ABSENT_AS_NULL))).toBe(
+      read.interpretationJson,
+    );
     expect(interpretation).toMatchObject({ experiment_type: "MIC_MBC_ASSAY" });
     expect(interpretation.parameters.organisms.length).toBeGreaterThan(0);
     expect(interpretation.confidence).toBeGreaterThan(0);
@@ -132,6 +140,9 @@ describe.each(ENGINES)("cloud labs on %s", (engine) => {
     }
     const done = await status();
     const results = JSON.parse(done.resultsJson);
+    // Read back from the jsonb column: the Struct keeps its keys in the same order as the text.
+    expect(JSON.stringify(done.results)).toBe(done.resultsJson);
+    expect(JSON.stringify(done.translatedProtocol)).toBe(done.translatedProtocolJson);
     expect(results).toMatchObject({
       simulated: true,
       raw_data_url: `/cloud-labs/submissions/${id}/raw-data`,
