@@ -20,8 +20,11 @@ import {
   WEBHOOK_EVENTS,
 } from "@petri/contracts/vocabulary";
 
-/** Every accepted spelling of the supported levels; BSL-3 and above is flagged bsl_level_exceeded. */
-export const REQUEST_BSL_LEVELS = ["BSL1", "BSL-1", "BSL2", "BSL-2"] as const;
+/**
+ * Every spelling the service reads as a biosafety level (its domain's bsl.ts): BSL1, BSL-1,
+ * bsl 1, BSL_2, "2" or 2. Levels 3 and 4 are recognised so that they can be refused.
+ */
+const BSL_SPELLING = /^\s*(?:[Bb][Ss][Ll][\s_-]*)?[1-4]\s*$/;
 
 const STATISTICAL_TESTS = ["t_test", "anova", "mann_whitney", "chi_square", "fisher_exact"] as const;
 
@@ -62,8 +65,8 @@ const hypothesis = obj(
 const compliance = obj(
   {
     bsl: d
-      .enum(REQUEST_BSL_LEVELS)
-      .default("BSL1")
+      .union([d.string().regex(BSL_SPELLING), d.int().min(1).max(4)])
+      .default("BSL-1")
       .describe(
         "Biosafety level in any spelling (BSL1, BSL-1, bsl 1), stored as BSL-1. BSL-3 and above is flagged bsl_level_exceeded and rejected (403 safety_rejected).",
       ),
@@ -217,7 +220,7 @@ const communicationPreferences = obj(
   "Webhook and contact preferences",
 );
 
-const ExperimentRequestDocumentation = obj(
+export const ExperimentRequestDocumentation = obj(
   {
     experiment_type: d
       .enum(EXPERIMENT_TYPES)

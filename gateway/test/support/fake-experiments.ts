@@ -1,36 +1,31 @@
 /**
- * An in-memory ExperimentsService for gateway tests: just enough behaviour (ownership,
- * statuses, idempotency keys, refunds) to exercise the gateway's mapping of every RPC, with
- * money in integer cents as the real service sends it. Calls cross a Connect router
- * transport with the real internal-principal interceptors, so each RPC sees (and the fake
- * records) the principal and the exact request the gateway sent.
+ * An in-memory ExperimentsService for the gateway tests that need what the real service
+ * cannot be made to do (D347: a service's size and rate-limit errors on demand, how a
+ * submission streams): reading an experiment and the lab's loop (fake-experiments-loop.ts),
+ * with money in integer cents as the real service sends it. The other experiments routes are
+ * tested on the real services (test/routes/*.int.test.ts, D354). Calls cross a Connect
+ * router transport with the real internal-principal interceptors, so each RPC sees (and the
+ * fake records) the principal and the exact request the gateway sent.
  */
 import { EXPERIMENT_STATUS_NAME_BY_VALUE } from "@petri/contracts/vocabulary";
-import { clone, create } from "@bufbuild/protobuf";
+import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { type HandlerContext, type Transport, createRouterTransport } from "@connectrpc/connect";
 import {
-  CancellationSchema,
-  type CreateExperimentResponse,
-  CreateExperimentResponseSchema,
   EstimateSchema,
   type Experiment,
   ExperimentSchema,
   ExperimentStatus,
   ExperimentsService,
-  RequestIssueSchema,
 } from "@petri/contracts/experiments";
 import { Health, HealthCheckResponse_ServingStatus } from "@petri/contracts/health";
 import {
   type Clock,
-  ConflictError,
-  DomainError,
+  type DomainError,
   InvalidStateError,
   type InternalTokenVerifier,
   NotFoundError,
   type Principal,
-  SafetyRejectedError,
-  ValidationError,
   clientInterceptors,
   createLogger,
   domainErrorToConnectError,
@@ -45,7 +40,7 @@ import { type FakeIdentity, internalKeys, silentLogger } from "./fake-identity.j
 import type { FakeNotifications } from "./fake-notifications.js";
 
 /** The estimate of every request: $300.00 / $412.50 / $550.75, 14 days (10 expedited). */
-export const ESTIMATE_CENTS = {
+const ESTIMATE_CENTS = {
   costLowCents: 30_000n,
   costTypicalCents: 41_250n,
   costHighCents: 55_075n,
@@ -62,18 +57,7 @@ export const ESTIMATE_CENTS = {
   },
 };
 
-const EDITABLE = ["draft", "pending_review", "open"];
-const CANCELLABLE = ["draft", "pending_review", "open", "claimed", "in_progress"];
-
 const fail = (error: DomainError) => domainErrorToConnectError(error);
-
-/** The service's answer to a key reused with another request: 422 idempotency_key_reused. */
-class IdempotencyKeyReused extends DomainError {
-  readonly kind = "validation_failed" as const;
-  override get code(): string {
-    return "idempotency_key_reused";
-  }
-}
 
 export class FakeExperiments {
   readonly experiments = new Map<string, Experiment>();
@@ -83,7 +67,6 @@ export class FakeExperiments {
   readonly failures = new Map<string, () => Error>();
   /** The marketplace loop (claims, results, files, disputes): see fake-experiments-loop.ts. */
   readonly loop = new ResultsLoopState();
-  private readonly idempotency = new Map<string, { fingerprint: string; answer: CreateExperimentResponse }>();
   private sequence = 0;
 
   constructor(readonly clock: Clock) {}
@@ -148,43 +131,6 @@ export class FakeExperiments {
       throw fail(new InvalidStateError(`cannot do this while ${status}`, status, allowed));
   }
 
-  private cancel(experiment: Experiment, reason: string) {
-    this.requireStatus(experiment, CANCELLABLE);
-    const hold = experiment.estimate?.costTypicalCents ?? 0n;
-    const status = EXPERIMENT_STATUS_NAME_BY_VALUE.get(experiment.status);
-    const [refund, compensation, refundStatus] =
-      status === "claimed"
-        ? [hold - hold / 5n, hold / 5n, "partial"]
-        : status === "in_progress"
-          ? [0n, hold, "none"]
-          : status === "draft"
-            ? [0n, 0n, "none"]
-            : [hold, 0n, "full"];
-    experiment.cancellation = create(CancellationSchema, {
-      reason,
-      refundAmountCents: refund,
-      operatorCompensationCents: compensation,
-      refundStatus,
-      cancelledAt: timestampFromDate(this.clock.now()),
-    });
-    return this.touch(experiment, ExperimentStatus.CANCELLED);
-  }
-
-  private page(experiments: Experiment[], limit: number, cursor: string, includeTotal: boolean) {
-    const start = cursor ? Number(cursor.replace("c", "")) : 0;
-    const size = limit || 20;
-    const slice = experiments.slice(start, start + size);
-    const hasMore = start + size < experiments.length;
-    const hasTotal = includeTotal || (start === 0 && !hasMore);
-    return {
-      experiments: slice.map((e) => outgoing(e)),
-      total: hasTotal ? BigInt(experiments.length) : 0n,
-      hasTotal,
-      nextCursor: hasMore ? `c${start + size}` : "",
-      hasMore,
-    };
-  }
-
   transport(verifier: InternalTokenVerifier, clientSide: ReturnType<typeof clientInterceptors>) {
     return createRouterTransport(
       (router) => {
@@ -192,94 +138,9 @@ export class FakeExperiments {
           check: async () => ({ status: HealthCheckResponse_ServingStatus.SERVING }),
         });
         router.service(ExperimentsService, {
-          createExperiment: async (request, context) => {
-            const principal = this.record("CreateExperiment", request, context);
-            const slot = `${principal.accountId}|${request.idempotencyKey}`;
-            const fingerprint = `${request.saveAsDraft}|${request.requestJson}`;
-            const stored = request.idempotencyKey ? this.idempotency.get(slot) : undefined;
-            if (stored) {
-              if (stored.fingerprint !== fingerprint)
-                throw fail(new IdempotencyKeyReused("key reused", { field: "idempotency_key" }));
-              return { ...clone(CreateExperimentResponseSchema, stored.answer), replayed: true };
-            }
-            const body = JSON.parse(request.requestJson) as Record<string, any>;
-            if (
-              !request.saveAsDraft &&
-              !["MIC_MBC_ASSAY", "QPCR_EXPRESSION", "CUSTOM"].includes(body.experiment_type)
-            )
-              throw fail(
-                new ValidationError("the request is invalid", [
-                  { field: "experiment_type", code: "invalid_experiment_type", message: "unknown type" },
-                ]),
-              );
-            if (/^BSL-?[34]$/i.test(String(body.compliance?.bsl ?? "")))
-              throw fail(new SafetyRejectedError("unsafe", { safety_flags: ["bsl_level_exceeded"] }));
-            const design = body.protocol?.type === "protocol_design_requested";
-            const status = request.saveAsDraft
-              ? ExperimentStatus.DRAFT
-              : design
-                ? ExperimentStatus.PENDING_REVIEW
-                : ExperimentStatus.OPEN;
-            const experiment = this.add(principal.accountId, status, body);
-            if (design) experiment.reviewReasons = ["protocol_design_requested"];
-            const answer = create(CreateExperimentResponseSchema, {
-              experiment: outgoing(experiment),
-              warnings: [
-                create(RequestIssueSchema, {
-                  path: "replicates.technical",
-                  code: "low_replicates",
-                  message: "fewer than 3 technical replicates",
-                  suggestion: "use 3",
-                }),
-                create(RequestIssueSchema, { path: "title", code: "short_title", message: "short" }),
-              ],
-            });
-            if (request.idempotencyKey) this.idempotency.set(slot, { fingerprint, answer });
-            return answer;
-          },
-          submitDraft: async (request, context) => {
-            const principal = this.record("SubmitDraft", request, context);
-            const experiment = this.visible(principal, request.experimentId);
-            this.requireStatus(experiment, ["draft"]);
-            experiment.submittedAt = timestampFromDate(this.clock.now());
-            return { ...this.touch(experiment, ExperimentStatus.OPEN), warnings: [] };
-          },
           getExperiment: async (request, context) => {
             const principal = this.record("GetExperiment", request, context);
             return { experiment: outgoing(this.visible(principal, request.experimentId)) };
-          },
-          listExperiments: async (request, context) => {
-            const principal = this.record("ListExperiments", request, context);
-            const mine = [...this.experiments.values()]
-              .filter((e) => principal.role === "staff" || e.requesterAccountId === principal.accountId)
-              .filter((e) => request.status === ExperimentStatus.UNSPECIFIED || e.status === request.status)
-              .reverse();
-            return this.page(mine, request.limit, request.cursor, request.includeTotal);
-          },
-          updateExperiment: async (request, context) => {
-            const principal = this.record("UpdateExperiment", request, context);
-            const experiment = this.visible(principal, request.experimentId);
-            this.requireStatus(experiment, EDITABLE);
-            const patch = JSON.parse(request.patchJson) as Record<string, unknown>;
-            experiment.requestJson = JSON.stringify({ ...JSON.parse(experiment.requestJson), ...patch });
-            return this.touch(experiment);
-          },
-          cancelExperiment: async (request, context) => {
-            const principal = this.record("CancelExperiment", request, context);
-            return this.cancel(this.visible(principal, request.experimentId), request.reason);
-          },
-          acceptProtocolProposal: async (request, context) => {
-            const principal = this.record("AcceptProtocolProposal", request, context);
-            const experiment = this.visible(principal, request.experimentId);
-            if (!experiment.protocolProposalJson)
-              throw fail(
-                new ConflictError("nothing to accept", "no_pending_proposal", { status: "pending_review" }),
-              );
-            return this.touch(experiment, ExperimentStatus.OPEN);
-          },
-          requestProtocolChanges: async (request, context) => {
-            const principal = this.record("RequestProtocolChanges", request, context);
-            return this.touch(this.visible(principal, request.experimentId));
           },
           ...resultsLoopHandlers(this),
         });
@@ -295,15 +156,6 @@ export class FakeExperiments {
       },
     );
   }
-}
-
-/** A gateway in front of `identity` and `experiments`. */
-export async function gatewayWithExperiments(
-  identity: FakeIdentity,
-  experiments: FakeExperiments,
-  deps: Partial<GatewayDeps> = {},
-) {
-  return gatewayWithServices(identity, { experiments }, deps);
 }
 
 /** What gatewayWithServices needs of a fake service: a Connect transport to it. */

@@ -373,11 +373,6 @@ export class FakeIdentity {
             if (!found) throw new ConnectError("no such account", Code.NotFound);
             return { account: found.account };
           },
-          createApiKey: async (request, context) => {
-            const principal = this.requireCaller("CreateApiKey", context);
-            const { key, secret } = this.addKey(principal.accountId, request.name);
-            return { apiKey: key, secret };
-          },
           listApiKeys: async (request, context) => {
             const principal = this.requireCaller("ListApiKeys", context);
             const mine = [...this.keys.values()]

@@ -3,7 +3,11 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Failpoints, createLogger } from "@petri/service-kit";
-import { type InProcessServices, startServicesInProcess } from "@petri/services-in-process";
+import {
+  type InProcessServices,
+  type InProcessServicesOptions,
+  startServicesInProcess,
+} from "@petri/services-in-process";
 import { FakeClock, createTestDatabase, postgresAvailable, requireInfra } from "@petri/testkit";
 import { createGateway } from "../../src/app.js";
 import type { GatewayAppDeps } from "../../src/lib/create-app.js";
@@ -40,12 +44,19 @@ export interface RealServices {
   /** The clock the gateway and every service read; tests move it. */
   clock: FakeClock;
   services: InProcessServices;
+  /** The services' failpoints (disarmed), for tests that make a consumer fail. */
+  failpoints: Failpoints;
+  /** Where the services keep their blobs (result files), for tests that damage one. */
+  blobDir: string;
   /**
    * A new account through the public API: POST /auth/register, PATCH /admin/accounts/{id}
    * by staff for a tier other than standard (before any credential exists, so every
    * credential carries it), POST /auth/token and POST /auth/api-keys.
    */
-  signUp(options?: { tier?: "standard" | "pro" | "enterprise"; name?: string }): Promise<SignedUp>;
+  signUp(options?: {
+    tier?: "standard" | "pro" | "ai_agent" | "enterprise";
+    name?: string;
+  }): Promise<SignedUp>;
   /** A bearer token of the bootstrapped staff account. */
   staffToken(): Promise<string>;
   stop(): Promise<void>;
@@ -63,22 +74,27 @@ export async function startRealServices(
     gateway?: Partial<GatewayAppDeps>;
     /** The gateway's clients as the test wants them (wrapped to see or change the answers). */
     clients?: (clients: ServiceClients) => ServiceClients;
+    /** Service settings beyond the defaults (a test webhook receiver's allowlist and CA). */
+    services?: Pick<InProcessServicesOptions, "notifications" | "experiments">;
   } = {},
 ): Promise<RealServices> {
   const clock = options.clock ?? new FakeClock();
+  const failpoints = new Failpoints();
   const logger = createLogger({ service: "gateway-test", level: "silent" });
   const database = await createTestDatabase("petri_gateway");
   const filesDir = await mkdtemp(path.join(tmpdir(), "petri-gateway-test-"));
+  const blobDir = path.join(filesDir, "blobs");
   let services: InProcessServices;
   try {
     services = await startServicesInProcess({
       database: { driver: "pg", url: database.url, poolMax: 10 },
       dataDir: filesDir,
-      blobDir: path.join(filesDir, "blobs"),
+      blobDir,
       identity: { kek: randomBytes(32), apiKeyPepper: randomBytes(32), staff: TEST_STAFF },
       logger,
       clock,
-      failpoints: new Failpoints(),
+      failpoints,
+      ...options.services,
     });
   } catch (error) {
     await database.drop();
@@ -97,6 +113,8 @@ export async function startRealServices(
     app,
     clock,
     services,
+    blobDir,
+    failpoints,
     ...helpers,
     async stop() {
       await services.stop();
@@ -209,7 +227,9 @@ function accountHelpers(app: RealGateway, clock: FakeClock) {
     return staff.token;
   };
 
-  async function signUp(options: { tier?: "standard" | "pro" | "enterprise"; name?: string } = {}) {
+  async function signUp(
+    options: { tier?: "standard" | "pro" | "ai_agent" | "enterprise"; name?: string } = {},
+  ) {
     const source = signUpSource();
     const email = `user-${randomBytes(6).toString("hex")}@example.org`;
     const password = "a long enough password";

@@ -2,6 +2,7 @@
 export * from "./gen/petri/common/v1/dead_letters_pb.js";
 export * from "./gen/petri/common/v1/error_detail_pb.js";
 export * from "./gen/petri/common/v1/event_envelope_pb.js";
+export * from "./gen/petri/common/v1/json_message_pb.js";
 export * from "./gen/petri/common/v1/money_pb.js";
 export * from "./gen/petri/common/v1/page_pb.js";
 export * from "./gen/petri/common/v1/rest_list_pb.js";

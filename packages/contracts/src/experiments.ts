@@ -6,4 +6,5 @@ export * from "./gen/petri/experiments/v1/request_pb.js";
 export * from "./gen/petri/experiments/v1/request_sections_pb.js";
 export * from "./gen/petri/experiments/v1/request_vocabulary_pb.js";
 export * from "./gen/petri/experiments/v1/results_pb.js";
+export * from "./gen/petri/experiments/v1/templates_pb.js";
 export * from "./gen/petri/experiments/v1/vocabulary_pb.js";

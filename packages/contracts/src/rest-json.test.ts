@@ -15,6 +15,7 @@ import {
 } from "./gen/petri/experiments/v1/results_pb.js";
 import {
   ExperimentRequest_CommunicationPreferencesSchema,
+  ExperimentRequest_ProtocolSchema,
   ExperimentRequest_StepSchema,
 } from "./gen/petri/experiments/v1/request_pb.js";
 import { file_petri_experiments_v1_request_sections } from "./gen/petri/experiments/v1/request_sections_pb.js";
@@ -195,6 +196,15 @@ describe("REST JSON in PostgreSQL's jsonb key order (the stored experiment reque
       "critical_parameters",
     ]);
     expect(exactRestMessage(ExperimentRequest_StepSchema, step, { keys: "jsonb" })).toBeUndefined();
+  });
+
+  it("orders keys beyond ASCII by their UTF-8 bytes, as PostgreSQL does", () => {
+    // "é" is one UTF-16 unit but two bytes: jsonb puts it after the two-byte "zz", and "ä"
+    // (C3 A4) before "é" (C3 A9).
+    const protocol = { template_parameters: { é: 1, zz: 2, a: 3, ä: 4 } };
+    const message = fromRestJson(ExperimentRequest_ProtocolSchema, protocol);
+    const written = toRestJson(ExperimentRequest_ProtocolSchema, message, { keys: "jsonb" });
+    expect(Object.keys(written.template_parameters as object)).toEqual(["a", "zz", "ä", "é"]);
   });
 });
 

@@ -229,20 +229,30 @@ export function toRestJson<Desc extends DescMessage>(
 }
 
 const utf8 = new TextEncoder();
+const PRINTABLE_ASCII = /^[\u0020-\u007e]*$/;
 
-function jsonbKeyOrder(a: string, b: string): number {
-  const [x, y] = [utf8.encode(a), utf8.encode(b)];
-  if (x.length !== y.length) return x.length - y.length;
-  const differ = x.findIndex((byte, i) => byte !== y[i]);
-  return differ < 0 ? 0 : x[differ]! - y[differ]!;
+/** PostgreSQL's jsonb key order: shorter keys first (in bytes), then bytewise. */
+function inJsonbKeyOrder(keys: string[]): string[] {
+  // Printable ASCII keys (every proto field name) compare the same as text as they do as bytes.
+  if (keys.every((key) => PRINTABLE_ASCII.test(key)))
+    return keys.sort((a, b) => a.length - b.length || (a < b ? -1 : a > b ? 1 : 0));
+  const encoded = keys.map((key) => ({ key, bytes: utf8.encode(key) }));
+  encoded.sort((a, b) => a.bytes.length - b.bytes.length || compareBytes(a.bytes, b.bytes));
+  return encoded.map(({ key }) => key);
+}
+
+function compareBytes(x: Uint8Array, y: Uint8Array): number {
+  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return x[i]! - y[i]!;
+  return 0;
 }
 
 /** Every object of `value` with its keys in PostgreSQL's jsonb order. */
 function inJsonbOrder(value: JsonValue): JsonValue {
   if (Array.isArray(value)) return value.map(inJsonbOrder);
   if (!isObject(value)) return value;
-  const keys = Object.keys(value).sort(jsonbKeyOrder);
-  return Object.fromEntries(keys.map((key) => [key, inJsonbOrder(value[key]!)]));
+  return Object.fromEntries(
+    inJsonbKeyOrder(Object.keys(value)).map((key) => [key, inJsonbOrder(value[key]!)]),
+  );
 }
 
 /**

@@ -40,6 +40,7 @@ import {
   StatisticalTest,
   UnitCheck,
 } from "./gen/petri/experiments/v1/results_pb.js";
+import { TemplateCategory, TemplateParameterType } from "./gen/petri/experiments/v1/templates_pb.js";
 import {
   BslLevel,
   BudgetFlexibility,
@@ -871,6 +872,53 @@ export const TEMPERATURE_UNIT_NAME_BY_VALUE: ReadonlyMap<TemperatureUnit, Temper
   [TemperatureUnit.CELSIUS, "C"],
   [TemperatureUnit.FAHRENHEIT, "F"],
   [TemperatureUnit.KELVIN, "K"],
+]);
+
+/** petri.experiments.v1.TemplateCategory, as spelled in the REST API. */
+export const TEMPLATE_CATEGORIES = [
+  "biochemistry",
+  "microbiology",
+  "cell_biology",
+  "molecular_biology",
+  "analytical",
+] as const;
+export type TemplateCategoryName = (typeof TEMPLATE_CATEGORIES)[number];
+export const TEMPLATE_CATEGORY_BY_NAME: Readonly<Record<TemplateCategoryName, TemplateCategory>> = {
+  biochemistry: TemplateCategory.BIOCHEMISTRY,
+  microbiology: TemplateCategory.MICROBIOLOGY,
+  cell_biology: TemplateCategory.CELL_BIOLOGY,
+  molecular_biology: TemplateCategory.MOLECULAR_BIOLOGY,
+  analytical: TemplateCategory.ANALYTICAL,
+};
+export const TEMPLATE_CATEGORY_NAME_BY_VALUE: ReadonlyMap<TemplateCategory, TemplateCategoryName> = new Map([
+  [TemplateCategory.BIOCHEMISTRY, "biochemistry"],
+  [TemplateCategory.MICROBIOLOGY, "microbiology"],
+  [TemplateCategory.CELL_BIOLOGY, "cell_biology"],
+  [TemplateCategory.MOLECULAR_BIOLOGY, "molecular_biology"],
+  [TemplateCategory.ANALYTICAL, "analytical"],
+]);
+
+/** petri.experiments.v1.TemplateParameterType, as spelled in the REST API. */
+export const TEMPLATE_PARAMETER_TYPES = ["string", "number", "integer", "boolean", "enum"] as const;
+export type TemplateParameterTypeName = (typeof TEMPLATE_PARAMETER_TYPES)[number];
+export const TEMPLATE_PARAMETER_TYPE_BY_NAME: Readonly<
+  Record<TemplateParameterTypeName, TemplateParameterType>
+> = {
+  string: TemplateParameterType.STRING,
+  number: TemplateParameterType.NUMBER,
+  integer: TemplateParameterType.INTEGER,
+  boolean: TemplateParameterType.BOOLEAN,
+  enum: TemplateParameterType.ENUM,
+};
+export const TEMPLATE_PARAMETER_TYPE_NAME_BY_VALUE: ReadonlyMap<
+  TemplateParameterType,
+  TemplateParameterTypeName
+> = new Map([
+  [TemplateParameterType.STRING, "string"],
+  [TemplateParameterType.NUMBER, "number"],
+  [TemplateParameterType.INTEGER, "integer"],
+  [TemplateParameterType.BOOLEAN, "boolean"],
+  [TemplateParameterType.ENUM, "enum"],
 ]);
 
 /** petri.experiments.v1.TurnaroundPriority, as spelled in the REST API. */

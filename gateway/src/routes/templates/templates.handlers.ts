@@ -1,8 +1,8 @@
 import type { RouteHandler, z } from "@hono/zod-openapi";
 import { asCaller } from "../../lib/clients.js";
 import type { GatewayEnv } from "../../lib/create-app.js";
-import { parseJsonField } from "../../lib/experiments-json.js";
 import { callService } from "../../lib/service-call.js";
+import { templateJson, templateListJson } from "../../lib/templates-json.js";
 import type {
   TemplateListItemSchema,
   TemplateSchema,
@@ -10,25 +10,24 @@ import type {
   listTemplates,
 } from "./templates.routes.js";
 
-// The catalogue's JSON is passed on as the service wrote it (the service owns its shape).
+// The service owns the catalogue's shape; the gateway writes what it answers.
 type TemplateListItem = z.infer<typeof TemplateListItemSchema>;
 type Template = z.infer<typeof TemplateSchema>;
 
 export const listTemplatesHandler: RouteHandler<typeof listTemplates, GatewayEnv> = async (c) => {
   const { category, bsl_level } = c.req.valid("query");
-  const { templatesJson } = await callService(() =>
+  const answer = await callService(() =>
     c
       .get("runtime")
       .clients.experiments.listTemplates({ category: category ?? "", bslLevel: bsl_level ?? "" }, asCaller()),
   );
-  const templates = templatesJson.map((text) => parseJsonField(text, "a template") as TemplateListItem);
-  return c.json({ templates }, 200);
+  return c.json({ templates: templateListJson(answer) as TemplateListItem[] }, 200);
 };
 
 export const getTemplateHandler: RouteHandler<typeof getTemplate, GatewayEnv> = async (c) => {
   const { template_id } = c.req.valid("param");
-  const { templateJson } = await callService(() =>
+  const answer = await callService(() =>
     c.get("runtime").clients.experiments.getTemplate({ templateId: template_id }, asCaller()),
   );
-  return c.json(parseJsonField(templateJson, "a template") as Template, 200);
+  return c.json(templateJson(answer) as Template, 200);
 };

@@ -1,14 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { authenticatedAccess } from "../../lib/access.js";
 import { errorResponses, jsonResponse } from "../../lib/openapi.js";
+import { TEMPLATE_CATEGORIES } from "@petri/contracts/vocabulary";
 
-export const TEMPLATE_CATEGORIES = [
-  "biochemistry",
-  "microbiology",
-  "cell_biology",
-  "molecular_biology",
-  "analytical",
-] as const;
 
 const bslLevel = z
   .string()

@@ -48,6 +48,7 @@ import {
   issueMessage,
   statusFromMessage,
 } from "../contract/experiment-message.js";
+import { templateMessageForms, templateSummaryForms } from "../contract/template-message.js";
 
 import { caller } from "./audiences.js";
 import { createExperimentResponse } from "./create-experiment-response.js";
@@ -193,15 +194,19 @@ function requestToolsRpc(useCases: ExperimentsUseCases) {
     async listTemplates(request: ListTemplatesRequest, ctx: HandlerContext) {
       caller(ctx, "listTemplates");
       const items = useCases.listTemplates({ category: request.category, bslLevel: request.bslLevel });
+      const forms = items.map(templateSummaryForms);
+      const typed = forms.every((form) => form.message !== undefined);
       return create(ListTemplatesResponseSchema, {
-        templatesJson: items.map((item) => JSON.stringify(item)),
+        templatesJson: forms.map((form) => form.json),
+        templates: typed ? forms.map((form) => form.message!) : [],
       });
     },
 
     async getTemplate(request: GetTemplateRequest, ctx: HandlerContext) {
       caller(ctx, "getTemplate");
       const template = useCases.getTemplate(request.templateId);
-      return create(GetTemplateResponseSchema, { templateJson: JSON.stringify(template) });
+      const forms = templateMessageForms(template);
+      return create(GetTemplateResponseSchema, { templateJson: forms.json, template: forms.message });
     },
   } satisfies Partial<ServiceImpl<typeof ExperimentsService>>;
 }

@@ -4,33 +4,17 @@
  * Until the service validates the typed message, the two describe the same model twice: this
  * test fails when they name different fields, nest differently, or spell an enum differently.
  * The only fields the zod schemas may have alone are the second spellings, which the stored
- * form folds into one field (model.ts).
+ * form folds into one field (model.ts), listed once in @petri/fixtures.
  */
 import { ExperimentRequestSchema } from "@petri/contracts/experiments";
+import { REQUEST_SECOND_SPELLINGS } from "@petri/fixtures";
 import { zodMessageMismatches } from "@petri/testkit";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 
 import { experimentRequestSchema } from "./schema/request.js";
 
-const REQUEST = "petri.experiments.v1.ExperimentRequest";
-
-/** Accepted in a request, stored under another field (normalize.ts). */
-const SECOND_SPELLINGS = [
-  `.hypothesis.why_interesting: not in ${REQUEST}.Hypothesis`,
-  `.turnaround_budget.max_days: not in ${REQUEST}.TurnaroundBudget`,
-  `.constraints: not in ${REQUEST}`,
-  `.turnaround_days: not in ${REQUEST}`,
-  `.turnaround_priority: not in ${REQUEST}`,
-  `.protocol.custom_protocol: not in ${REQUEST}.Protocol`,
-  `.protocol.materials: not in ${REQUEST}.Protocol`,
-  `.protocol.replicates: not in ${REQUEST}.Protocol`,
-  `.replicates.technical_replicates: not in ${REQUEST}.Replicates`,
-  `.replicates.biological_replicates: not in ${REQUEST}.Replicates`,
-  `.acceptance_criteria.statistical_requirements.test: not in ${REQUEST}.StatisticalRequirements`,
-  `.custom_protocol.title: not in ${REQUEST}.CustomProtocol`,
-  `.custom_protocol.version: not in ${REQUEST}.CustomProtocol`,
-];
+const SECOND_SPELLINGS = REQUEST_SECOND_SPELLINGS;
 
 describe("the intake's zod schemas and the ExperimentRequest message", () => {
   it("the same fields, nesting and enum spellings, apart from the second spellings", () => {

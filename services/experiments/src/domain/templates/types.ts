@@ -2,21 +2,20 @@
  * Protocol templates (docs/api.md "Template"): standard method outlines a request can reference
  * with `protocol.template_id` and fill with `protocol.template_parameters`.
  */
-import type { BslLevelName, ExperimentTypeName } from "@petri/contracts/vocabulary";
+import type {
+  BslLevelName,
+  ExperimentTypeName,
+  TemplateCategoryName,
+  TemplateParameterTypeName,
+} from "@petri/contracts/vocabulary";
 import type { RequestError } from "../contracts.js";
 
-export type TemplateCategory =
-  "biochemistry" | "microbiology" | "cell_biology" | "molecular_biology" | "analytical";
+export type TemplateCategory = TemplateCategoryName;
 
-export const TEMPLATE_CATEGORIES: readonly TemplateCategory[] = [
-  "biochemistry",
-  "microbiology",
-  "cell_biology",
-  "molecular_biology",
-  "analytical",
-];
+/** The proto enum TemplateCategory's REST spellings (templates.proto), in its order. */
+export { TEMPLATE_CATEGORIES } from "@petri/contracts/vocabulary";
 
-export type TemplateParameterType = "string" | "number" | "integer" | "boolean" | "enum";
+export type TemplateParameterType = TemplateParameterTypeName;
 
 interface ParameterBase {
   readonly name: string;
