@@ -18,21 +18,8 @@ const protocol = { refs: { plate: { new: "96-flat", discard: true } }, instructi
 const submission = (fields: Parameters<typeof create<typeof SubmissionSchema>>[1]) =>
   create(SubmissionSchema, { id: "cls_1", createdAt: timestampFromDate(new Date(0)), ...fields });
 
-describe("a submission's documents (D-NEW-1)", () => {
-  it("come from the Struct when the service sent one, whatever the JSON text says", () => {
-    const json = submissionJson(
-      submission({
-        translatedProtocol: protocol,
-        translatedProtocolJson: "{}",
-        results,
-        resultsJson: '{"stale":true}',
-      }),
-    );
-    expect(JSON.stringify(json.translated_protocol)).toBe(JSON.stringify(protocol));
-    expect(JSON.stringify(json.results)).toBe(JSON.stringify(results));
-  });
-
-  it("come from the JSON text from a service built before the Struct; no results are null", () => {
+describe("a submission's documents", () => {
+  it("are its JSON text; no results are null", () => {
     const json = submissionJson(submission({ translatedProtocolJson: JSON.stringify(protocol) }));
     expect(JSON.stringify(json.translated_protocol)).toBe(JSON.stringify(protocol));
     expect(json.results).toBeNull();

@@ -1,8 +1,8 @@
 /**
  * Cloud-labs messages -> the public JSON of /cloud-labs (docs/api.md, Cloud labs). Pure; each
  * object in a fixed key order. The interpretation is written from its message by
- * @petri/contracts/rest-json, a protocol and a lab's results from their Struct (D-NEW-1); from
- * a service built before those fields, the JSON text is passed on.
+ * @petri/contracts/rest-json (D-NEW-1), or from its JSON text from a service built before it; a
+ * protocol and a lab's results are free-form documents the service sends as JSON text.
  */
 import {
   type CloudLabProvider,
@@ -22,13 +22,6 @@ function parseObject(text: string, what: string): JsonObject {
     throw new Error(`the cloudlabs service sent ${what} that is not a JSON object`);
   return value as JsonObject;
 }
-
-/**
- * A free-form document: its Struct when the service sent one (protobuf-es gives a Struct field
- * as the JSON object it says), else its JSON text.
- */
-const documentJson = (struct: JsonObject | undefined, text: string, what: string): JsonObject =>
-  struct ?? parseObject(text, what);
 
 export const turnaroundJson = (value: { min: number; max: number } | undefined) => ({
   min: value?.min ?? 0,
@@ -79,17 +72,11 @@ export function translationJson(translation: Translation | undefined) {
   return {
     provider_id: translation.providerId,
     protocol_format: translation.protocolFormat,
-    protocol: documentJson(translation.protocol, translation.protocolJson, "a protocol"),
+    protocol: parseObject(translation.protocolJson, "a protocol"),
     estimated_cost_usd: Number(translation.estimatedCostUsd),
     estimated_turnaround_days: turnaroundJson(translation.estimatedTurnaroundDays),
     warnings: [...translation.warnings],
   };
-}
-
-/** The lab's results: the Struct, else the JSON text; null until the submission completed. */
-function resultsJson(submission: Submission): JsonObject | null {
-  if (submission.results) return submission.results;
-  return submission.resultsJson ? parseObject(submission.resultsJson, "results") : null;
 }
 
 export function submissionJson(submission: Submission | undefined) {
@@ -100,13 +87,9 @@ export function submissionJson(submission: Submission | undefined) {
     provider_id: submission.providerId,
     provider_submission_id: submission.providerSubmissionId || null,
     protocol_format: submission.protocolFormat,
-    translated_protocol: documentJson(
-      submission.translatedProtocol,
-      submission.translatedProtocolJson,
-      "a protocol",
-    ),
+    translated_protocol: parseObject(submission.translatedProtocolJson, "a protocol"),
     status: submission.status,
-    results: resultsJson(submission),
+    results: submission.resultsJson ? parseObject(submission.resultsJson, "results") : null,
     error: submission.error || null,
     adapter: submission.adapter,
     estimated_cost_usd: Number(submission.estimatedCostUsd),

@@ -1,49 +1,29 @@
-import type { InterpretIntakeResponse, Submission, Translation } from "@petri/contracts/cloudlabs";
+import type { InterpretIntakeResponse } from "@petri/contracts/cloudlabs";
 import { validRequests } from "@petri/fixtures";
 import { expect, it } from "vitest";
 import type { ServiceClients } from "../../src/lib/clients.js";
 import { describeOnRealServices, eventually } from "../support/real-services.js";
 import { bodyOf } from "../support/requests.js";
 
-/** The fields of the cloudlabs answers these tests look at. */
+/** The fields of the cloudlabs answers these tests change. */
 interface CloudLabsAnswer {
   interpretation?: InterpretIntakeResponse["interpretation"];
   interpretationJson?: string;
-  translation?: Translation;
-  submission?: Submission;
-  submissions?: Submission[];
 }
 
 /**
- * What the cloudlabs service last answered the gateway, and how the gateway gets it: as sent;
- * without its typed fields, as from a service built before D-NEW-1; or with its JSON texts
- * emptied, as from a service that no longer writes them (the gateway must read the typed fields).
+ * How the gateway gets the cloudlabs service's answers: as sent; without the typed
+ * interpretation, as from a service built before D-NEW-1; or with its JSON text emptied, as from
+ * a service that no longer writes it (the gateway must read the typed field).
  */
 type Forms = "as sent" | "text only" | "typed only";
-const cloudlabs = { last: undefined as CloudLabsAnswer | undefined, forms: "as sent" as Forms };
+const cloudlabs = { forms: "as sent" as Forms };
 
 function inForms(answer: CloudLabsAnswer, forms: Forms): CloudLabsAnswer {
   if (forms === "as sent") return answer;
   const copy = structuredClone(answer);
-  const translation: Partial<Translation> | undefined = copy.translation;
-  const submissions = [copy.submission, ...(copy.submissions ?? [])].filter(
-    (s): s is Submission => s !== undefined,
-  ) as Partial<Submission>[];
-  if (forms === "text only") {
-    delete copy.interpretation;
-    if (translation) delete translation.protocol;
-    for (const submission of submissions) {
-      delete submission.translatedProtocol;
-      delete submission.results;
-    }
-    return copy;
-  }
-  if (copy.interpretationJson !== undefined) copy.interpretationJson = "";
-  if (translation) translation.protocolJson = "";
-  for (const submission of submissions) {
-    submission.translatedProtocolJson = "";
-    submission.resultsJson = "";
-  }
+  if (forms === "text only") delete copy.interpretation;
+  else if (copy.interpretationJson !== undefined) copy.interpretationJson = "";
   return copy;
 }
 
@@ -52,11 +32,8 @@ function watchingCloudLabs(clients: ServiceClients): ServiceClients {
     get(target, method) {
       const call: unknown = Reflect.get(target, method);
       if (typeof call !== "function") return call;
-      return async (...args: unknown[]) => {
-        const answer = (await call.apply(target, args)) as CloudLabsAnswer;
-        cloudlabs.last = answer;
-        return inForms(answer, cloudlabs.forms);
-      };
+      return async (...args: unknown[]) =>
+        inForms((await call.apply(target, args)) as CloudLabsAnswer, cloudlabs.forms);
     },
   });
   return { ...clients, cloudlabs: watched };
@@ -141,7 +118,7 @@ describeOnRealServices(
       return texts as Record<Forms, string>;
     }
 
-    it("interpret and translate: the typed forms win and write the JSON text's REST (D-NEW-1)", async () => {
+    it("interpret: the typed interpretation wins and writes the JSON text's REST (D-NEW-1)", async () => {
       const interpreted = await inEachForm("POST", "/cloud-labs/interpret", {
         intake: validRequests.MIC_MBC_ASSAY,
       });
@@ -150,48 +127,6 @@ describeOnRealServices(
       });
       expect(interpreted["as sent"]).toBe(interpreted["text only"]);
       expect(interpreted["typed only"]).toBe(interpreted["text only"]);
-
-      for (const providerId of ["petri-autoprotocol-sandbox", "petri-sll-sandbox"]) {
-        const body = { intake: validRequests.MIC_MBC_ASSAY, provider_id: providerId };
-        const translated = await inEachForm("POST", "/cloud-labs/translate", body);
-        expect(JSON.parse(translated["text only"]).protocol_format, providerId).toMatch(
-          /^(autoprotocol|sll)$/,
-        );
-        expect(translated["as sent"], providerId).toBe(translated["text only"]);
-        expect(translated["typed only"], providerId).toBe(translated["text only"]);
-      }
-    });
-
-    it("a submission's protocol: the Struct wins and writes the JSON text's REST (D-NEW-1)", async () => {
-      const experimentId = await experimentOf();
-      const response = await translated(experimentId, "petri-autoprotocol-sandbox");
-      expect(response.status).toBe(201);
-      const created = await bodyOf(response);
-      const answer = cloudlabs.last;
-      expect(answer?.submission?.translatedProtocol).toBeDefined();
-      expect(JSON.stringify(created.submission.translated_protocol)).toBe(
-        answer?.submission?.translatedProtocolJson,
-      );
-      for (const path of [
-        `/cloud-labs/submissions/${created.submission.id}`,
-        `/cloud-labs/submissions?experiment_id=${experimentId}`,
-      ]) {
-        // The worker may move the submission on between the calls: compare the documents only.
-        const read = await inEachForm("GET", path);
-        const documents = (text: string) => {
-          const body = JSON.parse(text) as { submissions?: unknown[] };
-          const submissions = (body.submissions ?? [body]) as {
-            translated_protocol: unknown;
-            results: unknown;
-          }[];
-          return JSON.stringify(submissions.map((s) => [s.translated_protocol, s.results]));
-        };
-        expect(documents(read["text only"])).toContain(
-          JSON.stringify(created.submission.translated_protocol),
-        );
-        expect(documents(read["as sent"]), path).toBe(documents(read["text only"]));
-        expect(documents(read["typed only"]), path).toBe(documents(read["text only"]));
-      }
     });
   },
 );

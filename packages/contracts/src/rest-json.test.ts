@@ -1,5 +1,4 @@
-import { type DescEnum, create, fromBinary, toBinary } from "@bufbuild/protobuf";
-import { TranslationSchema } from "./gen/petri/cloudlabs/v1/cloudlabs_pb.js";
+import type { DescEnum } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
 import { file_petri_cloudlabs_v1_interpretation } from "./gen/petri/cloudlabs/v1/interpretation_pb.js";
 import { file_petri_experiments_v1_vocabulary } from "./gen/petri/experiments/v1/vocabulary_pb.js";
@@ -24,7 +23,6 @@ import {
   ABSENT_AS_NULL,
   RestJsonError,
   exactRestMessage,
-  exactStruct,
   fittingRestMessage,
   fromRestJson,
   restSpellings,
@@ -205,27 +203,5 @@ describe("REST JSON in PostgreSQL's jsonb key order (the stored experiment reque
     const message = fromRestJson(ExperimentRequest_ProtocolSchema, protocol);
     const written = toRestJson(ExperimentRequest_ProtocolSchema, message, { keys: "jsonb" });
     expect(Object.keys(written.template_parameters as object)).toEqual(["a", "zz", "ä", "é"]);
-  });
-});
-
-describe("a free-form document as google.protobuf.Struct (a cloud lab's protocol or results, D-NEW-1)", () => {
-  it("gives the Struct when it writes back the same JSON text, keys in the same order", () => {
-    const document = {
-      refs: { plate: { new: "96-flat", discard: true } },
-      instructions: [{ op: "seal" }],
-      n: 2.5,
-    };
-    const struct = exactStruct(document);
-    expect(JSON.stringify(struct)).toBe(JSON.stringify(document));
-    const received = fromBinary(
-      TranslationSchema,
-      toBinary(TranslationSchema, create(TranslationSchema, { protocol: struct })),
-    );
-    expect(JSON.stringify(received.protocol)).toBe(JSON.stringify(document));
-  });
-
-  it("gives none for what is not a JSON object", () => {
-    for (const value of [undefined, null, [1, 2], "text", 3])
-      expect(exactStruct(value), String(value)).toBeUndefined();
   });
 });

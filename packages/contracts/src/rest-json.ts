@@ -27,7 +27,6 @@ import {
   hasOption,
   toJson,
 } from "@bufbuild/protobuf";
-import { StructSchema } from "@bufbuild/protobuf/wkt";
 import { rest_list } from "./gen/petri/common/v1/rest_list_pb.js";
 import { rest_value } from "./gen/petri/common/v1/rest_value_pb.js";
 
@@ -288,26 +287,6 @@ export function exactRestMessage<Desc extends DescMessage>(
   if (message === undefined) return undefined;
   try {
     return JSON.stringify(toRestJson(schema, message, options)) === text ? message : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * A free-form JSON object (a document in another party's format: a cloud lab's protocol or
- * results, decisions.md D-NEW-1) for a google.protobuf.Struct field (protobuf-es holds such a
- * field as a JsonObject), when the Struct writes back exactly its JSON text (keys in the same
- * order); undefined otherwise (not an object, or what a Struct cannot say), so the caller sends
- * the JSON text only. The Struct's REST JSON is its proto JSON, the object itself.
- */
-export function exactStruct(value: unknown): JsonObject | undefined {
-  const text = JSON.stringify(value);
-  if (text === undefined) return undefined;
-  try {
-    const struct = fromJson(StructSchema, JSON.parse(text) as JsonValue);
-    return JSON.stringify(toJson(StructSchema, struct)) === text
-      ? (JSON.parse(text) as JsonObject)
-      : undefined;
   } catch {
     return undefined;
   }

@@ -67,8 +67,6 @@ describe.each(ENGINES)("cloud labs on %s", (engine) => {
       .translateIntake({ intakeJson: JSON.stringify(MIC), providerId: AUTOPROTOCOL });
     expect(translation).toMatchObject({ providerId: AUTOPROTOCOL, protocolFormat: "autoprotocol" });
     const protocol = JSON.parse(translation!.protocolJson);
-    // D-NEW-1: the Struct says the same JSON text.
-    expect(JSON.stringify(translation!.protocol)).toBe(translation!.protocolJson);
     expect(Object.keys(protocol.refs).length).toBeGreaterThan(0);
     expect(protocol.instructions.map((i: { op: string }) => i.op)).toEqual(
       expect.arrayContaining(["incubate", "absorbance"]),
@@ -77,7 +75,6 @@ describe.each(ENGINES)("cloud labs on %s", (engine) => {
 
     const sll = await cl.as(me).translateIntake({ intakeJson: JSON.stringify(MIC), providerId: SLL });
     const sllProtocol = JSON.parse(sll.translation!.protocolJson);
-    expect(JSON.stringify(sll.translation!.protocol)).toBe(sll.translation!.protocolJson);
     expect(sllProtocol).toMatchObject({
       name: expect.any(String),
       steps: expect.any(Array),
@@ -140,9 +137,6 @@ describe.each(ENGINES)("cloud labs on %s", (engine) => {
     }
     const done = await status();
     const results = JSON.parse(done.resultsJson);
-    // Read back from the jsonb column: the Struct keeps its keys in the same order as the text.
-    expect(JSON.stringify(done.results)).toBe(done.resultsJson);
-    expect(JSON.stringify(done.translatedProtocol)).toBe(done.translatedProtocolJson);
     expect(results).toMatchObject({
       simulated: true,
       raw_data_url: `/cloud-labs/submissions/${id}/raw-data`,

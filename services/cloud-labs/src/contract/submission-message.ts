@@ -1,11 +1,6 @@
-/**
- * Submissions, providers and translations as messages (petri.cloudlabs.v1): absent optional
- * values are "". A protocol and a lab's results travel as a Struct and, for gateways built before
- * the Struct, as JSON text (D-NEW-1); as text only when the Struct cannot say them exactly.
- */
+/** Submissions and providers as messages (petri.cloudlabs.v1): absent optional values are "". */
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
-import { exactStruct } from "@petri/contracts/rest-json";
 import {
   type CloudLabProvider as ProviderMessage,
   CloudLabProviderSchema,
@@ -29,10 +24,8 @@ export function submissionMessage(row: SubmissionRow): Submission {
     providerId: row.provider_id,
     providerSubmissionId: row.provider_submission_id ?? "",
     protocolFormat: row.protocol_format,
-    translatedProtocol: exactStruct(row.translated_protocol),
     translatedProtocolJson: JSON.stringify(row.translated_protocol),
     status: row.status,
-    results: row.results === null ? undefined : exactStruct(row.results),
     resultsJson: row.results === null ? "" : JSON.stringify(row.results),
     error: row.error ?? "",
     estimatedCostUsd: usd(Number(row.estimated_cost_cents)),
@@ -73,7 +66,6 @@ export function translationMessage(translation: Translation): TranslationMessage
   return create(TranslationSchema, {
     providerId: translation.providerId,
     protocolFormat: translation.protocolFormat,
-    protocol: exactStruct(translation.protocol),
     protocolJson: JSON.stringify(translation.protocol),
     estimatedCostUsd: usd(translation.estimatedCostCents),
     estimatedTurnaroundDays: translation.turnaroundDays,

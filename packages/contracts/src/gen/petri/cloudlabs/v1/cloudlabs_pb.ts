@@ -4,15 +4,15 @@
 
 import type { GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
-import type { StructJson, Timestamp, TimestampJson } from "@bufbuild/protobuf/wkt";
-import { file_google_protobuf_struct, file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
-import type { JsonObject, Message } from "@bufbuild/protobuf";
+import type { Timestamp, TimestampJson } from "@bufbuild/protobuf/wkt";
+import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
+import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file petri/cloudlabs/v1/cloudlabs.proto.
  */
 export const file_petri_cloudlabs_v1_cloudlabs: GenFile = /*@__PURE__*/
-  fileDesc("CiJwZXRyaS9jbG91ZGxhYnMvdjEvY2xvdWRsYWJzLnByb3RvEhJwZXRyaS5jbG91ZGxhYnMudjEi0gIKEENsb3VkTGFiUHJvdmlkZXISCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRITCgtkZXNjcmlwdGlvbhgDIAEoCRIXCg9wcm90b2NvbF9mb3JtYXQYBCABKAkSIgoac3VwcG9ydGVkX2V4cGVyaW1lbnRfdHlwZXMYBSADKAkSDgoGc3RhdHVzGAYgASgJEj4KDGNhcGFiaWxpdGllcxgHIAEoCzIoLnBldHJpLmNsb3VkbGFicy52MS5Qcm92aWRlckNhcGFiaWxpdGllcxI0CgdwcmljaW5nGAggASgLMiMucGV0cmkuY2xvdWRsYWJzLnYxLlByb3ZpZGVyUHJpY2luZxI7Cg90dXJuYXJvdW5kX2RheXMYCSABKAsyIi5wZXRyaS5jbG91ZGxhYnMudjEuVHVybmFyb3VuZERheXMSDwoHbWF4X2JzbBgKIAEoCSJcChRQcm92aWRlckNhcGFiaWxpdGllcxISCgpjZWxsX2xpbmVzGAEgAygJEhUKDXBsYXRlX2Zvcm1hdHMYAiADKAkSGQoRZGV0ZWN0aW9uX21ldGhvZHMYAyADKAkiQAoPUHJvdmlkZXJQcmljaW5nEhUKDWJhc2VfY29zdF91c2QYASABKAkSFgoOcGVyX3NhbXBsZV91c2QYAiABKAkiKgoOVHVybmFyb3VuZERheXMSCwoDbWluGAEgASgFEgsKA21heBgCIAEoBSL2AQoLVHJhbnNsYXRpb24SEwoLcHJvdmlkZXJfaWQYASABKAkSFwoPcHJvdG9jb2xfZm9ybWF0GAIgASgJEhkKDXByb3RvY29sX2pzb24YAyABKAlCAhgBEhoKEmVzdGltYXRlZF9jb3N0X3VzZBgEIAEoCRJFChllc3RpbWF0ZWRfdHVybmFyb3VuZF9kYXlzGAUgASgLMiIucGV0cmkuY2xvdWRsYWJzLnYxLlR1cm5hcm91bmREYXlzEhAKCHdhcm5pbmdzGAYgAygJEikKCHByb3RvY29sGAcgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCLPBQoKU3VibWlzc2lvbhIKCgJpZBgBIAEoCRIYChBvd25lcl9hY2NvdW50X2lkGAIgASgJEhUKDWV4cGVyaW1lbnRfaWQYAyABKAkSEwoLcHJvdmlkZXJfaWQYBCABKAkSHgoWcHJvdmlkZXJfc3VibWlzc2lvbl9pZBgFIAEoCRIXCg9wcm90b2NvbF9mb3JtYXQYBiABKAkSJAoYdHJhbnNsYXRlZF9wcm90b2NvbF9qc29uGAcgASgJQgIYARIOCgZzdGF0dXMYCCABKAkSGAoMcmVzdWx0c19qc29uGAkgASgJQgIYARINCgVlcnJvchgKIAEoCRIaChJlc3RpbWF0ZWRfY29zdF91c2QYCyABKAkSRQoZZXN0aW1hdGVkX3R1cm5hcm91bmRfZGF5cxgMIAEoCzIiLnBldHJpLmNsb3VkbGFicy52MS5UdXJuYXJvdW5kRGF5cxIPCgd2ZXJzaW9uGA0gASgDEi4KCmNyZWF0ZWRfYXQYDiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjAKDHN1Ym1pdHRlZF9hdBgPIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKc3RhcnRlZF9hdBgQIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASMAoMY29tcGxldGVkX2F0GBEgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgp1cGRhdGVkX2F0GBIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIPCgdhZGFwdGVyGBMgASgJEjQKE3RyYW5zbGF0ZWRfcHJvdG9jb2wYFCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EigKB3Jlc3VsdHMYFSABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0YgZwcm90bzM", [file_google_protobuf_struct, file_google_protobuf_timestamp]);
+  fileDesc("CiJwZXRyaS9jbG91ZGxhYnMvdjEvY2xvdWRsYWJzLnByb3RvEhJwZXRyaS5jbG91ZGxhYnMudjEi0gIKEENsb3VkTGFiUHJvdmlkZXISCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRITCgtkZXNjcmlwdGlvbhgDIAEoCRIXCg9wcm90b2NvbF9mb3JtYXQYBCABKAkSIgoac3VwcG9ydGVkX2V4cGVyaW1lbnRfdHlwZXMYBSADKAkSDgoGc3RhdHVzGAYgASgJEj4KDGNhcGFiaWxpdGllcxgHIAEoCzIoLnBldHJpLmNsb3VkbGFicy52MS5Qcm92aWRlckNhcGFiaWxpdGllcxI0CgdwcmljaW5nGAggASgLMiMucGV0cmkuY2xvdWRsYWJzLnYxLlByb3ZpZGVyUHJpY2luZxI7Cg90dXJuYXJvdW5kX2RheXMYCSABKAsyIi5wZXRyaS5jbG91ZGxhYnMudjEuVHVybmFyb3VuZERheXMSDwoHbWF4X2JzbBgKIAEoCSJcChRQcm92aWRlckNhcGFiaWxpdGllcxISCgpjZWxsX2xpbmVzGAEgAygJEhUKDXBsYXRlX2Zvcm1hdHMYAiADKAkSGQoRZGV0ZWN0aW9uX21ldGhvZHMYAyADKAkiQAoPUHJvdmlkZXJQcmljaW5nEhUKDWJhc2VfY29zdF91c2QYASABKAkSFgoOcGVyX3NhbXBsZV91c2QYAiABKAkiKgoOVHVybmFyb3VuZERheXMSCwoDbWluGAEgASgFEgsKA21heBgCIAEoBSLHAQoLVHJhbnNsYXRpb24SEwoLcHJvdmlkZXJfaWQYASABKAkSFwoPcHJvdG9jb2xfZm9ybWF0GAIgASgJEhUKDXByb3RvY29sX2pzb24YAyABKAkSGgoSZXN0aW1hdGVkX2Nvc3RfdXNkGAQgASgJEkUKGWVzdGltYXRlZF90dXJuYXJvdW5kX2RheXMYBSABKAsyIi5wZXRyaS5jbG91ZGxhYnMudjEuVHVybmFyb3VuZERheXMSEAoId2FybmluZ3MYBiADKAki5wQKClN1Ym1pc3Npb24SCgoCaWQYASABKAkSGAoQb3duZXJfYWNjb3VudF9pZBgCIAEoCRIVCg1leHBlcmltZW50X2lkGAMgASgJEhMKC3Byb3ZpZGVyX2lkGAQgASgJEh4KFnByb3ZpZGVyX3N1Ym1pc3Npb25faWQYBSABKAkSFwoPcHJvdG9jb2xfZm9ybWF0GAYgASgJEiAKGHRyYW5zbGF0ZWRfcHJvdG9jb2xfanNvbhgHIAEoCRIOCgZzdGF0dXMYCCABKAkSFAoMcmVzdWx0c19qc29uGAkgASgJEg0KBWVycm9yGAogASgJEhoKEmVzdGltYXRlZF9jb3N0X3VzZBgLIAEoCRJFChllc3RpbWF0ZWRfdHVybmFyb3VuZF9kYXlzGAwgASgLMiIucGV0cmkuY2xvdWRsYWJzLnYxLlR1cm5hcm91bmREYXlzEg8KB3ZlcnNpb24YDSABKAMSLgoKY3JlYXRlZF9hdBgOIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASMAoMc3VibWl0dGVkX2F0GA8gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgpzdGFydGVkX2F0GBAgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIwCgxjb21wbGV0ZWRfYXQYESABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnVwZGF0ZWRfYXQYEiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg8KB2FkYXB0ZXIYEyABKAliBnByb3RvMw", [file_google_protobuf_timestamp]);
 
 /**
  * CloudLabProvider is a lab Petri can send protocols to (docs/api.md "Cloud lab provider").
@@ -289,10 +289,11 @@ export type Translation = Message<"petri.cloudlabs.v1.Translation"> & {
   protocolFormat: string;
 
   /**
-   * Deprecated: `protocol` as JSON object text, still written for gateways built before it (D-NEW-1).
+   * The protocol as a JSON object text, in the provider's own format (an Autoprotocol document or
+   * Petri's sll-json). Free-form, so text: a Struct would say no more than "a JSON object" and
+   * takes more than ten times as long to encode (D-NEW-1).
    *
-   * @generated from field: string protocol_json = 3 [deprecated = true];
-   * @deprecated
+   * @generated from field: string protocol_json = 3;
    */
   protocolJson: string;
 
@@ -314,15 +315,6 @@ export type Translation = Message<"petri.cloudlabs.v1.Translation"> & {
    * @generated from field: repeated string warnings = 6;
    */
   warnings: string[];
-
-  /**
-   * The protocol document in the provider's format (an Autoprotocol document or Petri's
-   * sll-json); free-form JSON, so a Struct (D-NEW-1). Unset when it could not be said exactly
-   * as a Struct, or from a service built before it: then protocol_json.
-   *
-   * @generated from field: google.protobuf.Struct protocol = 7;
-   */
-  protocol?: JsonObject | undefined;
 };
 
 /**
@@ -342,10 +334,11 @@ export type TranslationJson = {
   protocolFormat?: string;
 
   /**
-   * Deprecated: `protocol` as JSON object text, still written for gateways built before it (D-NEW-1).
+   * The protocol as a JSON object text, in the provider's own format (an Autoprotocol document or
+   * Petri's sll-json). Free-form, so text: a Struct would say no more than "a JSON object" and
+   * takes more than ten times as long to encode (D-NEW-1).
    *
-   * @generated from field: string protocol_json = 3 [deprecated = true];
-   * @deprecated
+   * @generated from field: string protocol_json = 3;
    */
   protocolJson?: string;
 
@@ -367,15 +360,6 @@ export type TranslationJson = {
    * @generated from field: repeated string warnings = 6;
    */
   warnings?: string[];
-
-  /**
-   * The protocol document in the provider's format (an Autoprotocol document or Petri's
-   * sll-json); free-form JSON, so a Struct (D-NEW-1). Unset when it could not be said exactly
-   * as a Struct, or from a service built before it: then protocol_json.
-   *
-   * @generated from field: google.protobuf.Struct protocol = 7;
-   */
-  protocol?: StructJson;
 };
 
 /**
@@ -426,10 +410,9 @@ export type Submission = Message<"petri.cloudlabs.v1.Submission"> & {
   protocolFormat: string;
 
   /**
-   * Deprecated: `translated_protocol` as JSON object text, written for gateways built before it.
+   * The protocol sent to the lab, as in Translation.protocol_json (D-NEW-1).
    *
-   * @generated from field: string translated_protocol_json = 7 [deprecated = true];
-   * @deprecated
+   * @generated from field: string translated_protocol_json = 7;
    */
   translatedProtocolJson: string;
 
@@ -441,11 +424,10 @@ export type Submission = Message<"petri.cloudlabs.v1.Submission"> & {
   status: string;
 
   /**
-   * Deprecated: `results` as JSON object text (completed; empty otherwise), written for gateways
-   * built before it.
+   * completed: the lab's results as a JSON object text, its own free-form report (D-NEW-1);
+   * empty otherwise.
    *
-   * @generated from field: string results_json = 9 [deprecated = true];
-   * @deprecated
+   * @generated from field: string results_json = 9;
    */
   resultsJson: string;
 
@@ -504,20 +486,6 @@ export type Submission = Message<"petri.cloudlabs.v1.Submission"> & {
    * @generated from field: string adapter = 19;
    */
   adapter: string;
-
-  /**
-   * The protocol sent to the lab, as in Translation.protocol (D-NEW-1).
-   *
-   * @generated from field: google.protobuf.Struct translated_protocol = 20;
-   */
-  translatedProtocol?: JsonObject | undefined;
-
-  /**
-   * completed: the lab's results, its own free-form report (D-NEW-1); unset otherwise.
-   *
-   * @generated from field: google.protobuf.Struct results = 21;
-   */
-  results?: JsonObject | undefined;
 };
 
 /**
@@ -561,10 +529,9 @@ export type SubmissionJson = {
   protocolFormat?: string;
 
   /**
-   * Deprecated: `translated_protocol` as JSON object text, written for gateways built before it.
+   * The protocol sent to the lab, as in Translation.protocol_json (D-NEW-1).
    *
-   * @generated from field: string translated_protocol_json = 7 [deprecated = true];
-   * @deprecated
+   * @generated from field: string translated_protocol_json = 7;
    */
   translatedProtocolJson?: string;
 
@@ -576,11 +543,10 @@ export type SubmissionJson = {
   status?: string;
 
   /**
-   * Deprecated: `results` as JSON object text (completed; empty otherwise), written for gateways
-   * built before it.
+   * completed: the lab's results as a JSON object text, its own free-form report (D-NEW-1);
+   * empty otherwise.
    *
-   * @generated from field: string results_json = 9 [deprecated = true];
-   * @deprecated
+   * @generated from field: string results_json = 9;
    */
   resultsJson?: string;
 
@@ -639,20 +605,6 @@ export type SubmissionJson = {
    * @generated from field: string adapter = 19;
    */
   adapter?: string;
-
-  /**
-   * The protocol sent to the lab, as in Translation.protocol (D-NEW-1).
-   *
-   * @generated from field: google.protobuf.Struct translated_protocol = 20;
-   */
-  translatedProtocol?: StructJson;
-
-  /**
-   * completed: the lab's results, its own free-form report (D-NEW-1); unset otherwise.
-   *
-   * @generated from field: google.protobuf.Struct results = 21;
-   */
-  results?: StructJson;
 };
 
 /**
