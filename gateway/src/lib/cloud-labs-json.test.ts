@@ -30,7 +30,7 @@ describe("a submission's documents", () => {
   });
 });
 
-describe("an interpretation (D-NEW-1)", () => {
+describe("an interpretation (D355)", () => {
   const reading = {
     experiment_type: "ZONE_OF_INHIBITION",
     parameters: {

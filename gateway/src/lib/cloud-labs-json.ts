@@ -1,7 +1,7 @@
 /**
  * Cloud-labs messages -> the public JSON of /cloud-labs (docs/api.md, Cloud labs). Pure; each
  * object in a fixed key order. The interpretation is written from its message by
- * @petri/contracts/rest-json (D-NEW-1), or from its JSON text from a service built before it; a
+ * @petri/contracts/rest-json (D355), or from its JSON text from a service built before it; a
  * protocol and a lab's results are free-form documents the service sends as JSON text.
  */
 import {
@@ -57,7 +57,7 @@ export function providerJson(provider: CloudLabProvider | undefined) {
   };
 }
 
-/** POST /cloud-labs/interpret's interpretation: typed since D-NEW-1, else the JSON text. */
+/** POST /cloud-labs/interpret's interpretation: typed since D355, else the JSON text. */
 export function interpretationJson(answer: {
   readonly interpretation?: IntakeInterpretation;
   readonly interpretationJson: string;

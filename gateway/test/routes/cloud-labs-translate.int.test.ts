@@ -13,7 +13,7 @@ interface CloudLabsAnswer {
 
 /**
  * How the gateway gets the cloudlabs service's answers: as sent; without the typed
- * interpretation, as from a service built before D-NEW-1; or with its JSON text emptied, as from
+ * interpretation, as from a service built before D355; or with its JSON text emptied, as from
  * a service that no longer writes it (the gateway must read the typed field).
  */
 type Forms = "as sent" | "text only" | "typed only";
@@ -118,7 +118,7 @@ describeOnRealServices(
       return texts as Record<Forms, string>;
     }
 
-    it("interpret: the typed interpretation wins and writes the JSON text's REST (D-NEW-1)", async () => {
+    it("interpret: the typed interpretation wins and writes the JSON text's REST (D355)", async () => {
       const interpreted = await inEachForm("POST", "/cloud-labs/interpret", {
         intake: validRequests.MIC_MBC_ASSAY,
       });

@@ -55,7 +55,7 @@ const CLIENT_BODIES = [
  * protocol in its own format (sll-json's keys are Emerald option names, an Autoprotocol
  * document's instructions a union of 14 shapes), a lab's own results report. A Struct would say
  * no more than "a JSON object" and encodes a 40 KB protocol in 17-26 ms against 0.3-1.3 ms for
- * the text (decisions.md D-NEW-1).
+ * the text (decisions.md D355).
  */
 const FREE_FORM = [
   "petri.cloudlabs.v1.Submission.results_json",

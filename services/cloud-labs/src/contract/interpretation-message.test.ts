@@ -1,5 +1,5 @@
 /**
- * D-NEW-1: every interpretation the service gives for the intake fixtures travels typed, and the
+ * D355: every interpretation the service gives for the intake fixtures travels typed, and the
  * typed form, once over the wire, writes exactly the JSON text sent beside it (what gateways
  * built before read): REST is the same whichever form a gateway reads.
  */

@@ -1,6 +1,6 @@
 /**
  * The interpretation of an intake as petri.cloudlabs.v1.IntakeInterpretation, beside its JSON
- * text (D-NEW-1): typed when the message writes back exactly the same REST JSON, absent values
+ * text (D355): typed when the message writes back exactly the same REST JSON, absent values
  * as null, so the typed field never changes what REST shows.
  */
 import { type IntakeInterpretation, IntakeInterpretationSchema } from "@petri/contracts/cloudlabs";

@@ -121,7 +121,7 @@ const interpretationSchema = z.object({
       "compounds",
     ),
     // After incubation_hours, as the rules interpreter writes it and IntakeInterpretation declares
-    // it: zod writes its output in this order, so both readings travel typed (D-NEW-1).
+    // it: zod writes its output in this order, so both readings travel typed (D355).
     incubation_hours: z.number().positive("must be greater than 0").max(MAX_INCUBATION_HOURS).nullable(),
     replicates: z.int("must be a whole number").min(1).max(MAX_REPLICATES),
     detection_method: z

@@ -291,7 +291,7 @@ export type Translation = Message<"petri.cloudlabs.v1.Translation"> & {
   /**
    * The protocol as a JSON object text, in the provider's own format (an Autoprotocol document or
    * Petri's sll-json). Free-form, so text: a Struct would say no more than "a JSON object" and
-   * takes more than ten times as long to encode (D-NEW-1).
+   * takes more than ten times as long to encode (D355).
    *
    * @generated from field: string protocol_json = 3;
    */
@@ -336,7 +336,7 @@ export type TranslationJson = {
   /**
    * The protocol as a JSON object text, in the provider's own format (an Autoprotocol document or
    * Petri's sll-json). Free-form, so text: a Struct would say no more than "a JSON object" and
-   * takes more than ten times as long to encode (D-NEW-1).
+   * takes more than ten times as long to encode (D355).
    *
    * @generated from field: string protocol_json = 3;
    */
@@ -410,7 +410,7 @@ export type Submission = Message<"petri.cloudlabs.v1.Submission"> & {
   protocolFormat: string;
 
   /**
-   * The protocol sent to the lab, as in Translation.protocol_json (D-NEW-1).
+   * The protocol sent to the lab, as in Translation.protocol_json (D355).
    *
    * @generated from field: string translated_protocol_json = 7;
    */
@@ -424,7 +424,7 @@ export type Submission = Message<"petri.cloudlabs.v1.Submission"> & {
   status: string;
 
   /**
-   * completed: the lab's results as a JSON object text, its own free-form report (D-NEW-1);
+   * completed: the lab's results as a JSON object text, its own free-form report (D355);
    * empty otherwise.
    *
    * @generated from field: string results_json = 9;
@@ -529,7 +529,7 @@ export type SubmissionJson = {
   protocolFormat?: string;
 
   /**
-   * The protocol sent to the lab, as in Translation.protocol_json (D-NEW-1).
+   * The protocol sent to the lab, as in Translation.protocol_json (D355).
    *
    * @generated from field: string translated_protocol_json = 7;
    */
@@ -543,7 +543,7 @@ export type SubmissionJson = {
   status?: string;
 
   /**
-   * completed: the lab's results as a JSON object text, its own free-form report (D-NEW-1);
+   * completed: the lab's results as a JSON object text, its own free-form report (D355);
    * empty otherwise.
    *
    * @generated from field: string results_json = 9;

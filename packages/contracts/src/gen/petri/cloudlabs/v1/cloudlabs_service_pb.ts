@@ -325,7 +325,7 @@ export const InterpretIntakeRequestSchema: GenMessage<InterpretIntakeRequest, {j
  */
 export type InterpretIntakeResponse = Message<"petri.cloudlabs.v1.InterpretIntakeResponse"> & {
   /**
-   * Deprecated: `interpretation` as JSON text, still written for gateways built before it (D-NEW-1).
+   * Deprecated: `interpretation` as JSON text, still written for gateways built before it (D355).
    *
    * @generated from field: string interpretation_json = 1 [deprecated = true];
    * @deprecated
@@ -352,7 +352,7 @@ export type InterpretIntakeResponse = Message<"petri.cloudlabs.v1.InterpretIntak
  */
 export type InterpretIntakeResponseJson = {
   /**
-   * Deprecated: `interpretation` as JSON text, still written for gateways built before it (D-NEW-1).
+   * Deprecated: `interpretation` as JSON text, still written for gateways built before it (D355).
    *
    * @generated from field: string interpretation_json = 1 [deprecated = true];
    * @deprecated

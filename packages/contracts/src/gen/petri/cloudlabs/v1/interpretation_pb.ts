@@ -18,7 +18,7 @@ export const file_petri_cloudlabs_v1_interpretation: GenFile = /*@__PURE__*/
 /**
  * IntakeInterpretation is how a lab will read an intake (docs/api.md, POST /cloud-labs/interpret):
  * the rules interpreter's summary of its plan, or a language model's reading checked against the
- * same bounds. Fields in the order REST writes them; absent values are written as null (D-NEW-1).
+ * same bounds. Fields in the order REST writes them; absent values are written as null (D355).
  *
  * @generated from message petri.cloudlabs.v1.IntakeInterpretation
  */
@@ -51,7 +51,7 @@ export type IntakeInterpretation = Message<"petri.cloudlabs.v1.IntakeInterpretat
 /**
  * IntakeInterpretation is how a lab will read an intake (docs/api.md, POST /cloud-labs/interpret):
  * the rules interpreter's summary of its plan, or a language model's reading checked against the
- * same bounds. Fields in the order REST writes them; absent values are written as null (D-NEW-1).
+ * same bounds. Fields in the order REST writes them; absent values are written as null (D355).
  *
  * @generated from message petri.cloudlabs.v1.IntakeInterpretation
  */
