@@ -11,7 +11,7 @@ import {
 import { FakeClock, createTestDatabase, postgresAvailable, requireInfra } from "@petri/testkit";
 import { createGateway } from "../../src/app.js";
 import type { GatewayAppDeps } from "../../src/lib/create-app.js";
-import { createServiceClients } from "../../src/lib/clients.js";
+import { type ServiceClients, createServiceClients } from "../../src/lib/clients.js";
 import { afterAll, beforeAll, beforeEach, describe } from "vitest";
 import { bodyOf, caller, from, json } from "./requests.js";
 
@@ -72,6 +72,8 @@ export async function startRealServices(
   options: {
     clock?: FakeClock;
     gateway?: Partial<GatewayAppDeps>;
+    /** The gateway's clients as the test wants them (wrapped to see or change the answers). */
+    clients?: (clients: ServiceClients) => ServiceClients;
     /** Service settings beyond the defaults (a test webhook receiver's allowlist and CA). */
     services?: Pick<InProcessServicesOptions, "notifications" | "experiments">;
   } = {},
@@ -99,8 +101,9 @@ export async function startRealServices(
     await rm(filesDir, { recursive: true, force: true });
     throw error;
   }
+  const clients = createServiceClients(services.transportFor, services.clientInterceptors);
   const app = createGateway({
-    clients: createServiceClients(services.transportFor, services.clientInterceptors),
+    clients: options.clients ? options.clients(clients) : clients,
     logger,
     clock,
     ...options.gateway,
@@ -143,7 +146,7 @@ export interface RealServicesScope {
  */
 export function describeOnRealServices(
   name: string,
-  options: { start: string; source: string },
+  options: { start: string; source: string; clients?: (clients: ServiceClients) => ServiceClients },
   body: (scope: RealServicesScope) => void,
 ): void {
   describe.skipIf(!realServicesReady)(name, () => {
@@ -156,7 +159,7 @@ export function describeOnRealServices(
       return petri;
     };
     beforeAll(async () => {
-      petri = await startRealServices({ clock });
+      petri = await startRealServices({ clock, clients: options.clients });
     });
     afterAll(() => petri?.stop());
     beforeEach(async () => {

@@ -2,3 +2,4 @@
 export * from "./gen/petri/cloudlabs/v1/cloudlabs_pb.js";
 export * from "./gen/petri/cloudlabs/v1/cloudlabs_service_pb.js";
 export * from "./gen/petri/cloudlabs/v1/events_pb.js";
+export * from "./gen/petri/cloudlabs/v1/interpretation_pb.js";

@@ -1,5 +1,6 @@
 import type { DescEnum } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
+import { file_petri_cloudlabs_v1_interpretation } from "./gen/petri/cloudlabs/v1/interpretation_pb.js";
 import { file_petri_experiments_v1_vocabulary } from "./gen/petri/experiments/v1/vocabulary_pb.js";
 import { file_petri_marketplace_v1_vocabulary } from "./gen/petri/marketplace/v1/vocabulary_pb.js";
 import {
@@ -36,6 +37,7 @@ const enums: DescEnum[] = [
   file_petri_experiments_v1_results,
   file_petri_experiments_v1_request_vocabulary,
   file_petri_experiments_v1_request_sections,
+  file_petri_cloudlabs_v1_interpretation,
 ].flatMap((file) => file.enums);
 
 const record = {

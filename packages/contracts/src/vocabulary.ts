@@ -1,5 +1,6 @@
 // Written by proto/write-vocabulary.mjs from the enums of proto/ (`npm run generate`); do not edit.
 // Each enum's REST spellings in declaration order, their type, spelling -> enum value and back.
+import { ConcentrationUnit, DetectionMethod } from "./gen/petri/cloudlabs/v1/interpretation_pb.js";
 import { ExperimentStatus } from "./gen/petri/experiments/v1/experiment_pb.js";
 import {
   Aeration,
@@ -61,6 +62,48 @@ import {
   OperatorType,
 } from "./gen/petri/marketplace/v1/vocabulary_pb.js";
 import { WebhookEvent } from "./gen/petri/notifications/v1/vocabulary_pb.js";
+
+/** petri.cloudlabs.v1.ConcentrationUnit, as spelled in the REST API. */
+export const CONCENTRATION_UNITS = ["µg/mL", "µM", "µg/disk"] as const;
+export type ConcentrationUnitName = (typeof CONCENTRATION_UNITS)[number];
+export const CONCENTRATION_UNIT_BY_NAME: Readonly<Record<ConcentrationUnitName, ConcentrationUnit>> = {
+  "µg/mL": ConcentrationUnit.UG_PER_ML,
+  µM: ConcentrationUnit.UM,
+  "µg/disk": ConcentrationUnit.UG_PER_DISK,
+};
+export const CONCENTRATION_UNIT_NAME_BY_VALUE: ReadonlyMap<ConcentrationUnit, ConcentrationUnitName> =
+  new Map([
+    [ConcentrationUnit.UG_PER_ML, "µg/mL"],
+    [ConcentrationUnit.UM, "µM"],
+    [ConcentrationUnit.UG_PER_DISK, "µg/disk"],
+  ]);
+
+/** petri.cloudlabs.v1.DetectionMethod, as spelled in the REST API. */
+export const DETECTION_METHODS = [
+  "absorbance",
+  "fluorescence",
+  "luminescence",
+  "qpcr_fluorescence",
+  "sanger_sequencing",
+  "imaging",
+] as const;
+export type DetectionMethodName = (typeof DETECTION_METHODS)[number];
+export const DETECTION_METHOD_BY_NAME: Readonly<Record<DetectionMethodName, DetectionMethod>> = {
+  absorbance: DetectionMethod.ABSORBANCE,
+  fluorescence: DetectionMethod.FLUORESCENCE,
+  luminescence: DetectionMethod.LUMINESCENCE,
+  qpcr_fluorescence: DetectionMethod.QPCR_FLUORESCENCE,
+  sanger_sequencing: DetectionMethod.SANGER_SEQUENCING,
+  imaging: DetectionMethod.IMAGING,
+};
+export const DETECTION_METHOD_NAME_BY_VALUE: ReadonlyMap<DetectionMethod, DetectionMethodName> = new Map([
+  [DetectionMethod.ABSORBANCE, "absorbance"],
+  [DetectionMethod.FLUORESCENCE, "fluorescence"],
+  [DetectionMethod.LUMINESCENCE, "luminescence"],
+  [DetectionMethod.QPCR_FLUORESCENCE, "qpcr_fluorescence"],
+  [DetectionMethod.SANGER_SEQUENCING, "sanger_sequencing"],
+  [DetectionMethod.IMAGING, "imaging"],
+]);
 
 /** petri.experiments.v1.AcceptanceVerdict, as spelled in the REST API. */
 export const ACCEPTANCE_VERDICTS = ["criteria_met", "criteria_not_met", "indeterminate"] as const;

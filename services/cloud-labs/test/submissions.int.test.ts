@@ -18,6 +18,8 @@ import {
   startCloudLabs,
   storedExperiment,
 } from "./support/harness.js";
+import { IntakeInterpretationSchema } from "@petri/contracts/cloudlabs";
+import { ABSENT_AS_NULL, toRestJson } from "@petri/contracts/rest-json";
 import { ExperimentStatus } from "@petri/contracts/experiments";
 import { fullRequests, specialRequests } from "@petri/fixtures";
 
@@ -96,6 +98,9 @@ describe.each(ENGINES)("cloud labs on %s", (engine) => {
       .interpretIntake({ intakeJson: JSON.stringify(specialRequests.micCloudLab), providerId: "" });
     expect(read.interpreter).toBe("rules");
     const interpretation = JSON.parse(read.interpretationJson);
+    expect(JSON.stringify(toRestJson(IntakeInterpretationSchema, read.interpretation!, ABSENT_AS_NULL))).toBe(
+      read.interpretationJson,
+    );
     expect(interpretation).toMatchObject({ experiment_type: "MIC_MBC_ASSAY" });
     expect(interpretation.parameters.organisms.length).toBeGreaterThan(0);
     expect(interpretation.confidence).toBeGreaterThan(0);

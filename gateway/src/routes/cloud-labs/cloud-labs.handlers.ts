@@ -1,9 +1,15 @@
 import type { RouteHandler, z } from "@hono/zod-openapi";
-import type { CloudLabProvider, Submission, Translation } from "@petri/contracts/cloudlabs";
 import { BULK_CALL_TIMEOUT_MS, asCaller } from "../../lib/clients.js";
 import type { GatewayEnv } from "../../lib/create-app.js";
 import { callService } from "../../lib/service-call.js";
-import { isoOrNull } from "../../lib/timestamps.js";
+import {
+  interpretationJson,
+  providerJson,
+  providerSummaryJson,
+  submissionJson,
+  translationJson,
+  turnaroundJson,
+} from "../../lib/cloud-labs-json.js";
 import type {
   InterpretationSchema,
   cancelSubmission,
@@ -18,83 +24,6 @@ import type {
   translateExperiment,
   validate,
 } from "./cloud-labs.routes.js";
-
-type JsonObject = Record<string, unknown>;
-
-function parseObject(text: string, what: string): JsonObject {
-  const value: unknown = JSON.parse(text);
-  if (value === null || typeof value !== "object" || Array.isArray(value))
-    throw new Error(`the cloudlabs service sent ${what} that is not a JSON object`);
-  return value as JsonObject;
-}
-
-const turnaround = (value: { min: number; max: number } | undefined) => ({
-  min: value?.min ?? 0,
-  max: value?.max ?? 0,
-});
-
-function providerSummaryJson(provider: CloudLabProvider) {
-  return {
-    id: provider.id,
-    name: provider.name,
-    protocol_format: provider.protocolFormat,
-    supported_experiment_types: [...provider.supportedExperimentTypes],
-    status: provider.status,
-  };
-}
-
-function providerJson(provider: CloudLabProvider | undefined) {
-  if (!provider) throw new Error("the cloudlabs service returned no provider");
-  return {
-    ...providerSummaryJson(provider),
-    description: provider.description,
-    capabilities: {
-      cell_lines: [...(provider.capabilities?.cellLines ?? [])],
-      plate_formats: [...(provider.capabilities?.plateFormats ?? [])],
-      detection_methods: [...(provider.capabilities?.detectionMethods ?? [])],
-    },
-    pricing: {
-      base_cost_usd: Number(provider.pricing?.baseCostUsd ?? 0),
-      per_sample_usd: Number(provider.pricing?.perSampleUsd ?? 0),
-    },
-    turnaround_days: turnaround(provider.turnaroundDays),
-    max_bsl: provider.maxBsl,
-  };
-}
-
-function translationJson(translation: Translation | undefined) {
-  if (!translation) throw new Error("the cloudlabs service returned no translation");
-  return {
-    provider_id: translation.providerId,
-    protocol_format: translation.protocolFormat,
-    protocol: parseObject(translation.protocolJson, "a protocol"),
-    estimated_cost_usd: Number(translation.estimatedCostUsd),
-    estimated_turnaround_days: turnaround(translation.estimatedTurnaroundDays),
-    warnings: [...translation.warnings],
-  };
-}
-
-function submissionJson(submission: Submission | undefined) {
-  if (!submission) throw new Error("the cloudlabs service returned no submission");
-  return {
-    id: submission.id,
-    experiment_id: submission.experimentId,
-    provider_id: submission.providerId,
-    provider_submission_id: submission.providerSubmissionId || null,
-    protocol_format: submission.protocolFormat,
-    translated_protocol: parseObject(submission.translatedProtocolJson, "a protocol"),
-    status: submission.status,
-    results: submission.resultsJson ? parseObject(submission.resultsJson, "results") : null,
-    error: submission.error || null,
-    adapter: submission.adapter,
-    estimated_cost_usd: Number(submission.estimatedCostUsd),
-    estimated_turnaround_days: turnaround(submission.estimatedTurnaroundDays),
-    created_at: isoOrNull(submission.createdAt)!,
-    submitted_at: isoOrNull(submission.submittedAt),
-    started_at: isoOrNull(submission.startedAt),
-    completed_at: isoOrNull(submission.completedAt),
-  };
-}
 
 export const listProvidersHandler: RouteHandler<typeof listProviders, GatewayEnv> = async (c) => {
   const { providers } = await callService(() =>
@@ -138,9 +67,7 @@ export const interpretHandler: RouteHandler<typeof interpret, GatewayEnv> = asyn
   );
   return c.json(
     {
-      interpretation: parseObject(answer.interpretationJson, "an interpretation") as z.infer<
-        typeof InterpretationSchema
-      >["interpretation"],
+      interpretation: interpretationJson(answer) as z.infer<typeof InterpretationSchema>["interpretation"],
       interpreter: answer.interpreter,
     },
     200,
@@ -185,7 +112,7 @@ export const validateHandler: RouteHandler<typeof validate, GatewayEnv> = async 
       provider_id: answer.providerId,
       warnings: [...answer.warnings],
       estimated_cost_usd: Number(answer.estimatedCostUsd),
-      estimated_turnaround_days: turnaround(answer.estimatedTurnaroundDays),
+      estimated_turnaround_days: turnaroundJson(answer.estimatedTurnaroundDays),
     },
     200,
   );

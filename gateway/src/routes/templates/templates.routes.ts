@@ -3,7 +3,6 @@ import { authenticatedAccess } from "../../lib/access.js";
 import { errorResponses, jsonResponse } from "../../lib/openapi.js";
 import { TEMPLATE_CATEGORIES } from "@petri/contracts/vocabulary";
 
-
 const bslLevel = z
   .string()
   .openapi({ description: "BSL-1 or BSL-2 (hyphenated in listings)", example: "BSL-2" });

@@ -6,23 +6,21 @@
  * single-line texts). Pure.
  */
 import { z } from "zod";
-import { EXPERIMENT_TYPES } from "@petri/contracts/vocabulary";
+import {
+  CONCENTRATION_UNITS,
+  DETECTION_METHODS as VOCABULARY_DETECTION_METHODS,
+  EXPERIMENT_TYPES,
+} from "@petri/contracts/vocabulary";
 import { type DetectionMethod, type Interpretation, PLAN_LIMITS } from "../domain/plan.js";
 
-export const DETECTION_METHODS = [
-  "absorbance",
-  "fluorescence",
-  "luminescence",
-  "qpcr_fluorescence",
-  "sanger_sequencing",
-  "imaging",
-] as const satisfies readonly DetectionMethod[];
+/** petri.cloudlabs.v1.DetectionMethod's spellings, the generated vocabulary's (D318). */
+export const DETECTION_METHODS = VOCABULARY_DETECTION_METHODS satisfies readonly DetectionMethod[];
 
-// Fails to compile when plan.ts gains a detection method this list lacks.
+// Fails to compile when plan.ts gains a detection method the enum lacks.
 const _everyDetectionMethod: readonly (typeof DETECTION_METHODS)[number][] = [] as DetectionMethod[];
 
 /** The units an Interpretation uses (the rules interpreter converts every intake to these). */
-export const INTERPRETATION_UNITS = ["µg/mL", "µM", "µg/disk"] as const;
+export const INTERPRETATION_UNITS = CONCENTRATION_UNITS;
 
 /** Technical x biological replicates, each at most 6 (PLAN_LIMITS). */
 export const MAX_REPLICATES = PLAN_LIMITS.replicates_technical * PLAN_LIMITS.replicates_biological;
@@ -122,8 +120,10 @@ const interpretationSchema = z.object({
       PLAN_LIMITS.compounds,
       "compounds",
     ),
-    replicates: z.int("must be a whole number").min(1).max(MAX_REPLICATES),
+    // After incubation_hours, as the rules interpreter writes it and IntakeInterpretation declares
+    // it: zod writes its output in this order, so both readings travel typed (D355).
     incubation_hours: z.number().positive("must be greater than 0").max(MAX_INCUBATION_HOURS).nullable(),
+    replicates: z.int("must be a whole number").min(1).max(MAX_REPLICATES),
     detection_method: z
       .enum(DETECTION_METHODS, { error: `must be null or one of ${DETECTION_METHODS.join(", ")}` })
       .nullable(),

@@ -33,6 +33,7 @@ import type { makeListSubmissions } from "../app/list-submissions.js";
 import type { makeTranslateExperiment } from "../app/translate-experiment.js";
 import type { translateIntake } from "../app/translation.js";
 import type { validateIntakeUseCase } from "../app/validate-intake.js";
+import { interpretationForms } from "../contract/interpretation-message.js";
 import {
   providerMessage,
   submissionMessage,
@@ -113,7 +114,7 @@ export class CloudLabsRpc implements ServiceImpl<typeof CloudLabsService> {
     caller(ctx, "interpretIntake");
     const answer = await this.useCases.interpretIntake(intakeOf(request.intakeJson), request.providerId);
     return create(InterpretIntakeResponseSchema, {
-      interpretationJson: JSON.stringify(answer.interpretation),
+      ...interpretationForms(answer.interpretation),
       interpreter: answer.interpreter,
     });
   }

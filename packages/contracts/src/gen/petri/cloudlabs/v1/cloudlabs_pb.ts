@@ -289,7 +289,9 @@ export type Translation = Message<"petri.cloudlabs.v1.Translation"> & {
   protocolFormat: string;
 
   /**
-   * The protocol as a JSON object text.
+   * The protocol as a JSON object text, in the provider's own format (an Autoprotocol document or
+   * Petri's sll-json). Free-form, so text: a Struct would say no more than "a JSON object" and
+   * takes more than ten times as long to encode (D355).
    *
    * @generated from field: string protocol_json = 3;
    */
@@ -332,7 +334,9 @@ export type TranslationJson = {
   protocolFormat?: string;
 
   /**
-   * The protocol as a JSON object text.
+   * The protocol as a JSON object text, in the provider's own format (an Autoprotocol document or
+   * Petri's sll-json). Free-form, so text: a Struct would say no more than "a JSON object" and
+   * takes more than ten times as long to encode (D355).
    *
    * @generated from field: string protocol_json = 3;
    */
@@ -406,6 +410,8 @@ export type Submission = Message<"petri.cloudlabs.v1.Submission"> & {
   protocolFormat: string;
 
   /**
+   * The protocol sent to the lab, as in Translation.protocol_json (D355).
+   *
    * @generated from field: string translated_protocol_json = 7;
    */
   translatedProtocolJson: string;
@@ -418,7 +424,8 @@ export type Submission = Message<"petri.cloudlabs.v1.Submission"> & {
   status: string;
 
   /**
-   * completed: the lab's results as a JSON object text; empty otherwise.
+   * completed: the lab's results as a JSON object text, its own free-form report (D355);
+   * empty otherwise.
    *
    * @generated from field: string results_json = 9;
    */
@@ -522,6 +529,8 @@ export type SubmissionJson = {
   protocolFormat?: string;
 
   /**
+   * The protocol sent to the lab, as in Translation.protocol_json (D355).
+   *
    * @generated from field: string translated_protocol_json = 7;
    */
   translatedProtocolJson?: string;
@@ -534,7 +543,8 @@ export type SubmissionJson = {
   status?: string;
 
   /**
-   * completed: the lab's results as a JSON object text; empty otherwise.
+   * completed: the lab's results as a JSON object text, its own free-form report (D355);
+   * empty otherwise.
    *
    * @generated from field: string results_json = 9;
    */
