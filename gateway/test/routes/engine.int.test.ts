@@ -1,5 +1,5 @@
 /**
- * The engine routes on the real services, the result written from its typed message (D-NEW-1):
+ * The engine routes on the real services, the result written from its typed message (D356):
  * a run's result and edit come out in PostgreSQL's jsonb key order, as their JSON text always
  * did; the synchronous answer in the order the pipeline builds it. (That the typed form says
  * the same as the text: services/engine test/result-message.int.test.ts; that it wins over the

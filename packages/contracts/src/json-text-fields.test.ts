@@ -57,7 +57,7 @@ const CLIENT_BODIES = [
  * intake draft (a client's partial draft, any JSON object up to 64 KiB) and engine response
  * (whatever engine response the client saved). A Struct would say no more than "a JSON object"
  * and encodes a 40 KB protocol in 17-26 ms against 0.3-1.3 ms for the text (decisions.md D355),
- * a hypothesis's documents at about a hundred times the text's CPU (D-NEW-1).
+ * a hypothesis's documents at about a hundred times the text's CPU (D356).
  */
 const FREE_FORM = [
   "petri.cloudlabs.v1.Submission.results_json",

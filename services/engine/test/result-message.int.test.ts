@@ -1,5 +1,5 @@
 /**
- * The typed engine result and edit say what their JSON text says (D-NEW-1): on PostgreSQL and
+ * The typed engine result and edit say what their JSON text says (D356): on PostgreSQL and
  * PGlite, with the offline rules engine on one corpus query of each experiment type, a stored
  * run's `result` written as REST JSON in jsonb's key order is its `result_json` text exactly,
  * as is the edit; the synchronous answer's `result` in field order is its text.

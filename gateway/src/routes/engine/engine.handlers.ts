@@ -34,7 +34,7 @@ function parseObject(text: string, what: string): Record<string, unknown> | null
 }
 
 /**
- * The result and the edit, typed since D-NEW-1, else their JSON text (a service built before).
+ * The result and the edit, typed since D356, else their JSON text (a service built before).
  * A run's come from the engine's jsonb columns: the text has jsonb's key order, which the REST
  * answer has always had, so the message is written in that order; the synchronous answer is
  * written as the pipeline built it, in field order.

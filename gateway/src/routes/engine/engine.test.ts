@@ -1,5 +1,5 @@
 /**
- * The engine result and the caller's edit on the wire (D-NEW-1): written from the typed messages,
+ * The engine result and the caller's edit on the wire (D356): written from the typed messages,
  * which win over the JSON text, and read from the text when a service built before them sent
  * none. A service built before cannot come from the real services, so an engine stand-in answers
  * with the run a test gives (the real engine's answers: test/routes/engine.int.test.ts).
@@ -116,7 +116,7 @@ beforeEach(async () => {
 
 const stale = JSON.stringify({ stale: true });
 
-describe("a run's result and edit on the wire (D-NEW-1)", () => {
+describe("a run's result and edit on the wire (D356)", () => {
   it("are written from the typed messages, which win over the JSON text, in the stored key order", async () => {
     sent.result = typedResult();
     sent.editedHypothesis = create(EditedHypothesisSchema, {
@@ -142,7 +142,7 @@ describe("a run's result and edit on the wire (D-NEW-1)", () => {
   });
 });
 
-describe("the synchronous answer on the wire (D-NEW-1)", () => {
+describe("the synchronous answer on the wire (D356)", () => {
   const generate = () => call("POST", "/cloud-labs/engine", { query: "MIC of drug X against E. coli" });
 
   it("is written from the typed message, which wins, in the pipeline's key order", async () => {

@@ -1,6 +1,6 @@
 /**
  * The engine result travels typed only when its message writes back the same REST JSON
- * (D-NEW-1): every result the pipeline produces does, with the real offline rules on the whole
+ * (D356): every result the pipeline produces does, with the real offline rules on the whole
  * query corpus, the real Europe PMC provider and the real LLM writer (against their fakes).
  */
 import { EngineResultSchema } from "@petri/contracts/engine";

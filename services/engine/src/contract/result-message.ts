@@ -1,6 +1,6 @@
 /**
  * The engine result and the caller's edit as messages (petri.engine.v1.EngineResult,
- * EditedHypothesis), sent beside their deprecated JSON text (decisions.md D-NEW-1, as D336).
+ * EditedHypothesis), sent beside their deprecated JSON text (decisions.md D356, as D336).
  * Only when the message writes back exactly the same REST JSON (exactRestMessage, D346): then
  * the typed field never changes what REST shows. A run's result and edit come back from jsonb
  * columns, keys in jsonb's order, so they are checked in that order (`STORED`); the synchronous

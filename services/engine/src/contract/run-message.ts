@@ -1,6 +1,6 @@
 /**
  * Engine runs as messages (petri.engine.v1.EngineRun): absent optional values are "". The result
- * and the edit travel typed and as JSON text while gateways built before may run (D-NEW-1).
+ * and the edit travel typed and as JSON text while gateways built before may run (D356).
  */
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";

@@ -21,7 +21,7 @@ export const file_petri_engine_v1_engine_result: GenFile = /*@__PURE__*/
  * engine"; services/engine, domain/generation.ts GeneratedHypothesis). Its REST JSON is these
  * field names with the enums' REST spellings (@petri/contracts/rest-json). Fields are in the
  * order the engine writes them, so the synchronous answer writes back exactly; a run's result
- * comes back from a jsonb column, in jsonb's key order (decisions.md D-NEW-1).
+ * comes back from a jsonb column, in jsonb's key order (decisions.md D356).
  *
  * @generated from message petri.engine.v1.EngineResult
  */
@@ -38,7 +38,7 @@ export type EngineResult = Message<"petri.engine.v1.EngineResult"> & {
 
   /**
    * A POST /experiments body as a client sends it (submit mode), not the stored form of
-   * petri.experiments.v1.ExperimentRequest: free-form (decisions.md D-NEW-1).
+   * petri.experiments.v1.ExperimentRequest: free-form (decisions.md D356).
    *
    * @generated from field: google.protobuf.Struct intake_draft = 3;
    */
@@ -85,7 +85,7 @@ export type EngineResult = Message<"petri.engine.v1.EngineResult"> & {
  * engine"; services/engine, domain/generation.ts GeneratedHypothesis). Its REST JSON is these
  * field names with the enums' REST spellings (@petri/contracts/rest-json). Fields are in the
  * order the engine writes them, so the synchronous answer writes back exactly; a run's result
- * comes back from a jsonb column, in jsonb's key order (decisions.md D-NEW-1).
+ * comes back from a jsonb column, in jsonb's key order (decisions.md D356).
  *
  * @generated from message petri.engine.v1.EngineResult
  */
@@ -102,7 +102,7 @@ export type EngineResultJson = {
 
   /**
    * A POST /experiments body as a client sends it (submit mode), not the stored form of
-   * petri.experiments.v1.ExperimentRequest: free-form (decisions.md D-NEW-1).
+   * petri.experiments.v1.ExperimentRequest: free-form (decisions.md D356).
    *
    * @generated from field: google.protobuf.Struct intake_draft = 3;
    */

@@ -76,7 +76,7 @@ export type EngineRun = Message<"petri.engine.v1.EngineRun"> & {
   progress?: EngineProgress | undefined;
 
   /**
-   * Deprecated: `result` (decisions.md D-NEW-1); still written for gateways built before. The
+   * Deprecated: `result` (decisions.md D356); still written for gateways built before. The
    * engine result as a JSON object text; empty unless COMPLETED.
    *
    * @generated from field: string result_json = 9 [deprecated = true];
@@ -99,7 +99,7 @@ export type EngineRun = Message<"petri.engine.v1.EngineRun"> & {
   errorCode: string;
 
   /**
-   * Deprecated: `edited_hypothesis` (decisions.md D-NEW-1); still written for gateways built
+   * Deprecated: `edited_hypothesis` (decisions.md D356); still written for gateways built
    * before. The caller's edit as {statement, null_hypothesis} JSON text; empty when never edited.
    *
    * @generated from field: string edited_hypothesis_json = 12 [deprecated = true];
@@ -136,7 +136,7 @@ export type EngineRun = Message<"petri.engine.v1.EngineRun"> & {
 
   /**
    * COMPLETED: the engine result; unset otherwise, and unset (result_json only) for a stored
-   * result the message cannot write back exactly (none the engine writes, D-NEW-1).
+   * result the message cannot write back exactly (none the engine writes, D356).
    *
    * @generated from field: petri.engine.v1.EngineResult result = 18;
    */
@@ -210,7 +210,7 @@ export type EngineRunJson = {
   progress?: EngineProgressJson;
 
   /**
-   * Deprecated: `result` (decisions.md D-NEW-1); still written for gateways built before. The
+   * Deprecated: `result` (decisions.md D356); still written for gateways built before. The
    * engine result as a JSON object text; empty unless COMPLETED.
    *
    * @generated from field: string result_json = 9 [deprecated = true];
@@ -233,7 +233,7 @@ export type EngineRunJson = {
   errorCode?: string;
 
   /**
-   * Deprecated: `edited_hypothesis` (decisions.md D-NEW-1); still written for gateways built
+   * Deprecated: `edited_hypothesis` (decisions.md D356); still written for gateways built
    * before. The caller's edit as {statement, null_hypothesis} JSON text; empty when never edited.
    *
    * @generated from field: string edited_hypothesis_json = 12 [deprecated = true];
@@ -270,7 +270,7 @@ export type EngineRunJson = {
 
   /**
    * COMPLETED: the engine result; unset otherwise, and unset (result_json only) for a stored
-   * result the message cannot write back exactly (none the engine writes, D-NEW-1).
+   * result the message cannot write back exactly (none the engine writes, D356).
    *
    * @generated from field: petri.engine.v1.EngineResult result = 18;
    */

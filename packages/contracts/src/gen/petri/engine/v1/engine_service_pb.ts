@@ -496,7 +496,7 @@ export const GenerateHypothesisRequestSchema: GenMessage<GenerateHypothesisReque
  */
 export type GenerateHypothesisResponse = Message<"petri.engine.v1.GenerateHypothesisResponse"> & {
   /**
-   * Deprecated: `result` (decisions.md D-NEW-1); still written for gateways built before. The
+   * Deprecated: `result` (decisions.md D356); still written for gateways built before. The
    * engine result as a JSON object text.
    *
    * @generated from field: string result_json = 1 [deprecated = true];
@@ -517,7 +517,7 @@ export type GenerateHypothesisResponse = Message<"petri.engine.v1.GenerateHypoth
  */
 export type GenerateHypothesisResponseJson = {
   /**
-   * Deprecated: `result` (decisions.md D-NEW-1); still written for gateways built before. The
+   * Deprecated: `result` (decisions.md D356); still written for gateways built before. The
    * engine result as a JSON object text.
    *
    * @generated from field: string result_json = 1 [deprecated = true];

@@ -67,7 +67,7 @@ export type Hypothesis = Message<"petri.hypotheses.v1.Hypothesis"> & {
 
   /**
    * The partial experiment request, as JSON text (empty when none was given). Free-form (any
-   * JSON object the client sent) and text by choice, not a Struct (decisions.md D-NEW-1).
+   * JSON object the client sent) and text by choice, not a Struct (decisions.md D356).
    *
    * @generated from field: string intake_draft_json = 8;
    */
@@ -82,7 +82,7 @@ export type Hypothesis = Message<"petri.hypotheses.v1.Hypothesis"> & {
 
   /**
    * Engine-sourced hypotheses: the agent type used, the original query, and the full engine
-   * response as JSON text, free-form as the draft is (D-NEW-1). Empty for manual entries.
+   * response as JSON text, free-form as the draft is (D356). Empty for manual entries.
    *
    * @generated from field: string engine_agent = 10;
    */
@@ -176,7 +176,7 @@ export type HypothesisJson = {
 
   /**
    * The partial experiment request, as JSON text (empty when none was given). Free-form (any
-   * JSON object the client sent) and text by choice, not a Struct (decisions.md D-NEW-1).
+   * JSON object the client sent) and text by choice, not a Struct (decisions.md D356).
    *
    * @generated from field: string intake_draft_json = 8;
    */
@@ -191,7 +191,7 @@ export type HypothesisJson = {
 
   /**
    * Engine-sourced hypotheses: the agent type used, the original query, and the full engine
-   * response as JSON text, free-form as the draft is (D-NEW-1). Empty for manual entries.
+   * response as JSON text, free-form as the draft is (D356). Empty for manual entries.
    *
    * @generated from field: string engine_agent = 10;
    */
