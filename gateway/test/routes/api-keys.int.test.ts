@@ -1,36 +1,22 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { isWellFormedApiKey } from "../../src/lib/api-key-format.js";
-import {
-  type RealServices,
-  type SignedUp,
-  realServicesAvailable,
-  startRealServices,
-} from "../support/real-services.js";
-import { bodyOf, caller } from "../support/requests.js";
+import { type SignedUp, realServicesAvailable, realServicesOfBlock } from "../support/real-services.js";
+import { bodyOf } from "../support/requests.js";
 
 const SOURCE = "198.51.100.50";
 
 describe.skipIf(!(await realServicesAvailable()))("the API key routes on the real services", () => {
-  let petri: RealServices | undefined;
   let owner: SignedUp | undefined;
   let other: SignedUp | undefined;
-  const running = () => {
-    if (!petri) throw new Error("the real services are not started");
-    return petri;
-  };
-  const call = caller(
-    { request: (path, init, env) => running().app.request(path, init, env) },
-    SOURCE,
-    () => owner!.apiKey,
-  );
-  const ids = (page: { api_keys: Array<{ id: string }> }) => page.api_keys.map((key) => key.id);
-
-  beforeAll(async () => {
-    petri = await startRealServices();
-    owner = await petri.signUp({ tier: "pro" });
-    other = await petri.signUp({ tier: "pro" });
+  const { running, call } = realServicesOfBlock({
+    source: SOURCE,
+    key: () => owner!.apiKey,
+    prepare: async (petri) => {
+      owner = await petri.signUp({ tier: "pro" });
+      other = await petri.signUp({ tier: "pro" });
+    },
   });
-  afterAll(() => petri?.stop());
+  const ids = (page: { api_keys: Array<{ id: string }> }) => page.api_keys.map((key) => key.id);
 
   it("POST /auth/api-keys creates a key whose secret is shown once and works at once", async () => {
     const response = await call("POST", "/auth/api-keys", { name: "ci" });

@@ -1,14 +1,9 @@
 import { randomBytes } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createGateway } from "../../src/app.js";
 import { isWellFormedApiKey } from "../../src/lib/api-key-format.js";
 import { createServiceClients } from "../../src/lib/clients.js";
-import {
-  type RealServices,
-  type SignedUp,
-  realServicesAvailable,
-  startRealServices,
-} from "../support/real-services.js";
+import { type SignedUp, realServicesAvailable, realServicesOfBlock } from "../support/real-services.js";
 import { bodyOf, from, json } from "../support/requests.js";
 import { FakeClock } from "@petri/testkit";
 import { createLogger } from "@petri/service-kit";
@@ -24,21 +19,17 @@ const registration = () => ({
 
 describe.skipIf(!(await realServicesAvailable()))("the auth routes on the real services", () => {
   const clock = new FakeClock("2026-03-02T10:00:00.000Z");
-  let petri: RealServices | undefined;
   const accounts: Partial<Record<"standard" | "pro" | "ai_agent", SignedUp>> = {};
-  const running = () => {
-    if (!petri) throw new Error("the real services are not started");
-    return petri;
-  };
+  const { running } = realServicesOfBlock({
+    source: "198.51.100.1",
+    start: () => ({ clock }),
+    prepare: async (petri) => {
+      for (const tier of ["standard", "pro", "ai_agent"] as const)
+        accounts[tier] = await petri.signUp({ tier });
+    },
+  });
   const me = (source: string, headers: Record<string, string>) =>
     running().app.request("/auth/me", { headers }, from(source));
-
-  beforeAll(async () => {
-    petri = await startRealServices({ clock });
-    for (const tier of ["standard", "pro", "ai_agent"] as const)
-      accounts[tier] = await petri.signUp({ tier });
-  });
-  afterAll(() => petri?.stop());
 
   describe("POST /auth/register", () => {
     it("creates the account and its first API key, shows the secret once and forbids caching", async () => {

@@ -1,13 +1,8 @@
 import { FakeClock } from "@petri/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  type RealServices,
-  type SignedUp,
-  realServicesAvailable,
-  startRealServices,
-} from "../support/real-services.js";
+import { type SignedUp, realServicesAvailable, realServicesOfBlock } from "../support/real-services.js";
 import { WebhookReceiver, notificationsOf, webhookHelpers } from "../support/real-webhooks.js";
-import { bodyOf, caller } from "../support/requests.js";
+import { bodyOf } from "../support/requests.js";
 
 const SOURCE = "198.51.100.190";
 
@@ -15,8 +10,13 @@ describe.skipIf(!(await realServicesAvailable()))(
   "staff notifications operations on the real services",
   () => {
     const clock = new FakeClock("2026-03-02T10:00:00.000Z");
-    let petri: RealServices | undefined;
     let receiver: WebhookReceiver | undefined;
+    beforeAll(async () => {
+      receiver = await WebhookReceiver.start();
+    });
+    afterAll(async () => {
+      await receiver?.close();
+    });
     // first and second: accounts whose deliveries were paused, in that order (each got the e-mail).
     const accounts: Record<"first" | "second", SignedUp | undefined> = {
       first: undefined,
@@ -25,37 +25,26 @@ describe.skipIf(!(await realServicesAvailable()))(
     const paused: Partial<
       Record<"first" | "second", { experimentId: string; deliveryId: string; at: string }>
     > = {};
-    const running = () => {
-      if (!petri) throw new Error("the real services are not started");
-      return petri;
-    };
-    const call = caller(
-      { request: (path, init, env) => running().app.request(path, init, env) },
-      SOURCE,
-      () => accounts.first!.apiKey,
-    );
+    const { running, call } = realServicesOfBlock({
+      source: SOURCE,
+      key: () => accounts.first!.apiKey,
+      start: () => ({ clock, services: receiver!.serviceSettings() }),
+      prepare: async (petri) => {
+        receiver!.answer("/down", 500);
+        for (const name of ["first", "second"] as const) {
+          const account = await petri.signUp({ tier: "pro" });
+          accounts[name] = account;
+          const delivery = await hooks.claimedDelivery(account.apiKey, `${receiver!.origin}/down`);
+          await hooks.failUntilPaused(account.apiKey, delivery.deliveryId);
+          await notificationsOf(petri).dispatchMail();
+          paused[name] = { ...delivery, at: clock.now().toISOString() };
+          await clock.advance(1000);
+        }
+      },
+    });
     const asStaff = async (method: string, path: string) =>
       call(method, path, undefined, null, { authorization: `Bearer ${await running().staffToken()}` });
     const hooks = webhookHelpers({ petri: running, call, clock });
-
-    beforeAll(async () => {
-      receiver = await WebhookReceiver.start();
-      petri = await startRealServices({ clock, services: receiver.serviceSettings() });
-      receiver.answer("/down", 500);
-      for (const name of ["first", "second"] as const) {
-        const account = await petri.signUp({ tier: "pro" });
-        accounts[name] = account;
-        const delivery = await hooks.claimedDelivery(account.apiKey, `${receiver.origin}/down`);
-        await hooks.failUntilPaused(account.apiKey, delivery.deliveryId);
-        await notificationsOf(petri).dispatchMail();
-        paused[name] = { ...delivery, at: clock.now().toISOString() };
-        await clock.advance(1000);
-      }
-    });
-    afterAll(async () => {
-      await petri?.stop();
-      await receiver?.close();
-    });
 
     it("are staff only: requesters and operators get 403", async () => {
       const operator = await hooks.activeLab("Curious Lab");

@@ -1,26 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  type RealServices,
-  type SignedUp,
-  realServicesAvailable,
-  startRealServices,
-} from "../support/real-services.js";
-import { bodyOf, caller, from, json } from "../support/requests.js";
+import { describe, expect, it } from "vitest";
+import { type SignedUp, realServicesAvailable, realServicesOfBlock } from "../support/real-services.js";
+import { bodyOf, from, json } from "../support/requests.js";
 
 const SOURCE = "198.51.100.60";
 
 describe.skipIf(!(await realServicesAvailable()))("the staff account routes on the real services", () => {
-  let petri: RealServices | undefined;
   let requester: SignedUp | undefined;
-  const running = () => {
-    if (!petri) throw new Error("the real services are not started");
-    return petri;
-  };
-  const call = caller(
-    { request: (path, init, env) => running().app.request(path, init, env) },
-    SOURCE,
-    () => requester!.apiKey,
-  );
+  const { running, call } = realServicesOfBlock({
+    source: SOURCE,
+    key: () => requester!.apiKey,
+    prepare: async (petri) => {
+      requester = await petri.signUp();
+    },
+  });
   const asStaff = async (method: string, path: string, body?: unknown) =>
     call(method, path, body, null, { authorization: `Bearer ${await running().staffToken()}` });
   const patch = (accountId: string, body: unknown) => asStaff("PATCH", `/admin/accounts/${accountId}`, body);
@@ -31,12 +23,6 @@ describe.skipIf(!(await realServicesAvailable()))("the staff account routes on t
       .access_token as string;
   const kidOf = (token: string) =>
     JSON.parse(Buffer.from(token.split(".")[0]!, "base64url").toString()).kid as string;
-
-  beforeAll(async () => {
-    petri = await startRealServices();
-    requester = await petri.signUp();
-  });
-  afterAll(() => petri?.stop());
 
   describe("PATCH /admin/accounts/{account_id}", () => {
     it("changes role and tier for staff", async () => {

@@ -1,20 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  type RealServices,
-  type SignedUp,
-  realServicesAvailable,
-  startRealServices,
-} from "../support/real-services.js";
+import { type SignedUp, realServicesAvailable, realServicesOfBlock } from "../support/real-services.js";
 import { WebhookReceiver, notificationsOf, webhookHelpers } from "../support/real-webhooks.js";
-import { bodyOf, caller } from "../support/requests.js";
+import { bodyOf } from "../support/requests.js";
 import { FakeClock } from "@petri/testkit";
 
 const SOURCE = "198.51.100.185";
 
 describe.skipIf(!(await realServicesAvailable()))("the webhook delivery log on the real services", () => {
   const clock = new FakeClock("2026-03-02T10:00:00.000Z");
-  let petri: RealServices | undefined;
   let receiver: WebhookReceiver | undefined;
+  beforeAll(async () => {
+    receiver = await WebhookReceiver.start();
+  });
+  afterAll(async () => {
+    await receiver?.close();
+  });
   // owner: most tests; lister: the listing's two deliveries; other: someone else's; paused: the pause.
   const accounts: Record<"owner" | "lister" | "other" | "paused", SignedUp | undefined> = {
     owner: undefined,
@@ -23,13 +23,18 @@ describe.skipIf(!(await realServicesAvailable()))("the webhook delivery log on t
     paused: undefined,
   };
   const key = (name: keyof typeof accounts) => accounts[name]!.apiKey;
-  const running = () => {
-    if (!petri) throw new Error("the real services are not started");
-    return petri;
-  };
-  const call = caller({ request: (path, init, env) => running().app.request(path, init, env) }, SOURCE, () =>
-    key("owner"),
-  );
+  const { running, call } = realServicesOfBlock({
+    source: SOURCE,
+    key: () => key("owner"),
+    // Experiments accepts any loopback URL, notifications delivers to 127.0.0.1 only: a URL
+    // on 127.0.0.2 stands for one the policy refuses after the experiment was posted.
+    start: () => ({ clock, services: receiver!.serviceSettings({ experimentsAllow: "127.0.0.0/8" }) }),
+    prepare: async (petri) => {
+      for (const name of Object.keys(accounts) as Array<keyof typeof accounts>)
+        accounts[name] = await petri.signUp({ tier: "pro" });
+      await deliveriesToList();
+    },
+  });
   const url = (path: string) => `${receiver!.origin}${path}`;
   const hooks = webhookHelpers({ petri: running, call, clock });
   const { claimedDelivery, deliveryOnceIt } = hooks;
@@ -41,17 +46,8 @@ describe.skipIf(!(await realServicesAvailable()))("the webhook delivery log on t
   let succeeded: { experimentId: string; deliveryId: string; createdAt: string } | undefined;
   let foreign: { experimentId: string; deliveryId: string } | undefined;
 
-  beforeAll(async () => {
-    receiver = await WebhookReceiver.start();
-    // Experiments accepts any loopback URL, notifications delivers to 127.0.0.1 only: a URL
-    // on 127.0.0.2 stands for one the policy refuses after the experiment was posted.
-    petri = await startRealServices({
-      clock,
-      services: receiver.serviceSettings({ experimentsAllow: "127.0.0.0/8" }),
-    });
-    for (const name of Object.keys(accounts) as Array<keyof typeof accounts>)
-      accounts[name] = await petri.signUp({ tier: "pro" });
-    receiver.answer("/failing", 500);
+  async function deliveriesToList() {
+    receiver!.answer("/failing", 500);
     const first = await claimedDelivery(key("lister"), url("/failing"));
     await deliveryOnceIt(key("lister"), first.deliveryId, (d) => d.attempt_count === 1, "the failure");
     failing = { ...first, failedAt: clock.now().toISOString() };
@@ -60,11 +56,7 @@ describe.skipIf(!(await realServicesAvailable()))("the webhook delivery log on t
     await deliveryOnceIt(key("lister"), second.deliveryId, (d) => d.status === "succeeded", "the success");
     succeeded = { ...second, createdAt: clock.now().toISOString() };
     foreign = await claimedDelivery(key("other"), url("/ok"));
-  });
-  afterAll(async () => {
-    await petri?.stop();
-    await receiver?.close();
-  });
+  }
 
   describe("GET /webhooks/deliveries", () => {
     it("lists the caller's deliveries newest first, without attempts, with bounded pages", async () => {

@@ -1,20 +1,20 @@
 import { FakeClock } from "@petri/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  type RealServices,
-  type SignedUp,
-  realServicesAvailable,
-  startRealServices,
-} from "../support/real-services.js";
+import { type SignedUp, realServicesAvailable, realServicesOfBlock } from "../support/real-services.js";
 import { WebhookReceiver, webhookHelpers } from "../support/real-webhooks.js";
-import { bodyOf, caller } from "../support/requests.js";
+import { bodyOf } from "../support/requests.js";
 
 const SOURCE = "198.51.100.180";
 
 describe.skipIf(!(await realServicesAvailable()))("the webhook routes on the real services", () => {
   const clock = new FakeClock("2026-03-02T10:00:15.000Z");
-  let petri: RealServices | undefined;
   let receiver: WebhookReceiver | undefined;
+  beforeAll(async () => {
+    receiver = await WebhookReceiver.start();
+  });
+  afterAll(async () => {
+    await receiver?.close();
+  });
   // owner: most tests; limited: the test-call limit; pauser: the pause and resume.
   const accounts: Record<"owner" | "limited" | "pauser", SignedUp | undefined> = {
     owner: undefined,
@@ -22,30 +22,17 @@ describe.skipIf(!(await realServicesAvailable()))("the webhook routes on the rea
     pauser: undefined,
   };
   const key = (name: keyof typeof accounts) => accounts[name]!.apiKey;
-  const running = () => {
-    if (!petri) throw new Error("the real services are not started");
-    return petri;
-  };
-  const call = caller({ request: (path, init, env) => running().app.request(path, init, env) }, SOURCE, () =>
-    key("owner"),
-  );
+  const { running, call } = realServicesOfBlock({
+    source: SOURCE,
+    key: () => key("owner"),
+    start: () => ({ clock, gateway: { maxBodyBytes: 4096 }, services: receiver!.serviceSettings() }),
+    prepare: async (petri) => {
+      for (const name of Object.keys(accounts) as Array<keyof typeof accounts>)
+        accounts[name] = await petri.signUp({ tier: "pro" });
+    },
+  });
   const url = (path: string) => `${receiver!.origin}${path}`;
   const hooks = webhookHelpers({ petri: running, call, clock });
-
-  beforeAll(async () => {
-    receiver = await WebhookReceiver.start();
-    petri = await startRealServices({
-      clock,
-      gateway: { maxBodyBytes: 4096 },
-      services: receiver.serviceSettings(),
-    });
-    for (const name of Object.keys(accounts) as Array<keyof typeof accounts>)
-      accounts[name] = await petri.signUp({ tier: "pro" });
-  });
-  afterAll(async () => {
-    await petri?.stop();
-    await receiver?.close();
-  });
 
   describe("POST /webhooks/test", () => {
     it("sends a signed sample of the event to the URL and answers docs/api.md's fields and the webhook-id", async () => {

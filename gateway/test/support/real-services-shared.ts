@@ -5,16 +5,14 @@
  * and a lab. Tests that count what an account owns sign up an account of their own.
  */
 import { FakeClock } from "@petri/testkit";
-import { afterAll, beforeAll, describe } from "vitest";
+import { describe } from "vitest";
 import { marketplaceHelpers } from "./real-marketplace.js";
 import {
-  type RealServices,
   type RealServicesScope,
   type SignedUp,
   realServicesAvailable,
-  startRealServices,
+  realServicesOfBlock,
 } from "./real-services.js";
-import { caller } from "./requests.js";
 
 const realServicesReady = await realServicesAvailable();
 
@@ -32,26 +30,19 @@ export function describeWithSharedAccounts(
 ): void {
   describe.skipIf(!realServicesReady)(name, () => {
     const clock = new FakeClock(options.start);
-    let petri: RealServices | undefined;
     let accounts: { account: SignedUp; otherKey: string; lab?: { operatorId: string; apiKey: string } };
-    const running = () => {
-      if (!petri) throw new Error("the real services are not started");
-      return petri;
-    };
-    const call = caller(
-      { request: (path: string, init: RequestInit, env: unknown) => running().app.request(path, init, env) },
-      options.source,
-      () => accounts.account.apiKey,
-    );
-    const { asStaff, activeLab } = marketplaceHelpers({ petri: running, call });
-    beforeAll(async () => {
-      petri = await startRealServices({ clock });
-      const account = await petri.signUp({ tier: "pro" });
-      const otherKey = (await petri.signUp({ tier: "pro" })).apiKey;
-      const lab = options.labName === undefined ? undefined : await activeLab(options.labName);
-      accounts = { account, otherKey, lab };
+    const { running, call } = realServicesOfBlock({
+      source: options.source,
+      key: () => accounts.account.apiKey,
+      start: () => ({ clock }),
+      prepare: async (petri) => {
+        const account = await petri.signUp({ tier: "pro" });
+        const otherKey = (await petri.signUp({ tier: "pro" })).apiKey;
+        const lab = options.labName === undefined ? undefined : await activeLab(options.labName);
+        accounts = { account, otherKey, lab };
+      },
     });
-    afterAll(() => petri?.stop());
+    const { asStaff, activeLab } = marketplaceHelpers({ petri: running, call });
     body({
       petri: running,
       clock,

@@ -124,6 +124,41 @@ export async function startRealServices(
   };
 }
 
+export type RealServicesOptions = Parameters<typeof startRealServices>[0];
+
+/**
+ * The real services of the enclosing describe block: started in its beforeAll (with the
+ * options `start` answers then, and `prepare` run once after, for the accounts the block's
+ * tests share) and stopped in its afterAll. `running()` is the started services and throws
+ * outside the block's life; `call` calls the gateway from `source` with the API key `key()`.
+ */
+export function realServicesOfBlock(options: {
+  source: string;
+  key?: () => string;
+  start?: () => RealServicesOptions;
+  prepare?: (petri: RealServices) => Promise<void>;
+}) {
+  let petri: RealServices | undefined;
+  const running = (): RealServices => {
+    if (!petri) throw new Error("the real services are not started");
+    return petri;
+  };
+  beforeAll(async () => {
+    petri = await startRealServices(options.start?.());
+    await options.prepare?.(petri);
+  });
+  afterAll(async () => {
+    await petri?.stop();
+    petri = undefined;
+  });
+  const call = caller(
+    { request: (path: string, init: RequestInit, env: unknown) => running().app.request(path, init, env) },
+    options.source,
+    options.key ?? (() => ""),
+  );
+  return { running, call };
+}
+
 /** What the tests of a describeOnRealServices block get. */
 export interface RealServicesScope {
   /** The block's services (inside tests and hooks). */
@@ -151,35 +186,25 @@ export function describeOnRealServices(
 ): void {
   describe.skipIf(!realServicesReady)(name, () => {
     const clock = new FakeClock(options.start);
-    let petri: RealServices | undefined;
     let account: SignedUp | undefined;
     let otherKey: string | undefined;
-    const running = () => {
-      if (!petri) throw new Error("the real services are not started");
-      return petri;
-    };
-    beforeAll(async () => {
-      petri = await startRealServices({ clock, clients: options.clients });
-    });
-    afterAll(() => petri?.stop());
-    beforeEach(async () => {
-      account = await running().signUp({ tier: "pro" });
-      otherKey = (await running().signUp({ tier: "pro" })).apiKey;
-    });
     const current = () => {
       if (!account || otherKey === undefined) throw new Error("no account outside a test");
       return { account, otherKey };
     };
+    const { running, call } = realServicesOfBlock({
+      source: options.source,
+      key: () => current().account.apiKey,
+      start: () => ({ clock, clients: options.clients }),
+    });
+    beforeEach(async () => {
+      account = await running().signUp({ tier: "pro" });
+      otherKey = (await running().signUp({ tier: "pro" })).apiKey;
+    });
     body({
       petri: running,
       clock,
-      call: caller(
-        {
-          request: (path: string, init: RequestInit, env: unknown) => running().app.request(path, init, env),
-        },
-        options.source,
-        () => current().account.apiKey,
-      ),
+      call,
       account: () => current().account,
       otherKey: () => current().otherKey,
     });
