@@ -1,4 +1,9 @@
-import { type Interceptor, type Transport, createRouterTransport } from "@connectrpc/connect";
+import {
+  type ConnectRouter,
+  type Interceptor,
+  type Transport,
+  createRouterTransport,
+} from "@connectrpc/connect";
 import type { ServiceName } from "@petri/contracts";
 import { type Database, type DatabaseConfig, createDatabase } from "@petri/db";
 import { InProcessEventBus, type RetentionSettings } from "@petri/events";
@@ -16,6 +21,7 @@ import {
   healthRoutes,
   serverInterceptors,
 } from "@petri/service-kit";
+import { createDirectTransport } from "./direct-transport.js";
 import { type CloudLabsServiceOptions, createCloudLabsService } from "@petri/cloud-labs";
 import { type EngineServiceOptions, createEngineService } from "@petri/engine";
 import { type WebhookUrlCheckOptions, createExperimentsService } from "@petri/experiments";
@@ -55,8 +61,9 @@ export interface InProcessServices {
   services: HostedService[];
   database: Database;
   /**
-   * The transport to one service: a Connect router transport (every message serialised, so
-   * the contract is crossed) behind the same server interceptors as the cluster's servers.
+   * The transport to one service: its handlers called with the message objects (no encoding,
+   * D357) behind the same server interceptors as the cluster's servers; streaming calls go
+   * through a Connect router transport, serialised.
    * The shape @petri/gateway's createServiceClients takes.
    */
   transportFor(name: ServiceName, interceptors: Interceptor[]): Transport;
@@ -134,7 +141,7 @@ function isDatabaseConfig(choice: Database | DatabaseConfig): choice is Database
 }
 
 /**
- * Router transports to the services, behind the internal-token interceptors with keys that
+ * Direct transports to the services, behind the internal-token interceptors with keys that
  * live only in this process's memory.
  */
 async function routerTransports(services: readonly HostedService[], logger: Logger) {
@@ -145,23 +152,25 @@ async function routerTransports(services: readonly HostedService[], logger: Logg
   const transportFor = (name: ServiceName, interceptors: Interceptor[]): Transport => {
     const service = byName.get(name);
     if (!service) throw new Error(`no service ${name} in this process`);
-    return createRouterTransport(
-      (router) => {
-        service.routes(router);
-        healthRoutes(router, () => service.readiness(), [service.name]);
-      },
-      {
-        router: {
-          interceptors: serverInterceptors({
-            // Its lines (the rpc access line among them) name the service that served the call.
-            logger: logger.child({ service: service.name }),
-            verifier,
-            publicProcedures: [...(service.publicProcedures ?? [])],
-          }),
-        },
+    const routes = (router: ConnectRouter) => {
+      service.routes(router);
+      healthRoutes(router, () => service.readiness(), [service.name]);
+    };
+    const serviceSide = serverInterceptors({
+      // Its lines (the rpc access line among them) name the service that served the call.
+      logger: logger.child({ service: service.name }),
+      verifier,
+      publicProcedures: [...(service.publicProcedures ?? [])],
+    });
+    return createDirectTransport({
+      routes,
+      serverInterceptors: serviceSide,
+      clientInterceptors: interceptors,
+      streams: createRouterTransport(routes, {
+        router: { interceptors: serviceSide },
         transport: { interceptors },
-      },
-    );
+      }),
+    });
   };
   return { transportFor, clientInterceptors: clientInterceptors(signer) };
 }
