@@ -161,6 +161,33 @@ describe("createDirectTransport", () => {
     expect(remaining).toBeLessThanOrEqual(60_000);
   });
 
+  it("ends the handler's signal at the deadline with DeadlineExceeded", async () => {
+    const client = createClient(
+      Health,
+      transportFor(
+        (_request, context) =>
+          new Promise((_resolve, reject) => {
+            context.signal.addEventListener("abort", () => reject(context.signal.reason as Error));
+          }),
+        {},
+      ),
+    );
+    const failure = await client.check({ service: "" }, { timeoutMs: 1 }).catch((error: unknown) => error);
+    expect((failure as ConnectError).code).toBe(Code.DeadlineExceeded);
+  });
+
+  it("lets go of the caller's signal when the call is over", async () => {
+    const seen: Seen = {};
+    const caller = new AbortController();
+    const client = createClient(
+      Health,
+      transportFor(() => SERVING, seen),
+    );
+    await client.check({ service: "" }, { signal: caller.signal });
+    caller.abort();
+    expect(seen.context?.signal.aborted).toBe(false);
+  });
+
   it("carries streaming calls over the streams transport", async () => {
     const seen: Seen = {};
     const client = createClient(
