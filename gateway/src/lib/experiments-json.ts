@@ -7,6 +7,7 @@
  * key order, so one stored answer always renders to the same bytes: an idempotent replay of
  * POST /experiments is byte-for-byte the first answer.
  */
+import { JsonText } from "./json-answer.js";
 import { type Timestamp, timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { ExperimentStatus } from "@petri/contracts/experiments";
 import {
@@ -58,6 +59,13 @@ export function parseJsonField(text: string, what: string): unknown {
   } catch {
     throw new Error(`the experiments service sent ${what} that is not JSON`);
   }
+}
+
+/** A JSON object text of the service, to be written into the answer as it is (D358). */
+function objectText(text: string, what: string): JsonText {
+  if (!text.startsWith("{"))
+    throw new Error(`the experiments service sent ${what} that is not a JSON object`);
+  return new JsonText(text);
 }
 
 export function parseObjectField(text: string, what: string): Record<string, unknown> | null {
@@ -246,7 +254,7 @@ export function detailsJson(message: Experiment | undefined) {
     experiment_type: experiment.experimentType,
     title: experiment.title,
     requester_account_id: experiment.requesterAccountId,
-    request: parseObjectField(experiment.requestJson, "a request") ?? {},
+    request: experiment.requestJson ? objectText(experiment.requestJson, "a request") : {},
     estimate: experiment.estimate ? estimateJson(experiment.estimate) : null,
     hold_amount_usd: centsToUsd(experiment.holdAmountCents),
     payment: paymentJson(experiment.payment),

@@ -1,3 +1,4 @@
+import { jsonAnswer } from "../../lib/json-answer.js";
 import type { RouteHandler } from "@hono/zod-openapi";
 import { ExperimentStatus } from "@petri/contracts/experiments";
 import { asCaller } from "../../lib/clients.js";
@@ -77,7 +78,7 @@ export const getExperimentHandler: RouteHandler<typeof getExperiment, GatewayEnv
   const { experiment } = await callService(() =>
     c.get("runtime").clients.experiments.getExperiment({ experimentId: experiment_id }, asCaller()),
   );
-  return c.json(detailsJson(experiment), 200);
+  return jsonAnswer(c, detailsJson(experiment), 200);
 };
 
 export const updateExperimentHandler: RouteHandler<typeof updateExperiment, GatewayEnv> = async (c) => {
@@ -91,7 +92,7 @@ export const updateExperimentHandler: RouteHandler<typeof updateExperiment, Gate
         asCaller(),
       ),
   );
-  return c.json(detailsJson(experiment), 200);
+  return jsonAnswer(c, detailsJson(experiment), 200);
 };
 
 export const cancelExperimentHandler: RouteHandler<typeof cancelExperiment, GatewayEnv> = async (c) => {
@@ -112,7 +113,7 @@ export const acceptProtocolProposalHandler: RouteHandler<typeof acceptProtocolPr
   const { experiment } = await callService(() =>
     c.get("runtime").clients.experiments.acceptProtocolProposal({ experimentId: experiment_id }, asCaller()),
   );
-  return c.json(detailsJson(experiment), 200);
+  return jsonAnswer(c, detailsJson(experiment), 200);
 };
 
 export const requestProtocolChangesHandler: RouteHandler<typeof requestProtocolChanges, GatewayEnv> = async (
@@ -125,5 +126,5 @@ export const requestProtocolChangesHandler: RouteHandler<typeof requestProtocolC
       .get("runtime")
       .clients.experiments.requestProtocolChanges({ experimentId: experiment_id, comments }, asCaller()),
   );
-  return c.json(detailsJson(experiment), 200);
+  return jsonAnswer(c, detailsJson(experiment), 200);
 };

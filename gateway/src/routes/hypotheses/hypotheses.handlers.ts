@@ -1,3 +1,4 @@
+import { jsonAnswer } from "../../lib/json-answer.js";
 import type { RouteHandler } from "@hono/zod-openapi";
 import type { Hypothesis } from "@petri/contracts/hypotheses";
 import { asCaller } from "../../lib/clients.js";
@@ -157,7 +158,7 @@ export const hypothesisToExperimentHandler: RouteHandler<typeof hypothesisToExpe
   const experiment = detailsJson(answer.experiment);
   c.header("Location", experiment.links.self);
   if (answer.replayed) c.header("Idempotent-Replayed", "true");
-  return c.json(experiment, 201);
+  return jsonAnswer(c, experiment, 201);
 };
 
 /** One call: the hypotheses service reads the experiment from its own view and decides who may. */

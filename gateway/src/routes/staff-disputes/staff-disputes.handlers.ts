@@ -1,3 +1,4 @@
+import { jsonAnswer } from "../../lib/json-answer.js";
 import type { RouteHandler } from "@hono/zod-openapi";
 import { asCaller } from "../../lib/clients.js";
 import type { GatewayEnv } from "../../lib/create-app.js";
@@ -33,7 +34,8 @@ export const getDisputeHandler: RouteHandler<typeof getDispute, GatewayEnv> = as
   const answer = await callService(() =>
     c.get("runtime").clients.experiments.getDispute({ disputeId: dispute_id }, asCaller()),
   );
-  return c.json(
+  return jsonAnswer(
+    c,
     {
       dispute: staffDisputeJson(answer.dispute),
       experiment: detailsJson(answer.experiment),
@@ -60,7 +62,8 @@ export const resolveDisputeHandler: RouteHandler<typeof resolveDispute, GatewayE
       asCaller(),
     ),
   );
-  return c.json(
+  return jsonAnswer(
+    c,
     { dispute: staffDisputeJson(answer.dispute), experiment: detailsJson(answer.experiment) },
     200,
   );

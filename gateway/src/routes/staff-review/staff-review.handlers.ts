@@ -1,3 +1,4 @@
+import { jsonAnswer } from "../../lib/json-answer.js";
 import type { RouteHandler } from "@hono/zod-openapi";
 import { asCaller } from "../../lib/clients.js";
 import type { GatewayEnv } from "../../lib/create-app.js";
@@ -28,7 +29,7 @@ export const approveReviewHandler: RouteHandler<typeof approveReview, GatewayEnv
   const { experiment } = await callService(() =>
     c.get("runtime").clients.experiments.approveReview({ experimentId: experiment_id, note }, asCaller()),
   );
-  return c.json(detailsJson(experiment), 200);
+  return jsonAnswer(c, detailsJson(experiment), 200);
 };
 
 export const rejectReviewHandler: RouteHandler<typeof rejectReview, GatewayEnv> = async (c) => {
@@ -37,7 +38,7 @@ export const rejectReviewHandler: RouteHandler<typeof rejectReview, GatewayEnv> 
   const { experiment } = await callService(() =>
     c.get("runtime").clients.experiments.rejectReview({ experimentId: experiment_id, reason }, asCaller()),
   );
-  return c.json(detailsJson(experiment), 200);
+  return jsonAnswer(c, detailsJson(experiment), 200);
 };
 
 export const proposeProtocolHandler: RouteHandler<typeof proposeProtocol, GatewayEnv> = async (c) => {
@@ -51,5 +52,5 @@ export const proposeProtocolHandler: RouteHandler<typeof proposeProtocol, Gatewa
         asCaller(),
       ),
   );
-  return c.json(detailsJson(experiment), 200);
+  return jsonAnswer(c, detailsJson(experiment), 200);
 };
