@@ -16,6 +16,7 @@ import {
   type Dispute,
   type Estimate,
   type Experiment,
+  type ProtocolProposal,
   ExperimentAction,
   type OperatorAssignment,
   type OperatorIssue,
@@ -245,6 +246,46 @@ export function summaryJson(experiment: Experiment) {
   };
 }
 
+/**
+ * The staff protocol proposal and its discussion (docs/api.md, Protocol design requests): typed
+ * since D359, else the JSON text of a service built before; null when there is none.
+ */
+type ProposalStep = "proposed" | "changes_requested" | "accepted";
+
+function protocolProposalJson(experiment: Experiment) {
+  const proposal = experiment.protocolProposal;
+  if (!proposal)
+    return parseObjectField(experiment.protocolProposalJson, "a protocol proposal") as ReturnType<
+      typeof typedProposalJson
+    > | null;
+  return typedProposalJson(proposal);
+}
+
+function typedProposalJson(proposal: ProtocolProposal) {
+  const cost = proposal.estimatedCost;
+  return {
+    revision: proposal.revision,
+    // The service writes only these (experiments' domain ProposalStatus, ProposalComment).
+    status: proposal.status as ProposalStep,
+    protocol: objectText(proposal.protocolJson, "a proposed protocol"),
+    note: proposal.note,
+    proposed_by: proposal.proposedBy,
+    proposed_at: iso(proposal.proposedAt) ?? "",
+    decided_at: iso(proposal.decidedAt),
+    estimated_cost_cents: cost
+      ? { low: Number(cost.lowCents), typical: Number(cost.typicalCents), high: Number(cost.highCents) }
+      : null,
+    comments: proposal.comments.map((comment) => ({
+      revision: comment.revision,
+      kind: comment.kind as ProposalStep,
+      author_account_id: comment.authorAccountId,
+      author_role: comment.authorRole as "staff" | "requester",
+      text: comment.text,
+      at: iso(comment.at) ?? "",
+    })),
+  };
+}
+
 /** GET /experiments/{id} and every operation that answers with the experiment. */
 export function detailsJson(message: Experiment | undefined) {
   const experiment = required(message);
@@ -264,7 +305,7 @@ export function detailsJson(message: Experiment | undefined) {
     dispute: experiment.dispute ? disputeJson(experiment.dispute) : null,
     review_reasons: [...experiment.reviewReasons],
     safety_flags: [...experiment.safetyFlags],
-    protocol_proposal: parseObjectField(experiment.protocolProposalJson, "a protocol proposal"),
+    protocol_proposal: protocolProposalJson(experiment),
     cancellation: cancellationJson(experiment.cancellation),
     source_hypothesis_id: experiment.sourceHypothesisId || null,
     created_at: iso(experiment.createdAt) ?? "",

@@ -124,11 +124,30 @@ describeOnRealServices(
       });
       const response = await asStaff("POST", path, { protocol, note: "first draft" });
       expect(response.status).toBe(200);
-      expect((await bodyOf(response)).protocol_proposal).toMatchObject({
+      const proposal = (await bodyOf(response)).protocol_proposal;
+      expect(proposal).toEqual({
         revision: 1,
         status: "proposed",
         protocol,
         note: "first draft",
+        proposed_by: expect.any(String),
+        proposed_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+        decided_at: null,
+        estimated_cost_cents: {
+          low: expect.any(Number),
+          typical: expect.any(Number),
+          high: expect.any(Number),
+        },
+        comments: [
+          {
+            revision: 1,
+            kind: "proposed",
+            author_account_id: proposal.proposed_by,
+            author_role: "staff",
+            text: "first draft",
+            at: proposal.proposed_at,
+          },
+        ],
       });
     });
 

@@ -4,7 +4,8 @@
  * or accepts, which opens the experiment with the proposal as its protocol).
  */
 import { Code } from "@connectrpc/connect";
-import { ExperimentStatus } from "@petri/contracts/experiments";
+import { timestampDate } from "@bufbuild/protobuf/wkt";
+import { type Experiment, ExperimentStatus } from "@petri/contracts/experiments";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { validRequests } from "@petri/fixtures";
 import {
@@ -29,6 +30,40 @@ const PROPOSAL = {
   ...(validRequests.CUSTOM as { custom_protocol: Record<string, unknown> }).custom_protocol,
   materials: [{ name: "Crystal violet 0.1% (w/v)" }],
 };
+
+/**
+ * The proposal in REST's words, read from the typed message (D359); the deprecated JSON text,
+ * still written for older gateways, must say exactly the same.
+ */
+function proposalOf(experiment: Experiment) {
+  const proposal = experiment.protocolProposal;
+  if (!proposal) throw new Error("the experiment has no typed proposal");
+  const iso = (at: Parameters<typeof timestampDate>[0] | undefined) =>
+    at ? timestampDate(at).toISOString() : null;
+  const cost = proposal.estimatedCost;
+  const rest = {
+    revision: proposal.revision,
+    status: proposal.status,
+    protocol: JSON.parse(proposal.protocolJson) as Record<string, unknown>,
+    note: proposal.note,
+    proposed_by: proposal.proposedBy,
+    proposed_at: iso(proposal.proposedAt),
+    decided_at: iso(proposal.decidedAt),
+    estimated_cost_cents: cost
+      ? { low: Number(cost.lowCents), typical: Number(cost.typicalCents), high: Number(cost.highCents) }
+      : null,
+    comments: proposal.comments.map((comment) => ({
+      revision: comment.revision,
+      kind: comment.kind,
+      author_account_id: comment.authorAccountId,
+      author_role: comment.authorRole,
+      text: comment.text,
+      at: iso(comment.at),
+    })),
+  };
+  expect(rest).toEqual(JSON.parse(experiment.protocolProposalJson));
+  return rest;
+}
 
 describe.each(ENGINES)("staff review and protocol design on %s", (engine) => {
   let backend: Backend;
@@ -154,20 +189,20 @@ describe.each(ENGINES)("staff review and protocol design on %s", (engine) => {
       .as(admin)
       .proposeProtocol({ experimentId: id, protocolJson: json(PROPOSAL), note: "first version" });
     expect(first.experiment).toMatchObject({ status: ExperimentStatus.PENDING_REVIEW, version: 2n });
-    const proposal1 = JSON.parse(first.experiment!.protocolProposalJson) as Record<string, any>;
+    const proposal1 = proposalOf(first.experiment!);
     expect(proposal1).toMatchObject({
       revision: 1,
       status: "proposed",
       note: "first version",
       proposed_by: admin.accountId,
     });
-    expect(proposal1.estimated_cost_cents.typical).toBeGreaterThan(0);
+    expect(proposal1.estimated_cost_cents?.typical).toBeGreaterThan(0);
     expect(proposal1.comments).toEqual([expect.objectContaining({ kind: "proposed", author_role: "staff" })]);
 
     const changes = await exp
       .as(me)
       .requestProtocolChanges({ experimentId: id, comments: "please add a 6 h time point" });
-    const proposal1b = JSON.parse(changes.experiment!.protocolProposalJson) as Record<string, any>;
+    const proposal1b = proposalOf(changes.experiment!);
     expect(proposal1b.status).toBe("changes_requested");
     expect(proposal1b.comments.at(-1)).toMatchObject({
       kind: "changes_requested",
@@ -187,9 +222,10 @@ describe.each(ENGINES)("staff review and protocol design on %s", (engine) => {
       protocolJson: json({ ...PROPOSAL, protocol_version: "1.1" }),
       note: "added the time point",
     });
-    expect(JSON.parse(second.experiment!.protocolProposalJson)).toMatchObject({
-      revision: 2,
-      status: "proposed",
+    expect(proposalOf(second.experiment!)).toMatchObject({ revision: 2, status: "proposed" });
+    expect(JSON.parse(second.experiment!.protocolProposal!.protocolJson)).toEqual({
+      ...PROPOSAL,
+      protocol_version: "1.1",
     });
     // Other staff cannot accept for the requester.
     expect((await failure(exp.as(staff()).acceptProtocolProposal({ experimentId: id }))).code).toBe(
@@ -206,7 +242,8 @@ describe.each(ENGINES)("staff review and protocol design on %s", (engine) => {
       expect.objectContaining({ name: "Crystal violet 0.1% (w/v)" }),
     ]);
     expect(opened!.holdAmountCents).toBe(opened!.estimate!.costTypicalCents);
-    expect(JSON.parse(opened!.protocolProposalJson)).toMatchObject({ revision: 2, status: "accepted" });
+    expect(proposalOf(opened!)).toMatchObject({ revision: 2, status: "accepted" });
+    expect(proposalOf(opened!).decided_at).toEqual(expect.any(String));
 
     const events = await outboxEvents(exp.db, id);
     expect(events.map((e) => [e.subject, e.version])).toEqual([
@@ -218,6 +255,7 @@ describe.each(ENGINES)("staff review and protocol design on %s", (engine) => {
     ]);
     expect(events[3]!.payload.holdAmountCents).toBe(opened!.holdAmountCents);
     expect(JSON.parse(events[1]!.payload.experiment.protocolProposalJson).revision).toBe(1);
+    expect(events[1]!.payload.experiment.protocolProposal.revision).toBe(1);
 
     // Once open, no more proposals.
     const late = await failure(

@@ -25,6 +25,41 @@ const usd = (description: string) =>
 const dateTime = (description?: string) =>
   z.string().openapi({ format: "date-time", ...(description && { description }) });
 
+const ProtocolProposalSchema = z
+  .object({
+    revision: z
+      .number()
+      .int()
+      .openapi({ description: "1 for the first proposal, one more for each after it" }),
+    status: z.enum(["proposed", "changes_requested", "accepted"]),
+    protocol: z.record(z.string(), z.unknown()).openapi({
+      description: "The protocol as staff proposed it, in the shape of a request's protocol.custom_protocol",
+    }),
+    note: z.string(),
+    proposed_by: z.string().openapi({ description: "The staff account that proposed it" }),
+    proposed_at: dateTime(),
+    decided_at: dateTime("When the requester accepted it or asked for changes").nullable(),
+    estimated_cost_cents: z
+      .object({ low: z.number().int(), typical: z.number().int(), high: z.number().int() })
+      .nullable()
+      .openapi({
+        description: "The experiment's price with this protocol, in cents; null if staff gave none",
+      }),
+    comments: z
+      .array(
+        z.object({
+          revision: z.number().int(),
+          kind: z.enum(["proposed", "changes_requested", "accepted"]),
+          author_account_id: z.string(),
+          author_role: z.enum(["staff", "requester"]),
+          text: z.string(),
+          at: dateTime(),
+        }),
+      )
+      .openapi({ description: "Every revision's proposal, change request and acceptance, oldest first" }),
+  })
+  .openapi("ProtocolProposal");
+
 export const ExperimentStatusSchema = z.enum(EXPERIMENT_STATUSES).openapi("ExperimentStatus", {
   description:
     "draft -> pending_review or open -> claimed -> in_progress -> pending_approval -> completed (or disputed -> resolved); cancelled from draft, pending_review, open, claimed or in_progress.",
@@ -227,9 +262,8 @@ export const ExperimentSchema = z
     safety_flags: z.array(z.string()).openapi({
       description: "Safety flags that did not reject the request (e.g. human_subjects), for staff review",
     }),
-    protocol_proposal: z.record(z.string(), z.unknown()).nullable().openapi({
-      description:
-        "For protocol_design_requested: the staff proposal {revision, status (proposed, changes_requested, accepted), protocol, note, proposed_at, decided_at}",
+    protocol_proposal: ProtocolProposalSchema.nullable().openapi({
+      description: "For protocol_design_requested: the latest staff proposal and its discussion",
     }),
     cancellation: z
       .object({

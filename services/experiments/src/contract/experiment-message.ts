@@ -28,6 +28,10 @@ import {
   OperatorAssignmentSchema,
   OperatorIssueSchema,
   PaymentSchema,
+  ProposalCommentSchema,
+  ProposalCostEstimateSchema,
+  type ProtocolProposal,
+  ProtocolProposalSchema,
   type RequestIssue,
   RequestIssueSchema,
 } from "@petri/contracts/experiments";
@@ -67,10 +71,45 @@ export function estimateMessage(estimate: EstimateRecord): Estimate {
   });
 }
 
-/** The protocol proposal with its discussion, as protocol_proposal_json ("" when none). */
-export function proposalJson(row: Pick<ExperimentRow, "protocol_proposal" | "proposal_comments">): string {
+type ProposalColumns = Pick<ExperimentRow, "protocol_proposal" | "proposal_comments">;
+
+/** The protocol proposal with its discussion, as the deprecated protocol_proposal_json ("" when none). */
+export function proposalJson(row: ProposalColumns): string {
   if (!row.protocol_proposal) return "";
   return JSON.stringify({ ...row.protocol_proposal, comments: row.proposal_comments });
+}
+
+/** The protocol proposal with its discussion (D359); undefined when there is none. */
+export function proposalMessage(row: ProposalColumns): ProtocolProposal | undefined {
+  const proposal = row.protocol_proposal;
+  if (!proposal) return undefined;
+  const cost = proposal.estimated_cost_cents;
+  return create(ProtocolProposalSchema, {
+    revision: proposal.revision,
+    status: proposal.status,
+    protocolJson: JSON.stringify(proposal.protocol),
+    note: proposal.note,
+    proposedBy: proposal.proposed_by,
+    proposedAt: timestampFromDate(new Date(proposal.proposed_at)),
+    decidedAt: proposal.decided_at ? timestampFromDate(new Date(proposal.decided_at)) : undefined,
+    estimatedCost: cost
+      ? create(ProposalCostEstimateSchema, {
+          lowCents: BigInt(cost.low),
+          typicalCents: BigInt(cost.typical),
+          highCents: BigInt(cost.high),
+        })
+      : undefined,
+    comments: row.proposal_comments.map((comment) =>
+      create(ProposalCommentSchema, {
+        revision: comment.revision,
+        kind: comment.kind,
+        authorAccountId: comment.author_account_id,
+        authorRole: comment.author_role,
+        text: comment.text,
+        at: timestampFromDate(new Date(comment.at)),
+      }),
+    ),
+  });
 }
 
 const optionalTimestamp = (date: Date | null) => (date ? timestampFromDate(date) : undefined);
@@ -157,6 +196,7 @@ export function experimentMessage(row: ExperimentView): Experiment {
         })
       : undefined,
     protocolProposalJson: proposalJson(row),
+    protocolProposal: proposalMessage(row),
     version: BigInt(row.version),
     createdAt: timestampFromDate(row.created_at),
     updatedAt: timestampFromDate(row.updated_at),

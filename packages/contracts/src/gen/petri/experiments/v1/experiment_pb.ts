@@ -15,7 +15,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file petri/experiments/v1/experiment.proto.
  */
 export const file_petri_experiments_v1_experiment: GenFile = /*@__PURE__*/
-  fileDesc("CiVwZXRyaS9leHBlcmltZW50cy92MS9leHBlcmltZW50LnByb3RvEhRwZXRyaS5leHBlcmltZW50cy52MSKECQoKRXhwZXJpbWVudBIKCgJpZBgBIAEoCRIcChRyZXF1ZXN0ZXJfYWNjb3VudF9pZBgCIAEoCRI2CgZzdGF0dXMYAyABKA4yJi5wZXRyaS5leHBlcmltZW50cy52MS5FeHBlcmltZW50U3RhdHVzEhcKD2V4cGVyaW1lbnRfdHlwZRgEIAEoCRINCgV0aXRsZRgFIAEoCRJACgxyZXF1ZXN0X2pzb24YBiABKAlCKpq1GCZwZXRyaS5leHBlcmltZW50cy52MS5FeHBlcmltZW50UmVxdWVzdBIwCghlc3RpbWF0ZRgHIAEoCzIeLnBldHJpLmV4cGVyaW1lbnRzLnYxLkVzdGltYXRlEhYKDnJldmlld19yZWFzb25zGAggAygJEjoKCG9wZXJhdG9yGAkgASgLMigucGV0cmkuZXhwZXJpbWVudHMudjEuT3BlcmF0b3JBc3NpZ25tZW50EjgKDGNhbmNlbGxhdGlvbhgKIAEoCzIiLnBldHJpLmV4cGVyaW1lbnRzLnYxLkNhbmNlbGxhdGlvbhIeChZwcm90b2NvbF9wcm9wb3NhbF9qc29uGAsgASgJEg8KB3ZlcnNpb24YDCABKAMSLgoKY3JlYXRlZF9hdBgNIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKdXBkYXRlZF9hdBgOIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASMAoMc3VibWl0dGVkX2F0GA8gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIUCgxzYWZldHlfZmxhZ3MYECADKAkSGQoRaG9sZF9hbW91bnRfY2VudHMYESABKAMSLgoHcGF5bWVudBgSIAEoCzIdLnBldHJpLmV4cGVyaW1lbnRzLnYxLlBheW1lbnQSMwoGaXNzdWVzGBMgAygLMiMucGV0cmkuZXhwZXJpbWVudHMudjEuT3BlcmF0b3JJc3N1ZRIuCgdkaXNwdXRlGBQgASgLMh0ucGV0cmkuZXhwZXJpbWVudHMudjEuRGlzcHV0ZRIuCgpzdGFydGVkX2F0GBUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBI4ChRyZXN1bHRzX3N1Ym1pdHRlZF9hdBgWIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASMAoMY29tcGxldGVkX2F0GBcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIwCghhcHByb3ZhbBgYIAEoCzIeLnBldHJpLmV4cGVyaW1lbnRzLnYxLkFwcHJvdmFsEjIKA2pvYhgZIAEoCzIlLnBldHJpLmV4cGVyaW1lbnRzLnYxLkpvYlJlcXVpcmVtZW50cxIcChRzb3VyY2VfaHlwb3RoZXNpc19pZBgaIAEoCRJBChFhdmFpbGFibGVfYWN0aW9ucxgbIAMoDjImLnBldHJpLmV4cGVyaW1lbnRzLnYxLkV4cGVyaW1lbnRBY3Rpb24i/AIKD0pvYlJlcXVpcmVtZW50cxIXCg9leHBlcmltZW50X3R5cGUYASABKAkSEQoJYnNsX2xldmVsGAIgASgJEiQKHG5lZWRzX2h1bWFuX3NhbXBsZXNfYXBwcm92YWwYAyABKAgSJQodbmVlZHNfYW5pbWFsX3NhbXBsZXNfYXBwcm92YWwYBCABKAgSKgoibmVlZHNfaGF6YXJkb3VzX2NoZW1pY2Fsc19hcHByb3ZhbBgFIAEoCBIaChJlcXVpcG1lbnRfcmVxdWlyZWQYBiADKAkSFAoMYnVkZ2V0X2NlbnRzGAcgASgDEhAKCGRlYWRsaW5lGAggASgJEhAKCHByaW9yaXR5GAkgASgJEh8KF2Rlc2lyZWRfdHVybmFyb3VuZF9kYXlzGAogASgFEhEKCW1lbnVfdGFncxgLIAMoCRIXCg9jdXN0b21fcHJvdG9jb2wYDCABKAgSEAoIY2F0ZWdvcnkYDSABKAkSDwoHcHJpdmFjeRgOIAEoCSKnAQoHUGF5bWVudBIOCgZzdGF0dXMYASABKAkSEgoKaGVsZF9jZW50cxgCIAEoAxIWCg5yZWxlYXNlZF9jZW50cxgDIAEoAxIWCg5yZWZ1bmRlZF9jZW50cxgEIAEoAxIYChBzdGlsbF9oZWxkX2NlbnRzGAUgASgDEi4KCnVwZGF0ZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wInMKDU9wZXJhdG9ySXNzdWUSCgoCaWQYASABKAkSEwoLZGVzY3JpcHRpb24YAiABKAkSEAoIc2V2ZXJpdHkYAyABKAkSLwoLcmVwb3J0ZWRfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIl0KCEFwcHJvdmFsEg4KBnJhdGluZxgBIAEoBRIQCghmZWVkYmFjaxgCIAEoCRIvCgthcHByb3ZlZF9hdBgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAinwMKB0Rpc3B1dGUSCgoCaWQYASABKAkSFQoNZXhwZXJpbWVudF9pZBgCIAEoCRIOCgZyZWFzb24YAyABKAkSEwoLZGVzY3JpcHRpb24YBCABKAkSFQoNZXZpZGVuY2VfdXJscxgFIAMoCRIOCgZzdGF0dXMYBiABKAkSEwoLcmFpc2VkX2Zyb20YByABKAkSDwoHb3V0Y29tZRgIIAEoCRIeChZyZXF1ZXN0ZXJfYW1vdW50X2NlbnRzGAkgASgDEh0KFW9wZXJhdG9yX2Ftb3VudF9jZW50cxgKIAEoAxIXCg9yZXNvbHV0aW9uX25vdGUYCyABKAkSEwoLcmVzb2x2ZWRfYnkYDCABKAkSLgoKY3JlYXRlZF9hdBgNIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLwoLcmVzb2x2ZWRfYXQYDiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhwKFHJlcXVlc3Rlcl9hY2NvdW50X2lkGA8gASgJEhMKC29wZXJhdG9yX2lkGBAgASgJIuMBChJPcGVyYXRvckFzc2lnbm1lbnQSEwoLb3BlcmF0b3JfaWQYASABKAkSEAoIbGFiX25hbWUYAiABKAkSLgoKY2xhaW1lZF9hdBgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLAoIZGVhZGxpbmUYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhsKE29wZXJhdG9yX2FjY291bnRfaWQYBSABKAkSHAoUZXN0aW1hdGVkX3N0YXJ0X2RhdGUYBiABKAkSDQoFbm90ZXMYByABKAkiqQEKDENhbmNlbGxhdGlvbhIOCgZyZWFzb24YASABKAkSGwoTcmVmdW5kX2Ftb3VudF9jZW50cxgCIAEoAxIjChtvcGVyYXRvcl9jb21wZW5zYXRpb25fY2VudHMYAyABKAMSFQoNcmVmdW5kX3N0YXR1cxgEIAEoCRIwCgxjYW5jZWxsZWRfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIowCCghFc3RpbWF0ZRIWCg5jb3N0X2xvd19jZW50cxgBIAEoAxIaChJjb3N0X3R5cGljYWxfY2VudHMYAiABKAMSFwoPY29zdF9oaWdoX2NlbnRzGAMgASgDEiAKGHR1cm5hcm91bmRfc3RhbmRhcmRfZGF5cxgEIAEoBRIhChl0dXJuYXJvdW5kX2V4cGVkaXRlZF9kYXlzGAUgASgFEjYKCWJyZWFrZG93bhgGIAEoCzIjLnBldHJpLmV4cGVyaW1lbnRzLnYxLkNvc3RCcmVha2Rvd24SHQoVb3BlcmF0b3JfYXZhaWxhYmlsaXR5GAcgASgJEhcKD3R1cm5hcm91bmRfZGF5cxgIIAEoBSKRAQoNQ29zdEJyZWFrZG93bhIXCg9tYXRlcmlhbHNfY2VudHMYASABKAMSEwoLbGFib3JfY2VudHMYAiABKAMSFwoPZXF1aXBtZW50X2NlbnRzGAMgASgDEhoKEnBsYXRmb3JtX2ZlZV9jZW50cxgEIAEoAxIdChVwcml2YWN5X3ByZW1pdW1fY2VudHMYBSABKAMiTwoMUmVxdWVzdElzc3VlEgwKBHBhdGgYASABKAkSDAoEY29kZRgCIAEoCRIPCgdtZXNzYWdlGAMgASgJEhIKCnN1Z2dlc3Rpb24YBCABKAkqgAMKEEV4cGVyaW1lbnRTdGF0dXMSIQodRVhQRVJJTUVOVF9TVEFUVVNfVU5TUEVDSUZJRUQQABIbChdFWFBFUklNRU5UX1NUQVRVU19EUkFGVBABEiQKIEVYUEVSSU1FTlRfU1RBVFVTX1BFTkRJTkdfUkVWSUVXEAISGgoWRVhQRVJJTUVOVF9TVEFUVVNfT1BFThADEh0KGUVYUEVSSU1FTlRfU1RBVFVTX0NMQUlNRUQQBBIhCh1FWFBFUklNRU5UX1NUQVRVU19JTl9QUk9HUkVTUxAFEiYKIkVYUEVSSU1FTlRfU1RBVFVTX1BFTkRJTkdfQVBQUk9WQUwQBhIfChtFWFBFUklNRU5UX1NUQVRVU19DT01QTEVURUQQBxIeChpFWFBFUklNRU5UX1NUQVRVU19ESVNQVVRFRBAIEh4KGkVYUEVSSU1FTlRfU1RBVFVTX1JFU09MVkVEEAkSHwobRVhQRVJJTUVOVF9TVEFUVVNfQ0FOQ0VMTEVEEApiBnByb3RvMw", [file_google_protobuf_timestamp, file_petri_common_v1_json_message, file_petri_experiments_v1_vocabulary]);
+  fileDesc("CiVwZXRyaS9leHBlcmltZW50cy92MS9leHBlcmltZW50LnByb3RvEhRwZXRyaS5leHBlcmltZW50cy52MSLLCQoKRXhwZXJpbWVudBIKCgJpZBgBIAEoCRIcChRyZXF1ZXN0ZXJfYWNjb3VudF9pZBgCIAEoCRI2CgZzdGF0dXMYAyABKA4yJi5wZXRyaS5leHBlcmltZW50cy52MS5FeHBlcmltZW50U3RhdHVzEhcKD2V4cGVyaW1lbnRfdHlwZRgEIAEoCRINCgV0aXRsZRgFIAEoCRJACgxyZXF1ZXN0X2pzb24YBiABKAlCKpq1GCZwZXRyaS5leHBlcmltZW50cy52MS5FeHBlcmltZW50UmVxdWVzdBIwCghlc3RpbWF0ZRgHIAEoCzIeLnBldHJpLmV4cGVyaW1lbnRzLnYxLkVzdGltYXRlEhYKDnJldmlld19yZWFzb25zGAggAygJEjoKCG9wZXJhdG9yGAkgASgLMigucGV0cmkuZXhwZXJpbWVudHMudjEuT3BlcmF0b3JBc3NpZ25tZW50EjgKDGNhbmNlbGxhdGlvbhgKIAEoCzIiLnBldHJpLmV4cGVyaW1lbnRzLnYxLkNhbmNlbGxhdGlvbhIiChZwcm90b2NvbF9wcm9wb3NhbF9qc29uGAsgASgJQgIYARIPCgd2ZXJzaW9uGAwgASgDEi4KCmNyZWF0ZWRfYXQYDSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnVwZGF0ZWRfYXQYDiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjAKDHN1Ym1pdHRlZF9hdBgPIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASFAoMc2FmZXR5X2ZsYWdzGBAgAygJEhkKEWhvbGRfYW1vdW50X2NlbnRzGBEgASgDEi4KB3BheW1lbnQYEiABKAsyHS5wZXRyaS5leHBlcmltZW50cy52MS5QYXltZW50EjMKBmlzc3VlcxgTIAMoCzIjLnBldHJpLmV4cGVyaW1lbnRzLnYxLk9wZXJhdG9ySXNzdWUSLgoHZGlzcHV0ZRgUIAEoCzIdLnBldHJpLmV4cGVyaW1lbnRzLnYxLkRpc3B1dGUSLgoKc3RhcnRlZF9hdBgVIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASOAoUcmVzdWx0c19zdWJtaXR0ZWRfYXQYFiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjAKDGNvbXBsZXRlZF9hdBgXIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASMAoIYXBwcm92YWwYGCABKAsyHi5wZXRyaS5leHBlcmltZW50cy52MS5BcHByb3ZhbBIyCgNqb2IYGSABKAsyJS5wZXRyaS5leHBlcmltZW50cy52MS5Kb2JSZXF1aXJlbWVudHMSHAoUc291cmNlX2h5cG90aGVzaXNfaWQYGiABKAkSQQoRYXZhaWxhYmxlX2FjdGlvbnMYGyADKA4yJi5wZXRyaS5leHBlcmltZW50cy52MS5FeHBlcmltZW50QWN0aW9uEkEKEXByb3RvY29sX3Byb3Bvc2FsGBwgASgLMiYucGV0cmkuZXhwZXJpbWVudHMudjEuUHJvdG9jb2xQcm9wb3NhbCLMAgoQUHJvdG9jb2xQcm9wb3NhbBIQCghyZXZpc2lvbhgBIAEoBRIOCgZzdGF0dXMYAiABKAkSFQoNcHJvdG9jb2xfanNvbhgDIAEoCRIMCgRub3RlGAQgASgJEhMKC3Byb3Bvc2VkX2J5GAUgASgJEi8KC3Byb3Bvc2VkX2F0GAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgpkZWNpZGVkX2F0GAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBJCCg5lc3RpbWF0ZWRfY29zdBgIIAEoCzIqLnBldHJpLmV4cGVyaW1lbnRzLnYxLlByb3Bvc2FsQ29zdEVzdGltYXRlEjcKCGNvbW1lbnRzGAkgAygLMiUucGV0cmkuZXhwZXJpbWVudHMudjEuUHJvcG9zYWxDb21tZW50IlQKFFByb3Bvc2FsQ29zdEVzdGltYXRlEhEKCWxvd19jZW50cxgBIAEoAxIVCg10eXBpY2FsX2NlbnRzGAIgASgDEhIKCmhpZ2hfY2VudHMYAyABKAMilwEKD1Byb3Bvc2FsQ29tbWVudBIQCghyZXZpc2lvbhgBIAEoBRIMCgRraW5kGAIgASgJEhkKEWF1dGhvcl9hY2NvdW50X2lkGAMgASgJEhMKC2F1dGhvcl9yb2xlGAQgASgJEgwKBHRleHQYBSABKAkSJgoCYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIvwCCg9Kb2JSZXF1aXJlbWVudHMSFwoPZXhwZXJpbWVudF90eXBlGAEgASgJEhEKCWJzbF9sZXZlbBgCIAEoCRIkChxuZWVkc19odW1hbl9zYW1wbGVzX2FwcHJvdmFsGAMgASgIEiUKHW5lZWRzX2FuaW1hbF9zYW1wbGVzX2FwcHJvdmFsGAQgASgIEioKIm5lZWRzX2hhemFyZG91c19jaGVtaWNhbHNfYXBwcm92YWwYBSABKAgSGgoSZXF1aXBtZW50X3JlcXVpcmVkGAYgAygJEhQKDGJ1ZGdldF9jZW50cxgHIAEoAxIQCghkZWFkbGluZRgIIAEoCRIQCghwcmlvcml0eRgJIAEoCRIfChdkZXNpcmVkX3R1cm5hcm91bmRfZGF5cxgKIAEoBRIRCgltZW51X3RhZ3MYCyADKAkSFwoPY3VzdG9tX3Byb3RvY29sGAwgASgIEhAKCGNhdGVnb3J5GA0gASgJEg8KB3ByaXZhY3kYDiABKAkipwEKB1BheW1lbnQSDgoGc3RhdHVzGAEgASgJEhIKCmhlbGRfY2VudHMYAiABKAMSFgoOcmVsZWFzZWRfY2VudHMYAyABKAMSFgoOcmVmdW5kZWRfY2VudHMYBCABKAMSGAoQc3RpbGxfaGVsZF9jZW50cxgFIAEoAxIuCgp1cGRhdGVkX2F0GAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJzCg1PcGVyYXRvcklzc3VlEgoKAmlkGAEgASgJEhMKC2Rlc2NyaXB0aW9uGAIgASgJEhAKCHNldmVyaXR5GAMgASgJEi8KC3JlcG9ydGVkX2F0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJdCghBcHByb3ZhbBIOCgZyYXRpbmcYASABKAUSEAoIZmVlZGJhY2sYAiABKAkSLwoLYXBwcm92ZWRfYXQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIp8DCgdEaXNwdXRlEgoKAmlkGAEgASgJEhUKDWV4cGVyaW1lbnRfaWQYAiABKAkSDgoGcmVhc29uGAMgASgJEhMKC2Rlc2NyaXB0aW9uGAQgASgJEhUKDWV2aWRlbmNlX3VybHMYBSADKAkSDgoGc3RhdHVzGAYgASgJEhMKC3JhaXNlZF9mcm9tGAcgASgJEg8KB291dGNvbWUYCCABKAkSHgoWcmVxdWVzdGVyX2Ftb3VudF9jZW50cxgJIAEoAxIdChVvcGVyYXRvcl9hbW91bnRfY2VudHMYCiABKAMSFwoPcmVzb2x1dGlvbl9ub3RlGAsgASgJEhMKC3Jlc29sdmVkX2J5GAwgASgJEi4KCmNyZWF0ZWRfYXQYDSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi8KC3Jlc29sdmVkX2F0GA4gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIcChRyZXF1ZXN0ZXJfYWNjb3VudF9pZBgPIAEoCRITCgtvcGVyYXRvcl9pZBgQIAEoCSLjAQoST3BlcmF0b3JBc3NpZ25tZW50EhMKC29wZXJhdG9yX2lkGAEgASgJEhAKCGxhYl9uYW1lGAIgASgJEi4KCmNsYWltZWRfYXQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEiwKCGRlYWRsaW5lGAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIbChNvcGVyYXRvcl9hY2NvdW50X2lkGAUgASgJEhwKFGVzdGltYXRlZF9zdGFydF9kYXRlGAYgASgJEg0KBW5vdGVzGAcgASgJIqkBCgxDYW5jZWxsYXRpb24SDgoGcmVhc29uGAEgASgJEhsKE3JlZnVuZF9hbW91bnRfY2VudHMYAiABKAMSIwobb3BlcmF0b3JfY29tcGVuc2F0aW9uX2NlbnRzGAMgASgDEhUKDXJlZnVuZF9zdGF0dXMYBCABKAkSMAoMY2FuY2VsbGVkX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKMAgoIRXN0aW1hdGUSFgoOY29zdF9sb3dfY2VudHMYASABKAMSGgoSY29zdF90eXBpY2FsX2NlbnRzGAIgASgDEhcKD2Nvc3RfaGlnaF9jZW50cxgDIAEoAxIgChh0dXJuYXJvdW5kX3N0YW5kYXJkX2RheXMYBCABKAUSIQoZdHVybmFyb3VuZF9leHBlZGl0ZWRfZGF5cxgFIAEoBRI2CglicmVha2Rvd24YBiABKAsyIy5wZXRyaS5leHBlcmltZW50cy52MS5Db3N0QnJlYWtkb3duEh0KFW9wZXJhdG9yX2F2YWlsYWJpbGl0eRgHIAEoCRIXCg90dXJuYXJvdW5kX2RheXMYCCABKAUikQEKDUNvc3RCcmVha2Rvd24SFwoPbWF0ZXJpYWxzX2NlbnRzGAEgASgDEhMKC2xhYm9yX2NlbnRzGAIgASgDEhcKD2VxdWlwbWVudF9jZW50cxgDIAEoAxIaChJwbGF0Zm9ybV9mZWVfY2VudHMYBCABKAMSHQoVcHJpdmFjeV9wcmVtaXVtX2NlbnRzGAUgASgDIk8KDFJlcXVlc3RJc3N1ZRIMCgRwYXRoGAEgASgJEgwKBGNvZGUYAiABKAkSDwoHbWVzc2FnZRgDIAEoCRISCgpzdWdnZXN0aW9uGAQgASgJKoADChBFeHBlcmltZW50U3RhdHVzEiEKHUVYUEVSSU1FTlRfU1RBVFVTX1VOU1BFQ0lGSUVEEAASGwoXRVhQRVJJTUVOVF9TVEFUVVNfRFJBRlQQARIkCiBFWFBFUklNRU5UX1NUQVRVU19QRU5ESU5HX1JFVklFVxACEhoKFkVYUEVSSU1FTlRfU1RBVFVTX09QRU4QAxIdChlFWFBFUklNRU5UX1NUQVRVU19DTEFJTUVEEAQSIQodRVhQRVJJTUVOVF9TVEFUVVNfSU5fUFJPR1JFU1MQBRImCiJFWFBFUklNRU5UX1NUQVRVU19QRU5ESU5HX0FQUFJPVkFMEAYSHwobRVhQRVJJTUVOVF9TVEFUVVNfQ09NUExFVEVEEAcSHgoaRVhQRVJJTUVOVF9TVEFUVVNfRElTUFVURUQQCBIeChpFWFBFUklNRU5UX1NUQVRVU19SRVNPTFZFRBAJEh8KG0VYUEVSSU1FTlRfU1RBVFVTX0NBTkNFTExFRBAKYgZwcm90bzM", [file_google_protobuf_timestamp, file_petri_common_v1_json_message, file_petri_experiments_v1_vocabulary]);
 
 /**
  * Experiment is the service record of a request (docs/api.md, Experiment).
@@ -84,8 +84,10 @@ export type Experiment = Message<"petri.experiments.v1.Experiment"> & {
 
   /**
    * The staff protocol proposal for protocol_design_requested, as JSON text (empty if none).
+   * Replaced by protocol_proposal (decisions.md D359); still written while older gateways run.
    *
-   * @generated from field: string protocol_proposal_json = 11;
+   * @generated from field: string protocol_proposal_json = 11 [deprecated = true];
+   * @deprecated
    */
   protocolProposalJson: string;
 
@@ -194,6 +196,14 @@ export type Experiment = Message<"petri.experiments.v1.Experiment"> & {
    * @generated from field: repeated petri.experiments.v1.ExperimentAction available_actions = 27;
    */
   availableActions: ExperimentAction[];
+
+  /**
+   * The staff protocol proposal of a protocol design request, with its discussion; unset if
+   * there is none.
+   *
+   * @generated from field: petri.experiments.v1.ProtocolProposal protocol_proposal = 28;
+   */
+  protocolProposal?: ProtocolProposal | undefined;
 };
 
 /**
@@ -263,8 +273,10 @@ export type ExperimentJson = {
 
   /**
    * The staff protocol proposal for protocol_design_requested, as JSON text (empty if none).
+   * Replaced by protocol_proposal (decisions.md D359); still written while older gateways run.
    *
-   * @generated from field: string protocol_proposal_json = 11;
+   * @generated from field: string protocol_proposal_json = 11 [deprecated = true];
+   * @deprecated
    */
   protocolProposalJson?: string;
 
@@ -373,6 +385,14 @@ export type ExperimentJson = {
    * @generated from field: repeated petri.experiments.v1.ExperimentAction available_actions = 27;
    */
   availableActions?: ExperimentActionJson[];
+
+  /**
+   * The staff protocol proposal of a protocol design request, with its discussion; unset if
+   * there is none.
+   *
+   * @generated from field: petri.experiments.v1.ProtocolProposal protocol_proposal = 28;
+   */
+  protocolProposal?: ProtocolProposalJson;
 };
 
 /**
@@ -381,6 +401,291 @@ export type ExperimentJson = {
  */
 export const ExperimentSchema: GenMessage<Experiment, {jsonType: ExperimentJson}> = /*@__PURE__*/
   messageDesc(file_petri_experiments_v1_experiment, 0);
+
+/**
+ * ProtocolProposal: the latest protocol staff proposed for a protocol design request (docs/api.md,
+ * Protocol design requests), with the discussion of every revision.
+ *
+ * @generated from message petri.experiments.v1.ProtocolProposal
+ */
+export type ProtocolProposal = Message<"petri.experiments.v1.ProtocolProposal"> & {
+  /**
+   * 1 for the first proposal, one more for each that supersedes it.
+   *
+   * @generated from field: int32 revision = 1;
+   */
+  revision: number;
+
+  /**
+   * "proposed", "changes_requested" or "accepted".
+   *
+   * @generated from field: string status = 2;
+   */
+  status: string;
+
+  /**
+   * The protocol as staff proposed it, as JSON text: a JSON object in the shape of a request's
+   * protocol.custom_protocol, kept as sent; it is checked and normalised as a request only
+   * when the requester accepts it (decisions.md D359).
+   *
+   * @generated from field: string protocol_json = 3;
+   */
+  protocolJson: string;
+
+  /**
+   * @generated from field: string note = 4;
+   */
+  note: string;
+
+  /**
+   * The staff account that proposed it.
+   *
+   * @generated from field: string proposed_by = 5;
+   */
+  proposedBy: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp proposed_at = 6;
+   */
+  proposedAt?: Timestamp | undefined;
+
+  /**
+   * When the requester accepted it or asked for changes; unset until then.
+   *
+   * @generated from field: google.protobuf.Timestamp decided_at = 7;
+   */
+  decidedAt?: Timestamp | undefined;
+
+  /**
+   * The experiment's price with this protocol (what accepting would hold); unset if staff gave none.
+   *
+   * @generated from field: petri.experiments.v1.ProposalCostEstimate estimated_cost = 8;
+   */
+  estimatedCost?: ProposalCostEstimate | undefined;
+
+  /**
+   * Every revision's proposal, change request and acceptance, oldest first.
+   *
+   * @generated from field: repeated petri.experiments.v1.ProposalComment comments = 9;
+   */
+  comments: ProposalComment[];
+};
+
+/**
+ * ProtocolProposal: the latest protocol staff proposed for a protocol design request (docs/api.md,
+ * Protocol design requests), with the discussion of every revision.
+ *
+ * @generated from message petri.experiments.v1.ProtocolProposal
+ */
+export type ProtocolProposalJson = {
+  /**
+   * 1 for the first proposal, one more for each that supersedes it.
+   *
+   * @generated from field: int32 revision = 1;
+   */
+  revision?: number;
+
+  /**
+   * "proposed", "changes_requested" or "accepted".
+   *
+   * @generated from field: string status = 2;
+   */
+  status?: string;
+
+  /**
+   * The protocol as staff proposed it, as JSON text: a JSON object in the shape of a request's
+   * protocol.custom_protocol, kept as sent; it is checked and normalised as a request only
+   * when the requester accepts it (decisions.md D359).
+   *
+   * @generated from field: string protocol_json = 3;
+   */
+  protocolJson?: string;
+
+  /**
+   * @generated from field: string note = 4;
+   */
+  note?: string;
+
+  /**
+   * The staff account that proposed it.
+   *
+   * @generated from field: string proposed_by = 5;
+   */
+  proposedBy?: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp proposed_at = 6;
+   */
+  proposedAt?: TimestampJson;
+
+  /**
+   * When the requester accepted it or asked for changes; unset until then.
+   *
+   * @generated from field: google.protobuf.Timestamp decided_at = 7;
+   */
+  decidedAt?: TimestampJson;
+
+  /**
+   * The experiment's price with this protocol (what accepting would hold); unset if staff gave none.
+   *
+   * @generated from field: petri.experiments.v1.ProposalCostEstimate estimated_cost = 8;
+   */
+  estimatedCost?: ProposalCostEstimateJson;
+
+  /**
+   * Every revision's proposal, change request and acceptance, oldest first.
+   *
+   * @generated from field: repeated petri.experiments.v1.ProposalComment comments = 9;
+   */
+  comments?: ProposalCommentJson[];
+};
+
+/**
+ * Describes the message petri.experiments.v1.ProtocolProposal.
+ * Use `create(ProtocolProposalSchema)` to create a new message.
+ */
+export const ProtocolProposalSchema: GenMessage<ProtocolProposal, {jsonType: ProtocolProposalJson}> = /*@__PURE__*/
+  messageDesc(file_petri_experiments_v1_experiment, 1);
+
+/**
+ * ProposalCostEstimate: a proposal's price range, in cents (USD).
+ *
+ * @generated from message petri.experiments.v1.ProposalCostEstimate
+ */
+export type ProposalCostEstimate = Message<"petri.experiments.v1.ProposalCostEstimate"> & {
+  /**
+   * @generated from field: int64 low_cents = 1;
+   */
+  lowCents: bigint;
+
+  /**
+   * @generated from field: int64 typical_cents = 2;
+   */
+  typicalCents: bigint;
+
+  /**
+   * @generated from field: int64 high_cents = 3;
+   */
+  highCents: bigint;
+};
+
+/**
+ * ProposalCostEstimate: a proposal's price range, in cents (USD).
+ *
+ * @generated from message petri.experiments.v1.ProposalCostEstimate
+ */
+export type ProposalCostEstimateJson = {
+  /**
+   * @generated from field: int64 low_cents = 1;
+   */
+  lowCents?: string;
+
+  /**
+   * @generated from field: int64 typical_cents = 2;
+   */
+  typicalCents?: string;
+
+  /**
+   * @generated from field: int64 high_cents = 3;
+   */
+  highCents?: string;
+};
+
+/**
+ * Describes the message petri.experiments.v1.ProposalCostEstimate.
+ * Use `create(ProposalCostEstimateSchema)` to create a new message.
+ */
+export const ProposalCostEstimateSchema: GenMessage<ProposalCostEstimate, {jsonType: ProposalCostEstimateJson}> = /*@__PURE__*/
+  messageDesc(file_petri_experiments_v1_experiment, 2);
+
+/**
+ * ProposalComment: one step of a proposal's discussion.
+ *
+ * @generated from message petri.experiments.v1.ProposalComment
+ */
+export type ProposalComment = Message<"petri.experiments.v1.ProposalComment"> & {
+  /**
+   * @generated from field: int32 revision = 1;
+   */
+  revision: number;
+
+  /**
+   * "proposed", "changes_requested" or "accepted".
+   *
+   * @generated from field: string kind = 2;
+   */
+  kind: string;
+
+  /**
+   * @generated from field: string author_account_id = 3;
+   */
+  authorAccountId: string;
+
+  /**
+   * "staff" or "requester".
+   *
+   * @generated from field: string author_role = 4;
+   */
+  authorRole: string;
+
+  /**
+   * @generated from field: string text = 5;
+   */
+  text: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp at = 6;
+   */
+  at?: Timestamp | undefined;
+};
+
+/**
+ * ProposalComment: one step of a proposal's discussion.
+ *
+ * @generated from message petri.experiments.v1.ProposalComment
+ */
+export type ProposalCommentJson = {
+  /**
+   * @generated from field: int32 revision = 1;
+   */
+  revision?: number;
+
+  /**
+   * "proposed", "changes_requested" or "accepted".
+   *
+   * @generated from field: string kind = 2;
+   */
+  kind?: string;
+
+  /**
+   * @generated from field: string author_account_id = 3;
+   */
+  authorAccountId?: string;
+
+  /**
+   * "staff" or "requester".
+   *
+   * @generated from field: string author_role = 4;
+   */
+  authorRole?: string;
+
+  /**
+   * @generated from field: string text = 5;
+   */
+  text?: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp at = 6;
+   */
+  at?: TimestampJson;
+};
+
+/**
+ * Describes the message petri.experiments.v1.ProposalComment.
+ * Use `create(ProposalCommentSchema)` to create a new message.
+ */
+export const ProposalCommentSchema: GenMessage<ProposalComment, {jsonType: ProposalCommentJson}> = /*@__PURE__*/
+  messageDesc(file_petri_experiments_v1_experiment, 3);
 
 /**
  * JobRequirements: the operator-facing view of a request.
@@ -565,7 +870,7 @@ export type JobRequirementsJson = {
  * Use `create(JobRequirementsSchema)` to create a new message.
  */
 export const JobRequirementsSchema: GenMessage<JobRequirements, {jsonType: JobRequirementsJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiment, 1);
+  messageDesc(file_petri_experiments_v1_experiment, 4);
 
 /**
  * Payment is the escrow state of an experiment; amounts in cents (USD).
@@ -650,7 +955,7 @@ export type PaymentJson = {
  * Use `create(PaymentSchema)` to create a new message.
  */
 export const PaymentSchema: GenMessage<Payment, {jsonType: PaymentJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiment, 2);
+  messageDesc(file_petri_experiments_v1_experiment, 5);
 
 /**
  * @generated from message petri.experiments.v1.OperatorIssue
@@ -715,7 +1020,7 @@ export type OperatorIssueJson = {
  * Use `create(OperatorIssueSchema)` to create a new message.
  */
 export const OperatorIssueSchema: GenMessage<OperatorIssue, {jsonType: OperatorIssueJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiment, 3);
+  messageDesc(file_petri_experiments_v1_experiment, 6);
 
 /**
  * @generated from message petri.experiments.v1.Approval
@@ -766,7 +1071,7 @@ export type ApprovalJson = {
  * Use `create(ApprovalSchema)` to create a new message.
  */
 export const ApprovalSchema: GenMessage<Approval, {jsonType: ApprovalJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiment, 4);
+  messageDesc(file_petri_experiments_v1_experiment, 7);
 
 /**
  * @generated from message petri.experiments.v1.Dispute
@@ -965,7 +1270,7 @@ export type DisputeJson = {
  * Use `create(DisputeSchema)` to create a new message.
  */
 export const DisputeSchema: GenMessage<Dispute, {jsonType: DisputeJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiment, 5);
+  messageDesc(file_petri_experiments_v1_experiment, 8);
 
 /**
  * @generated from message petri.experiments.v1.OperatorAssignment
@@ -1060,7 +1365,7 @@ export type OperatorAssignmentJson = {
  * Use `create(OperatorAssignmentSchema)` to create a new message.
  */
 export const OperatorAssignmentSchema: GenMessage<OperatorAssignment, {jsonType: OperatorAssignmentJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiment, 6);
+  messageDesc(file_petri_experiments_v1_experiment, 9);
 
 /**
  * @generated from message petri.experiments.v1.Cancellation
@@ -1135,7 +1440,7 @@ export type CancellationJson = {
  * Use `create(CancellationSchema)` to create a new message.
  */
 export const CancellationSchema: GenMessage<Cancellation, {jsonType: CancellationJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiment, 7);
+  messageDesc(file_petri_experiments_v1_experiment, 10);
 
 /**
  * Money amounts are integer cents (USD).
@@ -1244,7 +1549,7 @@ export type EstimateJson = {
  * Use `create(EstimateSchema)` to create a new message.
  */
 export const EstimateSchema: GenMessage<Estimate, {jsonType: EstimateJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiment, 8);
+  messageDesc(file_petri_experiments_v1_experiment, 11);
 
 /**
  * @generated from message petri.experiments.v1.CostBreakdown
@@ -1311,7 +1616,7 @@ export type CostBreakdownJson = {
  * Use `create(CostBreakdownSchema)` to create a new message.
  */
 export const CostBreakdownSchema: GenMessage<CostBreakdown, {jsonType: CostBreakdownJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiment, 9);
+  messageDesc(file_petri_experiments_v1_experiment, 12);
 
 /**
  * A validation finding; code is a docs/api.md validation code or a warning rule id.
@@ -1372,7 +1677,7 @@ export type RequestIssueJson = {
  * Use `create(RequestIssueSchema)` to create a new message.
  */
 export const RequestIssueSchema: GenMessage<RequestIssue, {jsonType: RequestIssueJson}> = /*@__PURE__*/
-  messageDesc(file_petri_experiments_v1_experiment, 10);
+  messageDesc(file_petri_experiments_v1_experiment, 13);
 
 /**
  * @generated from enum petri.experiments.v1.ExperimentStatus
