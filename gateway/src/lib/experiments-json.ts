@@ -28,6 +28,7 @@ import {
   EXPERIMENT_STATUS_NAME_BY_VALUE,
   type ExperimentStatusName,
 } from "@petri/contracts/vocabulary";
+import { parseObjectText } from "./json-text.js";
 import { centsToUsd } from "./money.js";
 import { isoOrNull as iso } from "./timestamps.js";
 
@@ -48,25 +49,6 @@ export function operatorAvailability(value: string): CapacityLevelName {
 
 export function timestampFromIso(value: string | undefined): Timestamp | undefined {
   return value === undefined ? undefined : timestampFromDate(new Date(value));
-}
-
-/** Parses a JSON text field of a message; "" is null. */
-export function parseJsonField(text: string, what: string): unknown {
-  if (text === "") return null;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    throw new Error(`the experiments service sent ${what} that is not JSON`);
-  }
-}
-
-export function parseObjectField(text: string, what: string): Record<string, unknown> | null {
-  const value = parseJsonField(text, what);
-  if (value === null) return null;
-  if (typeof value !== "object" || Array.isArray(value)) {
-    throw new Error(`the experiments service sent ${what} that is not a JSON object`);
-  }
-  return value as Record<string, unknown>;
 }
 
 /**
@@ -246,7 +228,7 @@ export function detailsJson(message: Experiment | undefined) {
     experiment_type: experiment.experimentType,
     title: experiment.title,
     requester_account_id: experiment.requesterAccountId,
-    request: parseObjectField(experiment.requestJson, "a request") ?? {},
+    request: parseObjectText(experiment.requestJson, { service: "experiments", what: "a request" }) ?? {},
     estimate: experiment.estimate ? estimateJson(experiment.estimate) : null,
     hold_amount_usd: centsToUsd(experiment.holdAmountCents),
     payment: paymentJson(experiment.payment),
@@ -256,7 +238,10 @@ export function detailsJson(message: Experiment | undefined) {
     dispute: experiment.dispute ? disputeJson(experiment.dispute) : null,
     review_reasons: [...experiment.reviewReasons],
     safety_flags: [...experiment.safetyFlags],
-    protocol_proposal: parseObjectField(experiment.protocolProposalJson, "a protocol proposal"),
+    protocol_proposal: parseObjectText(experiment.protocolProposalJson, {
+      service: "experiments",
+      what: "a protocol proposal",
+    }),
     cancellation: cancellationJson(experiment.cancellation),
     source_hypothesis_id: experiment.sourceHypothesisId || null,
     created_at: iso(experiment.createdAt) ?? "",
