@@ -12,7 +12,7 @@ import {
   type Translation,
 } from "@petri/contracts/cloudlabs";
 import { ABSENT_AS_NULL } from "@petri/contracts/rest-json";
-import { type JsonObject, parseObjectText, requiredObjectText, typedOrText } from "./json-text.js";
+import { type JsonObject, parseObjectText, requiredObjectText, typedOrRequiredText } from "./json-text.js";
 import { isoOrNull } from "./timestamps.js";
 
 const PROTOCOL = { service: "cloudlabs", what: "a protocol" } as const;
@@ -56,15 +56,13 @@ export function interpretationJson(answer: {
   readonly interpretation?: IntakeInterpretation;
   readonly interpretationJson: string;
 }): JsonObject {
-  const interpretation = typedOrText(
+  return typedOrRequiredText(
     IntakeInterpretationSchema,
     answer.interpretation,
     answer.interpretationJson,
     { service: "cloudlabs", what: "an interpretation" },
     ABSENT_AS_NULL,
   );
-  if (!interpretation) throw new Error("the cloudlabs service sent no interpretation");
-  return interpretation;
 }
 
 export function translationJson(translation: Translation | undefined) {

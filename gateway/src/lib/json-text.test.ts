@@ -3,7 +3,13 @@ import { IntakeInterpretationSchema } from "@petri/contracts/cloudlabs";
 import { EditedHypothesisSchema } from "@petri/contracts/engine";
 import { ABSENT_AS_NULL } from "@petri/contracts/rest-json";
 import { describe, expect, it } from "vitest";
-import { parseJsonText, parseObjectText, requiredObjectText, typedOrText } from "./json-text.js";
+import {
+  parseJsonText,
+  parseObjectText,
+  requiredObjectText,
+  typedOrRequiredText,
+  typedOrText,
+} from "./json-text.js";
 
 const sent = { service: "engine", what: "a result" };
 
@@ -32,9 +38,8 @@ describe("JSON text a service sent", () => {
 
   it("refuses the empty text where the message always has the object", () => {
     expect(requiredObjectText('{"a":1}', sent)).toEqual({ a: 1 });
-    expect(() => requiredObjectText("", sent)).toThrow(
-      "the engine service sent a result that is not a JSON object",
-    );
+    expect(() => requiredObjectText("", sent)).toThrow("the engine service sent a result that is empty");
+    expect(() => requiredObjectText("[]", sent)).toThrow("that is not a JSON object");
   });
 });
 
@@ -63,5 +68,18 @@ describe("the typed field, else its JSON text", () => {
     expect(JSON.stringify(typedOrText(EditedHypothesisSchema, undefined, text, sent))).toBe(text);
     expect(typedOrText(EditedHypothesisSchema, undefined, "", sent)).toBeNull();
     expect(() => typedOrText(EditedHypothesisSchema, undefined, "[]", sent)).toThrow("not a JSON object");
+  });
+
+  it("where the message always has the object, neither form is an error", () => {
+    expect(typedOrRequiredText(EditedHypothesisSchema, typed, "", sent)).toEqual({
+      statement: "PX-17 inhibits growth",
+      null_hypothesis: "",
+    });
+    expect(typedOrRequiredText(EditedHypothesisSchema, undefined, '{"statement":"s"}', sent)).toEqual({
+      statement: "s",
+    });
+    expect(() => typedOrRequiredText(EditedHypothesisSchema, undefined, "", sent)).toThrow(
+      "the engine service sent a result that is empty",
+    );
   });
 });

@@ -37,10 +37,10 @@ export function parseObjectText(text: string, sent: SentText): JsonObject | null
   return value as JsonObject | null;
 }
 
-/** A JSON object the message always has: "" is refused like any other text that is not one. */
+/** A JSON object the message always has: "" is refused too. */
 export function requiredObjectText(text: string, sent: SentText): JsonObject {
   const value = parseObjectText(text, sent);
-  if (value === null) throw sentError(sent, "not a JSON object");
+  if (value === null) throw sentError(sent, "empty");
   return value;
 }
 
@@ -53,4 +53,15 @@ export function typedOrText<Desc extends DescMessage>(
   options?: RestJsonOptions,
 ): JsonObject | null {
   return typed ? toRestJson(schema, typed, options) : parseObjectText(text, sent);
+}
+
+/** typedOrText for an object the message always has: with neither form it is an error. */
+export function typedOrRequiredText<Desc extends DescMessage>(
+  schema: Desc,
+  typed: MessageShape<Desc> | undefined,
+  text: string,
+  sent: SentText,
+  options?: RestJsonOptions,
+): JsonObject {
+  return typed ? toRestJson(schema, typed, options) : requiredObjectText(text, sent);
 }

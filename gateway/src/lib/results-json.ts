@@ -18,7 +18,7 @@ import {
 } from "@petri/contracts/experiments";
 import { ABSENT_AS_NULL } from "@petri/contracts/rest-json";
 import { disputeJson, operatorIssueJson, required, statusName } from "./experiments-json.js";
-import { typedOrText } from "./json-text.js";
+import { typedOrRequiredText, typedOrText } from "./json-text.js";
 import { isoOrNull } from "./timestamps.js";
 
 /** The time a transition must have set; its absence is the service's bug, not the caller's. */
@@ -86,14 +86,13 @@ export const hasResults = (answer: ResultsForms) => answer.results !== undefined
  * signed), and when those urls stop working.
  */
 export function resultsAnswerJson(answer: ResultsForms) {
-  const results = typedOrText(
+  const results = typedOrRequiredText(
     ResultsRecordSchema,
     answer.results,
     answer.resultsJson,
     { service: "experiments", what: "a results record" },
     ABSENT_AS_NULL,
   );
-  if (!results) throw new Error("the experiments service sent no results record");
   return { ...results, urls_expire_at: isoOrNull(answer.urlsExpireAt) };
 }
 
