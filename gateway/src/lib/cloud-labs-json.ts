@@ -11,17 +11,11 @@ import {
   type Submission,
   type Translation,
 } from "@petri/contracts/cloudlabs";
-import { ABSENT_AS_NULL, toRestJson } from "@petri/contracts/rest-json";
+import { ABSENT_AS_NULL } from "@petri/contracts/rest-json";
+import { type JsonObject, parseObjectText, requiredObjectText, typedOrRequiredText } from "./json-text.js";
 import { isoOrNull } from "./timestamps.js";
 
-type JsonObject = Record<string, unknown>;
-
-function parseObject(text: string, what: string): JsonObject {
-  const value: unknown = JSON.parse(text);
-  if (value === null || typeof value !== "object" || Array.isArray(value))
-    throw new Error(`the cloudlabs service sent ${what} that is not a JSON object`);
-  return value as JsonObject;
-}
+const PROTOCOL = { service: "cloudlabs", what: "a protocol" } as const;
 
 export const turnaroundJson = (value: { min: number; max: number } | undefined) => ({
   min: value?.min ?? 0,
@@ -62,9 +56,13 @@ export function interpretationJson(answer: {
   readonly interpretation?: IntakeInterpretation;
   readonly interpretationJson: string;
 }): JsonObject {
-  return answer.interpretation
-    ? toRestJson(IntakeInterpretationSchema, answer.interpretation, ABSENT_AS_NULL)
-    : parseObject(answer.interpretationJson, "an interpretation");
+  return typedOrRequiredText(
+    IntakeInterpretationSchema,
+    answer.interpretation,
+    answer.interpretationJson,
+    { service: "cloudlabs", what: "an interpretation" },
+    ABSENT_AS_NULL,
+  );
 }
 
 export function translationJson(translation: Translation | undefined) {
@@ -72,7 +70,7 @@ export function translationJson(translation: Translation | undefined) {
   return {
     provider_id: translation.providerId,
     protocol_format: translation.protocolFormat,
-    protocol: parseObject(translation.protocolJson, "a protocol"),
+    protocol: requiredObjectText(translation.protocolJson, PROTOCOL),
     estimated_cost_usd: Number(translation.estimatedCostUsd),
     estimated_turnaround_days: turnaroundJson(translation.estimatedTurnaroundDays),
     warnings: [...translation.warnings],
@@ -87,9 +85,9 @@ export function submissionJson(submission: Submission | undefined) {
     provider_id: submission.providerId,
     provider_submission_id: submission.providerSubmissionId || null,
     protocol_format: submission.protocolFormat,
-    translated_protocol: parseObject(submission.translatedProtocolJson, "a protocol"),
+    translated_protocol: requiredObjectText(submission.translatedProtocolJson, PROTOCOL),
     status: submission.status,
-    results: submission.resultsJson ? parseObject(submission.resultsJson, "results") : null,
+    results: parseObjectText(submission.resultsJson, { service: "cloudlabs", what: "results" }),
     error: submission.error || null,
     adapter: submission.adapter,
     estimated_cost_usd: Number(submission.estimatedCostUsd),

@@ -7,7 +7,6 @@
  * key order, so one stored answer always renders to the same bytes: an idempotent replay of
  * POST /experiments is byte-for-byte the first answer.
  */
-import { JsonText } from "./json-answer.js";
 import { type Timestamp, timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { ExperimentStatus } from "@petri/contracts/experiments";
 import {
@@ -30,6 +29,7 @@ import {
   EXPERIMENT_STATUS_NAME_BY_VALUE,
   type ExperimentStatusName,
 } from "@petri/contracts/vocabulary";
+import { parseObjectText, writtenObjectText } from "./json-text.js";
 import { centsToUsd } from "./money.js";
 import { isoOrNull as iso } from "./timestamps.js";
 
@@ -50,32 +50,6 @@ export function operatorAvailability(value: string): CapacityLevelName {
 
 export function timestampFromIso(value: string | undefined): Timestamp | undefined {
   return value === undefined ? undefined : timestampFromDate(new Date(value));
-}
-
-/** Parses a JSON text field of a message; "" is null. */
-export function parseJsonField(text: string, what: string): unknown {
-  if (text === "") return null;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    throw new Error(`the experiments service sent ${what} that is not JSON`);
-  }
-}
-
-/** A JSON object text of the service, to be written into the answer as it is (D358). */
-function objectText(text: string, what: string): JsonText {
-  if (!text.startsWith("{"))
-    throw new Error(`the experiments service sent ${what} that is not a JSON object`);
-  return new JsonText(text);
-}
-
-export function parseObjectField(text: string, what: string): Record<string, unknown> | null {
-  const value = parseJsonField(text, what);
-  if (value === null) return null;
-  if (typeof value !== "object" || Array.isArray(value)) {
-    throw new Error(`the experiments service sent ${what} that is not a JSON object`);
-  }
-  return value as Record<string, unknown>;
 }
 
 /**
@@ -250,12 +224,16 @@ export function summaryJson(experiment: Experiment) {
  * The staff protocol proposal and its discussion (docs/api.md, Protocol design requests): typed
  * since D359, else the JSON text of a service built before; null when there is none.
  */
+const SENT_REQUEST = { service: "experiments", what: "a request" };
+const SENT_PROPOSAL = { service: "experiments", what: "a protocol proposal" };
+const SENT_PROPOSED_PROTOCOL = { service: "experiments", what: "a proposed protocol" };
+
 type ProposalStep = "proposed" | "changes_requested" | "accepted";
 
 function protocolProposalJson(experiment: Experiment) {
   const proposal = experiment.protocolProposal;
   if (!proposal)
-    return parseObjectField(experiment.protocolProposalJson, "a protocol proposal") as ReturnType<
+    return parseObjectText(experiment.protocolProposalJson, SENT_PROPOSAL) as ReturnType<
       typeof typedProposalJson
     > | null;
   return typedProposalJson(proposal);
@@ -267,7 +245,7 @@ function typedProposalJson(proposal: ProtocolProposal) {
     revision: proposal.revision,
     // The service writes only these (experiments' domain ProposalStatus, ProposalComment).
     status: proposal.status as ProposalStep,
-    protocol: objectText(proposal.protocolJson, "a proposed protocol"),
+    protocol: writtenObjectText(proposal.protocolJson, SENT_PROPOSED_PROTOCOL),
     note: proposal.note,
     proposed_by: proposal.proposedBy,
     proposed_at: iso(proposal.proposedAt) ?? "",
@@ -295,7 +273,7 @@ export function detailsJson(message: Experiment | undefined) {
     experiment_type: experiment.experimentType,
     title: experiment.title,
     requester_account_id: experiment.requesterAccountId,
-    request: experiment.requestJson ? objectText(experiment.requestJson, "a request") : {},
+    request: experiment.requestJson ? writtenObjectText(experiment.requestJson, SENT_REQUEST) : {},
     estimate: experiment.estimate ? estimateJson(experiment.estimate) : null,
     hold_amount_usd: centsToUsd(experiment.holdAmountCents),
     payment: paymentJson(experiment.payment),

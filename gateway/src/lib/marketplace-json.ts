@@ -17,24 +17,9 @@ import {
   type QualityMetrics,
   VerificationRecordSchema,
 } from "@petri/contracts/marketplace";
-import { toRestJson } from "@petri/contracts/rest-json";
+import { typedOrText } from "./json-text.js";
 import { centsToUsd } from "./money.js";
 import { isoOrNull } from "./timestamps.js";
-
-/** Parses a JSON object text field of a marketplace message; "" is null. */
-function parseObject(text: string, what: string): Record<string, unknown> | null {
-  if (text === "") return null;
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw new Error(`the marketplace service sent ${what} that is not JSON`);
-  }
-  if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    throw new Error(`the marketplace service sent ${what} that is not a JSON object`);
-  }
-  return value as Record<string, unknown>;
-}
 
 function qualityJson(quality: QualityMetrics | undefined) {
   if (!quality) return null;
@@ -59,12 +44,15 @@ export function operatorJson(operator: Operator | undefined) {
     status: operator.status,
     status_reason: operator.statusReason || null,
     // Typed since D336; the JSON text from a service built before it.
-    profile: operator.profile
-      ? toRestJson(OperatorProfileSchema, operator.profile)
-      : (parseObject(operator.profileJson, "a profile") ?? {}),
-    verification: operator.verification
-      ? toRestJson(VerificationRecordSchema, operator.verification)
-      : parseObject(operator.verificationJson, "a verification record"),
+    profile:
+      typedOrText(OperatorProfileSchema, operator.profile, operator.profileJson, {
+        service: "marketplace",
+        what: "a profile",
+      }) ?? {},
+    verification: typedOrText(VerificationRecordSchema, operator.verification, operator.verificationJson, {
+      service: "marketplace",
+      what: "a verification record",
+    }),
     quality: qualityJson(operator.quality),
     active_jobs: operator.activeJobs,
     created_at: isoOrNull(operator.createdAt) ?? "",

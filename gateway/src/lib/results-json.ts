@@ -16,14 +16,9 @@ import {
   type ResultsRecord,
   ResultsRecordSchema,
 } from "@petri/contracts/experiments";
-import { ABSENT_AS_NULL, toRestJson } from "@petri/contracts/rest-json";
-import {
-  disputeJson,
-  operatorIssueJson,
-  parseObjectField,
-  required,
-  statusName,
-} from "./experiments-json.js";
+import { ABSENT_AS_NULL } from "@petri/contracts/rest-json";
+import { disputeJson, operatorIssueJson, required, statusName } from "./experiments-json.js";
+import { typedOrRequiredText, typedOrText } from "./json-text.js";
 import { isoOrNull } from "./timestamps.js";
 
 /** The time a transition must have set; its absence is the service's bug, not the caller's. */
@@ -91,10 +86,13 @@ export const hasResults = (answer: ResultsForms) => answer.results !== undefined
  * signed), and when those urls stop working.
  */
 export function resultsAnswerJson(answer: ResultsForms) {
-  const results = answer.results
-    ? toRestJson(ResultsRecordSchema, answer.results, ABSENT_AS_NULL)
-    : parseObjectField(answer.resultsJson, "a results record");
-  if (!results) throw new Error("the experiments service sent no results record");
+  const results = typedOrRequiredText(
+    ResultsRecordSchema,
+    answer.results,
+    answer.resultsJson,
+    { service: "experiments", what: "a results record" },
+    ABSENT_AS_NULL,
+  );
   return { ...results, urls_expire_at: isoOrNull(answer.urlsExpireAt) };
 }
 
@@ -103,9 +101,13 @@ export function evaluationAnswerJson(answer: {
   readonly evaluation?: AcceptanceEvaluation;
   readonly evaluationJson: string;
 }) {
-  return answer.evaluation
-    ? toRestJson(AcceptanceEvaluationSchema, answer.evaluation, ABSENT_AS_NULL)
-    : parseObjectField(answer.evaluationJson, "an acceptance evaluation");
+  return typedOrText(
+    AcceptanceEvaluationSchema,
+    answer.evaluation,
+    answer.evaluationJson,
+    { service: "experiments", what: "an acceptance evaluation" },
+    ABSENT_AS_NULL,
+  );
 }
 
 /** POST /experiments/{id}/approve: {experiment_id, status, payment_released}. */

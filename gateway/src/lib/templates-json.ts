@@ -6,16 +6,16 @@
 import type { GetTemplateResponse, ListTemplatesResponse } from "@petri/contracts/experiments";
 import { ProtocolTemplateSchema, TemplateSummarySchema } from "@petri/contracts/experiments";
 import { toRestJson } from "@petri/contracts/rest-json";
-import { parseJsonField } from "./experiments-json.js";
+import { type SentText, parseObjectText, typedOrText } from "./json-text.js";
+
+const TEMPLATE: SentText = { service: "experiments", what: "a template" };
 
 export function templateListJson(answer: ListTemplatesResponse): unknown[] {
   return answer.templates.length > 0
     ? answer.templates.map((item) => toRestJson(TemplateSummarySchema, item))
-    : answer.templatesJson.map((text) => parseJsonField(text, "a template"));
+    : answer.templatesJson.map((text) => parseObjectText(text, TEMPLATE));
 }
 
 export function templateJson(answer: GetTemplateResponse): unknown {
-  return answer.template
-    ? toRestJson(ProtocolTemplateSchema, answer.template)
-    : parseJsonField(answer.templateJson, "a template");
+  return typedOrText(ProtocolTemplateSchema, answer.template, answer.templateJson, TEMPLATE);
 }

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { type SignedUp, realServicesAvailable, realServicesOfBlock } from "../support/real-services.js";
 import { bodyOf, from, json } from "../support/requests.js";
 
@@ -147,61 +147,44 @@ describe.skipIf(!(await realServicesAvailable()))("the staff account routes on t
       expect(await account(accountId)).not.toHaveProperty("rate_limits");
     });
 
-    it("refuses rate_limits without the custom tier and the custom tier without them, naming the field", async () => {
-      const { accountId } = await running().signUp();
-      const cases: Array<[unknown, string, string]> = [
+    describe("refuses rate_limits without the custom tier and the custom tier without them, naming the field", () => {
+      let accountId: string;
+      beforeAll(async () => {
+        ({ accountId } = await running().signUp());
+      });
+      const customWith = (rate_limits: Record<string, number>) => ({ tier: "custom", rate_limits });
+
+      it.each<[unknown, string, string]>([
         [{ tier: "custom" }, "rate_limits", "missing_required"],
         [{ tier: "pro", rate_limits: { per_minute: 3, per_day: 4 } }, "rate_limits", "invalid_value"],
         [{ role: "operator", rate_limits: { per_minute: 3, per_day: 4 } }, "rate_limits", "invalid_value"],
+        [customWith({ per_minute: 0, per_day: 4 }), "rate_limits.per_minute", "invalid_value"],
         [
-          { tier: "custom", rate_limits: { per_minute: 0, per_day: 4 } },
+          customWith({ per_minute: 1_000_001, per_day: 2_000_000 }),
           "rate_limits.per_minute",
           "invalid_value",
         ],
-        [
-          { tier: "custom", rate_limits: { per_minute: 1_000_001, per_day: 2_000_000 } },
-          "rate_limits.per_minute",
-          "invalid_value",
-        ],
-        [
-          { tier: "custom", rate_limits: { per_minute: 1.5, per_day: 4 } },
-          "rate_limits.per_minute",
-          "invalid_value",
-        ],
-        [
-          { tier: "custom", rate_limits: { per_minute: 10, per_day: 9 } },
-          "rate_limits.per_day",
-          "invalid_value",
-        ],
-        [
-          { tier: "custom", rate_limits: { per_minute: 10, per_day: 1_000_000_001 } },
-          "rate_limits.per_day",
-          "invalid_value",
-        ],
-        [{ tier: "custom", rate_limits: { per_minute: 10 } }, "rate_limits.per_day", "missing_required"],
-        [
-          { tier: "custom", rate_limits: { per_minute: 10, per_day: 20, burst: 5 } },
-          "rate_limits.burst",
-          "invalid_value",
-        ],
-      ];
-      for (const [body, field, code] of cases) {
+        [customWith({ per_minute: 1.5, per_day: 4 }), "rate_limits.per_minute", "invalid_value"],
+        [customWith({ per_minute: 10, per_day: 9 }), "rate_limits.per_day", "invalid_value"],
+        [customWith({ per_minute: 10, per_day: 1_000_000_001 }), "rate_limits.per_day", "invalid_value"],
+        [customWith({ per_minute: 10 }), "rate_limits.per_day", "missing_required"],
+        [customWith({ per_minute: 10, per_day: 20, burst: 5 }), "rate_limits.burst", "invalid_value"],
+      ])("%j: 422 with %s %s, the account unchanged", async (body, field, code) => {
         const response = await patch(accountId, body);
-        expect(response.status, JSON.stringify(body)).toBe(422);
+        expect(response.status).toBe(422);
         const { error } = await bodyOf(response);
         expect(error.code).toBe("validation_failed");
-        expect(error.details.errors, JSON.stringify(body)).toContainEqual(
-          expect.objectContaining({ field, code }),
-        );
-      }
-      expect(await account(accountId)).toMatchObject({ role: "requester", tier: "standard" });
-      // The bounds themselves are accepted.
-      expect(
-        (await patch(accountId, { tier: "custom", rate_limits: { per_minute: 1, per_day: 1 } })).status,
-      ).toBe(200);
-      const widest = { per_minute: 1_000_000, per_day: 1_000_000_000 };
-      expect((await patch(accountId, { tier: "custom", rate_limits: widest })).status).toBe(200);
-      expect((await account(accountId)).rate_limits).toEqual(widest);
+        expect(error.details.errors).toContainEqual(expect.objectContaining({ field, code }));
+        expect(await account(accountId)).toMatchObject({ role: "requester", tier: "standard" });
+      });
+
+      it("accepts the bounds themselves", async () => {
+        const bounded = (await running().signUp()).accountId;
+        expect((await patch(bounded, customWith({ per_minute: 1, per_day: 1 }))).status).toBe(200);
+        const widest = { per_minute: 1_000_000, per_day: 1_000_000_000 };
+        expect((await patch(bounded, customWith(widest))).status).toBe(200);
+        expect((await account(bounded)).rate_limits).toEqual(widest);
+      });
     });
 
     it("GET /admin/accounts/{id} is for staff only, and 404 for an unknown account", async () => {

@@ -5,9 +5,9 @@ import {
   EngineResultSchema as EngineResultMessageSchema,
   type EngineRun,
 } from "@petri/contracts/engine";
-import { toRestJson } from "@petri/contracts/rest-json";
 import { BULK_CALL_TIMEOUT_MS, asCaller } from "../../lib/clients.js";
 import type { GatewayEnv } from "../../lib/create-app.js";
+import { typedOrText } from "../../lib/json-text.js";
 import { callService } from "../../lib/service-call.js";
 import { isoOrNull } from "../../lib/timestamps.js";
 import type {
@@ -24,15 +24,6 @@ import type {
 type EngineResult = z.infer<typeof EngineResultSchema>;
 type EditedHypothesis = { statement: string; null_hypothesis: string };
 
-/** A JSON object text of an engine message; "" is null. */
-function parseObject(text: string, what: string): Record<string, unknown> | null {
-  if (text === "") return null;
-  const value: unknown = JSON.parse(text);
-  if (value === null || typeof value !== "object" || Array.isArray(value))
-    throw new Error(`the engine service sent ${what} that is not a JSON object`);
-  return value as Record<string, unknown>;
-}
-
 /**
  * The result and the edit, typed since D356, else their JSON text (a service built before).
  * A run's come from the engine's jsonb columns: the text has jsonb's key order, which the REST
@@ -42,15 +33,21 @@ function parseObject(text: string, what: string): Record<string, unknown> | null
 const STORED = { keys: "jsonb" } as const;
 
 function resultJson(typed: EngineResultMessage | undefined, text: string, stored: boolean) {
-  if (typed)
-    return toRestJson(EngineResultMessageSchema, typed, stored ? STORED : {}) as unknown as EngineResult;
-  return parseObject(text, "a result") as EngineResult | null;
+  const sent = { service: "engine", what: "a result" };
+  const result = typedOrText(EngineResultMessageSchema, typed, text, sent, stored ? STORED : {});
+  return result as unknown as EngineResult | null;
 }
 
 function editedJson(run: EngineRun) {
-  if (run.editedHypothesis)
-    return toRestJson(EditedHypothesisSchema, run.editedHypothesis, STORED) as unknown as EditedHypothesis;
-  return parseObject(run.editedHypothesisJson, "an edited hypothesis") as EditedHypothesis | null;
+  const sent = { service: "engine", what: "an edited hypothesis" };
+  const edited = typedOrText(
+    EditedHypothesisSchema,
+    run.editedHypothesis,
+    run.editedHypothesisJson,
+    sent,
+    STORED,
+  );
+  return edited as unknown as EditedHypothesis | null;
 }
 
 function runJson(run: EngineRun | undefined) {

@@ -4,6 +4,7 @@ import type { Hypothesis } from "@petri/contracts/hypotheses";
 import { asCaller } from "../../lib/clients.js";
 import { detailsJson } from "../../lib/experiments-json.js";
 import { idempotencyKey } from "../../lib/idempotency-key.js";
+import { parseObjectText } from "../../lib/json-text.js";
 import type { GatewayEnv } from "../../lib/create-app.js";
 import { callService } from "../../lib/service-call.js";
 import { isoOrNull } from "../../lib/timestamps.js";
@@ -17,20 +18,6 @@ import type {
   updateHypothesis,
 } from "./hypotheses.routes.js";
 
-/** A JSON object text field of a hypothesis message; "" is null. */
-function parseObject(text: string, what: string): Record<string, unknown> | null {
-  if (text === "") return null;
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw new Error(`the hypotheses service sent ${what} that is not JSON`);
-  }
-  if (value === null || typeof value !== "object" || Array.isArray(value))
-    throw new Error(`the hypotheses service sent ${what} that is not a JSON object`);
-  return value as Record<string, unknown>;
-}
-
 /** The public record, fixed key order; the service's "" for an absent value is null. */
 export function hypothesisJson(hypothesis: Hypothesis | undefined) {
   if (!hypothesis) throw new Error("the hypotheses service returned no hypothesis");
@@ -41,11 +28,17 @@ export function hypothesisJson(hypothesis: Hypothesis | undefined) {
     null_hypothesis: hypothesis.nullHypothesis || null,
     experiment_type: hypothesis.experimentType || null,
     status: hypothesis.status,
-    intake_draft: parseObject(hypothesis.intakeDraftJson, "an intake draft"),
+    intake_draft: parseObjectText(hypothesis.intakeDraftJson, {
+      service: "hypotheses",
+      what: "an intake draft",
+    }),
     experiments_count: hypothesis.experimentsCount,
     engine_agent: hypothesis.engineAgent || null,
     engine_query: hypothesis.engineQuery || null,
-    engine_response: parseObject(hypothesis.engineResponseJson, "an engine response"),
+    engine_response: parseObjectText(hypothesis.engineResponseJson, {
+      service: "hypotheses",
+      what: "an engine response",
+    }),
     source_experiment_id: hypothesis.sourceExperimentId || null,
     created_at: isoOrNull(hypothesis.createdAt)!,
     updated_at: isoOrNull(hypothesis.updatedAt)!,

@@ -8,13 +8,13 @@ import { toRestJson } from "@petri/contracts/rest-json";
 import { describe, expect, it } from "vitest";
 
 import { TEMPLATES, listTemplates } from "../domain/templates/index.js";
-import { templateMessageForms, templateSummaryForms } from "./template-message.js";
+import { catalogueSummaryForms, catalogueTemplateForms, templateMessageForms } from "./template-message.js";
 
 describe("templates as messages", () => {
   it.each(TEMPLATES.map((template) => [template.id, template] as const))(
     "%s: the message writes back the catalogue's JSON exactly",
     (_, template) => {
-      const forms = templateMessageForms(template);
+      const forms = catalogueTemplateForms(template);
       expect(forms.json).toBe(JSON.stringify(template));
       expect(forms.message, "does not fit its message").toBeDefined();
       expect(JSON.stringify(toRestJson(ProtocolTemplateSchema, forms.message!))).toBe(forms.json);
@@ -25,7 +25,8 @@ describe("templates as messages", () => {
     const items = listTemplates({});
     expect(items).toHaveLength(TEMPLATES.length);
     for (const item of items) {
-      const forms = templateSummaryForms(item);
+      const forms = catalogueSummaryForms(item);
+      expect(forms.json).toBe(JSON.stringify(item));
       expect(forms.message, item.id).toBeDefined();
       expect(JSON.stringify(toRestJson(TemplateSummarySchema, forms.message!))).toBe(JSON.stringify(item));
     }
@@ -50,7 +51,20 @@ describe("templates as messages", () => {
     expect(forms.json).toBe(JSON.stringify(halfStep));
   });
 
-  it("converts a template once and answers the same forms after", () => {
-    expect(templateMessageForms(TEMPLATES[0]!)).toBe(templateMessageForms(TEMPLATES[0]!));
+  it("the catalogue's forms are built once: every answer gets the same ones", () => {
+    const [template] = TEMPLATES;
+    const [item] = listTemplates({});
+    expect(catalogueTemplateForms(template!)).toBe(catalogueTemplateForms(template!));
+    expect(catalogueSummaryForms(item!)).toBe(catalogueSummaryForms({ ...item! }));
+  });
+
+  it("a template outside the catalogue has no catalogue forms", () => {
+    const stranger = { ...TEMPLATES[0]!, id: "not-in-the-catalogue" };
+    expect(() => catalogueTemplateForms(stranger)).toThrow(
+      "template not-in-the-catalogue is not in the catalogue",
+    );
+    expect(() => catalogueSummaryForms({ ...listTemplates({})[0]!, id: "x" })).toThrow(
+      "not in the catalogue",
+    );
   });
 });

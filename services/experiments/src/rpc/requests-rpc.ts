@@ -48,7 +48,7 @@ import {
   issueMessage,
   statusFromMessage,
 } from "../contract/experiment-message.js";
-import { templateMessageForms, templateSummaryForms } from "../contract/template-message.js";
+import { catalogueSummaryForms, catalogueTemplateForms } from "../contract/template-message.js";
 
 import { caller } from "./audiences.js";
 import { createExperimentResponse } from "./create-experiment-response.js";
@@ -194,7 +194,7 @@ function requestToolsRpc(useCases: ExperimentsUseCases) {
     async listTemplates(request: ListTemplatesRequest, ctx: HandlerContext) {
       caller(ctx, "listTemplates");
       const items = useCases.listTemplates({ category: request.category, bslLevel: request.bslLevel });
-      const forms = items.map(templateSummaryForms);
+      const forms = items.map(catalogueSummaryForms);
       const typed = forms.every((form) => form.message !== undefined);
       return create(ListTemplatesResponseSchema, {
         templatesJson: forms.map((form) => form.json),
@@ -205,7 +205,7 @@ function requestToolsRpc(useCases: ExperimentsUseCases) {
     async getTemplate(request: GetTemplateRequest, ctx: HandlerContext) {
       caller(ctx, "getTemplate");
       const template = useCases.getTemplate(request.templateId);
-      const forms = templateMessageForms(template);
+      const forms = catalogueTemplateForms(template);
       return create(GetTemplateResponseSchema, { templateJson: forms.json, template: forms.message });
     },
   } satisfies Partial<ServiceImpl<typeof ExperimentsService>>;
