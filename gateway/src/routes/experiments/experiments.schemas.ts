@@ -16,49 +16,14 @@ import { requestFieldDocumentation } from "../../lib/experiment-request.js";
 import { idempotencyKeyParameter } from "../../lib/idempotency-key.js";
 import { cursorPageQuery, includeTotalQuery } from "../../lib/pagination.js";
 import { queryFlag } from "../../lib/query.js";
+import { dateTime } from "../../lib/schema-shapes.js";
+import { ProtocolProposalSchema } from "./protocol-proposal.schemas.js";
 
 // ---------------------------------------------------------------------------------------
 // Shared shapes (also used by the validation and staff-review routes)
 
 const usd = (description: string) =>
   z.number().openapi({ description: `${description} (USD, at most two decimals)`, example: 412.5 });
-const dateTime = (description?: string) =>
-  z.string().openapi({ format: "date-time", ...(description && { description }) });
-
-const ProtocolProposalSchema = z
-  .object({
-    revision: z
-      .number()
-      .int()
-      .openapi({ description: "1 for the first proposal, one more for each after it" }),
-    status: z.enum(["proposed", "changes_requested", "accepted"]),
-    protocol: z.record(z.string(), z.unknown()).openapi({
-      description: "The protocol as staff proposed it, in the shape of a request's protocol.custom_protocol",
-    }),
-    note: z.string(),
-    proposed_by: z.string().openapi({ description: "The staff account that proposed it" }),
-    proposed_at: dateTime(),
-    decided_at: dateTime("When the requester accepted it or asked for changes").nullable(),
-    estimated_cost_cents: z
-      .object({ low: z.number().int(), typical: z.number().int(), high: z.number().int() })
-      .nullable()
-      .openapi({
-        description: "The experiment's price with this protocol, in cents; null if staff gave none",
-      }),
-    comments: z
-      .array(
-        z.object({
-          revision: z.number().int(),
-          kind: z.enum(["proposed", "changes_requested", "accepted"]),
-          author_account_id: z.string(),
-          author_role: z.enum(["staff", "requester"]),
-          text: z.string(),
-          at: dateTime(),
-        }),
-      )
-      .openapi({ description: "Every revision's proposal, change request and acceptance, oldest first" }),
-  })
-  .openapi("ProtocolProposal");
 
 export const ExperimentStatusSchema = z.enum(EXPERIMENT_STATUSES).openapi("ExperimentStatus", {
   description:

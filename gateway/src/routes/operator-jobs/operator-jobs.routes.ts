@@ -9,9 +9,7 @@ import {
   ExperimentStatusSchema,
   PaginationSchema,
 } from "../experiments/experiments.schemas.js";
-
-const dateTime = (description?: string) =>
-  z.string().openapi({ format: "date-time", ...(description && { description }) });
+import { dateTime } from "../../lib/schema-shapes.js";
 
 export const MatchComponentsSchema = z
   .object({
