@@ -4,6 +4,7 @@ import { authenticatedAccess } from "../../lib/access.js";
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, SUPPORTED_BSL_LEVELS } from "../../lib/catalog.js";
 import { errorResponses, jsonResponse, responseHeaders } from "../../lib/openapi.js";
 import { queryInt } from "../../lib/query.js";
+import { dateTime } from "../../lib/schema-shapes.js";
 
 /*
  * The cloudlabs service reads the intake (a POST /experiments body, possibly partial) and names
@@ -20,7 +21,6 @@ const SUBMISSION_STATUSES = [
   "failed",
   "cancelled",
 ] as const;
-const dateTime = () => z.string().openapi({ format: "date-time" });
 const object = (description: string) => z.record(z.string(), z.unknown()).openapi({ description });
 const turnaround = () => z.object({ min: z.int(), max: z.int() }).openapi("TurnaroundDays");
 const money = (description: string) => z.number().openapi({ description, example: 245.5 });

@@ -4,6 +4,7 @@ import { authenticatedAccess } from "../../lib/access.js";
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from "../../lib/catalog.js";
 import { errorResponses, jsonResponse, responseHeaders } from "../../lib/openapi.js";
 import { queryInt } from "../../lib/query.js";
+import { dateTime } from "../../lib/schema-shapes.js";
 
 /*
  * The engine service validates every field (query 1-4,000 characters, context up to 8,000,
@@ -12,7 +13,6 @@ import { queryInt } from "../../lib/query.js";
 
 const RUN_STATUSES = ["PENDING", "RUNNING", "COMPLETED", "FAILED"] as const;
 const JOB_TYPES = ["hypothesis_generation", "literature_review"] as const;
-const dateTime = () => z.string().openapi({ format: "date-time" });
 const TAG = "Hypothesis engine";
 
 const HypothesisTextSchema = z

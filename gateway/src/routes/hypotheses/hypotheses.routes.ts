@@ -6,6 +6,7 @@ import { idempotencyKeyParameter } from "../../lib/idempotency-key.js";
 import { errorResponses, jsonResponse, responseHeaders } from "../../lib/openapi.js";
 import { ExperimentSchema } from "../experiments/experiments.schemas.js";
 import { queryInt } from "../../lib/query.js";
+import { dateTime } from "../../lib/schema-shapes.js";
 
 /*
  * The hypotheses service validates every field (lengths, the JSON objects' sizes, the
@@ -14,7 +15,6 @@ import { queryInt } from "../../lib/query.js";
  */
 
 const HYPOTHESIS_STATUSES = ["DRAFT", "USED", "ARCHIVED"] as const;
-const dateTime = () => z.string().openapi({ format: "date-time" });
 const object = (description: string) => z.record(z.string(), z.unknown()).openapi({ description });
 
 export const HypothesisSchema = z

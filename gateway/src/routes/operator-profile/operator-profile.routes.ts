@@ -4,8 +4,8 @@ import { OPERATION_BODY_LIMITS } from "../../lib/body-limit.js";
 import { OPERATOR_STATUSES } from "@petri/contracts/vocabulary";
 import { errorResponses, jsonResponse, responseHeaders } from "../../lib/openapi.js";
 import { OperatorProfileSchema } from "../../lib/operator-profile.js";
+import { dateTime } from "../../lib/schema-shapes.js";
 
-const dateTime = () => z.string().openapi({ format: "date-time" });
 const rate = (description: string) =>
   z.number().openapi({ description: `${description} (0 to 1)`, minimum: 0, maximum: 1 });
 
