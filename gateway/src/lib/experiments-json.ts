@@ -9,6 +9,7 @@
  */
 import { type Timestamp, timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { ExperimentStatus } from "@petri/contracts/experiments";
+import type { ProposalAuthorRole, ProposalStep } from "@petri/contracts";
 import {
   type Approval,
   type Cancellation,
@@ -228,8 +229,6 @@ const SENT_REQUEST = { service: "experiments", what: "a request" };
 const SENT_PROPOSAL = { service: "experiments", what: "a protocol proposal" };
 const SENT_PROPOSED_PROTOCOL = { service: "experiments", what: "a proposed protocol" };
 
-type ProposalStep = "proposed" | "changes_requested" | "accepted";
-
 function protocolProposalJson(experiment: Experiment) {
   const proposal = experiment.protocolProposal;
   if (!proposal)
@@ -243,7 +242,7 @@ function typedProposalJson(proposal: ProtocolProposal) {
   const cost = proposal.estimatedCost;
   return {
     revision: proposal.revision,
-    // The service writes only these (experiments' domain ProposalStatus, ProposalComment).
+    // The service writes only these words (@petri/contracts, PROPOSAL_STEPS).
     status: proposal.status as ProposalStep,
     protocol: writtenObjectText(proposal.protocolJson, SENT_PROPOSED_PROTOCOL),
     note: proposal.note,
@@ -257,7 +256,7 @@ function typedProposalJson(proposal: ProtocolProposal) {
       revision: comment.revision,
       kind: comment.kind as ProposalStep,
       author_account_id: comment.authorAccountId,
-      author_role: comment.authorRole as "staff" | "requester",
+      author_role: comment.authorRole as ProposalAuthorRole,
       text: comment.text,
       at: iso(comment.at) ?? "",
     })),

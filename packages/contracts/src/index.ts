@@ -91,3 +91,4 @@ export const eventsByType: ReadonlyMap<string, EventSpec> = new Map(
 export * from "./rate-limits.js";
 export * from "./operator-eligibility.js";
 export * from "./experiment-events.js";
+export * from "./protocol-proposal.js";

@@ -1,8 +1,7 @@
 /** The staff protocol proposal of a protocol design request, as experiments answer it (D359). */
 import { z } from "@hono/zod-openapi";
+import { PROPOSAL_AUTHOR_ROLES, PROPOSAL_STEPS } from "@petri/contracts";
 import { dateTime } from "../../lib/schema-shapes.js";
-
-const PROPOSAL_STEPS = ["proposed", "changes_requested", "accepted"] as const;
 
 export const ProtocolProposalSchema = z
   .object({
@@ -30,7 +29,7 @@ export const ProtocolProposalSchema = z
           revision: z.number().int(),
           kind: z.enum(PROPOSAL_STEPS),
           author_account_id: z.string(),
-          author_role: z.enum(["staff", "requester"]),
+          author_role: z.enum(PROPOSAL_AUTHOR_ROLES),
           text: z.string(),
           at: dateTime(),
         }),

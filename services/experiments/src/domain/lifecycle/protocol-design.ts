@@ -12,6 +12,7 @@
  */
 import { DomainError } from "@petri/service-kit";
 import type { ExperimentStatusName } from "@petri/contracts/vocabulary";
+import type { ProposalAuthorRole, ProposalStep } from "@petri/contracts";
 import type { ReviewReason } from "../contracts.js";
 import { assertCan } from "./transitions.js";
 
@@ -36,7 +37,7 @@ export class ProtocolDesignStateError extends DomainError {
 
 export const PROTOCOL_DESIGN_REASON: ReviewReason = "protocol_design_requested";
 
-export type ProposalStatus = "proposed" | "changes_requested" | "accepted";
+export type ProposalStatus = ProposalStep;
 
 type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
@@ -60,7 +61,7 @@ export type ProposalComment = {
   revision: number;
   kind: "proposed" | "changes_requested" | "accepted";
   author_account_id: string;
-  author_role: "staff" | "requester";
+  author_role: ProposalAuthorRole;
   text: string;
   /** ISO 8601. */
   at: string;
