@@ -4,7 +4,7 @@
  * statement or transaction, so that with PGlite (one connection) nothing is held while a
  * handler runs. What the rows mean is the JetStream model the bus mimics (see InProcessEventBus).
  */
-import { FixedQuery, type Database } from "@petri/db";
+import { FixedQuery, isUniqueViolation, type Database } from "@petri/db";
 import { sql, type Kysely } from "kysely";
 import type { ConsumerLag, ConsumerSpec } from "./bus.js";
 import { BUS_SCHEMA, type BusTables } from "./in-process-schema.js";
@@ -110,9 +110,37 @@ const claimStatement = new FixedQuery<BusTables, ClaimValues, ClaimRow>(
 
 export type Appended = { seq: number; duplicate: boolean } | { noStream: true };
 
-class DuplicateMessage {
-  constructor(readonly seq: number) {}
+interface AppendValues extends Record<string, unknown> {
+  stream: string;
+  subject: string;
+  id: string;
+  envelope: Uint8Array;
+  publishedAt: Date;
 }
+
+/**
+ * The append (see InProcessBusStore.append), prepared: the stream's sequence moves and the
+ * message is stored in one statement, so a claim's snapshot that sees the new last_seq sees
+ * the message too. The row lock of the bump serialises appends to a stream; a second append of
+ * one id fails on messages_msg_id_uq as a whole, its bump undone with it. No row: no stream.
+ */
+const appendStatement = new FixedQuery<BusTables, AppendValues, { seq: number | string }>(
+  (db, value) => ({
+    compile: () =>
+      sql<{ seq: number | string }>`
+      WITH bumped AS (
+        UPDATE ${table("streams")} SET last_seq = last_seq + 1
+        WHERE name = ${value("stream")}
+        RETURNING last_seq
+      )
+      INSERT INTO ${table("messages")} (stream, seq, subject, msg_id, envelope, published_at)
+      SELECT ${value("stream")}, last_seq, ${value("subject")}, ${value("id")}, ${value("envelope")},
+        ${value("publishedAt")}
+      FROM bumped
+      RETURNING seq`.compile(db),
+  }),
+  { prepared: true },
+);
 
 export class InProcessBusStore {
   private readonly db: Kysely<BusTables>;
@@ -139,7 +167,7 @@ export class InProcessBusStore {
 
   /**
    * Appends a message under the stream's next sequence, unless the stream already holds one
-   * with this id (then that one's sequence, duplicate).
+   * with this id (then that one's sequence, duplicate). One statement when new (D360).
    */
   async append(
     stream: string,
@@ -147,40 +175,26 @@ export class InProcessBusStore {
     publishedAt: Date,
   ): Promise<Appended> {
     try {
-      return await this.db.transaction().execute(async (trx) => {
-        // The row lock on the stream serialises publishes to it, so the dedupe check
-        // below cannot race another publish of the same id.
-        const bumped = await trx
-          .updateTable("streams")
-          .set((eb) => ({ last_seq: eb("last_seq", "+", 1) }))
-          .where("name", "=", stream)
-          .returning("last_seq")
-          .executeTakeFirst();
-        if (!bumped) return { noStream: true } as const;
-        const existing = await trx
-          .selectFrom("messages")
-          .select("seq")
-          .where("stream", "=", stream)
-          .where("msg_id", "=", message.id)
-          .executeTakeFirst();
-        if (existing) throw new DuplicateMessage(Number(existing.seq)); // rolls the bump back
-        const seq = Number(bumped.last_seq);
-        await trx
-          .insertInto("messages")
-          .values({
-            stream,
-            seq,
-            subject: message.subject,
-            msg_id: message.id,
-            envelope: message.bytes,
-            published_at: publishedAt,
-          })
-          .execute();
-        return { seq, duplicate: false };
+      const rows = await appendStatement.execute(this.db, {
+        stream,
+        subject: message.subject,
+        id: message.id,
+        envelope: message.bytes,
+        publishedAt,
       });
+      if (rows.length === 0) return { noStream: true };
+      return { seq: Number(rows[0]!.seq), duplicate: false };
     } catch (err) {
-      if (err instanceof DuplicateMessage) return { seq: err.seq, duplicate: true };
-      throw err;
+      // The statement failed whole, so the sequence did not move.
+      if (!isUniqueViolation(err, "messages_msg_id_uq")) throw err;
+      const existing = await this.db
+        .selectFrom("messages")
+        .select("seq")
+        .where("stream", "=", stream)
+        .where("msg_id", "=", message.id)
+        .executeTakeFirst();
+      if (!existing) throw err; // purged in between: the publisher's retry appends it anew
+      return { seq: Number(existing.seq), duplicate: true };
     }
   }
 
