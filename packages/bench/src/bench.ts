@@ -137,7 +137,7 @@ async function benchMode(mode: Mode, options: BenchOptions, shared: BenchShared)
         log(
           `${mode} round ${round}: ${side.row.target} ${side.row.scenario}: ${outcome.requestsPerSecond.toFixed(0)} req/s, ` +
             `${outcome.cpuPerRequestTotal.toFixed(2)} CPU ms/req, SQL/req ${outcome.sqlPerRequest?.toFixed(1) ?? "n/a"}, ` +
-            `non-2xx ${outcome.non2xx}, errors ${outcome.errors}`,
+            `non-2xx ${outcome.non2xx}, errors ${outcome.errors}, quiet ${outcome.drainSeconds.toFixed(1)} s after`,
         );
       }
       await roundExtras(mode, round, petri, population, options, shared.receiver, webhookRounds, idleRounds);

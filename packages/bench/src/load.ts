@@ -1,5 +1,6 @@
 import autocannon from "autocannon";
 import { cpuDelta, sample } from "./cpu.js";
+import { waitForQuiet } from "./idle.js";
 import type { Scenario } from "./scenarios.js";
 import type { Target } from "./targets.js";
 
@@ -18,14 +19,27 @@ export interface RoundResult {
   /** Responses other than 2xx, and connection errors and timeouts. */
   non2xx: number;
   errors: number;
-  /** CPU milliseconds per response, per process label and in total. */
+  /**
+   * CPU milliseconds per response, per process label and in total, counted until the target
+   * was quiet again: the work the requests left behind (their events) included.
+   */
   cpuPerRequest: Map<string, number>;
   cpuPerRequestTotal: number;
   /** SQL statements per response, where the target counts them. */
   sqlPerRequest: number | undefined;
+  /** Seconds from the last answer until the target was quiet. */
+  drainSeconds: number;
 }
 
-/** One autocannon run against `target`, with the CPU its processes used meanwhile. */
+/** The longest wait for a target to work off a round (a slower machine's POST backlog). */
+const DRAIN_MAX_SECONDS = 180;
+
+/**
+ * One autocannon run against `target`, with the CPU its processes used for it: from the first
+ * request until they are quiet again. A write's events are consumed after its answer (standalone
+ * falls seconds behind under a round of POSTs); counting only the load window missed most of a
+ * POST's cost and charged it to whatever round came next.
+ */
 export async function runRound(target: Target, scenario: Scenario, size: RoundSize): Promise<RoundResult> {
   let k = 0;
   const processesBefore = await target.processes();
@@ -48,6 +62,7 @@ export async function runRound(target: Target, scenario: Scenario, size: RoundSi
     ],
   });
   const seconds = (performance.now() - started) / 1000;
+  const drainSeconds = await waitForQuiet(target, DRAIN_MAX_SECONDS);
   const processes = new Map([...processesBefore, ...(await target.processes())]);
   const cpu = cpuDelta(processes, before, sample(processes));
   const statementsAfter = await target.sqlStatements?.();
@@ -66,5 +81,6 @@ export async function runRound(target: Target, scenario: Scenario, size: RoundSi
       statementsBefore === undefined || statementsAfter === undefined || responses === 0
         ? undefined
         : (statementsAfter - statementsBefore) / responses,
+    drainSeconds,
   };
 }

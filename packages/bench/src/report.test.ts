@@ -64,6 +64,7 @@ describe("ratios to B2", () => {
     cpuPerRequest: new Map([["server", cpuMs]]),
     cpuPerRequestTotal: cpuMs,
     sqlPerRequest: undefined,
+    drainSeconds: 0,
   });
 
   it("divides CPU per request and throughput by B2's", () => {
