@@ -51,6 +51,17 @@ interface ClaimRow {
 const table = (name: keyof BusTables) => sql.table(`${BUS_SCHEMA}.${name}`);
 
 /**
+ * Joined into the bus's claim, acknowledgement and append, each a transaction of its own: it
+ * commits without waiting for the WAL to reach the disk (D361). What a crash of PostgreSQL can
+ * lose is the last fraction of a second of them, and only those no later synchronous commit
+ * followed (WAL is flushed in order): the handler's own commit after a claim, the relay's
+ * "sent" mark after an append. A lost claim or acknowledgement is a redelivery, which the
+ * consumers' inbox (or an idempotent handler) absorbs; a lost append is an unsent outbox row,
+ * published again.
+ */
+const ASYNC_COMMIT = sql`(SELECT set_config('synchronous_commit', 'off', true))`;
+
+/**
  * The claim (see InProcessBusStore.claim), prepared: PostgreSQL plans this statement in about
  * as long as it takes to run it. The cursor is read as a scalar subquery so that the scan of
  * new messages is an index range from it, not the whole stream.
@@ -98,12 +109,27 @@ const claimStatement = new FixedQuery<BusTables, ClaimValues, ClaimRow>(
         WHERE stream = ${value("stream")} AND durable = ${value("durable")} AND state = 'pending'
           AND next_delivery_at > ${value("now")}
       ) AS next_due
-      FROM (SELECT 1) AS always LEFT JOIN (
+      FROM ${ASYNC_COMMIT} AS always LEFT JOIN (
         SELECT claimed.seq, claimed.delivery_count, m.envelope
         FROM (SELECT seq, delivery_count FROM due UNION ALL SELECT seq, delivery_count FROM inserted) claimed
         JOIN ${table("messages")} m ON m.stream = ${value("stream")} AND m.seq = claimed.seq
       ) AS c ON true
       ORDER BY c.seq`.compile(db),
+  }),
+  { prepared: true },
+);
+
+/** The acknowledgement (see InProcessBusStore.settle), prepared: the delivery's row goes. */
+const ackStatement = new FixedQuery<BusTables, { stream: string; durable: string; seq: number }, object>(
+  (db, value) => ({
+    compile: () =>
+      sql<object>`
+      WITH acked AS (
+        DELETE FROM ${table("deliveries")}
+        WHERE stream = ${value("stream")} AND durable = ${value("durable")} AND seq = ${value("seq")}
+          AND state = 'pending'
+      )
+      SELECT * FROM ${ASYNC_COMMIT} AS async_commit`.compile(db),
   }),
   { prepared: true },
 );
@@ -136,7 +162,7 @@ const appendStatement = new FixedQuery<BusTables, AppendValues, { seq: number | 
       INSERT INTO ${table("messages")} (stream, seq, subject, msg_id, envelope, published_at)
       SELECT ${value("stream")}, last_seq, ${value("subject")}, ${value("id")}, ${value("envelope")},
         ${value("publishedAt")}
-      FROM bumped
+      FROM bumped, ${ASYNC_COMMIT} AS async_commit
       RETURNING seq`.compile(db),
   }),
   { prepared: true },
@@ -271,13 +297,7 @@ export class InProcessBusStore {
         .execute();
       return;
     }
-    await this.db
-      .deleteFrom("deliveries")
-      .where("stream", "=", spec.stream.name)
-      .where("durable", "=", spec.durable)
-      .where("seq", "=", seq)
-      .where("state", "=", "pending")
-      .execute();
+    await ackStatement.execute(this.db, { stream: spec.stream.name, durable: spec.durable, seq });
   }
 
   /** Moves the redelivery time of this delivery (only while it is still this delivery). */
