@@ -221,14 +221,14 @@ export function summaryJson(experiment: Experiment) {
   };
 }
 
-/**
- * The staff protocol proposal and its discussion (docs/api.md, Protocol design requests): typed
- * since D359, else the JSON text of a service built before; null when there is none.
- */
 const SENT_REQUEST = { service: "experiments", what: "a request" };
 const SENT_PROPOSAL = { service: "experiments", what: "a protocol proposal" };
 const SENT_PROPOSED_PROTOCOL = { service: "experiments", what: "a proposed protocol" };
 
+/**
+ * The staff protocol proposal and its discussion (docs/api.md, Protocol design requests): typed
+ * since D359, else the JSON text of a service built before; null when there is none.
+ */
 function protocolProposalJson(experiment: Experiment) {
   const proposal = experiment.protocolProposal;
   if (!proposal)
