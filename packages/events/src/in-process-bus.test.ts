@@ -1,11 +1,13 @@
 import { events } from "@petri/contracts";
 import { createDatabase, type Database } from "@petri/db";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { FakeClock } from "../test/support/testkit.js";
 import { delay, eventually, testLogger } from "../test/support/wait.js";
 import type { Delivery, StreamSpec } from "./bus.js";
 import { buildEnvelope, type EventEnvelope } from "./envelope.js";
 import { InProcessEventBus, NoStreamError } from "./in-process-bus.js";
+import { ackStatement, claimGroupStatement } from "./in-process-statements.js";
+import { InProcessBusStore } from "./in-process-store.js";
 
 let database: Database;
 let counter = 0;
@@ -313,6 +315,47 @@ describe("InProcessEventBus (PGlite)", () => {
     await a.stop();
     await b.stop();
     await bus.close();
+  });
+
+  it("groups the claims and acknowledgements of consumers woken together, each still getting its own messages once and in order", async () => {
+    const clock = new FakeClock();
+    const bus = await InProcessEventBus.create({ db: database, clock, logger: testLogger() });
+    const { stream, subject } = freshStream();
+    await bus.ensureStream(stream);
+    const claims = vi.spyOn(InProcessBusStore.prototype, "claim");
+    const claimStatements = vi.spyOn(claimGroupStatement, "execute");
+    const ackStatements = vi.spyOn(ackStatement, "execute");
+    try {
+      const filters = ["a", "b", "*", "a", "b", "*"];
+      const recorders = filters.map((event, index) =>
+        consumeInto(bus, stream, `c${index}`, subject(event), (d) => d.ack(), { concurrency: 1 }),
+      );
+      const published = Array.from({ length: 30 }, (_, i) => envelopeOn(subject(i % 3 === 0 ? "a" : "b")));
+      for (const envelope of published) await bus.publish(envelope);
+      const expected = filters.map((event) =>
+        published.filter((e) => event === "*" || e.subject === subject(event)).map((e) => e.id),
+      );
+      const total = expected.reduce((sum, ids) => sum + ids.length, 0);
+      await eventually(
+        () => recorders.reduce((sum, r) => sum + r.deliveries.length, 0) === total,
+        `${total} deliveries`,
+      );
+      await eventually(async () => {
+        const lags = await Promise.all(filters.map((_, index) => bus.consumerLag(stream, `c${index}`)));
+        return lags.every((lag) => lag.unacknowledged === 0);
+      }, "every delivery acknowledged");
+      recorders.forEach((recorder, index) => {
+        expect(recorder.deliveries.map((d) => d.id)).toEqual(expected[index]);
+      });
+      expect(claimStatements.mock.calls.length).toBeLessThan(claims.mock.calls.length);
+      expect(ackStatements.mock.calls.length).toBeLessThan(total);
+      for (const recorder of recorders) await recorder.stop();
+    } finally {
+      claims.mockRestore();
+      claimStatements.mockRestore();
+      ackStatements.mockRestore();
+      await bus.close();
+    }
   });
 
   it("purges messages every consumer is done with, keeping those still in flight", async () => {

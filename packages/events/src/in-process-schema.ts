@@ -85,7 +85,74 @@ export const busMigrations: Record<string, Migration> = {
         .execute();
     },
   },
+  "2026_11_29_0000_claim_function": {
+    // A claim for many consumers in one statement (D362): a function, so that one statement can
+    // run the claim's data-modifying steps once per consumer of a group.
+    async up(db: Kysely<any>): Promise<void> {
+      await sql`${sql.raw(CLAIM_FUNCTION)}`.execute(db);
+    },
+  },
 };
+
+/**
+ * petri_bus.claim(stream, durable, pattern, max, now, deadline): one consumer's claim (see
+ * InProcessBusStore.claim). Always at least one row: the claimed deliveries (seq null when none
+ * was), each with when the consumer's earliest later redelivery falls due. PL/pgSQL keeps its
+ * statement's plan for the connection, as a prepared statement would.
+ */
+const CLAIM_FUNCTION = `
+CREATE OR REPLACE FUNCTION ${BUS_SCHEMA}.claim(
+  p_stream text, p_durable text, p_pattern text, p_max int, p_now timestamptz, p_deadline timestamptz)
+RETURNS TABLE (claimed_seq bigint, claimed_count int, claimed_envelope bytea, next_due timestamptz)
+LANGUAGE plpgsql VOLATILE AS $claim$
+BEGIN
+  RETURN QUERY
+  WITH consumer AS (
+    SELECT c.cursor FROM ${BUS_SCHEMA}.consumers c
+    WHERE c.stream = p_stream AND c.durable = p_durable FOR UPDATE
+  ),
+  due AS (
+    UPDATE ${BUS_SCHEMA}.deliveries d
+    SET delivery_count = d.delivery_count + 1, next_delivery_at = p_deadline
+    WHERE d.stream = p_stream AND d.durable = p_durable AND d.seq IN (
+      SELECT p.seq FROM ${BUS_SCHEMA}.deliveries p
+      WHERE p.stream = p_stream AND p.durable = p_durable AND p.state = 'pending'
+        AND p.next_delivery_at <= p_now
+      ORDER BY p.seq LIMIT p_max FOR UPDATE)
+    RETURNING d.seq, d.delivery_count
+  ),
+  room AS (SELECT greatest(p_max - (SELECT count(*) FROM due), 0) AS n),
+  fresh AS (
+    SELECT m.seq FROM ${BUS_SCHEMA}.messages m
+    WHERE m.stream = p_stream AND m.seq > (SELECT consumer.cursor FROM consumer)
+      AND m.subject ~ p_pattern
+    ORDER BY m.seq LIMIT (SELECT room.n FROM room)
+  ),
+  inserted AS (
+    INSERT INTO ${BUS_SCHEMA}.deliveries AS d (stream, durable, seq, delivery_count, next_delivery_at, state)
+    SELECT p_stream, p_durable, fresh.seq, 1, p_deadline, 'pending' FROM fresh
+    RETURNING d.seq, d.delivery_count
+  ),
+  moved AS (
+    UPDATE ${BUS_SCHEMA}.consumers c SET cursor = CASE
+      WHEN (SELECT room.n FROM room) = 0 THEN c.cursor
+      WHEN (SELECT count(*) FROM fresh) >= (SELECT room.n FROM room) THEN (SELECT max(fresh.seq) FROM fresh)
+      ELSE greatest(c.cursor, (SELECT s.last_seq FROM ${BUS_SCHEMA}.streams s WHERE s.name = p_stream))
+    END
+    WHERE c.stream = p_stream AND c.durable = p_durable
+  )
+  SELECT claimed.seq, claimed.delivery_count, m.envelope, (
+    SELECT min(p.next_delivery_at) FROM ${BUS_SCHEMA}.deliveries p
+    WHERE p.stream = p_stream AND p.durable = p_durable AND p.state = 'pending'
+      AND p.next_delivery_at > p_now
+  )
+  FROM (SELECT 1) AS always
+  LEFT JOIN (SELECT due.seq, due.delivery_count FROM due
+             UNION ALL SELECT inserted.seq, inserted.delivery_count FROM inserted) AS claimed ON true
+  LEFT JOIN ${BUS_SCHEMA}.messages m ON m.stream = p_stream AND m.seq = claimed.seq
+  ORDER BY claimed.seq;
+END
+$claim$`;
 
 /** Brings the petri_bus schema to its newest migration (creating the schema if needed). */
 export async function migrateBus(db: Database): Promise<void> {

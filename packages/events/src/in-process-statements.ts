@@ -6,18 +6,23 @@ import { FixedQuery } from "@petri/db";
 import { sql } from "kysely";
 import { BUS_SCHEMA, type BusTables } from "./in-process-schema.js";
 
-interface ClaimValues extends Record<string, unknown> {
-  stream: string;
-  durable: string;
-  /** filterPattern of the consumer's filter. */
-  pattern: string;
-  max: number;
-  now: Date;
-  deadline: Date;
+/** The claims of one group, position by position: claim i is of consumer (streams[i], durables[i]). */
+interface ClaimGroupValues extends Record<string, unknown> {
+  streams: string[];
+  durables: string[];
+  /** filterPattern of each consumer's filter. */
+  patterns: string[];
+  maxes: number[];
+  nows: Date[];
+  deadlines: Date[];
 }
 
-/** A claimed delivery (seq null when none was), and the earliest later redelivery on every row. */
-interface ClaimRow {
+/**
+ * A claimed delivery of the group's claim `position` (1-based; seq null when that claim took
+ * none), and that consumer's earliest later redelivery on every row of it.
+ */
+export interface ClaimGroupRow {
+  position: number | string;
   seq: number | string | null;
   delivery_count: number | null;
   envelope: Uint8Array | null;
@@ -38,76 +43,44 @@ const table = (name: keyof BusTables) => sql.table(`${BUS_SCHEMA}.${name}`);
 const ASYNC_COMMIT = sql`(SELECT set_config('synchronous_commit', 'off', true))`;
 
 /**
- * The claim (see InProcessBusStore.claim), prepared: PostgreSQL plans this statement in about
- * as long as it takes to run it. The cursor is read as a scalar subquery so that the scan of
- * new messages is an index range from it, not the whole stream.
+ * The claims of one group (see InProcessBusStore.claim), prepared: petri_bus.claim once per
+ * consumer, in the order given (the store sorts them, so that two groups lock consumers in the
+ * same order).
  */
-export const claimStatement = new FixedQuery<BusTables, ClaimValues, ClaimRow>(
+export const claimGroupStatement = new FixedQuery<BusTables, ClaimGroupValues, ClaimGroupRow>(
   (db, value) => ({
     compile: () =>
-      sql<ClaimRow>`
-      WITH consumer AS (
-        SELECT cursor FROM ${table("consumers")}
-        WHERE stream = ${value("stream")} AND durable = ${value("durable")} FOR UPDATE
-      ),
-      due AS (
-        UPDATE ${table("deliveries")}
-        SET delivery_count = delivery_count + 1, next_delivery_at = ${value("deadline")}
-        WHERE stream = ${value("stream")} AND durable = ${value("durable")} AND seq IN (
-          SELECT seq FROM ${table("deliveries")}
-          WHERE stream = ${value("stream")} AND durable = ${value("durable")} AND state = 'pending'
-            AND next_delivery_at <= ${value("now")}
-          ORDER BY seq LIMIT ${value("max")} FOR UPDATE)
-        RETURNING seq, delivery_count
-      ),
-      room AS (SELECT greatest(${value("max")}::int - (SELECT count(*) FROM due), 0) AS n),
-      fresh AS (
-        SELECT seq FROM ${table("messages")}
-        WHERE stream = ${value("stream")} AND seq > (SELECT cursor FROM consumer)
-          AND subject ~ ${value("pattern")}
-        ORDER BY seq LIMIT (SELECT n FROM room)
-      ),
-      inserted AS (
-        INSERT INTO ${table("deliveries")} (stream, durable, seq, delivery_count, next_delivery_at, state)
-        SELECT ${value("stream")}, ${value("durable")}, seq, 1, ${value("deadline")}, 'pending' FROM fresh
-        RETURNING seq, delivery_count
-      ),
-      moved AS (
-        UPDATE ${table("consumers")} SET cursor = CASE
-          WHEN (SELECT n FROM room) = 0 THEN cursor
-          WHEN (SELECT count(*) FROM fresh) >= (SELECT n FROM room) THEN (SELECT max(seq) FROM fresh)
-          ELSE greatest(cursor, (SELECT last_seq FROM ${table("streams")} WHERE name = ${value("stream")}))
-        END
-        WHERE stream = ${value("stream")} AND durable = ${value("durable")}
-      )
-      SELECT c.seq, c.delivery_count, c.envelope, (
-        SELECT min(next_delivery_at) FROM ${table("deliveries")}
-        WHERE stream = ${value("stream")} AND durable = ${value("durable")} AND state = 'pending'
-          AND next_delivery_at > ${value("now")}
-      ) AS next_due
-      FROM ${ASYNC_COMMIT} AS always LEFT JOIN (
-        SELECT claimed.seq, claimed.delivery_count, m.envelope
-        FROM (SELECT seq, delivery_count FROM due UNION ALL SELECT seq, delivery_count FROM inserted) claimed
-        JOIN ${table("messages")} m ON m.stream = ${value("stream")} AND m.seq = claimed.seq
-      ) AS c ON true
-      ORDER BY c.seq`.compile(db),
+      sql<ClaimGroupRow>`
+      SELECT g.position, c.claimed_seq AS seq, c.claimed_count AS delivery_count,
+        c.claimed_envelope AS envelope, c.next_due
+      FROM ${ASYNC_COMMIT} AS always,
+        unnest(${value("streams")}::text[], ${value("durables")}::text[], ${value("patterns")}::text[],
+          ${value("maxes")}::int[], ${value("nows")}::timestamptz[], ${value("deadlines")}::timestamptz[])
+          WITH ORDINALITY AS g(stream, durable, pattern, max, now, deadline, position),
+        LATERAL ${sql.raw(BUS_SCHEMA)}.claim(g.stream, g.durable, g.pattern, g.max, g.now, g.deadline) AS c
+      ORDER BY g.position, c.claimed_seq`.compile(db),
   }),
   { prepared: true },
 );
 
-/** The acknowledgement (see InProcessBusStore.settle), prepared: the delivery's row goes. */
+/**
+ * The acknowledgements of one group (see InProcessBusStore.settle), prepared: the deliveries'
+ * rows go. The three arrays are read position by position: delivery i is
+ * (streams[i], durables[i], seqs[i]).
+ */
 export const ackStatement = new FixedQuery<
   BusTables,
-  { stream: string; durable: string; seq: number },
+  { streams: string[]; durables: string[]; seqs: number[] },
   object
 >(
   (db, value) => ({
     compile: () =>
       sql<object>`
       WITH acked AS (
-        DELETE FROM ${table("deliveries")}
-        WHERE stream = ${value("stream")} AND durable = ${value("durable")} AND seq = ${value("seq")}
-          AND state = 'pending'
+        DELETE FROM ${table("deliveries")} d
+        USING unnest(${value("streams")}::text[], ${value("durables")}::text[], ${value("seqs")}::bigint[])
+          AS a(stream, durable, seq)
+        WHERE d.stream = a.stream AND d.durable = a.durable AND d.seq = a.seq AND d.state = 'pending'
       )
       SELECT * FROM ${ASYNC_COMMIT} AS async_commit`.compile(db),
   }),

@@ -8,7 +8,13 @@ import { isUniqueViolation, type Database } from "@petri/db";
 import type { Kysely } from "kysely";
 import type { ConsumerLag, ConsumerSpec } from "./bus.js";
 import { BUS_SCHEMA, type BusTables } from "./in-process-schema.js";
-import { ackStatement, appendStatement, claimStatement } from "./in-process-statements.js";
+import {
+  ackStatement,
+  appendStatement,
+  claimGroupStatement,
+  type ClaimGroupRow,
+} from "./in-process-statements.js";
+import { GroupedCalls } from "./internal/grouped-calls.js";
 import { filterPattern } from "./subjects.js";
 
 /** One claimed delivery: the message's sequence and how often it has been delivered, this time included. */
@@ -33,11 +39,56 @@ export interface Claim {
 
 export type Appended = { seq: number; duplicate: boolean } | { noStream: true };
 
+/** One consumer's claim as it waits for its group. */
+interface ClaimAsked {
+  stream: string;
+  durable: string;
+  pattern: string;
+  max: number;
+  now: Date;
+  deadline: Date;
+}
+
+/** Lock order: a group claims its consumers sorted, so two groups never wait on each other in a cycle. */
+function byConsumer(a: ClaimAsked, b: ClaimAsked): number {
+  if (a.stream !== b.stream) return a.stream < b.stream ? -1 : 1;
+  if (a.durable !== b.durable) return a.durable < b.durable ? -1 : 1;
+  return 0;
+}
+
+/** A claim's rows (see claimGroupStatement) as what it took and when to look again. */
+function toClaim(rows: ClaimGroupRow[], deadline: Date): Claim {
+  const claimed: ClaimedMessage[] = [];
+  for (const row of rows) {
+    if (row.seq === null || row.envelope === null) continue;
+    claimed.push({ seq: Number(row.seq), deliveryCount: Number(row.delivery_count), envelope: row.envelope });
+  }
+  const later = rows[0]?.next_due ? new Date(rows[0].next_due) : undefined;
+  const nextDueAt = claimed.length > 0 && (!later || deadline < later) ? deadline : later;
+  return { claimed, nextDueAt };
+}
+
 export class InProcessBusStore {
   private readonly db: Kysely<BusTables>;
+  /**
+   * Every consumer's acknowledgements, grouped (D362): under load a statement deletes the
+   * deliveries of every handler that finished while the previous one ran.
+   */
+  private readonly acks: GroupedCalls<{ stream: string; durable: string; seq: number }>;
+  /** Every consumer's claims, grouped the same way: a publish wakes each consumer of its stream at once. */
+  private readonly claims: GroupedCalls<ClaimAsked, Claim>;
 
   constructor(database: Database) {
     this.db = database.forSchema<BusTables>(BUS_SCHEMA);
+    this.acks = new GroupedCalls<{ stream: string; durable: string; seq: number }>(async (items) => {
+      await ackStatement.execute(this.db, {
+        streams: items.map((item) => item.stream),
+        durables: items.map((item) => item.durable),
+        seqs: items.map((item) => item.seq),
+      });
+      return items.map(() => undefined);
+    });
+    this.claims = new GroupedCalls<ClaimAsked, Claim>((asked) => this.claimGroup(asked));
   }
 
   /** Every stream with its subject filters. */
@@ -112,8 +163,11 @@ export class InProcessBusStore {
   /**
    * Claims up to `max` deliveries for the consumer, in stream order, with their envelopes: due
    * redeliveries first, then new matching messages past its cursor. Each is leased until
-   * now + ackWaitMs. Also says when the earliest pending delivery falls due after this claim. One statement (D337): with the bus on PostgreSQL every round trip is
-   * work for both sides, and a claim is made for every event and every consumer.
+   * now + ackWaitMs. Also says when the earliest pending delivery falls due after this claim.
+   * With the bus on PostgreSQL every round trip is work for both sides, and a claim is made for
+   * every event and every consumer: one statement (D337), and since D362 one statement for
+   * every consumer whose claim arrived while the previous group's ran (petri_bus.claim, called
+   * once per consumer; see claimGroupStatement).
    *
    * The consumer's row lock serialises claims of one durable; the due rows are locked too, as
    * that part may run before the consumer's lock is taken. Messages that do not match the filter
@@ -122,27 +176,35 @@ export class InProcessBusStore {
    * append bumps the sequence and inserts the message in one transaction).
    */
   async claim(spec: ConsumerSpec, ackWaitMs: number, max: number, now: Date): Promise<Claim> {
-    const deadline = new Date(now.getTime() + ackWaitMs);
-    const rows = await claimStatement.execute(this.db, {
+    return this.claims.call({
       stream: spec.stream.name,
       durable: spec.durable,
       pattern: filterPattern(spec.filterSubject),
       max,
       now,
-      deadline,
+      deadline: new Date(now.getTime() + ackWaitMs),
     });
-    const claimed: ClaimedMessage[] = [];
-    for (const row of rows) {
-      if (row.seq === null || row.envelope === null) continue;
-      claimed.push({
-        seq: Number(row.seq),
-        deliveryCount: Number(row.delivery_count),
-        envelope: row.envelope,
-      });
-    }
-    const later = rows[0]?.next_due ? new Date(rows[0].next_due) : undefined;
-    const nextDueAt = claimed.length > 0 && (!later || deadline < later) ? deadline : later;
-    return { claimed, nextDueAt };
+  }
+
+  /** The claims of one group in one statement, each answered with its own rows. */
+  private async claimGroup(asked: ClaimAsked[]): Promise<Claim[]> {
+    const order = asked.map((_, index) => index).sort((a, b) => byConsumer(asked[a]!, asked[b]!));
+    const sorted = order.map((index) => asked[index]!);
+    const rows = await claimGroupStatement.execute(this.db, {
+      streams: sorted.map((claim) => claim.stream),
+      durables: sorted.map((claim) => claim.durable),
+      patterns: sorted.map((claim) => claim.pattern),
+      maxes: sorted.map((claim) => claim.max),
+      nows: sorted.map((claim) => claim.now),
+      deadlines: sorted.map((claim) => claim.deadline),
+    });
+    const rowsOf = sorted.map((): ClaimGroupRow[] => []);
+    for (const row of rows) rowsOf[Number(row.position) - 1]!.push(row);
+    const claims = new Array<Claim>(asked.length);
+    order.forEach((index, position) => {
+      claims[index] = toClaim(rowsOf[position]!, asked[index]!.deadline);
+    });
+    return claims;
   }
 
   /**
@@ -162,7 +224,7 @@ export class InProcessBusStore {
         .execute();
       return;
     }
-    await ackStatement.execute(this.db, { stream: spec.stream.name, durable: spec.durable, seq });
+    await this.acks.call({ stream: spec.stream.name, durable: spec.durable, seq });
   }
 
   /** Moves the redelivery time of this delivery (only while it is still this delivery). */
