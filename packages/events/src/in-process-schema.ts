@@ -111,14 +111,19 @@ BEGIN
     SELECT c.cursor FROM ${BUS_SCHEMA}.consumers c
     WHERE c.stream = p_stream AND c.durable = p_durable FOR UPDATE
   ),
+  -- Materialised and joined on the key: as a "seq IN (...)" semi-join the planner ran the
+  -- locking subquery once per pending delivery of the consumer.
+  due_rows AS MATERIALIZED (
+    SELECT p.seq FROM ${BUS_SCHEMA}.deliveries p
+    WHERE p.stream = p_stream AND p.durable = p_durable AND p.state = 'pending'
+      AND p.next_delivery_at <= p_now
+    ORDER BY p.seq LIMIT p_max FOR UPDATE
+  ),
   due AS (
     UPDATE ${BUS_SCHEMA}.deliveries d
     SET delivery_count = d.delivery_count + 1, next_delivery_at = p_deadline
-    WHERE d.stream = p_stream AND d.durable = p_durable AND d.seq IN (
-      SELECT p.seq FROM ${BUS_SCHEMA}.deliveries p
-      WHERE p.stream = p_stream AND p.durable = p_durable AND p.state = 'pending'
-        AND p.next_delivery_at <= p_now
-      ORDER BY p.seq LIMIT p_max FOR UPDATE)
+    FROM due_rows
+    WHERE d.stream = p_stream AND d.durable = p_durable AND d.seq = due_rows.seq
     RETURNING d.seq, d.delivery_count
   ),
   room AS (SELECT greatest(p_max - (SELECT count(*) FROM due), 0) AS n),
