@@ -348,6 +348,9 @@ describe("InProcessEventBus (PGlite)", () => {
         expect(recorder.deliveries.map((d) => d.id)).toEqual(expected[index]);
       });
       expect(claimStatements.mock.calls.length).toBeLessThan(claims.mock.calls.length);
+      // Loops that know their next due time do not ask for it again with every claim.
+      const asked = claimStatements.mock.calls.flatMap(([, values]) => values.askNextDue);
+      expect(asked).toContain(false);
       expect(ackStatements.mock.calls.length).toBeLessThan(total);
       for (const recorder of recorders) await recorder.stop();
     } finally {

@@ -237,8 +237,15 @@ export class InProcessEventBus implements EventBus {
     const free = slots.available;
     consumer.waitingForSlots = true;
     if (free <= 0) return { free, claimed: 0 };
-    const { claimed, nextDueAt } = await this.store.claim(spec, ackWaitMs, free, this.opts.clock.now());
-    consumer.nextDueAt = nextDueAt;
+    const known = consumer.nextDueAt;
+    const now = this.opts.clock.now();
+    // Ask the database when the loop does not know, or when what it knew has passed (it was
+    // acknowledged early, or it is due and this claim takes it): else a stale time would keep
+    // the loop looking again at once.
+    const ask = known === undefined || known <= now;
+    const claim = await this.store.claim(spec, ackWaitMs, free, now, ask);
+    const { claimed } = claim;
+    consumer.nextDueAt = claim.nextDueKnown ? claim.nextDueAt : earlier(known, claim.nextDueAt);
     consumer.waitingForSlots = claimed.length === free;
     if (claimed.length === 0) return { free, claimed: 0 };
     for (const c of claimed) {
@@ -315,8 +322,11 @@ export class InProcessEventBus implements EventBus {
     return new InProcessDelivery(envelope, claimed.deliveryCount, {
       ack: () => this.store.settle(spec, claimed.seq, "ack"),
       term: () => this.store.settle(spec, claimed.seq, "term"),
-      reschedule: (delayMs) =>
-        this.store.reschedule(spec, claimed, new Date(this.opts.clock.now().getTime() + delayMs)),
+      reschedule: async (delayMs) => {
+        const at = new Date(this.opts.clock.now().getTime() + delayMs);
+        await this.store.reschedule(spec, claimed, at);
+        consumer.nextDueAt = earlier(consumer.nextDueAt, at);
+      },
       ackWaitMs,
       wake,
     });
@@ -369,8 +379,16 @@ interface RunningConsumer {
    */
   waitingForSlots: boolean;
   /**
-   * When the earliest pending delivery falls due, as the last claim saw it. An ack only makes
-   * it later (an early look is harmless), a nak wakes the loop, which claims and learns anew.
+   * When the earliest pending delivery falls due, as far as the loop knows: the database's
+   * answer from the last claim that looked it up (one that took nothing, or was asked because
+   * this was unknown), lowered by the deadlines of later claims and by naks. An ack only makes
+   * the true time later, and an early look is harmless (D362).
    */
   nextDueAt: Date | undefined;
+}
+
+function earlier(a: Date | undefined, b: Date | undefined): Date | undefined {
+  if (!a) return b;
+  if (!b) return a;
+  return a <= b ? a : b;
 }

@@ -95,15 +95,18 @@ export const busMigrations: Record<string, Migration> = {
 };
 
 /**
- * petri_bus.claim(stream, durable, pattern, max, now, deadline): one consumer's claim (see
- * InProcessBusStore.claim). Always at least one row: the claimed deliveries (seq null when none
- * was), each with when the consumer's earliest later redelivery falls due. PL/pgSQL keeps its
+ * petri_bus.claim(stream, durable, pattern, max, now, deadline, ask_next_due): one consumer's
+ * claim (see InProcessBusStore.claim). Always at least one row: the claimed deliveries (seq null
+ * when none was), each with when the consumer's earliest later redelivery falls due, looked up
+ * only when asked or when nothing was claimed (next_due_known says which). PL/pgSQL keeps its
  * statement's plan for the connection, as a prepared statement would.
  */
 const CLAIM_FUNCTION = `
 CREATE OR REPLACE FUNCTION ${BUS_SCHEMA}.claim(
-  p_stream text, p_durable text, p_pattern text, p_max int, p_now timestamptz, p_deadline timestamptz)
-RETURNS TABLE (claimed_seq bigint, claimed_count int, claimed_envelope bytea, next_due timestamptz)
+  p_stream text, p_durable text, p_pattern text, p_max int, p_now timestamptz, p_deadline timestamptz,
+  p_ask_next_due boolean)
+RETURNS TABLE (claimed_seq bigint, claimed_count int, claimed_envelope bytea, next_due timestamptz,
+  next_due_known boolean)
 LANGUAGE plpgsql VOLATILE AS $claim$
 BEGIN
   RETURN QUERY
@@ -146,12 +149,17 @@ BEGIN
     END
     WHERE c.stream = p_stream AND c.durable = p_durable
   )
-  SELECT claimed.seq, claimed.delivery_count, m.envelope, (
-    SELECT min(p.next_delivery_at) FROM ${BUS_SCHEMA}.deliveries p
-    WHERE p.stream = p_stream AND p.durable = p_durable AND p.state = 'pending'
-      AND p.next_delivery_at > p_now
-  )
-  FROM (SELECT 1) AS always
+  -- The lookup of the next due time walks every delivery acknowledged within the last ack wait
+  -- until vacuum removes its index entry: asked only when the loop does not know it (D362).
+  SELECT claimed.seq, claimed.delivery_count, m.envelope,
+    CASE WHEN known.yes THEN (
+      SELECT min(p.next_delivery_at) FROM ${BUS_SCHEMA}.deliveries p
+      WHERE p.stream = p_stream AND p.durable = p_durable AND p.state = 'pending'
+        AND p.next_delivery_at > p_now
+    ) END,
+    known.yes
+  FROM (SELECT p_ask_next_due OR ((SELECT count(*) FROM due) + (SELECT count(*) FROM inserted) = 0) AS yes)
+    AS known
   LEFT JOIN (SELECT due.seq, due.delivery_count FROM due
              UNION ALL SELECT inserted.seq, inserted.delivery_count FROM inserted) AS claimed ON true
   LEFT JOIN ${BUS_SCHEMA}.messages m ON m.stream = p_stream AND m.seq = claimed.seq

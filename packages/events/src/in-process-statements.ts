@@ -15,6 +15,8 @@ interface ClaimGroupValues extends Record<string, unknown> {
   maxes: number[];
   nows: Date[];
   deadlines: Date[];
+  /** Whether each claim asks for the next due time even when it claims something. */
+  askNextDue: boolean[];
 }
 
 /**
@@ -27,6 +29,8 @@ export interface ClaimGroupRow {
   delivery_count: number | null;
   envelope: Uint8Array | null;
   next_due: Date | string | null;
+  /** next_due was looked up (asked, or nothing was claimed): null there means none pending. */
+  next_due_known: boolean;
 }
 
 const table = (name: keyof BusTables) => sql.table(`${BUS_SCHEMA}.${name}`);
@@ -52,12 +56,14 @@ export const claimGroupStatement = new FixedQuery<BusTables, ClaimGroupValues, C
     compile: () =>
       sql<ClaimGroupRow>`
       SELECT g.position, c.claimed_seq AS seq, c.claimed_count AS delivery_count,
-        c.claimed_envelope AS envelope, c.next_due
+        c.claimed_envelope AS envelope, c.next_due, c.next_due_known
       FROM ${ASYNC_COMMIT} AS always,
         unnest(${value("streams")}::text[], ${value("durables")}::text[], ${value("patterns")}::text[],
-          ${value("maxes")}::int[], ${value("nows")}::timestamptz[], ${value("deadlines")}::timestamptz[])
-          WITH ORDINALITY AS g(stream, durable, pattern, max, now, deadline, position),
-        LATERAL ${sql.raw(BUS_SCHEMA)}.claim(g.stream, g.durable, g.pattern, g.max, g.now, g.deadline) AS c
+          ${value("maxes")}::int[], ${value("nows")}::timestamptz[], ${value("deadlines")}::timestamptz[],
+          ${value("askNextDue")}::boolean[])
+          WITH ORDINALITY AS g(stream, durable, pattern, max, now, deadline, ask_next_due, position),
+        LATERAL ${sql.raw(BUS_SCHEMA)}.claim(
+          g.stream, g.durable, g.pattern, g.max, g.now, g.deadline, g.ask_next_due) AS c
       ORDER BY g.position, c.claimed_seq`.compile(db),
   }),
   { prepared: true },

@@ -35,6 +35,11 @@ export interface ClaimedMessage extends Claimed {
 export interface Claim {
   claimed: ClaimedMessage[];
   nextDueAt: Date | undefined;
+  /**
+   * False when the claim took deliveries and was not asked for the next due time: nextDueAt is
+   * then only this claim's deadline, to be taken with what the loop already knew.
+   */
+  nextDueKnown: boolean;
 }
 
 export type Appended = { seq: number; duplicate: boolean } | { noStream: true };
@@ -47,6 +52,7 @@ interface ClaimAsked {
   max: number;
   now: Date;
   deadline: Date;
+  askNextDue: boolean;
 }
 
 /** Lock order: a group claims its consumers sorted, so two groups never wait on each other in a cycle. */
@@ -65,7 +71,7 @@ function toClaim(rows: ClaimGroupRow[], deadline: Date): Claim {
   }
   const later = rows[0]?.next_due ? new Date(rows[0].next_due) : undefined;
   const nextDueAt = claimed.length > 0 && (!later || deadline < later) ? deadline : later;
-  return { claimed, nextDueAt };
+  return { claimed, nextDueAt, nextDueKnown: rows[0]?.next_due_known ?? true };
 }
 
 export class InProcessBusStore {
@@ -163,7 +169,8 @@ export class InProcessBusStore {
   /**
    * Claims up to `max` deliveries for the consumer, in stream order, with their envelopes: due
    * redeliveries first, then new matching messages past its cursor. Each is leased until
-   * now + ackWaitMs. Also says when the earliest pending delivery falls due after this claim.
+   * now + ackWaitMs. Also says when the earliest pending delivery falls due after this claim,
+   * if asked or if it claimed nothing (otherwise only its own deadline, see Claim.nextDueKnown).
    * With the bus on PostgreSQL every round trip is work for both sides, and a claim is made for
    * every event and every consumer: one statement (D337), and since D362 one statement for
    * every consumer whose claim arrived while the previous group's ran (petri_bus.claim, called
@@ -175,8 +182,15 @@ export class InProcessBusStore {
    * last sequence in this statement's snapshot (every message up to it is visible in it: an
    * append bumps the sequence and inserts the message in one transaction).
    */
-  async claim(spec: ConsumerSpec, ackWaitMs: number, max: number, now: Date): Promise<Claim> {
+  async claim(
+    spec: ConsumerSpec,
+    ackWaitMs: number,
+    max: number,
+    now: Date,
+    askNextDue = true,
+  ): Promise<Claim> {
     return this.claims.call({
+      askNextDue,
       stream: spec.stream.name,
       durable: spec.durable,
       pattern: filterPattern(spec.filterSubject),
@@ -197,6 +211,7 @@ export class InProcessBusStore {
       maxes: sorted.map((claim) => claim.max),
       nows: sorted.map((claim) => claim.now),
       deadlines: sorted.map((claim) => claim.deadline),
+      askNextDue: sorted.map((claim) => claim.askNextDue),
     });
     const rowsOf = sorted.map((): ClaimGroupRow[] => []);
     for (const row of rows) rowsOf[Number(row.position) - 1]!.push(row);
