@@ -16,6 +16,7 @@ import { InProcessDelivery } from "./in-process-delivery.js";
 import { migrateBus } from "./in-process-schema.js";
 import { type Claimed, InProcessBusStore } from "./in-process-store.js";
 import { errorMessage, Semaphore, WakeSignal, type Logger } from "./internal/async.js";
+import { earlier } from "./internal/times.js";
 import { isValidFilter, isValidSubject, subjectMatches } from "./subjects.js";
 
 export interface InProcessEventBusOptions {
@@ -385,10 +386,4 @@ interface RunningConsumer {
    * the true time later, and an early look is harmless (D362).
    */
   nextDueAt: Date | undefined;
-}
-
-function earlier(a: Date | undefined, b: Date | undefined): Date | undefined {
-  if (!a) return b;
-  if (!b) return a;
-  return a <= b ? a : b;
 }

@@ -6,15 +6,15 @@ import { FixedQuery } from "@petri/db";
 import { sql } from "kysely";
 import { BUS_SCHEMA, type BusTables } from "./in-process-schema.js";
 
-/** The claims of one group, position by position: claim i is of consumer (streams[i], durables[i]). */
+/** The claims of one group, position by position: claim i is of consumer (stream[i], durable[i]). */
 interface ClaimGroupValues extends Record<string, unknown> {
-  streams: string[];
-  durables: string[];
+  stream: string[];
+  durable: string[];
   /** filterPattern of each consumer's filter. */
-  patterns: string[];
-  maxes: number[];
-  nows: Date[];
-  deadlines: Date[];
+  pattern: string[];
+  max: number[];
+  now: Date[];
+  deadline: Date[];
   /** Whether each claim asks for the next due time even when it claims something. */
   askNextDue: boolean[];
 }
@@ -58,8 +58,8 @@ export const claimGroupStatement = new FixedQuery<BusTables, ClaimGroupValues, C
       SELECT g.position, c.claimed_seq AS seq, c.claimed_count AS delivery_count,
         c.claimed_envelope AS envelope, c.next_due, c.next_due_known
       FROM ${ASYNC_COMMIT} AS always,
-        unnest(${value("streams")}::text[], ${value("durables")}::text[], ${value("patterns")}::text[],
-          ${value("maxes")}::int[], ${value("nows")}::timestamptz[], ${value("deadlines")}::timestamptz[],
+        unnest(${value("stream")}::text[], ${value("durable")}::text[], ${value("pattern")}::text[],
+          ${value("max")}::int[], ${value("now")}::timestamptz[], ${value("deadline")}::timestamptz[],
           ${value("askNextDue")}::boolean[])
           WITH ORDINALITY AS g(stream, durable, pattern, max, now, deadline, ask_next_due, position),
         LATERAL ${sql.raw(BUS_SCHEMA)}.claim(
@@ -72,11 +72,11 @@ export const claimGroupStatement = new FixedQuery<BusTables, ClaimGroupValues, C
 /**
  * The acknowledgements of one group (see InProcessBusStore.settle), prepared: the deliveries'
  * rows go. The three arrays are read position by position: delivery i is
- * (streams[i], durables[i], seqs[i]).
+ * (stream[i], durable[i], seq[i]).
  */
 export const ackStatement = new FixedQuery<
   BusTables,
-  { streams: string[]; durables: string[]; seqs: number[] },
+  { stream: string[]; durable: string[]; seq: number[] },
   object
 >(
   (db, value) => ({
@@ -84,7 +84,7 @@ export const ackStatement = new FixedQuery<
       sql<object>`
       WITH acked AS (
         DELETE FROM ${table("deliveries")} d
-        USING unnest(${value("streams")}::text[], ${value("durables")}::text[], ${value("seqs")}::bigint[])
+        USING unnest(${value("stream")}::text[], ${value("durable")}::text[], ${value("seq")}::bigint[])
           AS a(stream, durable, seq)
         WHERE d.stream = a.stream AND d.durable = a.durable AND d.seq = a.seq AND d.state = 'pending'
       )

@@ -14,7 +14,8 @@ import {
   claimGroupStatement,
   type ClaimGroupRow,
 } from "./in-process-statements.js";
-import { GroupedCalls } from "./internal/grouped-calls.js";
+import { columnsOf, GroupedCalls } from "./internal/grouped-calls.js";
+import { earlier } from "./internal/times.js";
 import { filterPattern } from "./subjects.js";
 
 /** One claimed delivery: the message's sequence and how often it has been delivered, this time included. */
@@ -70,7 +71,7 @@ function toClaim(rows: ClaimGroupRow[], deadline: Date): Claim {
     claimed.push({ seq: Number(row.seq), deliveryCount: Number(row.delivery_count), envelope: row.envelope });
   }
   const later = rows[0]?.next_due ? new Date(rows[0].next_due) : undefined;
-  const nextDueAt = claimed.length > 0 && (!later || deadline < later) ? deadline : later;
+  const nextDueAt = claimed.length > 0 ? earlier(later, deadline) : later;
   return { claimed, nextDueAt, nextDueKnown: rows[0]?.next_due_known ?? true };
 }
 
@@ -87,11 +88,7 @@ export class InProcessBusStore {
   constructor(database: Database) {
     this.db = database.forSchema<BusTables>(BUS_SCHEMA);
     this.acks = new GroupedCalls<{ stream: string; durable: string; seq: number }>(async (items) => {
-      await ackStatement.execute(this.db, {
-        streams: items.map((item) => item.stream),
-        durables: items.map((item) => item.durable),
-        seqs: items.map((item) => item.seq),
-      });
+      await ackStatement.execute(this.db, columnsOf(items, ["stream", "durable", "seq"]));
       return items.map(() => undefined);
     });
     this.claims = new GroupedCalls<ClaimAsked, Claim>((asked) => this.claimGroup(asked));
@@ -187,7 +184,7 @@ export class InProcessBusStore {
     ackWaitMs: number,
     max: number,
     now: Date,
-    askNextDue = true,
+    askNextDue: boolean,
   ): Promise<Claim> {
     return this.claims.call({
       askNextDue,
@@ -204,15 +201,10 @@ export class InProcessBusStore {
   private async claimGroup(asked: ClaimAsked[]): Promise<Claim[]> {
     const order = asked.map((_, index) => index).sort((a, b) => byConsumer(asked[a]!, asked[b]!));
     const sorted = order.map((index) => asked[index]!);
-    const rows = await claimGroupStatement.execute(this.db, {
-      streams: sorted.map((claim) => claim.stream),
-      durables: sorted.map((claim) => claim.durable),
-      patterns: sorted.map((claim) => claim.pattern),
-      maxes: sorted.map((claim) => claim.max),
-      nows: sorted.map((claim) => claim.now),
-      deadlines: sorted.map((claim) => claim.deadline),
-      askNextDue: sorted.map((claim) => claim.askNextDue),
-    });
+    const rows = await claimGroupStatement.execute(
+      this.db,
+      columnsOf(sorted, ["stream", "durable", "pattern", "max", "now", "deadline", "askNextDue"]),
+    );
     const rowsOf = sorted.map((): ClaimGroupRow[] => []);
     for (const row of rows) rowsOf[Number(row.position) - 1]!.push(row);
     const claims = new Array<Claim>(asked.length);

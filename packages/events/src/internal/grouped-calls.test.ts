@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { GroupedCalls } from "./grouped-calls.js";
+import { columnsOf, GroupedCalls } from "./grouped-calls.js";
 
 /** A write whose statements the test finishes by hand. */
 function manualWrite() {
@@ -57,5 +57,16 @@ describe("GroupedCalls", () => {
     }
     await Promise.all(all);
     expect(groups).toEqual([[1], [2, 3], [4, 5]]);
+  });
+});
+
+describe("columnsOf", () => {
+  it("turns a group's items into one array per asked field, position by position", () => {
+    const items = [
+      { stream: "a", seq: 1, unused: true },
+      { stream: "b", seq: 2, unused: false },
+    ];
+    expect(columnsOf(items, ["stream", "seq"])).toEqual({ stream: ["a", "b"], seq: [1, 2] });
+    expect(columnsOf([], ["stream"])).toEqual({ stream: [] });
   });
 });

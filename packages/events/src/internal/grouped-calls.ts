@@ -43,3 +43,16 @@ export class GroupedCalls<Item, Result = void> {
     }
   }
 }
+
+/**
+ * A group's items as one array per field, position by position: what a statement that unnests
+ * arrays (one row per item) takes as its parameters.
+ */
+export function columnsOf<Item, Key extends keyof Item>(
+  items: readonly Item[],
+  keys: readonly Key[],
+): { [K in Key]: Array<Item[K]> } {
+  const columns = {} as { [K in Key]: Array<Item[K]> };
+  for (const key of keys) columns[key] = items.map((item) => item[key]);
+  return columns;
+}
