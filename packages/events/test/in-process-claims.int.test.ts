@@ -70,7 +70,7 @@ describeOnRigs([inProcessPgRig], infraReady, ({ skip, rig }) => {
   );
 
   it.skipIf(skip)(
-    "a claim behind a backlog reads as many messages as it takes, not the whole backlog",
+    "a claim behind a backlog reads as many messages as it takes, not the whole backlog, with a plan made once",
     async () => {
       const { database } = rig();
       const store = new InProcessBusStore(database);
@@ -111,6 +111,11 @@ describeOnRigs([inProcessPgRig], infraReady, ({ skip, rig }) => {
       expect(read.claimed).toBe(8);
       // The eight claimed, read again for their envelopes: 16. Reading the backlog is 600 and more.
       expect(read.tuples).toBeLessThanOrEqual(32);
+
+      // Planned once per connection, not for every call (D363).
+      const settings = await sql<{ proconfig: string[] }>`
+        SELECT proconfig FROM pg_proc WHERE oid = 'petri_bus.claim'::regproc`.execute(database.root);
+      expect(settings.rows[0]!.proconfig).toContain("plan_cache_mode=force_generic_plan");
     },
   );
 });
