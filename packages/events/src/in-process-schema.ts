@@ -115,8 +115,9 @@ export const busMigrations: Record<string, Migration> = {
  * petri_bus.claim(stream, durable, pattern, max, now, deadline, ask_next_due): one consumer's
  * claim (see InProcessBusStore.claim). Always at least one row: the claimed deliveries (seq null
  * when none was), each with when the consumer's earliest later redelivery falls due, looked up
- * only when asked or when nothing was claimed (next_due_known says which). PL/pgSQL keeps its
- * statement's plan for the connection, as a prepared statement would.
+ * only when asked or when nothing was claimed (next_due_known says which). The function's plan
+ * settings (one generic plan per connection, no bitmap or sequential scans) are set by the
+ * migration 2026_11_30_0000_claim_plan (D363).
  */
 const CLAIM_FUNCTION = `
 CREATE OR REPLACE FUNCTION ${BUS_SCHEMA}.claim(
