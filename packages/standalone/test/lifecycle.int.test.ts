@@ -2,10 +2,10 @@
  * `npm start`'s process on the embedded database, run as npm start runs it (the standalone
  * bundle, built first): a clean stop on SIGTERM and SIGINT leaves no database process behind, a
  * SIGKILL of Node takes the database down with it, and the next start on that data directory
- * comes up with the data written before.
+ * comes up with the data written before; Node runs with the flags the script gives it.
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { freePort } from "@petri/service-kit";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -82,6 +82,14 @@ describe("npm start on the embedded database", { timeout: 300_000 }, () => {
       expect(await running.exit).toEqual({ code: 0, signal: null });
       expect(processesUsing(clusterDir)).toEqual([]);
     }
+  });
+
+  it("runs Node with the old generation's growth held to twice the live heap (D364)", async () => {
+    running = await startPetri(dataDir);
+    const argv = readFileSync(`/proc/${running.child.pid}/cmdline`, "utf8").split("\0");
+    expect(argv).toContain("--heap-growing-percent=100");
+    running.child.kill("SIGTERM");
+    expect(await running.exit).toEqual({ code: 0, signal: null });
   });
 
   it("after a SIGKILL of Node the database goes too, and the next start has the data", async () => {
