@@ -49,10 +49,11 @@ export interface OnOptions<P extends Message> {
   /** Events this predicate rejects are acknowledged without a transaction (see EventHandler.appliesTo). */
   appliesTo?: (payload: P) => boolean;
   /**
-   * The handler's effect is one statement that leaves the same state however often and in
-   * whatever order events arrive (a read model's upsert guarded by the aggregate's version).
-   * The runner then records no inbox row and opens no transaction: `trx` is the service's
-   * database, and `afterCommit` callbacks run once the handler returned (D329).
+   * The handler's effect leaves the same state however often and in whatever order events
+   * arrive (a read model's upsert guarded by the aggregate's version). The runner then records
+   * no inbox row and opens no transaction: `trx` is the service's database (a handler needing
+   * more than one statement opens its own transaction, D365), and `afterCommit` callbacks run
+   * once the handler returned (D329).
    */
   idempotent?: boolean;
 }

@@ -13,16 +13,26 @@ import { type JobChange, type JobRecord, applyJobChange, isFirstVersion } from "
  * it tries the insert before any read: one statement instead of two. Should the row be there
  * (a later version arrived first, or a replay), the insert does nothing and the change takes
  * the locked path like any other.
+ *
+ * The rule is idempotent and order-free (a change older than the row only moves its first
+ * open time earlier), so the consumer applies it without an inbox row (D365): `db` is then the
+ * service's database, and the locked path opens a transaction of its own; given a transaction
+ * (a dead letter's replay, a test), it runs in it.
  */
 export async function projectJob(
-  trx: Kysely<MarketplaceDb>,
+  db: Kysely<MarketplaceDb>,
   change: JobChange,
   now: Date,
 ): Promise<JobRecord> {
   if (isFirstVersion(change)) {
     const created = applyJobChange(undefined, change);
-    if (await insertJob(trx, created, now)) return created;
+    if (await insertJob(db, created, now)) return created;
   }
+  const locked = (trx: Kysely<MarketplaceDb>) => applyLocked(trx, change, now);
+  return db.isTransaction ? locked(db) : db.transaction().execute(locked);
+}
+
+async function applyLocked(trx: Kysely<MarketplaceDb>, change: JobChange, now: Date): Promise<JobRecord> {
   const current = await findJob(trx, change.experimentId, { lock: true });
   const next = applyJobChange(current, change);
   if (current === undefined) {

@@ -19,6 +19,13 @@ import { resultsSubmitted } from "./results-submitted.js";
 const EXPERIMENTS = { stream: streamFor("experiments"), filterSubject: "petri.experiments.>" };
 
 /**
+ * A handler whose only effect is the job projection: its rule is idempotent and order-free, so
+ * it is applied without inbox row or consumer transaction (D365). Handlers that also count a
+ * job outcome for the quality metrics keep the inbox: counting twice is not harmless.
+ */
+const PROJECTION_ONLY = { idempotent: true } as const;
+
+/**
  * Every event the marketplace consumes, in one place. Two durable consumers, so that one
  * cannot hold up the other: a ledger event waiting for the one it depends on (a hold not yet
  * recorded) is retried while the job feed keeps up to date.
@@ -35,16 +42,17 @@ export function marketplaceConsumers(deps: EventDeps): ConsumerDefinition[] {
           ...EXPERIMENTS,
           handlers: {
             ...on(x.experimentSubmitted, (ctx) => experimentSubmitted.jobs(ctx, deps), {
+              ...PROJECTION_ONLY,
               appliesTo: submissionNeedsProjection,
             }),
-            ...on(x.experimentOpened, (ctx) => experimentOpened.jobs(ctx, deps)),
-            ...on(x.experimentUpdated, (ctx) => experimentUpdated.jobs(ctx, deps)),
-            ...on(x.experimentCancelled, (ctx) => experimentCancelled.jobs(ctx, deps)),
-            ...on(x.protocolProposed, (ctx) => protocolProposed.jobs(ctx, deps)),
-            ...on(x.experimentClaimed, (ctx) => experimentClaimed.jobs(ctx, deps)),
-            ...on(x.experimentStarted, (ctx) => experimentStarted.jobs(ctx, deps)),
-            ...on(x.issueReported, (ctx) => issueReported.jobs(ctx, deps)),
-            ...on(x.resultsSubmitted, (ctx) => resultsSubmitted.jobs(ctx, deps)),
+            ...on(x.experimentOpened, (ctx) => experimentOpened.jobs(ctx, deps), PROJECTION_ONLY),
+            ...on(x.experimentUpdated, (ctx) => experimentUpdated.jobs(ctx, deps), PROJECTION_ONLY),
+            ...on(x.experimentCancelled, (ctx) => experimentCancelled.jobs(ctx, deps), PROJECTION_ONLY),
+            ...on(x.protocolProposed, (ctx) => protocolProposed.jobs(ctx, deps), PROJECTION_ONLY),
+            ...on(x.experimentClaimed, (ctx) => experimentClaimed.jobs(ctx, deps), PROJECTION_ONLY),
+            ...on(x.experimentStarted, (ctx) => experimentStarted.jobs(ctx, deps), PROJECTION_ONLY),
+            ...on(x.issueReported, (ctx) => issueReported.jobs(ctx, deps), PROJECTION_ONLY),
+            ...on(x.resultsSubmitted, (ctx) => resultsSubmitted.jobs(ctx, deps), PROJECTION_ONLY),
             ...on(x.resultsApproved, (ctx) => resultsApproved.jobs(ctx, deps)),
             ...on(x.experimentDisputed, (ctx) => experimentDisputed.jobs(ctx, deps)),
             ...on(x.disputeResolved, (ctx) => disputeResolved.jobs(ctx, deps)),
