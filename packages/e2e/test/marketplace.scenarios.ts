@@ -6,6 +6,8 @@
  * public REST API.
  */
 import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { operatorProfile, verificationRecord } from "@petri/testkit";
 import { expect } from "vitest";
 import {
@@ -327,6 +329,58 @@ export async function approvalScenario(target: ExperimentsTarget): Promise<void>
   expect(Array.isArray(matches.body.labs)).toBe(true);
   const operatorRecord = await staff.call("GET", `/admin/operators/${operatorId}`);
   expect(operatorRecord.body.quality).toMatchObject({ total_jobs_completed: 1 });
+}
+
+/** A body of the README's marketplace loop, as a reader posts it with `-d @docs/examples/<name>`. */
+function docsExample(name: string): unknown {
+  return JSON.parse(readFileSync(path.resolve(import.meta.dirname, "../../../docs/examples", name), "utf8"));
+}
+
+/**
+ * The README's marketplace loop with its own files: the example lab (profile.json, verified
+ * with verification.json) finds the example request (experiment.json) in its feed and may
+ * claim it, and the example results (results.json) are accepted for it. The files must tell
+ * one story; a lab verified for another assay would get 403 at the claim.
+ */
+export async function readmeLoopScenario(target: ExperimentsTarget): Promise<void> {
+  const staff = await staffClient(target);
+  const requester = await newRequester(target, "readme-requester");
+  const lab = await newRequester(target, "readme-lab");
+  const profile = await lab.call("POST", "/operator/profile", docsExample("profile.json"));
+  expect([200, 201], profile.text).toContain(profile.status);
+  const operatorId = profile.body.operator_id as string;
+  const verified = await staff.call(
+    "POST",
+    `/admin/operators/${operatorId}/verify`,
+    docsExample("verification.json"),
+  );
+  expect(verified.status, verified.text).toBe(200);
+  expect(verified.body.status).toBe("active");
+
+  const key = `readme-${Date.now()}`;
+  const created = await requester.call("POST", "/experiments", docsExample("experiment.json"), {
+    "idempotency-key": key,
+  });
+  expect(created.status, created.text).toBe(201);
+  expect(created.body.status).toBe("open");
+  const id = created.body.experiment_id as string;
+  const retried = await requester.call("POST", "/experiments", docsExample("experiment.json"), {
+    "idempotency-key": key,
+  });
+  expect(retried.body.experiment_id).toBe(id);
+
+  await jobInFeed(lab, id);
+  const claim = await claimWhenKnown(lab, id);
+  expect(claim.status, claim.text).toBe(200);
+  const started = await lab.call("POST", `/operator/jobs/${id}/start`);
+  expect(started.status, started.text).toBe(200);
+  const submitted = await lab.call("POST", `/operator/jobs/${id}/submit`, docsExample("results.json"));
+  expect(submitted.status, submitted.text).toBe(200);
+  const results = await requester.call("GET", `/experiments/${id}/results`);
+  expect(results.status, results.text).toBe(200);
+  const approved = await requester.call("POST", `/experiments/${id}/approve`, { rating: 5 });
+  expect(approved.status, approved.text).toBe(200);
+  expect(approved.body).toEqual({ experiment_id: id, status: "completed", payment_released: true });
 }
 
 /** ... submit -> dispute -> staff read (with the automatic evaluation) -> resolve with a split. */

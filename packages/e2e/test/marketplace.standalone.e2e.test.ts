@@ -6,6 +6,7 @@ import {
   authorizationMatrixScenario,
   claimRaceScenario,
   disputeScenario,
+  readmeLoopScenario,
 } from "./marketplace.scenarios.js";
 import { WebhookReceiver } from "./support/webhook-receiver.js";
 import { webhookDeliveriesScenario } from "./webhooks.scenarios.js";
@@ -32,6 +33,9 @@ describe(
 
     it("post -> claim -> start -> issue -> submit with files -> signed downloads -> approve; money released", () =>
       approvalScenario(target));
+
+    it("the README's loop with docs/examples: the example lab claims the example request and its results are accepted", () =>
+      readmeLoopScenario(target));
     it("submit -> dispute -> staff evaluation -> split resolution; money conserved", () =>
       disputeScenario(target));
     it("six operators claim one job at once: one 200, five 409 experiment_already_claimed", () =>
