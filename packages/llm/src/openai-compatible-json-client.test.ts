@@ -1,6 +1,6 @@
 import { createServer } from "node:net";
 import { inspect } from "node:util";
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { LlmError } from "./llm-error.js";
 import {
@@ -14,9 +14,10 @@ import {
   FAKE_LLM_PROSE_REPLY,
   FAKE_UPSTREAM_BODY_MARKER,
   type FakeLlmScenario,
-  type FakeLlmServer,
+  chatBodyOf,
   startFakeLlmServer,
 } from "@petri/fixtures/fake-llm";
+import { rejectionOf, useFakeServer } from "@petri/fixtures/fake-server-tests";
 
 const API_KEY = "sk-petri-test-key-must-never-leak";
 const SYSTEM = "Answer with a JSON object with the keys answer and count.";
@@ -30,32 +31,17 @@ const strictJsonSchema = {
   additionalProperties: false,
 };
 
-let server: FakeLlmServer;
-let sleeps: number[];
-
-beforeAll(async () => {
-  server = await startFakeLlmServer();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => {
-  server.requests.length = 0;
-  server.setScenario("valid");
-  sleeps = [];
-});
+const fake = useFakeServer(startFakeLlmServer, "valid");
 
 function client(overrides: Partial<OpenAiCompatibleJsonClientOptions> = {}) {
   return new OpenAiCompatibleJsonClient({
-    baseUrl: server.url,
+    baseUrl: fake.server.url,
     apiKey: API_KEY,
     model: FAKE_LLM_MODEL,
     // Generous for answers on a loaded machine; the hang tests shorten it.
     timeoutMs: 2000,
     maxRetries: 2,
-    sleep: async (ms) => {
-      sleeps.push(ms);
-    },
+    sleep: fake.sleep,
     callerName: "the test service",
     settingsPrefix: "PETRI_TEST_LLM",
     ...overrides,
@@ -76,32 +62,16 @@ function request(
   };
 }
 
-async function llmError(promise: Promise<unknown>): Promise<LlmError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(LlmError);
-  return error as LlmError;
-}
+const llmError = (promise: Promise<unknown>) => rejectionOf(promise, LlmError);
 
-interface ChatBody {
-  model: string;
-  temperature: number;
-  messages: { role: string; content: string }[];
-  response_format: {
-    type: string;
-    json_schema?: { name: string; strict: boolean; schema: Record<string, unknown> };
-  };
-}
-const bodyOf = (index: number) => server.requests[index]!.body as ChatBody;
+const bodyOf = (index: number) => chatBodyOf(fake.server, index);
 
 describe("OpenAiCompatibleJsonClient", () => {
   it("asks once at temperature 0 for strict structured output and returns the checked value", async () => {
     const completion = await client().completeJson(request());
     expect(completion).toEqual({ value: FAKE_JSON_VALID_REPLY, model: FAKE_LLM_MODEL });
-    expect(server.requests).toHaveLength(1);
-    const sent = server.requests[0]!;
+    expect(fake.server.requests).toHaveLength(1);
+    const sent = fake.server.requests[0]!;
     expect(sent.path).toBe("/v1/chat/completions");
     expect(sent.headers.authorization).toBe(`Bearer ${API_KEY}`);
     const body = bodyOf(0);
@@ -126,7 +96,7 @@ describe("OpenAiCompatibleJsonClient", () => {
   });
 
   it("returns the zod output and the model the server names", async () => {
-    server.setScenario("valid", {
+    fake.server.setScenario("valid", {
       reply: { answer: "  padded  ", count: 1 },
       reportedModel: "fake-model-2026",
     });
@@ -135,14 +105,14 @@ describe("OpenAiCompatibleJsonClient", () => {
   });
 
   it("returns the configured model when the server names none worth repeating", async () => {
-    server.setScenario("valid", { reportedModel: "a model name\nwith a line break" });
+    fake.server.setScenario("valid", { reportedModel: "a model name\nwith a line break" });
     expect((await client().completeJson(request())).model).toBe(FAKE_LLM_MODEL);
   });
 
   it("repairs a schema-violating reply once, feeding back the problems", async () => {
-    server.setScenario("invalid_then_valid");
+    fake.server.setScenario("invalid_then_valid");
     expect((await client().completeJson(request())).value).toEqual(FAKE_JSON_VALID_REPLY);
-    expect(server.requests).toHaveLength(2);
+    expect(fake.server.requests).toHaveLength(2);
     const repair = bodyOf(1).messages;
     expect(repair).toHaveLength(4);
     expect(repair[2]!.role).toBe("assistant");
@@ -152,7 +122,7 @@ describe("OpenAiCompatibleJsonClient", () => {
 
   it("asks for a repair when the caller's check rejects the value, and fails when it still does", async () => {
     const check = vi.fn((value: { count: number }) => (value.count > 2 ? ["count: must be at most 2"] : []));
-    server.setScenario("valid");
+    fake.server.setScenario("valid");
     const error = await llmError(client().completeJson(request({ check })));
     expect(error.code).toBe("llm_invalid_output");
     expect(error.message).toContain("count: must be at most 2");
@@ -161,71 +131,71 @@ describe("OpenAiCompatibleJsonClient", () => {
   });
 
   it("fails with llm_invalid_output when the repaired reply still violates the schema", async () => {
-    server.setScenario("always_invalid");
+    fake.server.setScenario("always_invalid");
     const error = await llmError(client().completeJson(request()));
     expect(error.code).toBe("llm_invalid_output");
     expect(error.message).toContain("answer: must not be empty");
-    expect(server.requests).toHaveLength(2);
+    expect(fake.server.requests).toHaveLength(2);
   });
 
   it("fails with llm_invalid_output when the model answers prose twice", async () => {
-    server.setScenario("not_json");
+    fake.server.setScenario("not_json");
     const error = await llmError(client().completeJson(request()));
     expect(error.code).toBe("llm_invalid_output");
-    expect(server.requests).toHaveLength(2);
+    expect(fake.server.requests).toHaveLength(2);
     expect(bodyOf(1).messages[3]!.content).toContain("not valid JSON");
   });
 
   it("retries a 429 as often as configured, waiting as retry-after asks, then reports llm_rate_limited", async () => {
-    server.setScenario("rate_limited", { retryAfter: "1" });
+    fake.server.setScenario("rate_limited", { retryAfter: "1" });
     const error = await llmError(client().completeJson(request()));
     expect(error.code).toBe("llm_rate_limited");
     expect(error.message).toContain("rate limiting the test service");
-    expect(server.requests).toHaveLength(3);
-    expect(sleeps).toEqual([1000, 1000]);
+    expect(fake.server.requests).toHaveLength(3);
+    expect(fake.sleeps).toEqual([1000, 1000]);
   });
 
   it("gives up at once when retry-after asks for longer than the cap", async () => {
-    server.setScenario("rate_limited", { retryAfter: "3600" });
+    fake.server.setScenario("rate_limited", { retryAfter: "3600" });
     const error = await llmError(client({ maxRetryDelayMs: 5000 }).completeJson(request()));
     expect(error.code).toBe("llm_rate_limited");
     expect(error.message).toContain("longer than the test service waits");
-    expect(server.requests).toHaveLength(1);
-    expect(sleeps).toEqual([]);
+    expect(fake.server.requests).toHaveLength(1);
+    expect(fake.sleeps).toEqual([]);
   });
 
   it("retries a 500 with backoff, then reports llm_unavailable", async () => {
-    server.setScenario("server_error");
+    fake.server.setScenario("server_error");
     const error = await llmError(client({ maxRetries: 1 }).completeJson(request()));
     expect(error.code).toBe("llm_unavailable");
     expect(error.message).toContain("HTTP 500");
-    expect(server.requests).toHaveLength(2);
-    expect(sleeps).toEqual([250]);
+    expect(fake.server.requests).toHaveLength(2);
+    expect(fake.sleeps).toEqual([250]);
   });
 
   it("makes no retry when maxRetries is 0", async () => {
-    server.setScenario("server_error");
+    fake.server.setScenario("server_error");
     await llmError(client({ maxRetries: 0 }).completeJson(request()));
-    expect(server.requests).toHaveLength(1);
+    expect(fake.server.requests).toHaveLength(1);
   });
 
   it("reports a server that hangs past the timeout as timeout, without retrying", async () => {
-    server.setScenario("hang");
+    fake.server.setScenario("hang");
     const error = await llmError(client({ timeoutMs: 200 }).completeJson(request()));
     expect(error.code).toBe("timeout");
     expect(error.message).toContain("200 ms");
-    expect(server.requests).toHaveLength(1);
+    expect(fake.server.requests).toHaveLength(1);
   });
 
   it("falls back to json_object when the server rejects json_schema, and remembers it", async () => {
-    server.setScenario("reject_json_schema");
+    fake.server.setScenario("reject_json_schema");
     const fallingBack = client();
     expect((await fallingBack.completeJson(request())).value).toEqual(FAKE_JSON_VALID_REPLY);
-    expect(server.requests.map((_, index) => bodyOf(index).response_format.type)).toEqual([
+    expect(fake.server.requests.map((_, index) => bodyOf(index).response_format.type)).toEqual([
       "json_schema",
       "json_object",
     ]);
-    expect(sleeps).toEqual([]);
+    expect(fake.sleeps).toEqual([]);
     await fallingBack.completeJson(request());
     expect(bodyOf(2).response_format.type).toBe("json_object");
   });
@@ -236,22 +206,22 @@ describe("OpenAiCompatibleJsonClient", () => {
     const error = await llmError(unreachable.completeJson(request()));
     expect(error.code).toBe("llm_unavailable");
     expect(error.message).toContain("could not reach");
-    expect(sleeps).toHaveLength(2);
+    expect(fake.sleeps).toHaveLength(2);
   });
 
   it("names the settings to check when the server refuses the request", async () => {
-    const error = await llmError(client({ baseUrl: `${server.url}/nowhere` }).completeJson(request()));
+    const error = await llmError(client({ baseUrl: `${fake.server.url}/nowhere` }).completeJson(request()));
     expect(error.code).toBe("llm_unavailable");
     expect(error.message).toContain("HTTP 404");
     expect(error.message).toContain("check PETRI_TEST_LLM_BASE_URL and PETRI_TEST_LLM_MODEL");
-    expect(server.requests).toHaveLength(1);
+    expect(fake.server.requests).toHaveLength(1);
   });
 
   it("refuses a reply larger than the response cap, without retrying", async () => {
     const error = await llmError(client({ maxResponseBytes: 100 }).completeJson(request()));
     expect(error.code).toBe("llm_unavailable");
     expect(error.message).toContain("larger than the test service accepts");
-    expect(server.requests).toHaveLength(1);
+    expect(fake.server.requests).toHaveLength(1);
   });
 
   describe("abort", () => {
@@ -260,35 +230,35 @@ describe("OpenAiCompatibleJsonClient", () => {
       await expect(client().completeJson(request({ signal: AbortSignal.abort(reason) }))).rejects.toBe(
         reason,
       );
-      expect(server.requests).toHaveLength(0);
+      expect(fake.server.requests).toHaveLength(0);
     });
 
     it("stops a request in flight with the caller's reason", async () => {
-      server.setScenario("hang");
+      fake.server.setScenario("hang");
       const controller = new AbortController();
       const reason = new Error("request cancelled");
       const completing = client({ timeoutMs: 10_000 }).completeJson(request({ signal: controller.signal }));
-      await vi.waitFor(() => expect(server.requests).toHaveLength(1));
+      await vi.waitFor(() => expect(fake.server.requests).toHaveLength(1));
       controller.abort(reason);
       await expect(completing).rejects.toBe(reason);
     });
 
     it("stops the wait before a retry", async () => {
-      server.setScenario("rate_limited", { retryAfter: "30" });
+      fake.server.setScenario("rate_limited", { retryAfter: "30" });
       const controller = new AbortController();
       const reason = new Error("request cancelled");
       const patient = new OpenAiCompatibleJsonClient({
-        baseUrl: server.url,
+        baseUrl: fake.server.url,
         model: FAKE_LLM_MODEL,
         timeoutMs: 2000,
         maxRetries: 2,
         maxRetryDelayMs: 60_000,
       });
       const completing = patient.completeJson(request({ signal: controller.signal }));
-      await vi.waitFor(() => expect(server.requests).toHaveLength(1));
+      await vi.waitFor(() => expect(fake.server.requests).toHaveLength(1));
       controller.abort(reason);
       await expect(completing).rejects.toBe(reason);
-      expect(server.requests).toHaveLength(1);
+      expect(fake.server.requests).toHaveLength(1);
     });
   });
 
@@ -298,7 +268,7 @@ describe("OpenAiCompatibleJsonClient", () => {
     it.each(failing)(
       "keeps the key, the prompt and upstream bodies out of the %s error",
       async (scenario) => {
-        server.setScenario(scenario, { retryAfter: "0" });
+        fake.server.setScenario(scenario, { retryAfter: "0" });
         const error = await llmError(client({ maxRetries: 1, timeoutMs: 300 }).completeJson(request()));
         const text = `${error.message} ${String(error.stack)}`;
         expect(text).not.toContain(API_KEY);
@@ -322,7 +292,7 @@ describe("OpenAiCompatibleJsonClient", () => {
       } finally {
         vi.unstubAllEnvs();
       }
-      expect(server.requests[0]!.headers.authorization).toBe("Bearer no-key-configured");
+      expect(fake.server.requests[0]!.headers.authorization).toBe("Bearer no-key-configured");
     });
   });
 });

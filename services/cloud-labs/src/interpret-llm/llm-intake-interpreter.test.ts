@@ -4,10 +4,11 @@ import { specialRequests } from "@petri/fixtures";
 import {
   FAKE_LLM_MODEL,
   FAKE_UPSTREAM_BODY_MARKER,
-  type FakeLlmServer,
+  chatBodyOf,
   startFakeLlmServer,
 } from "@petri/fixtures/fake-llm";
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { rejectionOf, useFakeServer } from "@petri/fixtures/fake-server-tests";
+import { describe, expect, it, vi } from "vitest";
 import type { IntakeInterpreter } from "../app/interpret-intake.js";
 import { interpretIntake } from "../domain/interpret/index.js";
 import type { Interpretation } from "../domain/plan.js";
@@ -23,7 +24,7 @@ const rules: Interpretation = read.interpretation;
 const MODEL_READING: Interpretation = {
   ...rules,
   confidence: 0.9,
-  notes: [...rules.notes, "Fixture note of the fake language model server."],
+  notes: [...rules.notes, "Fixture note of the fake language model fake.server."],
 };
 
 /** Violates the Interpretation's bounds in several places at once. */
@@ -40,56 +41,29 @@ const INVALID_READING = {
   notes: "not a list",
 };
 
-let server: FakeLlmServer;
-let sleeps: number[];
-
-beforeAll(async () => {
-  server = await startFakeLlmServer({ validReply: MODEL_READING, invalidReply: INVALID_READING });
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => {
-  server.requests.length = 0;
-  server.setScenario("valid");
-  sleeps = [];
-});
+const fake = useFakeServer(
+  () => startFakeLlmServer({ validReply: MODEL_READING, invalidReply: INVALID_READING }),
+  "valid",
+);
 
 function interpreter(overrides: Partial<LlmIntakeInterpreterOptions> = {}): LlmIntakeInterpreter {
   return new LlmIntakeInterpreter({
-    baseUrl: server.url,
+    baseUrl: fake.server.url,
     apiKey: new ApiKey(API_KEY),
     model: FAKE_LLM_MODEL,
     // Generous for answers on a loaded machine; the hang tests shorten it.
     timeoutMs: 2000,
     maxRetries: 1,
-    sleep: async (ms) => {
-      sleeps.push(ms);
-    },
+    sleep: fake.sleep,
     ...overrides,
   });
 }
 
 const signal = () => new AbortController().signal;
 
-async function llmError(promise: Promise<unknown>): Promise<LlmError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(LlmError);
-  return error as LlmError;
-}
+const llmError = (promise: Promise<unknown>) => rejectionOf(promise, LlmError);
 
-interface ChatBody {
-  model: string;
-  messages: { role: string; content: string }[];
-  response_format: {
-    type: string;
-    json_schema?: { name: string; strict: boolean; schema: { required: string[] } };
-  };
-}
-const bodyOf = (index: number) => server.requests[index]!.body as ChatBody;
+const bodyOf = (index: number) => chatBodyOf(fake.server, index);
 
 describe("LlmIntakeInterpreter", () => {
   it("is the interpret use case's IntakeInterpreter, identified by its model", () => {
@@ -101,8 +75,8 @@ describe("LlmIntakeInterpreter", () => {
     expect(await interpreter().interpret(specialRequests.micCloudLab, rules, signal())).toEqual(
       MODEL_READING,
     );
-    expect(server.requests).toHaveLength(1);
-    expect(server.requests[0]!.headers.authorization).toBe(`Bearer ${API_KEY}`);
+    expect(fake.server.requests).toHaveLength(1);
+    expect(fake.server.requests[0]!.headers.authorization).toBe(`Bearer ${API_KEY}`);
     const body = bodyOf(0);
     expect(body.model).toBe(FAKE_LLM_MODEL);
     expect(body.response_format.type).toBe("json_schema");
@@ -120,11 +94,11 @@ describe("LlmIntakeInterpreter", () => {
   });
 
   it("repairs a schema-violating reading once, feeding back the problems", async () => {
-    server.setScenario("invalid_then_valid");
+    fake.server.setScenario("invalid_then_valid");
     expect(await interpreter().interpret(specialRequests.micCloudLab, rules, signal())).toEqual(
       MODEL_READING,
     );
-    expect(server.requests).toHaveLength(2);
+    expect(fake.server.requests).toHaveLength(2);
     const repair = bodyOf(1).messages[3]!.content;
     expect(repair).toContain("- experiment_type: must be one of");
     expect(repair).toContain("- parameters.replicates:");
@@ -132,15 +106,15 @@ describe("LlmIntakeInterpreter", () => {
   });
 
   it("fails with llm_invalid_output when the repaired reading still violates the schema", async () => {
-    server.setScenario("always_invalid");
+    fake.server.setScenario("always_invalid");
     const error = await llmError(interpreter().interpret(specialRequests.micCloudLab, rules, signal()));
     expect(error.code).toBe("llm_invalid_output");
     expect(error.message).toContain("experiment_type: must be one of");
-    expect(server.requests).toHaveLength(2);
+    expect(fake.server.requests).toHaveLength(2);
   });
 
   it("does not accept a reading of another experiment type than the intake states", async () => {
-    server.setScenario("valid", { reply: { ...MODEL_READING, experiment_type: "CUSTOM" } });
+    fake.server.setScenario("valid", { reply: { ...MODEL_READING, experiment_type: "CUSTOM" } });
     const error = await llmError(interpreter().interpret(specialRequests.micCloudLab, rules, signal()));
     expect(error.code).toBe("llm_invalid_output");
     expect(error.message).toContain("the intake states MIC_MBC_ASSAY");
@@ -150,27 +124,27 @@ describe("LlmIntakeInterpreter", () => {
   });
 
   it("retries a 500 as configured, then fails with llm_unavailable", async () => {
-    server.setScenario("server_error");
+    fake.server.setScenario("server_error");
     const error = await llmError(interpreter().interpret(specialRequests.micCloudLab, rules, signal()));
     expect(error.code).toBe("llm_unavailable");
     expect(error.message).toContain("HTTP 500");
-    expect(server.requests).toHaveLength(2);
-    expect(sleeps).toEqual([250]);
+    expect(fake.server.requests).toHaveLength(2);
+    expect(fake.sleeps).toEqual([250]);
   });
 
   it("reports a server that hangs past the timeout as timeout, without retrying", async () => {
-    server.setScenario("hang");
+    fake.server.setScenario("hang");
     const error = await llmError(
       interpreter({ timeoutMs: 200 }).interpret(specialRequests.micCloudLab, rules, signal()),
     );
     expect(error.code).toBe("timeout");
     expect(error.message).toContain("200 ms");
-    expect(server.requests).toHaveLength(1);
+    expect(fake.server.requests).toHaveLength(1);
   });
 
   it("names its own settings when the server refuses the request", async () => {
     const error = await llmError(
-      interpreter({ baseUrl: `${server.url}/nowhere` }).interpret(
+      interpreter({ baseUrl: `${fake.server.url}/nowhere` }).interpret(
         specialRequests.micCloudLab,
         rules,
         signal(),
@@ -180,7 +154,7 @@ describe("LlmIntakeInterpreter", () => {
   });
 
   it("stops with the caller's reason when the caller gives up", async () => {
-    server.setScenario("hang");
+    fake.server.setScenario("hang");
     const controller = new AbortController();
     const reason = new Error("interpret deadline passed");
     const interpreting = interpreter({ timeoutMs: 10_000 }).interpret(
@@ -188,7 +162,7 @@ describe("LlmIntakeInterpreter", () => {
       rules,
       controller.signal,
     );
-    await vi.waitFor(() => expect(server.requests).toHaveLength(1));
+    await vi.waitFor(() => expect(fake.server.requests).toHaveLength(1));
     controller.abort(reason);
     await expect(interpreting).rejects.toBe(reason);
   });
@@ -199,7 +173,7 @@ describe("LlmIntakeInterpreter", () => {
     it.each(["always_invalid", "server_error", "hang"] as const)(
       "keeps the key, the intake and upstream bodies out of the %s error",
       async (scenario) => {
-        server.setScenario(scenario);
+        fake.server.setScenario(scenario);
         const error = await llmError(interpreter({ timeoutMs: 300 }).interpret(hostile, rules, signal()));
         const text = `${error.message} ${String(error.stack)}`;
         expect(text).not.toContain(API_KEY);
@@ -216,7 +190,7 @@ describe("LlmIntakeInterpreter", () => {
 
     it("sends no key when none is configured", async () => {
       await interpreter({ apiKey: undefined }).interpret(specialRequests.micCloudLab, rules, signal());
-      expect(server.requests[0]!.headers.authorization).toBe("Bearer no-key-configured");
+      expect(fake.server.requests[0]!.headers.authorization).toBe("Bearer no-key-configured");
     });
   });
 });

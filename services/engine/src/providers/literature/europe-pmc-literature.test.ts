@@ -1,42 +1,31 @@
 import { createServer } from "node:net";
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { EngineProviderError } from "../../domain/generation.js";
-import { FAKE_DOIS, type FakeLiteratureServer, startFakeLiteratureServer } from "@petri/fixtures/engine";
+import { FAKE_DOIS, startFakeLiteratureServer } from "@petri/fixtures/engine";
+import { rejectionOf, useFakeServer } from "@petri/fixtures/fake-server-tests";
 import { EuropePmcLiterature, type EuropePmcLiteratureOptions } from "./europe-pmc-literature.js";
 
 const CONTACT = "engine-tests@example.org";
 const CHECKED_AT = new Date("2026-01-02T03:04:05.000Z");
 const TERMS = "PT-0001 placeholder organism";
 
-let server: FakeLiteratureServer;
-let sleeps: number[];
+const fake = useFakeServer(startFakeLiteratureServer, "mixed");
 const providers: EuropePmcLiterature[] = [];
-
-beforeAll(async () => {
-  server = await startFakeLiteratureServer();
-});
+// Registered after the fake server's hooks, so it runs before the server closes.
 afterAll(async () => {
   await Promise.all(providers.map((provider) => provider.close()));
-  await server.close();
-});
-beforeEach(() => {
-  server.requests.length = 0;
-  server.setScenario("mixed");
-  sleeps = [];
 });
 
 function literature(overrides: Partial<EuropePmcLiteratureOptions> = {}) {
   const provider = new EuropePmcLiterature({
-    europePmcBaseUrl: server.europePmcBaseUrl,
-    doiBaseUrl: server.doiBaseUrl,
-    crossrefBaseUrl: server.crossrefBaseUrl,
+    europePmcBaseUrl: fake.server.europePmcBaseUrl,
+    doiBaseUrl: fake.server.doiBaseUrl,
+    crossrefBaseUrl: fake.server.crossrefBaseUrl,
     contactEmail: CONTACT,
     // Generous for answers on a loaded machine; the hang test shortens it.
     timeoutMs: 2000,
     maxRetries: 2,
-    sleep: async (ms) => {
-      sleeps.push(ms);
-    },
+    sleep: fake.sleep,
     now: () => CHECKED_AT,
     ...overrides,
   });
@@ -45,16 +34,10 @@ function literature(overrides: Partial<EuropePmcLiteratureOptions> = {}) {
 }
 
 const options = (limit = 5, signal = new AbortController().signal) => ({ limit, signal });
-const requestsTo = (prefix: string) => server.requests.filter((request) => request.path.startsWith(prefix));
+const requestsTo = (prefix: string) =>
+  fake.server.requests.filter((request) => request.path.startsWith(prefix));
 
-async function providerError(promise: Promise<unknown>): Promise<EngineProviderError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(EngineProviderError);
-  return error as EngineProviderError;
-}
+const providerError = (promise: Promise<unknown>) => rejectionOf(promise, EngineProviderError);
 
 describe("EuropePmcLiterature", () => {
   it("returns only the hits whose DOI resolves and whose registered title matches, in rank order", async () => {
@@ -109,7 +92,7 @@ describe("EuropePmcLiterature", () => {
     await literature().findSources(`  ${TERMS}  `, options(2));
     const [search] = requestsTo("/europepmc/search");
     expect(search!.query).toEqual({ query: TERMS, format: "json", resultType: "lite", pageSize: "6" });
-    for (const request of server.requests)
+    for (const request of fake.server.requests)
       expect(request.headers["user-agent"]).toContain(`mailto:${CONTACT}`);
   });
 
@@ -130,7 +113,7 @@ describe("EuropePmcLiterature", () => {
   });
 
   it("rejects every DOI as crossref_unavailable when Crossref fails, and returns no source", async () => {
-    server.setScenario("crossref_error");
+    fake.server.setScenario("crossref_error");
     const { sources, rejected } = await literature().findSources(TERMS, options());
     expect(sources).toEqual([]);
     expect(rejected.filter((item) => item.reason === "crossref_unavailable").map((item) => item.doi)).toEqual(
@@ -139,23 +122,23 @@ describe("EuropePmcLiterature", () => {
   });
 
   it("retries a Europe PMC 429 as configured, waiting as retry-after asks, then reports literature_rate_limited", async () => {
-    server.setScenario("europepmc_rate_limited", { retryAfter: "1" });
+    fake.server.setScenario("europepmc_rate_limited", { retryAfter: "1" });
     const error = await providerError(literature().findSources(TERMS, options()));
     expect(error.code).toBe("literature_rate_limited");
     expect(requestsTo("/europepmc/search")).toHaveLength(3);
-    expect(sleeps).toEqual([1000, 1000]);
+    expect(fake.sleeps).toEqual([1000, 1000]);
     expect(requestsTo("/doi/")).toHaveLength(0);
   });
 
   it("gives up at once when Europe PMC asks to wait longer than the cap", async () => {
-    server.setScenario("europepmc_rate_limited", { retryAfter: "600" });
+    fake.server.setScenario("europepmc_rate_limited", { retryAfter: "600" });
     const error = await providerError(literature({ maxRetryDelayMs: 2000 }).findSources(TERMS, options()));
     expect(error.code).toBe("literature_rate_limited");
     expect(requestsTo("/europepmc/search")).toHaveLength(1);
   });
 
   it("reports a Europe PMC failure as literature_unavailable without its body", async () => {
-    server.setScenario("europepmc_error");
+    fake.server.setScenario("europepmc_error");
     const error = await providerError(literature().findSources(TERMS, options()));
     expect(error.code).toBe("literature_unavailable");
     expect(error.message).toContain("HTTP 500");
@@ -163,7 +146,7 @@ describe("EuropePmcLiterature", () => {
   });
 
   it("reports a Europe PMC that hangs past the timeout as timeout", async () => {
-    server.setScenario("europepmc_hang");
+    fake.server.setScenario("europepmc_hang");
     const error = await providerError(literature({ timeoutMs: 200 }).findSources(TERMS, options()));
     expect(error.code).toBe("timeout");
     expect(requestsTo("/europepmc/search")).toHaveLength(1);
@@ -174,11 +157,11 @@ describe("EuropePmcLiterature", () => {
     const unreachable = literature({ europePmcBaseUrl: `http://127.0.0.1:${port}/europepmc` });
     const error = await providerError(unreachable.findSources(TERMS, options()));
     expect(error.code).toBe("literature_unavailable");
-    expect(sleeps).toHaveLength(2);
+    expect(fake.sleeps).toHaveLength(2);
   });
 
   it("returns the first `limit` verified hits and stops starting verifications once it has them", async () => {
-    server.setScenario("many_verified");
+    fake.server.setScenario("many_verified");
     const { sources } = await literature().findSources(TERMS, options(2));
     expect(sources.map((source) => source.doi)).toEqual([
       "10.5555/petri-test.0101",
@@ -189,16 +172,16 @@ describe("EuropePmcLiterature", () => {
   });
 
   it("verifies at most `concurrency` DOIs at the same time", async () => {
-    server.setScenario("many_verified", { verificationDelayMs: 15 });
+    fake.server.setScenario("many_verified", { verificationDelayMs: 15 });
     const { sources } = await literature({ concurrency: 3 }).findSources(TERMS, options(8));
     expect(sources).toHaveLength(8);
-    expect(server.peakConcurrency).toBeLessThanOrEqual(3);
+    expect(fake.server.peakConcurrency).toBeLessThanOrEqual(3);
   });
 
   it("asks nothing for an empty query or a zero limit", async () => {
     expect(await literature().findSources("   ", options())).toEqual({ sources: [], rejected: [] });
     expect(await literature().findSources(TERMS, options(0))).toEqual({ sources: [], rejected: [] });
-    expect(server.requests).toHaveLength(0);
+    expect(fake.server.requests).toHaveLength(0);
   });
 
   it("refuses to start without a contact e-mail", () => {
@@ -212,21 +195,21 @@ describe("EuropePmcLiterature", () => {
       await expect(literature().findSources(TERMS, options(5, AbortSignal.abort(reason)))).rejects.toBe(
         reason,
       );
-      expect(server.requests).toHaveLength(0);
+      expect(fake.server.requests).toHaveLength(0);
     });
 
     it("stops the search in flight with the caller's reason", async () => {
-      server.setScenario("europepmc_hang");
+      fake.server.setScenario("europepmc_hang");
       const controller = new AbortController();
       const reason = new Error("run cancelled");
       const finding = literature({ timeoutMs: 10_000 }).findSources(TERMS, options(5, controller.signal));
-      await vi.waitFor(() => expect(server.requests).toHaveLength(1));
+      await vi.waitFor(() => expect(fake.server.requests).toHaveLength(1));
       controller.abort(reason);
       await expect(finding).rejects.toBe(reason);
     });
 
     it("stops the verifications in flight with the caller's reason", async () => {
-      server.setScenario("many_verified", { verificationDelayMs: 5_000 });
+      fake.server.setScenario("many_verified", { verificationDelayMs: 5_000 });
       const controller = new AbortController();
       const reason = new Error("run cancelled");
       const finding = literature({ timeoutMs: 10_000 }).findSources(TERMS, options(5, controller.signal));

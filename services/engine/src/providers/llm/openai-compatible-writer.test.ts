@@ -1,77 +1,47 @@
 import { inspect } from "node:util";
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { EngineProviderError } from "../../domain/generation.js";
 import {
   FAKE_LLM_MODEL,
   FAKE_LLM_VALID_REPLY,
   FAKE_UPSTREAM_BODY_MARKER,
   type FakeLlmScenario,
-  type FakeLlmServer,
+  chatBodyOf,
   startFakeLlmServer,
 } from "@petri/fixtures/engine";
+import { rejectionOf, useFakeServer } from "@petri/fixtures/fake-server-tests";
 import { FIXTURE_SOURCE, writerInput } from "../../../test/support/writer-input.js";
 import { OpenAiCompatibleWriter, type OpenAiCompatibleWriterOptions } from "./openai-compatible-writer.js";
 
 const API_KEY = "sk-petri-test-key-must-never-leak";
 
-let server: FakeLlmServer;
-let sleeps: number[];
-
-beforeAll(async () => {
-  server = await startFakeLlmServer();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => {
-  server.requests.length = 0;
-  server.setScenario("valid");
-  sleeps = [];
-});
+const fake = useFakeServer(startFakeLlmServer, "valid");
 
 function writer(overrides: Partial<OpenAiCompatibleWriterOptions> = {}) {
   return new OpenAiCompatibleWriter({
-    baseUrl: server.url,
+    baseUrl: fake.server.url,
     apiKey: API_KEY,
     model: FAKE_LLM_MODEL,
     // Generous for answers on a loaded machine; the hang tests shorten it.
     timeoutMs: 2000,
     maxRetries: 2,
-    sleep: async (ms) => {
-      sleeps.push(ms);
-    },
+    sleep: fake.sleep,
     ...overrides,
   });
 }
 
 const signal = () => new AbortController().signal;
 
-async function providerError(promise: Promise<unknown>): Promise<EngineProviderError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(EngineProviderError);
-  return error as EngineProviderError;
-}
+const providerError = (promise: Promise<unknown>) => rejectionOf(promise, EngineProviderError);
 
-interface ChatBody {
-  model: string;
-  temperature: number;
-  messages: { role: string; content: string }[];
-  response_format: {
-    type: string;
-    json_schema?: { name: string; strict: boolean; schema: { required: string[] } };
-  };
-}
-const bodyOf = (index: number) => server.requests[index]!.body as ChatBody;
+const bodyOf = (index: number) => chatBodyOf(fake.server, index);
 
 describe("OpenAiCompatibleWriter", () => {
   it("asks once at temperature 0 for structured output and returns the checked reply", async () => {
     const written = await writer().write(writerInput({ sources: [FIXTURE_SOURCE] }), signal());
     expect(written).toEqual(FAKE_LLM_VALID_REPLY);
-    expect(server.requests).toHaveLength(1);
-    const request = server.requests[0]!;
+    expect(fake.server.requests).toHaveLength(1);
+    const request = fake.server.requests[0]!;
     expect(request.path).toBe("/v1/chat/completions");
     expect(request.headers.authorization).toBe(`Bearer ${API_KEY}`);
     const body = bodyOf(0);
@@ -89,9 +59,9 @@ describe("OpenAiCompatibleWriter", () => {
   });
 
   it("repairs a schema-violating reply once, feeding back the problems", async () => {
-    server.setScenario("invalid_then_valid");
+    fake.server.setScenario("invalid_then_valid");
     expect(await writer().write(writerInput(), signal())).toEqual(FAKE_LLM_VALID_REPLY);
-    expect(server.requests).toHaveLength(2);
+    expect(fake.server.requests).toHaveLength(2);
     const repair = bodyOf(1).messages;
     expect(repair).toHaveLength(4);
     expect(repair[2]!.role).toBe("assistant");
@@ -100,83 +70,83 @@ describe("OpenAiCompatibleWriter", () => {
   });
 
   it("fails with llm_invalid_output when the repaired reply still violates the schema", async () => {
-    server.setScenario("always_invalid");
+    fake.server.setScenario("always_invalid");
     const error = await providerError(writer().write(writerInput(), signal()));
     expect(error.code).toBe("llm_invalid_output");
     expect(error.message).toContain("statement: must not be empty");
-    expect(server.requests).toHaveLength(2);
+    expect(fake.server.requests).toHaveLength(2);
   });
 
   it("holds the model to the sources it was given, and drops a null experiment type", async () => {
     const citing = { ...FAKE_LLM_VALID_REPLY, rationale: "As reported in [2]." };
-    server.setScenario("valid", { reply: citing });
+    fake.server.setScenario("valid", { reply: citing });
     const error = await providerError(writer().write(writerInput({ sources: [FIXTURE_SOURCE] }), signal()));
     expect(error.code).toBe("llm_invalid_output");
     expect(error.message).toContain("only sources [1] to [1] were given");
 
-    server.setScenario("valid", { reply: { ...FAKE_LLM_VALID_REPLY, experiment_type: null } });
+    fake.server.setScenario("valid", { reply: { ...FAKE_LLM_VALID_REPLY, experiment_type: null } });
     const { experiment_type: _type, ...text } = FAKE_LLM_VALID_REPLY;
     expect(await writer().write(writerInput(), signal())).toEqual(text);
   });
 
   it("fails with llm_invalid_output when the model answers prose twice", async () => {
-    server.setScenario("not_json");
+    fake.server.setScenario("not_json");
     const error = await providerError(writer().write(writerInput(), signal()));
     expect(error.code).toBe("llm_invalid_output");
-    expect(server.requests).toHaveLength(2);
+    expect(fake.server.requests).toHaveLength(2);
     expect(bodyOf(1).messages[3]!.content).toContain("not valid JSON");
   });
 
   it("reports a 429 after the retries as llm_rate_limited", async () => {
-    server.setScenario("rate_limited", { retryAfter: "1" });
+    fake.server.setScenario("rate_limited", { retryAfter: "1" });
     const error = await providerError(writer().write(writerInput(), signal()));
     expect(error.code).toBe("llm_rate_limited");
     expect(error.message).toContain("rate limiting the engine (HTTP 429)");
-    expect(server.requests).toHaveLength(3);
-    expect(sleeps).toEqual([1000, 1000]);
+    expect(fake.server.requests).toHaveLength(3);
+    expect(fake.sleeps).toEqual([1000, 1000]);
   });
 
   it("gives up at once when retry-after asks for longer than the cap", async () => {
-    server.setScenario("rate_limited", { retryAfter: "3600" });
+    fake.server.setScenario("rate_limited", { retryAfter: "3600" });
     const error = await providerError(writer({ maxRetryDelayMs: 5000 }).write(writerInput(), signal()));
     expect(error.code).toBe("llm_rate_limited");
     expect(error.message).toContain("longer than the engine waits");
-    expect(server.requests).toHaveLength(1);
-    expect(sleeps).toEqual([]);
+    expect(fake.server.requests).toHaveLength(1);
+    expect(fake.sleeps).toEqual([]);
   });
 
   it("reports a 500 after the retries as llm_unavailable", async () => {
-    server.setScenario("server_error");
+    fake.server.setScenario("server_error");
     const error = await providerError(writer({ maxRetries: 1 }).write(writerInput(), signal()));
     expect(error.code).toBe("llm_unavailable");
-    expect(server.requests).toHaveLength(2);
-    expect(sleeps).toEqual([250]);
+    expect(fake.server.requests).toHaveLength(2);
+    expect(fake.sleeps).toEqual([250]);
   });
 
   it("reports a server that hangs past the timeout as timeout, without retrying", async () => {
-    server.setScenario("hang");
+    fake.server.setScenario("hang");
     const error = await providerError(writer({ timeoutMs: 200 }).write(writerInput(), signal()));
     expect(error.code).toBe("timeout");
     expect(error.message).toContain("200 ms");
-    expect(server.requests).toHaveLength(1);
+    expect(fake.server.requests).toHaveLength(1);
   });
 
   it("falls back to json_object when the server rejects json_schema, and remembers it", async () => {
-    server.setScenario("reject_json_schema");
+    fake.server.setScenario("reject_json_schema");
     const fallingBack = writer();
     expect(await fallingBack.write(writerInput(), signal())).toEqual(FAKE_LLM_VALID_REPLY);
-    expect(server.requests.map((_, index) => bodyOf(index).response_format.type)).toEqual([
+    expect(fake.server.requests.map((_, index) => bodyOf(index).response_format.type)).toEqual([
       "json_schema",
       "json_object",
     ]);
-    expect(sleeps).toEqual([]);
+    expect(fake.sleeps).toEqual([]);
     await fallingBack.write(writerInput(), signal());
     expect(bodyOf(2).response_format.type).toBe("json_object");
   });
 
   it("names the engine's settings when the server refuses the request", async () => {
     const error = await providerError(
-      writer({ baseUrl: `${server.url}/nowhere` }).write(writerInput(), signal()),
+      writer({ baseUrl: `${fake.server.url}/nowhere` }).write(writerInput(), signal()),
     );
     expect(error.code).toBe("llm_unavailable");
     expect(error.message).toContain("check PETRI_ENGINE_LLM_BASE_URL and PETRI_ENGINE_LLM_MODEL");
@@ -186,22 +156,22 @@ describe("OpenAiCompatibleWriter", () => {
     const error = await providerError(writer({ maxResponseBytes: 100 }).write(writerInput(), signal()));
     expect(error.code).toBe("llm_unavailable");
     expect(error.message).toContain("larger than the engine accepts");
-    expect(server.requests).toHaveLength(1);
+    expect(fake.server.requests).toHaveLength(1);
   });
 
   describe("abort", () => {
     it("sends nothing when the signal is already aborted", async () => {
       const reason = new Error("run cancelled");
       await expect(writer().write(writerInput(), AbortSignal.abort(reason))).rejects.toBe(reason);
-      expect(server.requests).toHaveLength(0);
+      expect(fake.server.requests).toHaveLength(0);
     });
 
     it("stops a request in flight with the caller's reason", async () => {
-      server.setScenario("hang");
+      fake.server.setScenario("hang");
       const controller = new AbortController();
       const reason = new Error("run cancelled");
       const writing = writer({ timeoutMs: 10_000 }).write(writerInput(), controller.signal);
-      await vi.waitFor(() => expect(server.requests).toHaveLength(1));
+      await vi.waitFor(() => expect(fake.server.requests).toHaveLength(1));
       controller.abort(reason);
       await expect(writing).rejects.toBe(reason);
     });
@@ -213,7 +183,7 @@ describe("OpenAiCompatibleWriter", () => {
     it.each(failing)(
       "keeps the key, the prompt and upstream bodies out of the %s error",
       async (scenario) => {
-        server.setScenario(scenario, { retryAfter: "0" });
+        fake.server.setScenario(scenario, { retryAfter: "0" });
         const input = writerInput({ query: "Secret-ish fixture query about PT-0001?" });
         const error = await providerError(writer({ maxRetries: 1, timeoutMs: 300 }).write(input, signal()));
         const text = `${error.message} ${String(error.stack)}`;
@@ -237,7 +207,7 @@ describe("OpenAiCompatibleWriter", () => {
       } finally {
         vi.unstubAllEnvs();
       }
-      expect(server.requests[0]!.headers.authorization).toBe("Bearer no-key-configured");
+      expect(fake.server.requests[0]!.headers.authorization).toBe("Bearer no-key-configured");
     });
   });
 });

@@ -5,7 +5,12 @@
  * prompt and reply schema, and reports the client's LlmErrors as EngineProviderErrors with the
  * same code, so a run fails with the provider's code.
  */
-import { LlmError, OpenAiCompatibleJsonClient, type Sleep, abortReason } from "@petri/llm";
+import {
+  LlmError,
+  OpenAiCompatibleJsonClient,
+  type OpenAiCompatibleJsonClientOptions,
+  abortReason,
+} from "@petri/llm";
 import { EXPERIMENT_TYPES } from "@petri/contracts/vocabulary";
 import {
   EngineProviderError,
@@ -16,19 +21,11 @@ import {
 import { buildPrompt } from "./prompt.js";
 import { REPLY_SCHEMA_NAME, replyJsonSchema, replySchema } from "./written-hypothesis.js";
 
-export interface OpenAiCompatibleWriterOptions {
-  /** e.g. "http://127.0.0.1:11434/v1" (the path up to /chat/completions). */
-  baseUrl: string;
-  apiKey?: string;
-  model: string;
-  /** Per request, from sending to the last byte of the reply. */
-  timeoutMs: number;
-  /** Retries after a 429, a 5xx or a connection failure (not after a timeout). */
-  maxRetries: number;
-  maxRetryDelayMs?: number;
-  maxResponseBytes?: number;
-  sleep?: Sleep;
-}
+/** The client's options, but for how its messages name the engine and its settings. */
+export type OpenAiCompatibleWriterOptions = Omit<
+  OpenAiCompatibleJsonClientOptions,
+  "callerName" | "settingsPrefix"
+>;
 
 export class OpenAiCompatibleWriter implements HypothesisWriter {
   readonly id: string;
