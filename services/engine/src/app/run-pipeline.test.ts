@@ -1,21 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { type GenerationRequest, type VerifiedSource, EngineProviderError } from "../domain/generation.js";
 import { type EngineProviders, RunFailure, runPipeline } from "./run-pipeline.js";
+import { NO_ENTITIES } from "../../test/support/writer-input.js";
 
 const REQUEST: GenerationRequest = {
   query: "MIC of drug X against E. coli",
   context: "",
   jobType: "hypothesis_generation",
-};
-const NO_ENTITIES = {
-  organisms: [],
-  compounds: [],
-  cell_lines: [],
-  genes: [],
-  enzymes: [],
-  plasmids: [],
-  concentrations: [],
-  durations: [],
 };
 const SOURCE: VerifiedSource = {
   title: "Synthetic fixture (Petri test data)",
@@ -126,22 +117,15 @@ describe("the generation pipeline", () => {
   });
 
   it("a literature_review without a literature provider fails; provider errors pass through", async () => {
-    await expect(
+    const reviewWithRulesOnly = () =>
       runPipeline(
         { ...REQUEST, jobType: "literature_review" },
         rulesOnly,
         report,
         new AbortController().signal,
-      ),
-    ).rejects.toMatchObject({ code: "literature_provider_unavailable" });
-    await expect(
-      runPipeline(
-        { ...REQUEST, jobType: "literature_review" },
-        rulesOnly,
-        report,
-        new AbortController().signal,
-      ),
-    ).rejects.toBeInstanceOf(RunFailure);
+      );
+    await expect(reviewWithRulesOnly()).rejects.toMatchObject({ code: "literature_provider_unavailable" });
+    await expect(reviewWithRulesOnly()).rejects.toBeInstanceOf(RunFailure);
     const failing: EngineProviders = {
       ...rulesOnly,
       writer: {

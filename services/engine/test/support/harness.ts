@@ -23,6 +23,7 @@ import type { EngineRunLimits } from "../../src/config.js";
 import type { EngineDb } from "../../src/db/schema.js";
 import type { GenerationRequest } from "../../src/domain/generation.js";
 import { type EngineHostedService, createEngineService } from "../../src/service.js";
+import { NO_ENTITIES } from "./writer-input.js";
 
 export type { Engine };
 
@@ -47,16 +48,7 @@ export function cannedRules(request: GenerationRequest): RulesResult {
     },
     intake_draft: { experiment_type: request.experimentType ?? "MIC_MBC_ASSAY", hypothesis: {} },
     reasoning_trace: [{ step: 1, action: "rule:test", summary: "a canned rule fired" }],
-    entities: {
-      organisms: [],
-      compounds: [],
-      cell_lines: [],
-      genes: [],
-      enzymes: [],
-      plasmids: [],
-      concentrations: [],
-      durations: [],
-    },
+    entities: NO_ENTITIES,
     notes: [],
     engine: "offline-rules@test",
     searchTerms: request.query,
