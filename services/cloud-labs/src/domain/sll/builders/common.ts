@@ -66,6 +66,11 @@ export class StepList {
     this.steps.push(step);
   }
 
+  /** Names a sample the lab supplies (a model sample) for the steps that use it. */
+  labelSample(label: string, sampleName: string, comment?: string): void {
+    this.add("LabelSample", { Label: label, Sample: sampleModel(sampleName) }, comment);
+  }
+
   finish(name: string, fn: SllFunction): SllProtocolBody {
     return {
       format: SLL_FORMAT,

@@ -15,16 +15,7 @@ import {
   doseResponseLayout,
   stampTenfoldSeries,
 } from "./dose-response-layout.js";
-import {
-  addRead,
-  celsius,
-  microliters,
-  minutes,
-  plain,
-  requireSome,
-  sampleModel,
-  StepList,
-} from "./common.js";
+import { addRead, celsius, microliters, minutes, plain, requireSome, StepList } from "./common.js";
 
 export function enzymeProtocol(plan: EnzymePlan): SllProtocolBody {
   requireSome(plan.inhibitor.concentrations_um.length, "inhibitor.concentrations_um");
@@ -50,30 +41,26 @@ export function enzymeProtocol(plan: EnzymePlan): SllProtocolBody {
 function labelEnzymeSamples(plan: EnzymePlan, list: StepList): void {
   const top = plan.inhibitor.concentrations_um[0] ?? 0;
   list.add("LabelContainer", { Label: "dilution plate", Container: plateModel("deep-well-96") });
-  list.add(
-    "LabelSample",
-    { Label: "assay buffer", Sample: sampleModel(`${plan.enzyme} assay buffer`) },
+  list.labelSample(
+    "assay buffer",
+    `${plan.enzyme} assay buffer`,
     "the enzyme's assay buffer, chosen by the lab (the plan names none)",
   );
-  list.add(
-    "LabelSample",
-    { Label: "enzyme", Sample: sampleModel(plan.enzyme) },
-    "working solution at 2.5x its final concentration in assay buffer",
-  );
-  list.add(
-    "LabelSample",
-    { Label: "substrate", Sample: sampleModel(plan.substrate) },
+  list.labelSample("enzyme", plan.enzyme, "working solution at 2.5x its final concentration in assay buffer");
+  list.labelSample(
+    "substrate",
+    plan.substrate,
     "working solution at 2x its final concentration in assay buffer",
   );
-  list.add(
-    "LabelSample",
-    { Label: "inhibitor stock", Sample: sampleModel(plan.inhibitor.name) },
+  list.labelSample(
+    "inhibitor stock",
+    plan.inhibitor.name,
     `10x working stock in assay buffer: ${plain(10 * top)} uM (top final ${plain(top)} uM)`,
   );
   if (plan.positive_control !== null) {
-    list.add(
-      "LabelSample",
-      { Label: "positive control", Sample: sampleModel(plan.positive_control) },
+    list.labelSample(
+      "positive control",
+      plan.positive_control,
       "reference inhibitor (100% inhibition): 10x in assay buffer at a fully inhibiting concentration chosen by the lab",
     );
   }

@@ -29,7 +29,6 @@ import {
   organismName,
   plain,
   requireSome,
-  sampleModel,
   StepList,
 } from "./common.js";
 
@@ -103,16 +102,16 @@ function labelGrowthSamples(plan: GrowthPlan, list: StepList, plates: readonly s
           `${s.variable} = ${typeof s.value === "number" ? plain(s.value) : s.value}${s.unit ? ` ${s.unit}` : ""}`,
       )
       .join(", ");
-    list.add(
-      "LabelSample",
-      { Label: mediumLabel(k + 1), Sample: sampleModel(`${plan.medium}, ${condition.label}`) },
+    list.labelSample(
+      mediumLabel(k + 1),
+      `${plan.medium}, ${condition.label}`,
       `${plan.medium} with ${settings || condition.label}, final in-well values: the lab prepares it so they hold after the inoculum is added`,
     );
   });
   for (let b = 1; b <= biological; b++) {
-    list.add(
-      "LabelSample",
-      { Label: `inoculum ${b}`, Sample: sampleModel(organismName(plan.organism)) },
+    list.labelSample(
+      `inoculum ${b}`,
+      organismName(plan.organism),
       `independent culture ${b}; starting density set by the lab`,
     );
   }

@@ -20,7 +20,6 @@ import {
   organismName,
   plain,
   requireSome,
-  sampleModel,
   StepList,
 } from "./common.js";
 
@@ -121,27 +120,27 @@ function labelMicSamples(plan: MicPlan, list: StepList, plates: readonly string[
       Container: plateModel(readPlateRole(plan.plate_format, plan.detection_method)),
     });
   }
-  list.add("LabelSample", { Label: "medium", Sample: sampleModel(plan.medium) });
+  list.labelSample("medium", plan.medium);
   plan.compounds.forEach((compound, c) => {
     const top = compound.concentrations_ug_ml[0] ?? 0;
-    list.add(
-      "LabelSample",
-      { Label: stockLabel(c + 1), Sample: sampleModel(compound.name) },
+    list.labelSample(
+      stockLabel(c + 1),
+      compound.name,
       `2x working stock in medium: ${plain(2 * top)} ug/mL, twice the top final concentration of ${plain(top)} ug/mL`,
     );
   });
   if (plan.positive_control !== null && qcConcentrations.length > 0) {
-    list.add(
-      "LabelSample",
-      { Label: stockLabel("qc"), Sample: sampleModel(plan.positive_control) },
+    list.labelSample(
+      stockLabel("qc"),
+      plan.positive_control,
       "QC series: the reference drug as a 2x working stock in medium, diluted like compound 1; the lab sets its top concentration to span the QC range",
     );
   }
   plan.organisms.forEach((organism, o) => {
     for (let b = 1; b <= biological; b++) {
-      list.add(
-        "LabelSample",
-        { Label: inoculumLabel(o + 1, b), Sample: sampleModel(organismName(organism)) },
+      list.labelSample(
+        inoculumLabel(o + 1, b),
+        organismName(organism),
         `independent culture ${b}: inoculum at ${plain(2 * plan.inoculum_cfu_ml)} CFU/mL (2x the final ${plain(plan.inoculum_cfu_ml)} CFU/mL), prepared from a 0.5 McFarland suspension and used within 15-30 min`,
       );
     }

@@ -8,16 +8,7 @@ import type { ContainerRole } from "../catalog.js";
 import { plateModel } from "../catalog.js";
 import { GEOMETRY, packBlocks, plateCount, usableWells } from "../layout.js";
 import type { SllProtocolBody, SllWell } from "../types.js";
-import {
-  at,
-  microliters,
-  minutes,
-  plain,
-  requireSome,
-  sampleModel,
-  sampleObject,
-  StepList,
-} from "./common.js";
+import { at, microliters, minutes, plain, requireSome, sampleObject, StepList } from "./common.js";
 
 /** [Petri default] per reaction. */
 export const SANGER_TEMPLATE_UL = 10;
@@ -55,9 +46,9 @@ export function sangerProtocol(plan: SangerPlan): SllProtocolBody {
     );
   }
   plan.primers.forEach((primer, p) => {
-    list.add(
-      "LabelSample",
-      { Label: `primer ${p + 1}`, Sample: sampleModel(primer.name) },
+    list.labelSample(
+      `primer ${p + 1}`,
+      primer.name,
       primer.sequence === null ? "sequence not given" : `sequence 5'-${primer.sequence}-3'`,
     );
   });

@@ -26,7 +26,6 @@ import {
   percent,
   plain,
   requireSome,
-  sampleModel,
   seconds,
   StepList,
 } from "./common.js";
@@ -68,34 +67,34 @@ function labelViabilitySamples(plan: ViabilityPlan, list: StepList): void {
   const scale = volumeScale(plan.plate_format);
   const top = plan.compound.concentrations_um[0] ?? 0;
   list.add("LabelContainer", { Label: "dilution plate", Container: plateModel("deep-well-96") });
-  list.add(
-    "LabelSample",
-    { Label: "medium", Sample: sampleModel(`${plan.cell_line} culture medium`) },
+  list.labelSample(
+    "medium",
+    `${plan.cell_line} culture medium`,
     "the lab's standard culture medium for the cell line",
   );
-  list.add(
-    "LabelSample",
-    { Label: "cells", Sample: sampleModel(plan.cell_line) },
+  list.labelSample(
+    "cells",
+    plan.cell_line,
     `cell suspension at ${plain(plan.seeding_density_cells_per_well)} cells per ${plain(90 * scale)} uL`,
   );
-  list.add(
-    "LabelSample",
-    { Label: "compound stock", Sample: sampleModel(plan.compound.name) },
+  list.labelSample(
+    "compound stock",
+    plan.compound.name,
     `10x working stock in vehicle medium: ${plain(10 * top)} uM (top final ${plain(top)} uM)`,
   );
-  list.add(
-    "LabelSample",
-    { Label: "vehicle medium", Sample: sampleModel(`${plan.solvent} in ${plan.cell_line} culture medium`) },
+  list.labelSample(
+    "vehicle medium",
+    `${plan.solvent} in ${plan.cell_line} culture medium`,
     "medium holding the solvent at the stock's fraction, so every well gets the same solvent concentration",
   );
   if (plan.positive_control !== null) {
-    list.add(
-      "LabelSample",
-      { Label: "positive control", Sample: sampleModel(plan.positive_control) },
+    list.labelSample(
+      "positive control",
+      plan.positive_control,
       "kill control (100% effect): 10x in vehicle medium at a fully cytotoxic concentration chosen by the lab",
     );
   }
-  list.add("LabelSample", { Label: "assay reagent", Sample: sampleModel(REAGENTS[plan.assay_type]) });
+  list.labelSample("assay reagent", REAGENTS[plan.assay_type]);
 }
 
 /** The edge moat, cells into test and control wells, medium into blanks, then attachment. */

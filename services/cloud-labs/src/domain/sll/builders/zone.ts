@@ -8,7 +8,7 @@
 import type { ZonePlan } from "../../plan.js";
 import { plateModel } from "../catalog.js";
 import type { SllProtocolBody } from "../types.js";
-import { celsius, hours, organismName, plain, requireSome, sampleModel, StepList } from "./common.js";
+import { celsius, hours, organismName, plain, requireSome, StepList } from "./common.js";
 
 export function zoneProtocol(plan: ZonePlan): SllProtocolBody {
   requireSome(plan.organisms.length, "organisms");
@@ -34,31 +34,27 @@ export function zoneProtocol(plan: ZonePlan): SllProtocolBody {
       });
     }
   });
-  list.add(
-    "LabelSample",
-    { Label: "agar medium", Sample: sampleModel(plan.medium) },
-    "poured about 4 mm deep in every plate",
-  );
+  list.labelSample("agar medium", plan.medium, "poured about 4 mm deep in every plate");
   plan.organisms.forEach((organism, o) => {
     for (let b = 1; b <= biological; b++) {
-      list.add(
-        "LabelSample",
-        { Label: `organism ${o + 1} inoculum ${b}`, Sample: sampleModel(organismName(organism)) },
+      list.labelSample(
+        `organism ${o + 1} inoculum ${b}`,
+        organismName(organism),
         `independent culture ${b}: 0.5 McFarland suspension, swabbed as a lawn`,
       );
     }
   });
   plan.agents.forEach((agent, a) => {
-    list.add(
-      "LabelSample",
-      { Label: `agent ${a + 1}`, Sample: sampleModel(agent.name) },
+    list.labelSample(
+      `agent ${a + 1}`,
+      agent.name,
       `disks of ${plain(plan.disk_diameter_mm)} mm loaded with ${agent.disk_loading_ug.map(plain).join(", ")} ug`,
     );
   });
   if (plan.positive_control !== null) {
-    list.add(
-      "LabelSample",
-      { Label: "reference agent", Sample: sampleModel(plan.positive_control) },
+    list.labelSample(
+      "reference agent",
+      plan.positive_control,
       "reference disk (positive control) on every plate",
     );
   }
