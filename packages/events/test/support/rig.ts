@@ -106,28 +106,35 @@ export const natsPgRig: RigFactory = {
   },
 };
 
+/** The in-process bus on `database`; closing it also drops `pg`, the test database under it. */
+async function inProcessRig(name: string, database: Database, pg?: TestDatabase): Promise<Rig> {
+  const buses: InProcessEventBus[] = [];
+  const newBus = async () => {
+    const bus = await InProcessEventBus.create({ db: database, clock: systemClock, logger, pollMs: 200 });
+    buses.push(bus);
+    return bus;
+  };
+  const bus = await newBus();
+  return {
+    name,
+    database,
+    bus,
+    newBus,
+    ...(pg ? { pgUrl: pg.url } : {}),
+    async close() {
+      for (const b of buses) await b.close();
+      await database.destroy();
+      await pg?.drop();
+    },
+  };
+}
+
 export const inProcessPgliteRig: RigFactory = {
   name: "in-process bus + PGlite",
   kind: "in-process",
   async create() {
     const database = await createDatabase({ driver: "pglite", dataDir: "memory://" });
-    const buses: InProcessEventBus[] = [];
-    const newBus = async () => {
-      const bus = await InProcessEventBus.create({ db: database, clock: systemClock, logger, pollMs: 200 });
-      buses.push(bus);
-      return bus;
-    };
-    const bus = await newBus();
-    return {
-      name: "in-process+pglite",
-      database,
-      bus,
-      newBus,
-      async close() {
-        for (const b of buses) await b.close();
-        await database.destroy();
-      },
-    };
+    return inProcessRig("in-process+pglite", database);
   },
 };
 
@@ -138,25 +145,7 @@ export const inProcessPgRig: RigFactory = {
   async create() {
     const pg: TestDatabase = await createTestDatabase();
     const database = await createDatabase({ driver: "pg", url: pg.url, poolMax: 8 });
-    const buses: InProcessEventBus[] = [];
-    const newBus = async () => {
-      const bus = await InProcessEventBus.create({ db: database, clock: systemClock, logger, pollMs: 200 });
-      buses.push(bus);
-      return bus;
-    };
-    const bus = await newBus();
-    return {
-      name: "in-process+pg",
-      database,
-      bus,
-      newBus,
-      pgUrl: pg.url,
-      async close() {
-        for (const b of buses) await b.close();
-        await database.destroy();
-        await pg.drop();
-      },
-    };
+    return inProcessRig("in-process+pg", database, pg);
   },
 };
 
