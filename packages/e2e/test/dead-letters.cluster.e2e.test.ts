@@ -9,11 +9,8 @@ import { FAILPOINT } from "@petri/service-kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { staffClient } from "./experiments.scenarios.js";
 import { eventually, newUnverifiedOperator, verificationRecord } from "./marketplace.scenarios.js";
+import { CONSUMER, SLOW_POLL, operatorRoleGranted } from "./dead-letters.scenarios.js";
 import { STAFF, clusterInfraReady, startClusterHost } from "./support/hosts.js";
-
-const CONSUMER = "identity-operator-roles";
-/** Five deliveries with backoff take a while: a staff request a second stays under 100 a minute. */
-const SLOW_POLL = { intervalMs: 1_000, timeoutMs: 90_000 };
 
 describe.skipIf(!(await clusterInfraReady()))(
   "staff dead letters, cluster mode",
@@ -63,14 +60,7 @@ describe.skipIf(!(await clusterInfraReady()))(
         expect(replayed.status, replayed.text).toBe(200);
         expect(replayed.body).toMatchObject({ outcome: "applied", dead_letter: { status: "replayed" } });
       }
-      await eventually(
-        "the operator role",
-        async () => {
-          const me = await lab.call("GET", "/auth/me");
-          return me.body?.account?.role === "operator" ? true : undefined;
-        },
-        SLOW_POLL,
-      );
+      await operatorRoleGranted(lab);
       expect((await staff.call("GET", listPath)).body.dead_letters).toEqual([]);
       const again = await staff.call("POST", `/admin/dead-letters/${pending[0]!.dead_letter_id}/replay`);
       expect(again.body.outcome).toBe("already_replayed");

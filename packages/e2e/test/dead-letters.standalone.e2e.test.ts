@@ -8,11 +8,9 @@ import { FAILPOINT, Failpoints } from "@petri/service-kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ExperimentsTarget, staffClient } from "./experiments.scenarios.js";
 import { eventually, newUnverifiedOperator, verificationRecord } from "./marketplace.scenarios.js";
+import { CONSUMER, SLOW_POLL, operatorRoleGranted } from "./dead-letters.scenarios.js";
 import { STAFF, startStandaloneHost } from "./support/hosts.js";
 
-const CONSUMER = "identity-operator-roles";
-/** Five deliveries with backoff take a while: a staff request a second stays under 100 a minute. */
-const SLOW_POLL = { intervalMs: 1_000, timeoutMs: 90_000 };
 const FAILS = `${FAILPOINT.consumerHandlerFails}:${CONSUMER}`;
 
 describe("staff dead letters, standalone mode", { timeout: 180_000 }, () => {
@@ -86,14 +84,7 @@ describe("staff dead letters, standalone mode", { timeout: 180_000 }, () => {
         replayed_by: expect.any(String),
       });
     }
-    await eventually(
-      "the operator role",
-      async () => {
-        const me = await lab.call("GET", "/auth/me");
-        return me.body?.account?.role === "operator" ? true : undefined;
-      },
-      SLOW_POLL,
-    );
+    await operatorRoleGranted(lab);
     expect((await staff.call("GET", listPath)).body.dead_letters).toEqual([]);
     const withReplayed = await staff.call("GET", `${listPath}&include_replayed=true`);
     expect(withReplayed.body.dead_letters.map((d: { status: string }) => d.status)).toContain("replayed");
