@@ -166,13 +166,11 @@ export function errorResponses(options: ErrorResponseOptions) {
 }
 
 /**
- * The errors of an authenticated operation on one resource its path names: its parameters are
- * validated (422) and an id it does not know, or does not show the caller, is 404 (`notFound`).
+ * The errors of an authenticated operation that looks up one resource by the id in its path:
+ * its parameters are validated (422), and an id it does not know, or does not show the caller,
+ * is 404 (`notFound`).
  */
-export function resourceErrorResponses(
-  notFound: string,
-  options: Pick<ErrorResponseOptions, "body" | "extra"> = {},
-) {
+export function lookupErrors(notFound: string, options: Pick<ErrorResponseOptions, "body" | "extra"> = {}) {
   return errorResponses({ authenticated: true, parameters: true, notFound, ...options });
 }
 

@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { authenticatedAccess } from "../../lib/access.js";
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from "../../lib/catalog.js";
-import { errorResponses, jsonBody, jsonResponse, resourceErrorResponses } from "../../lib/openapi.js";
+import { errorResponses, jsonBody, jsonResponse, lookupErrors } from "../../lib/openapi.js";
 import { queryInt } from "../../lib/query.js";
 import { ApiKeySchema } from "../auth/auth.routes.js";
 
@@ -85,6 +85,6 @@ export const revokeApiKey = createRoute({
   request: { params: ApiKeyIdParamsSchema },
   responses: {
     200: jsonResponse("The revoked key", z.object({ api_key: ApiKeySchema }).openapi("RevokedApiKey")),
-    ...resourceErrorResponses("No such key of yours (not_found)"),
+    ...lookupErrors("No such key of yours (not_found)"),
   },
 });

@@ -2,13 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { EXPERIMENT_TYPES } from "@petri/contracts/vocabulary";
 import { authenticatedAccess } from "../../lib/access.js";
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, SUPPORTED_BSL_LEVELS } from "../../lib/catalog.js";
-import {
-  errorResponses,
-  jsonBody,
-  jsonResponse,
-  resourceErrorResponses,
-  responseHeaders,
-} from "../../lib/openapi.js";
+import { errorResponses, jsonBody, jsonResponse, lookupErrors, responseHeaders } from "../../lib/openapi.js";
 import { queryInt } from "../../lib/query.js";
 import { dateTime } from "../../lib/schema-shapes.js";
 
@@ -189,7 +183,7 @@ export const getProvider = createRoute({
   request: { params: ProviderIdParams },
   responses: {
     200: jsonResponse("The provider", ProviderSchema),
-    ...resourceErrorResponses(NOT_FOUND_PROVIDER),
+    ...lookupErrors(NOT_FOUND_PROVIDER),
   },
 });
 
@@ -304,7 +298,7 @@ export const translateExperiment = createRoute({
       "The protocol and the submission",
       TranslationSchema.extend({ submission: SubmissionSchema }).openapi("CloudLabExperimentTranslation"),
     ),
-    ...resourceErrorResponses("No such experiment of yours, or no such provider (not_found)", {
+    ...lookupErrors("No such experiment of yours, or no such provider (not_found)", {
       body: true,
       extra: { 422: UNTRANSLATABLE },
     }),
@@ -348,7 +342,7 @@ export const getSubmission = createRoute({
   request: { params: SubmissionIdParams },
   responses: {
     200: jsonResponse("The submission", SubmissionSchema),
-    ...resourceErrorResponses(NOT_FOUND_SUBMISSION),
+    ...lookupErrors(NOT_FOUND_SUBMISSION),
   },
 });
 
@@ -362,7 +356,7 @@ export const cancelSubmission = createRoute({
   request: { params: SubmissionIdParams },
   responses: {
     200: jsonResponse("The cancelled submission", SubmissionSchema),
-    ...resourceErrorResponses(NOT_FOUND_SUBMISSION, {
+    ...lookupErrors(NOT_FOUND_SUBMISSION, {
       extra: { 409: "Already completed, failed or cancelled (invalid_state)" },
     }),
   },
@@ -382,6 +376,6 @@ export const getSubmissionRawData = createRoute({
       headers: responseHeaders(),
       content: { "text/csv": { schema: z.string() } },
     },
-    ...resourceErrorResponses("No such completed sandbox submission of yours (not_found)"),
+    ...lookupErrors("No such completed sandbox submission of yours (not_found)"),
   },
 });

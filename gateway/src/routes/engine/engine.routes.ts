@@ -2,13 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { EXPERIMENT_TYPES } from "@petri/contracts/vocabulary";
 import { authenticatedAccess } from "../../lib/access.js";
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from "../../lib/catalog.js";
-import {
-  errorResponses,
-  jsonBody,
-  jsonResponse,
-  resourceErrorResponses,
-  responseHeaders,
-} from "../../lib/openapi.js";
+import { errorResponses, jsonBody, jsonResponse, lookupErrors, responseHeaders } from "../../lib/openapi.js";
 import { queryInt } from "../../lib/query.js";
 import { dateTime } from "../../lib/schema-shapes.js";
 
@@ -273,7 +267,7 @@ export const getRun = createRoute({
   request: { params: RunIdParamsSchema },
   responses: {
     200: jsonResponse("The run", EngineRunSchema),
-    ...resourceErrorResponses(NOT_FOUND),
+    ...lookupErrors(NOT_FOUND),
   },
 });
 
@@ -290,7 +284,7 @@ export const editDraft = createRoute({
   },
   responses: {
     200: jsonResponse("The run with edited_hypothesis", EngineRunSchema),
-    ...resourceErrorResponses(NOT_FOUND, {
+    ...lookupErrors(NOT_FOUND, {
       body: true,
       extra: { 409: "The run is not COMPLETED (invalid_state)" },
     }),

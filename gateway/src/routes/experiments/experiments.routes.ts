@@ -1,13 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import { authenticatedAccess } from "../../lib/access.js";
 import { ExperimentRequestSchema } from "../../lib/experiment-request.js";
-import {
-  errorResponses,
-  jsonBody,
-  jsonResponse,
-  resourceErrorResponses,
-  responseHeaders,
-} from "../../lib/openapi.js";
+import { errorResponses, jsonBody, jsonResponse, lookupErrors, responseHeaders } from "../../lib/openapi.js";
 import {
   ExperimentSubmissionSchema,
   ExperimentSchema,
@@ -77,7 +71,7 @@ export const submitDraft = createRoute({
   request: { params: ExperimentIdParamsSchema },
   responses: {
     200: jsonResponse("The submitted experiment", ExperimentSubmissionSchema),
-    ...resourceErrorResponses(NOT_FOUND, {
+    ...lookupErrors(NOT_FOUND, {
       extra: {
         403: "Not the requester of this experiment (forbidden), or rejected for safety (safety_rejected, with details.safety_flags)",
         409: `Not a draft: ${INVALID_STATE}`,
@@ -111,7 +105,7 @@ export const getExperiment = createRoute({
   request: { params: ExperimentIdParamsSchema },
   responses: {
     200: jsonResponse("The experiment", ExperimentSchema),
-    ...resourceErrorResponses(NOT_FOUND),
+    ...lookupErrors(NOT_FOUND),
   },
 });
 
@@ -127,7 +121,7 @@ export const updateExperiment = createRoute({
   request: { params: ExperimentIdParamsSchema, body: jsonBody(UpdateExperimentBodySchema) },
   responses: {
     200: jsonResponse("The updated experiment", ExperimentSchema),
-    ...resourceErrorResponses(NOT_FOUND, {
+    ...lookupErrors(NOT_FOUND, {
       body: true,
       extra: {
         403: "Not the requester of this experiment (forbidden)",
@@ -150,7 +144,7 @@ export const cancelExperiment = createRoute({
   request: { params: ExperimentIdParamsSchema, body: jsonBody(CancelExperimentBodySchema) },
   responses: {
     200: jsonResponse("The cancellation and its refund", CancelledExperimentSchema),
-    ...resourceErrorResponses(NOT_FOUND, {
+    ...lookupErrors(NOT_FOUND, {
       body: true,
       extra: { 403: "Not the requester of this experiment (forbidden)", 409: INVALID_STATE },
     }),
@@ -167,7 +161,7 @@ export const acceptProtocolProposal = createRoute({
   request: { params: ExperimentIdParamsSchema },
   responses: {
     200: jsonResponse("The experiment, now open", ExperimentSchema),
-    ...resourceErrorResponses(NOT_FOUND, {
+    ...lookupErrors(NOT_FOUND, {
       extra: {
         403: "Not the requester of this experiment (forbidden)",
         409: `No proposal awaits a decision (no_pending_proposal), not a design request, or ${INVALID_STATE}`,
@@ -186,7 +180,7 @@ export const requestProtocolChanges = createRoute({
   request: { params: ExperimentIdParamsSchema, body: jsonBody(RequestProtocolChangesBodySchema) },
   responses: {
     200: jsonResponse("The experiment with the proposal marked changes_requested", ExperimentSchema),
-    ...resourceErrorResponses(NOT_FOUND, {
+    ...lookupErrors(NOT_FOUND, {
       body: true,
       extra: {
         403: "Not the requester of this experiment (forbidden)",

@@ -8,7 +8,7 @@ import {
   jsonBody,
   jsonResponse,
   optionalJsonBody,
-  resourceErrorResponses,
+  lookupErrors,
   responseHeaders,
 } from "../../lib/openapi.js";
 import { ExperimentSchema } from "../experiments/experiments.schemas.js";
@@ -164,7 +164,7 @@ export const getHypothesis = createRoute({
   request: { params: HypothesisIdParamsSchema },
   responses: {
     200: jsonResponse("The hypothesis", HypothesisSchema),
-    ...resourceErrorResponses(NOT_FOUND),
+    ...lookupErrors(NOT_FOUND),
   },
 });
 
@@ -183,7 +183,7 @@ export const updateHypothesis = createRoute({
   },
   responses: {
     200: jsonResponse("The hypothesis after the change", HypothesisSchema),
-    ...resourceErrorResponses(NOT_FOUND, { body: true, extra: { 409: INVALID_STATE } }),
+    ...lookupErrors(NOT_FOUND, { body: true, extra: { 409: INVALID_STATE } }),
   },
 });
 
@@ -199,7 +199,7 @@ export const archiveHypothesis = createRoute({
   request: { params: HypothesisIdParamsSchema },
   responses: {
     200: jsonResponse("The hypothesis is archived", ArchivedHypothesisSchema),
-    ...resourceErrorResponses(NOT_FOUND),
+    ...lookupErrors(NOT_FOUND),
   },
 });
 
@@ -253,7 +253,7 @@ export const hypothesisToExperiment = createRoute({
       },
       content: { "application/json": { schema: ExperimentSchema } },
     },
-    ...resourceErrorResponses(NOT_FOUND, {
+    ...lookupErrors(NOT_FOUND, {
       body: true,
       extra: {
         403: "Rejected for safety (safety_rejected, with details.safety_flags), as POST /experiments",

@@ -2,7 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { authenticatedAccess } from "../../lib/access.js";
 import { OPERATION_BODY_LIMITS } from "../../lib/body-limit.js";
 import { ISSUE_SEVERITIES, TURNAROUND_PRIORITIES } from "@petri/contracts/vocabulary";
-import { errorResponses, jsonBody, jsonResponse, resourceErrorResponses } from "../../lib/openapi.js";
+import { errorResponses, jsonBody, jsonResponse, lookupErrors } from "../../lib/openapi.js";
 import { cursorPageQuery } from "../../lib/pagination.js";
 import {
   ExperimentIdParamsSchema,
@@ -168,7 +168,7 @@ export const claimJob = createRoute({
   },
   responses: {
     200: jsonResponse("The claim", ClaimSchema),
-    ...resourceErrorResponses(NOT_FOUND, {
+    ...lookupErrors(NOT_FOUND, {
       body: true,
       extra: {
         403: "Your lab is not eligible for this job: not active, or a hard filter fails (forbidden, with details naming the failed filters)",
@@ -190,7 +190,7 @@ export const startJob = createRoute({
   request: { params: ExperimentIdParamsSchema },
   responses: {
     200: jsonResponse("The job, now in progress", StartedSchema),
-    ...resourceErrorResponses(NOT_FOUND, { extra: { 403: FORBIDDEN, 409: INVALID_STATE } }),
+    ...lookupErrors(NOT_FOUND, { extra: { 403: FORBIDDEN, 409: INVALID_STATE } }),
   },
 });
 
@@ -208,7 +208,7 @@ export const reportIssue = createRoute({
   },
   responses: {
     201: jsonResponse("The reported issue", ReportedIssueSchema),
-    ...resourceErrorResponses(NOT_FOUND, {
+    ...lookupErrors(NOT_FOUND, {
       body: true,
       extra: {
         403: FORBIDDEN,
@@ -237,7 +237,7 @@ export const submitResults = createRoute({
   },
   responses: {
     200: jsonResponse("The submission", SubmittedResultsSchema),
-    ...resourceErrorResponses(NOT_FOUND, {
+    ...lookupErrors(NOT_FOUND, {
       body: true,
       extra: {
         403: FORBIDDEN,

@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { authenticatedAccess } from "../../lib/access.js";
-import { jsonResponse, resourceErrorResponses } from "../../lib/openapi.js";
+import { jsonResponse, lookupErrors } from "../../lib/openapi.js";
 import { ExperimentIdParamsSchema } from "../experiments/experiments.schemas.js";
 
 const usd = (description: string) =>
@@ -69,7 +69,7 @@ export const getExperimentPayment = createRoute({
   request: { params: ExperimentIdParamsSchema },
   responses: {
     200: jsonResponse("The escrow summary", ExperimentPaymentSchema),
-    ...resourceErrorResponses(
+    ...lookupErrors(
       "No such experiment of yours, or nothing posted for it yet (not_found); another account's experiment is 404 too",
     ),
   },

@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { authenticatedAccess } from "../../lib/access.js";
 import { DISPUTE_REASONS } from "@petri/contracts/vocabulary";
-import { jsonBody, jsonResponse, optionalJsonBody, resourceErrorResponses } from "../../lib/openapi.js";
+import { jsonBody, jsonResponse, optionalJsonBody, lookupErrors } from "../../lib/openapi.js";
 import { ResultsRecordSchema } from "../../lib/results-model.js";
 import { ExperimentIdParamsSchema, ExperimentStatusSchema } from "../experiments/experiments.schemas.js";
 
@@ -69,7 +69,7 @@ export const getResults = createRoute({
   request: { params: ExperimentIdParamsSchema },
   responses: {
     200: jsonResponse("The results record", ResultsRecordSchema),
-    ...resourceErrorResponses(NOT_FOUND, { extra: { 409: `No results yet: ${INVALID_STATE}` } }),
+    ...lookupErrors(NOT_FOUND, { extra: { 409: `No results yet: ${INVALID_STATE}` } }),
   },
 });
 
@@ -87,7 +87,7 @@ export const approveResults = createRoute({
   },
   responses: {
     200: jsonResponse("The approval", ApprovedSchema),
-    ...resourceErrorResponses(NOT_FOUND, {
+    ...lookupErrors(NOT_FOUND, {
       body: true,
       extra: {
         403: "Not the requester of this experiment (forbidden)",
@@ -112,7 +112,7 @@ export const disputeResults = createRoute({
   },
   responses: {
     201: jsonResponse("The dispute", DisputeRaisedSchema),
-    ...resourceErrorResponses(NOT_FOUND, {
+    ...lookupErrors(NOT_FOUND, {
       body: true,
       extra: {
         403: "Not the requester of this experiment (forbidden)",

@@ -2,7 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { restrictedTo } from "../../lib/access.js";
 import { DISPUTE_OUTCOMES, DISPUTE_STATUSES } from "@petri/contracts/vocabulary";
 import { usdToCents } from "../../lib/money.js";
-import { errorResponses, jsonBody, jsonResponse, resourceErrorResponses } from "../../lib/openapi.js";
+import { errorResponses, jsonBody, jsonResponse, lookupErrors } from "../../lib/openapi.js";
 import { cursorPageQuery, includeTotalQuery } from "../../lib/pagination.js";
 import { ResultsRecordSchema } from "../../lib/results-model.js";
 import {
@@ -132,7 +132,7 @@ export const getDispute = createRoute({
   request: { params: DisputeIdParamsSchema },
   responses: {
     200: jsonResponse("Everything needed to resolve the dispute", DisputeReviewSchema),
-    ...resourceErrorResponses(NOT_FOUND),
+    ...lookupErrors(NOT_FOUND),
   },
 });
 
@@ -151,7 +151,7 @@ export const resolveDispute = createRoute({
   },
   responses: {
     200: jsonResponse("The resolved dispute and its experiment", ResolvedDisputeSchema),
-    ...resourceErrorResponses(NOT_FOUND, {
+    ...lookupErrors(NOT_FOUND, {
       body: true,
       extra: {
         409: "Already resolved (invalid_state, with details.status and details.allowed_from)",

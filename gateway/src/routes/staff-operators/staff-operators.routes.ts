@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { restrictedTo } from "../../lib/access.js";
 import { OPERATOR_STATUSES } from "@petri/contracts/vocabulary";
-import { errorResponses, jsonBody, jsonResponse, resourceErrorResponses } from "../../lib/openapi.js";
+import { errorResponses, jsonBody, jsonResponse, lookupErrors } from "../../lib/openapi.js";
 import { VerificationRecordSchema } from "../../lib/operator-profile.js";
 import { cursorPageQuery, includeTotalQuery } from "../../lib/pagination.js";
 import { OptionalTotalPaginationSchema } from "../experiments/experiments.schemas.js";
@@ -62,7 +62,7 @@ export const getOperator = createRoute({
   request: { params: OperatorIdParamsSchema },
   responses: {
     200: jsonResponse("The operator", OperatorSchema),
-    ...resourceErrorResponses(NOT_FOUND),
+    ...lookupErrors(NOT_FOUND),
   },
 });
 
@@ -78,7 +78,7 @@ export const verifyOperator = createRoute({
   request: { params: OperatorIdParamsSchema, body: jsonBody(VerificationRecordSchema) },
   responses: {
     200: jsonResponse("The operator with its verification", OperatorSchema),
-    ...resourceErrorResponses(NOT_FOUND, {
+    ...lookupErrors(NOT_FOUND, {
       body: true,
       extra: {
         409: INVALID_STATE,
@@ -98,7 +98,7 @@ export const rejectOperator = createRoute({
   request: { params: OperatorIdParamsSchema, body: jsonBody(OperatorStatusReasonBodySchema) },
   responses: {
     200: jsonResponse("The operator, rejected", OperatorSchema),
-    ...resourceErrorResponses(NOT_FOUND, { body: true, extra: { 409: INVALID_STATE } }),
+    ...lookupErrors(NOT_FOUND, { body: true, extra: { 409: INVALID_STATE } }),
   },
 });
 
@@ -112,7 +112,7 @@ export const suspendOperator = createRoute({
   request: { params: OperatorIdParamsSchema, body: jsonBody(OperatorStatusReasonBodySchema) },
   responses: {
     200: jsonResponse("The operator, suspended", OperatorSchema),
-    ...resourceErrorResponses(NOT_FOUND, { body: true, extra: { 409: INVALID_STATE } }),
+    ...lookupErrors(NOT_FOUND, { body: true, extra: { 409: INVALID_STATE } }),
   },
 });
 
@@ -126,6 +126,6 @@ export const reinstateOperator = createRoute({
   request: { params: OperatorIdParamsSchema },
   responses: {
     200: jsonResponse("The operator, reinstated", OperatorSchema),
-    ...resourceErrorResponses(NOT_FOUND, { extra: { 409: INVALID_STATE } }),
+    ...lookupErrors(NOT_FOUND, { extra: { 409: INVALID_STATE } }),
   },
 });

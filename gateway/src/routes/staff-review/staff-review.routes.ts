@@ -1,13 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { restrictedTo } from "../../lib/access.js";
 import { requestFieldDocumentation } from "../../lib/experiment-request.js";
-import {
-  errorResponses,
-  jsonBody,
-  jsonResponse,
-  optionalJsonBody,
-  resourceErrorResponses,
-} from "../../lib/openapi.js";
+import { errorResponses, jsonBody, jsonResponse, optionalJsonBody, lookupErrors } from "../../lib/openapi.js";
 import { cursorPageQuery, includeTotalQuery } from "../../lib/pagination.js";
 import {
   ExperimentIdParamsSchema,
@@ -87,7 +81,7 @@ export const approveReview = createRoute({
   },
   responses: {
     200: jsonResponse("The experiment, now open", ExperimentSchema),
-    ...resourceErrorResponses(NOT_FOUND, { body: true, extra: { 409: INVALID_STATE } }),
+    ...lookupErrors(NOT_FOUND, { body: true, extra: { 409: INVALID_STATE } }),
   },
 });
 
@@ -104,7 +98,7 @@ export const rejectReview = createRoute({
   },
   responses: {
     200: jsonResponse("The experiment, now cancelled", ExperimentSchema),
-    ...resourceErrorResponses(NOT_FOUND, { body: true, extra: { 409: INVALID_STATE } }),
+    ...lookupErrors(NOT_FOUND, { body: true, extra: { 409: INVALID_STATE } }),
   },
 });
 
@@ -123,7 +117,7 @@ export const proposeProtocol = createRoute({
   },
   responses: {
     200: jsonResponse("The experiment with the proposal", ExperimentSchema),
-    ...resourceErrorResponses(NOT_FOUND, {
+    ...lookupErrors(NOT_FOUND, {
       body: true,
       extra: {
         409: `Not a protocol design request (protocol_design_not_requested), or ${INVALID_STATE}`,
