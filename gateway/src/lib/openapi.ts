@@ -1,6 +1,6 @@
 /**
- * The OpenAPI 3.1 document: shared components (security schemes, headers), the standard
- * error responses every operation declares, and the document's top-level fields.
+ * The OpenAPI 3.1 document: shared components (security schemes, headers), JSON request bodies,
+ * the standard error responses every operation declares, and the document's top-level fields.
  */
 import type { OpenAPIHono, z } from "@hono/zod-openapi";
 import { AUTHENTICATED_SECURITY, SECURITY_SCHEMES } from "./access.js";
@@ -87,6 +87,15 @@ export function jsonResponse<S extends z.ZodType>(
   };
 }
 
+/** A JSON request body; an operation that may go without one takes an optionalJsonBody. */
+export function jsonBody<S extends z.ZodType>(schema: S) {
+  return { required: true, content: { "application/json": { schema } } };
+}
+
+export function optionalJsonBody<S extends z.ZodType>(schema: S) {
+  return { required: false, content: { "application/json": { schema } } };
+}
+
 function error(description: string, extra: HeaderName[] = [], options: ResponseOptions = {}) {
   return {
     description,
@@ -154,6 +163,15 @@ export function errorResponses(options: ErrorResponseOptions) {
     rate,
   );
   return responses;
+}
+
+/**
+ * The errors of an authenticated operation that looks up one resource by the id in its path:
+ * its parameters are validated (422), and an id it does not know, or does not show the caller,
+ * is 404 (`notFound`).
+ */
+export function lookupErrors(notFound: string, options: Pick<ErrorResponseOptions, "body" | "extra"> = {}) {
+  return errorResponses({ authenticated: true, parameters: true, notFound, ...options });
 }
 
 /**

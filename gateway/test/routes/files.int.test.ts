@@ -2,7 +2,8 @@ import { createHash } from "node:crypto";
 import { readFile, readdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { expect, it } from "vitest";
-import { SUBMISSION, resultsHelpers } from "../support/real-results.js";
+import { SUBMISSION } from "../support/lab-submission.js";
+import { resultsHelpers } from "../support/real-results.js";
 import { describeWithSharedAccounts } from "../support/real-services-shared.js";
 import { bodyOf, from } from "../support/requests.js";
 

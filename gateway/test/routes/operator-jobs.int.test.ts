@@ -3,21 +3,9 @@ import { describe, expect, it } from "vitest";
 import { marketplaceHelpers } from "../support/real-marketplace.js";
 import { describeOnRealServices, eventually } from "../support/real-services.js";
 import { bodyOf } from "../support/requests.js";
+import { SUBMISSION } from "../support/lab-submission.js";
 
 const CONFIRMED = { equipment_confirmation: true, authorization_confirmation: true };
-const RESULTS = {
-  hypothesis_supported: true,
-  confidence_level: "high",
-  summary: "MIC 4 ug/mL",
-  measurements: [{ metric: "MIC", value: 4, unit: "ug/mL", condition: "compound X" }],
-  statistics: { test_used: "t_test", p_value: 0.01 },
-  raw_data_uploads: [
-    { name: "plate1.csv", format: "CSV", content_base64: Buffer.from("a,b\n1,2\n").toString("base64") },
-  ],
-  documentation: { photos: [] },
-  notes: "all controls passed",
-};
-
 /** A MIC request with a budget to the cent and, when given, a hard deadline. */
 const micRequest = (budgetUsd: number, deadline?: string) => ({
   ...validRequests.MIC_MBC_ASSAY,
@@ -260,7 +248,7 @@ describeOnRealServices(
         const lab = await activeLab("Lab Submit");
         const id = await claimed(lab, true);
         await clock.advance(60_000);
-        const response = await call("POST", `/operator/jobs/${id}/submit`, RESULTS, lab.apiKey);
+        const response = await call("POST", `/operator/jobs/${id}/submit`, SUBMISSION, lab.apiKey);
         expect(response.status).toBe(200);
         expect(await bodyOf(response)).toEqual({
           experiment_id: id,
@@ -269,7 +257,10 @@ describeOnRealServices(
         });
         const results = await call("GET", `/experiments/${id}/results`, undefined, otherKey());
         expect(results.status).toBe(200);
-        expect(await bodyOf(results)).toMatchObject({ summary: RESULTS.summary, hypothesis_supported: true });
+        expect(await bodyOf(results)).toMatchObject({
+          summary: SUBMISSION.summary,
+          hypothesis_supported: true,
+        });
       });
     });
   },

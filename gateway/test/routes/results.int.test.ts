@@ -1,10 +1,11 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { CSV, SUBMISSION, resultsHelpers } from "../support/real-results.js";
+import { CSV, SUBMISSION } from "../support/lab-submission.js";
+import { resultsHelpers } from "../support/real-results.js";
 import { eventually } from "../support/real-services.js";
 import { describeWithSharedAccounts } from "../support/real-services-shared.js";
 import { bodyOf } from "../support/requests.js";
-import { resultsRecordJson } from "../support/results-record.js";
+import { resultsRecordJson, UNRESOLVED_DISPUTE } from "../support/results-record.js";
 
 /** How long the experiments service's signed file URLs stay valid (FILE_URL_TTL_SECONDS). */
 const URL_TTL_SECONDS = 900;
@@ -169,14 +170,9 @@ describeWithSharedAccounts(
           reason: "results_incorrect",
           description: "the positive control failed",
           evidence_urls: ["https://example.org/plate.png"],
-          status: "open",
+          ...UNRESOLVED_DISPUTE,
           raised_from: "pending_approval",
-          outcome: null,
-          requester_amount_usd: null,
-          operator_amount_usd: null,
-          resolution_note: null,
           created_at: clock.now().toISOString(),
-          resolved_at: null,
         });
       });
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { resultsHelpers } from "../support/real-results.js";
 import { describeWithSharedAccounts } from "../support/real-services-shared.js";
 import { bodyOf } from "../support/requests.js";
-import { evaluationJson } from "../support/results-record.js";
+import { evaluationJson, UNRESOLVED_DISPUTE } from "../support/results-record.js";
 
 describeWithSharedAccounts(
   "staff dispute routes on the real services",
@@ -61,14 +61,9 @@ describeWithSharedAccounts(
         reason: "results_incorrect",
         description: "the positive control failed",
         evidence_urls: [],
-        status: "open",
+        ...UNRESOLVED_DISPUTE,
         raised_from: "pending_approval",
-        outcome: null,
-        requester_amount_usd: null,
-        operator_amount_usd: null,
-        resolution_note: null,
         created_at: clock.now().toISOString(),
-        resolved_at: null,
         requester_account_id: account().accountId,
         operator_id: lab().operatorId,
         resolved_by: null,

@@ -1,7 +1,7 @@
 import { FakeClock } from "@petri/testkit";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { type SignedUp, realServicesAvailable, realServicesOfBlock } from "../support/real-services.js";
-import { WebhookReceiver, notificationsOf, webhookHelpers } from "../support/real-webhooks.js";
+import { notificationsOf, receiverOfBlock, webhookHelpers } from "../support/real-webhooks.js";
 import { bodyOf } from "../support/requests.js";
 
 const SOURCE = "198.51.100.190";
@@ -10,13 +10,7 @@ describe.skipIf(!(await realServicesAvailable()))(
   "staff notifications operations on the real services",
   () => {
     const clock = new FakeClock("2026-03-02T10:00:00.000Z");
-    let receiver: WebhookReceiver | undefined;
-    beforeAll(async () => {
-      receiver = await WebhookReceiver.start();
-    });
-    afterAll(async () => {
-      await receiver?.close();
-    });
+    const receiver = receiverOfBlock();
     // first and second: accounts whose deliveries were paused, in that order (each got the e-mail).
     const accounts: Record<"first" | "second", SignedUp | undefined> = {
       first: undefined,
@@ -28,13 +22,13 @@ describe.skipIf(!(await realServicesAvailable()))(
     const { running, call } = realServicesOfBlock({
       source: SOURCE,
       key: () => accounts.first!.apiKey,
-      start: () => ({ clock, services: receiver!.serviceSettings() }),
+      start: () => ({ clock, services: receiver().serviceSettings() }),
       prepare: async (petri) => {
-        receiver!.answer("/down", 500);
+        receiver().answer("/down", 500);
         for (const name of ["first", "second"] as const) {
           const account = await petri.signUp({ tier: "pro" });
           accounts[name] = account;
-          const delivery = await hooks.claimedDelivery(account.apiKey, `${receiver!.origin}/down`);
+          const delivery = await hooks.claimedDelivery(account.apiKey, `${receiver().origin}/down`);
           await hooks.failUntilPaused(account.apiKey, delivery.deliveryId);
           await notificationsOf(petri).dispatchMail();
           paused[name] = { ...delivery, at: clock.now().toISOString() };

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { type SignedUp, realServicesAvailable, realServicesOfBlock } from "../support/real-services.js";
-import { WebhookReceiver, notificationsOf, webhookHelpers } from "../support/real-webhooks.js";
+import { notificationsOf, receiverOfBlock, webhookHelpers } from "../support/real-webhooks.js";
 import { bodyOf } from "../support/requests.js";
 import { FakeClock } from "@petri/testkit";
 
@@ -8,13 +8,7 @@ const SOURCE = "198.51.100.185";
 
 describe.skipIf(!(await realServicesAvailable()))("the webhook delivery log on the real services", () => {
   const clock = new FakeClock("2026-03-02T10:00:00.000Z");
-  let receiver: WebhookReceiver | undefined;
-  beforeAll(async () => {
-    receiver = await WebhookReceiver.start();
-  });
-  afterAll(async () => {
-    await receiver?.close();
-  });
+  const receiver = receiverOfBlock();
   // owner: most tests; lister: the listing's two deliveries; other: someone else's; paused: the pause.
   const accounts: Record<"owner" | "lister" | "other" | "paused", SignedUp | undefined> = {
     owner: undefined,
@@ -28,14 +22,14 @@ describe.skipIf(!(await realServicesAvailable()))("the webhook delivery log on t
     key: () => key("owner"),
     // Experiments accepts any loopback URL, notifications delivers to 127.0.0.1 only: a URL
     // on 127.0.0.2 stands for one the policy refuses after the experiment was posted.
-    start: () => ({ clock, services: receiver!.serviceSettings({ experimentsAllow: "127.0.0.0/8" }) }),
+    start: () => ({ clock, services: receiver().serviceSettings({ experimentsAllow: "127.0.0.0/8" }) }),
     prepare: async (petri) => {
       for (const name of Object.keys(accounts) as Array<keyof typeof accounts>)
         accounts[name] = await petri.signUp({ tier: "pro" });
       await deliveriesToList();
     },
   });
-  const url = (path: string) => `${receiver!.origin}${path}`;
+  const url = (path: string) => `${receiver().origin}${path}`;
   const hooks = webhookHelpers({ petri: running, call, clock });
   const { claimedDelivery, deliveryOnceIt } = hooks;
   const asStaff = async (method: string, path: string) =>
@@ -47,7 +41,7 @@ describe.skipIf(!(await realServicesAvailable()))("the webhook delivery log on t
   let foreign: { experimentId: string; deliveryId: string } | undefined;
 
   async function deliveriesToList() {
-    receiver!.answer("/failing", 500);
+    receiver().answer("/failing", 500);
     const first = await claimedDelivery(key("lister"), url("/failing"));
     await deliveryOnceIt(key("lister"), first.deliveryId, (d) => d.attempt_count === 1, "the failure");
     failing = { ...first, failedAt: clock.now().toISOString() };
@@ -168,11 +162,11 @@ describe.skipIf(!(await realServicesAvailable()))("the webhook delivery log on t
 
   describe("GET /webhooks/deliveries/{delivery_id}", () => {
     it("gives the delivery with its attempts, oldest first", async () => {
-      receiver!.answer("/flaky", 500);
+      receiver().answer("/flaky", 500);
       const { experimentId, deliveryId } = await claimedDelivery(key("owner"), url("/flaky"));
       await deliveryOnceIt(key("owner"), deliveryId, (d) => d.attempt_count === 1, "attempt 1");
       const createdAt = clock.now().toISOString();
-      receiver!.answer("/flaky", "drop");
+      receiver().answer("/flaky", "drop");
       await clock.advance(60_000);
       await notificationsOf(running()).deliverDue();
       const delivery = await deliveryOnceIt(
@@ -222,7 +216,11 @@ describe.skipIf(!(await realServicesAvailable()))("the webhook delivery log on t
         ],
       });
       // Both attempts reached the receiver as the same webhook.
-      expect(receiver!.at("/flaky").map((r) => r.headers["webhook-id"])).toEqual([deliveryId, deliveryId]);
+      expect(
+        receiver()
+          .at("/flaky")
+          .map((r) => r.headers["webhook-id"]),
+      ).toEqual([deliveryId, deliveryId]);
     });
 
     it("shows a success as delivered, with no error and no next attempt", async () => {
@@ -276,14 +274,18 @@ describe.skipIf(!(await realServicesAvailable()))("the webhook delivery log on t
         "the replay",
       );
       expect(replayed.attempts[1]).toMatchObject({ number: 2, trigger: "replay", outcome: "succeeded" });
-      expect(receiver!.at("/replayed").map((r) => r.headers["webhook-id"])).toEqual([deliveryId, deliveryId]);
+      expect(
+        receiver()
+          .at("/replayed")
+          .map((r) => r.headers["webhook-id"]),
+      ).toEqual([deliveryId, deliveryId]);
     });
 
     it("is 409 webhook_delivery_in_flight while an attempt runs, and 409 invalid_state while paused", async () => {
-      receiver!.hold();
+      receiver().hold();
       try {
         const { deliveryId } = await claimedDelivery(key("owner"), url("/slow"));
-        await hooks.eventuallyReceived(receiver!, "/slow");
+        await hooks.eventuallyReceived(receiver(), "/slow");
         const inFlight = await call("POST", `/webhooks/deliveries/${deliveryId}/replay`);
         expect(inFlight.status).toBe(409);
         expect(await bodyOf(inFlight)).toEqual({
@@ -294,10 +296,10 @@ describe.skipIf(!(await realServicesAvailable()))("the webhook delivery log on t
           },
         });
       } finally {
-        receiver!.release();
+        receiver().release();
       }
 
-      receiver!.answer("/down", 500);
+      receiver().answer("/down", 500);
       const { deliveryId } = await claimedDelivery(key("paused"), url("/down"));
       await hooks.failUntilPaused(key("paused"), deliveryId);
       const paused = await call(

@@ -1,5 +1,6 @@
 import { expect, it } from "vitest";
 import { describeOnRealServices } from "../support/real-services.js";
+import { NOT_PAUSED } from "../support/real-webhooks.js";
 import { bodyOf } from "../support/requests.js";
 
 describeOnRealServices(
@@ -54,10 +55,7 @@ describeOnRealServices(
       const before = await call("GET", "/webhooks/settings");
       expect(before.status).toBe(200);
       expect(await bodyOf(before)).toEqual({
-        paused: false,
-        paused_at: null,
-        paused_by_delivery_id: null,
-        paused_deliveries: 0,
+        ...NOT_PAUSED,
         signing_secret: null,
       });
 
@@ -79,10 +77,7 @@ describeOnRealServices(
         const resumed = await call("POST", "/webhooks/resume");
         expect(resumed.status).toBe(200);
         expect(await bodyOf(resumed)).toEqual({
-          paused: false,
-          paused_at: null,
-          paused_by_delivery_id: null,
-          paused_deliveries: 0,
+          ...NOT_PAUSED,
           signing_secret: null,
           resumed_deliveries: 0,
         });

@@ -1,20 +1,14 @@
 import { FakeClock } from "@petri/testkit";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { type SignedUp, realServicesAvailable, realServicesOfBlock } from "../support/real-services.js";
-import { WebhookReceiver, webhookHelpers } from "../support/real-webhooks.js";
+import { NOT_PAUSED, receiverOfBlock, webhookHelpers } from "../support/real-webhooks.js";
 import { bodyOf } from "../support/requests.js";
 
 const SOURCE = "198.51.100.180";
 
 describe.skipIf(!(await realServicesAvailable()))("the webhook routes on the real services", () => {
   const clock = new FakeClock("2026-03-02T10:00:15.000Z");
-  let receiver: WebhookReceiver | undefined;
-  beforeAll(async () => {
-    receiver = await WebhookReceiver.start();
-  });
-  afterAll(async () => {
-    await receiver?.close();
-  });
+  const receiver = receiverOfBlock();
   // owner: most tests; limited: the test-call limit; pauser: the pause and resume.
   const accounts: Record<"owner" | "limited" | "pauser", SignedUp | undefined> = {
     owner: undefined,
@@ -25,13 +19,13 @@ describe.skipIf(!(await realServicesAvailable()))("the webhook routes on the rea
   const { running, call } = realServicesOfBlock({
     source: SOURCE,
     key: () => key("owner"),
-    start: () => ({ clock, gateway: { maxBodyBytes: 4096 }, services: receiver!.serviceSettings() }),
+    start: () => ({ clock, gateway: { maxBodyBytes: 4096 }, services: receiver().serviceSettings() }),
     prepare: async (petri) => {
       for (const name of Object.keys(accounts) as Array<keyof typeof accounts>)
         accounts[name] = await petri.signUp({ tier: "pro" });
     },
   });
-  const url = (path: string) => `${receiver!.origin}${path}`;
+  const url = (path: string) => `${receiver().origin}${path}`;
   const hooks = webhookHelpers({ petri: running, call, clock });
 
   describe("POST /webhooks/test", () => {
@@ -49,7 +43,7 @@ describe.skipIf(!(await realServicesAvailable()))("the webhook routes on the rea
         webhook_id: expect.stringMatching(/^msg_/),
         error: null,
       });
-      const [received] = receiver!.at("/test-ok");
+      const [received] = receiver().at("/test-ok");
       expect(received?.headers).toMatchObject({
         "webhook-id": body.webhook_id,
         "webhook-signature": expect.stringMatching(/^v1,/),
@@ -58,7 +52,7 @@ describe.skipIf(!(await realServicesAvailable()))("the webhook routes on the rea
     });
 
     it("reports a failing receiver as a 200 with success false (the test itself worked)", async () => {
-      receiver!.answer("/test-500", 500);
+      receiver().answer("/test-500", 500);
       const failed = await call("POST", "/webhooks/test", { url: url("/test-500"), event_type: "claimed" });
       expect(failed.status).toBe(200);
       expect(await bodyOf(failed)).toMatchObject({
@@ -67,7 +61,7 @@ describe.skipIf(!(await realServicesAvailable()))("the webhook routes on the rea
         error: "http_status",
       });
 
-      receiver!.answer("/test-drop", "drop");
+      receiver().answer("/test-drop", "drop");
       const dropped = await call("POST", "/webhooks/test", { url: url("/test-drop"), event_type: "claimed" });
       expect(dropped.status).toBe(200);
       expect(await bodyOf(dropped)).toMatchObject({
@@ -97,7 +91,7 @@ describe.skipIf(!(await realServicesAvailable()))("the webhook routes on the rea
       expect(missing.error.details.errors).toEqual([
         { field: "event_type", path: "event_type", code: "missing_required", message: "required" },
       ]);
-      expect(receiver!.at("/test-malformed")).toEqual([]);
+      expect(receiver().at("/test-malformed")).toEqual([]);
     });
 
     it("passes the service's URL refusal on as 422 invalid_webhook_url naming the field and the reason", async () => {
@@ -114,7 +108,7 @@ describe.skipIf(!(await realServicesAvailable()))("the webhook routes on the rea
           { field: "url", path: "url", code: reason, message: expect.any(String) },
         ]);
       }
-      expect(receiver!.at("/test-plain")).toEqual([]);
+      expect(receiver().at("/test-plain")).toEqual([]);
     });
 
     it("answers the service's per-account limit with 429 and a Retry-After until its window resets", async () => {
@@ -133,7 +127,7 @@ describe.skipIf(!(await realServicesAvailable()))("the webhook routes on the rea
       const reset = Math.floor(now / 60_000) * 60 + 60;
       // 10 a minute (docs/api.md), each of which reached the receiver.
       expect(body.error.details).toEqual({ limit: 10, reset });
-      expect(receiver!.at("/test-limit")).toHaveLength(10);
+      expect(receiver().at("/test-limit")).toHaveLength(10);
       expect(limited!.headers.get("retry-after")).toBe(String(reset - Math.floor(now / 1000)));
       // The account's own request window is not what ran out.
       expect(Number(limited!.headers.get("x-ratelimit-remaining"))).toBeGreaterThan(0);
@@ -148,7 +142,7 @@ describe.skipIf(!(await realServicesAvailable()))("the webhook routes on the rea
         event_type: "claimed",
       });
       expect(response.status).toBe(413);
-      expect(receiver!.received.filter((r) => r.path.startsWith("/test-large"))).toEqual([]);
+      expect(receiver().received.filter((r) => r.path.startsWith("/test-large"))).toEqual([]);
     });
   });
 
@@ -156,7 +150,7 @@ describe.skipIf(!(await realServicesAvailable()))("the webhook routes on the rea
 
   describe("POST /webhooks/resume", () => {
     it("lifts the pause, says how many held deliveries it queued, and is idempotent", async () => {
-      receiver!.answer("/down", 500);
+      receiver().answer("/down", 500);
       const failing = await hooks.claimedDelivery(key("pauser"), url("/down"));
       const other = await hooks.claimedDelivery(key("pauser"), url("/later"));
       await hooks.deliveryOnceIt(
@@ -182,14 +176,11 @@ describe.skipIf(!(await realServicesAvailable()))("the webhook routes on the rea
           .status;
       expect(await statusOf(held.deliveryId)).toBe("paused");
 
-      receiver!.answer("/down", 200);
+      receiver().answer("/down", 200);
       const resumed = await call("POST", "/webhooks/resume", undefined, key("pauser"));
       expect(resumed.status).toBe(200);
       expect(await bodyOf(resumed)).toEqual({
-        paused: false,
-        paused_at: null,
-        paused_by_delivery_id: null,
-        paused_deliveries: 0,
+        ...NOT_PAUSED,
         signing_secret: expect.anything(),
         resumed_deliveries: 2,
       });

@@ -10,7 +10,7 @@ import { rootCertificates } from "node:tls";
 import { validRequests } from "@petri/fixtures";
 import { AddressAllowlist } from "@petri/service-kit";
 import { loopbackCertificate } from "@petri/testkit";
-import { expect } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
 import { marketplaceHelpers } from "./real-marketplace.js";
 import { type RealServices, type RealServicesScope, eventually } from "./real-services.js";
 import { bodyOf } from "./requests.js";
@@ -105,6 +105,29 @@ export class WebhookReceiver {
     });
   }
 }
+
+/**
+ * A receiver for the enclosing describe block, started before its tests (before services
+ * declared after it, which trust it) and closed after them.
+ */
+export function receiverOfBlock(): () => WebhookReceiver {
+  let receiver: WebhookReceiver | undefined;
+  beforeAll(async () => {
+    receiver = await WebhookReceiver.start();
+  });
+  afterAll(async () => {
+    await receiver?.close();
+  });
+  return () => receiver!;
+}
+
+/** The pause fields of an account's webhook settings while its deliveries are not paused. */
+export const NOT_PAUSED = {
+  paused: false,
+  paused_at: null,
+  paused_by_delivery_id: null,
+  paused_deliveries: 0,
+};
 
 /** The notifications service of `petri`: its delivery worker and mail dispatcher, run on demand. */
 export function notificationsOf(petri: RealServices) {

@@ -117,3 +117,13 @@ export const evaluationJson: JsonObject = {
   },
   flags: [],
 };
+
+/** The fields of a dispute that staff have not resolved yet, in its REST JSON. */
+export const UNRESOLVED_DISPUTE = {
+  status: "open",
+  outcome: null,
+  requester_amount_usd: null,
+  operator_amount_usd: null,
+  resolution_note: null,
+  resolved_at: null,
+};

@@ -2,9 +2,9 @@ import type { RouteHandler } from "@hono/zod-openapi";
 import { asCaller } from "../../lib/clients.js";
 import type { GatewayEnv } from "../../lib/create-app.js";
 import { apiKeyJson } from "../../lib/identity-json.js";
-import type { createApiKey, listApiKeys, revokeApiKey } from "./api-keys.routes.js";
+import type * as routes from "./api-keys.routes.js";
 
-export const createApiKeyHandler: RouteHandler<typeof createApiKey, GatewayEnv> = async (c) => {
+export const createApiKeyHandler: RouteHandler<typeof routes.createApiKey, GatewayEnv> = async (c) => {
   const { name } = c.req.valid("json");
   const created = await c.get("runtime").clients.identity.createApiKey({ name }, asCaller());
   if (!created.apiKey || !created.secret) throw new Error("identity returned an incomplete API key");
@@ -12,7 +12,7 @@ export const createApiKeyHandler: RouteHandler<typeof createApiKey, GatewayEnv> 
   return c.json({ api_key: apiKeyJson(created.apiKey), api_key_secret: created.secret }, 201);
 };
 
-export const listApiKeysHandler: RouteHandler<typeof listApiKeys, GatewayEnv> = async (c) => {
+export const listApiKeysHandler: RouteHandler<typeof routes.listApiKeys, GatewayEnv> = async (c) => {
   const { limit, offset, include_revoked } = c.req.valid("query");
   const page = await c
     .get("runtime")
@@ -20,7 +20,7 @@ export const listApiKeysHandler: RouteHandler<typeof listApiKeys, GatewayEnv> = 
   return c.json({ api_keys: page.apiKeys.map(apiKeyJson), total: Number(page.total), limit, offset }, 200);
 };
 
-export const revokeApiKeyHandler: RouteHandler<typeof revokeApiKey, GatewayEnv> = async (c) => {
+export const revokeApiKeyHandler: RouteHandler<typeof routes.revokeApiKey, GatewayEnv> = async (c) => {
   const { api_key_id } = c.req.valid("param");
   const runtime = c.get("runtime");
   const { apiKey } = await runtime.clients.identity.revokeApiKey({ apiKeyId: api_key_id }, asCaller());

@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { authenticatedAccess } from "../../lib/access.js";
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from "../../lib/catalog.js";
-import { errorResponses, jsonResponse } from "../../lib/openapi.js";
+import { errorResponses, jsonBody, jsonResponse, lookupErrors } from "../../lib/openapi.js";
 import { queryInt } from "../../lib/query.js";
 import { ApiKeySchema } from "../auth/auth.routes.js";
 
@@ -52,7 +52,7 @@ export const createApiKey = createRoute({
   tags: ["API keys"],
   summary: "Create an API key for the caller; its secret is in this response only",
   ...authenticatedAccess,
-  request: { body: { required: true, content: { "application/json": { schema: CreateApiKeyBodySchema } } } },
+  request: { body: jsonBody(CreateApiKeyBodySchema) },
   responses: {
     201: jsonResponse("The key and its secret (shown once)", CreatedApiKeySchema, { secret: true }),
     ...errorResponses({ authenticated: true, body: true }),
@@ -85,10 +85,6 @@ export const revokeApiKey = createRoute({
   request: { params: ApiKeyIdParamsSchema },
   responses: {
     200: jsonResponse("The revoked key", z.object({ api_key: ApiKeySchema }).openapi("RevokedApiKey")),
-    ...errorResponses({
-      authenticated: true,
-      parameters: true,
-      notFound: "No such key of yours (not_found)",
-    }),
+    ...lookupErrors("No such key of yours (not_found)"),
   },
 });

@@ -8,9 +8,9 @@ import { loginCredential, passwordConfirmationCredential } from "../../lib/auth-
 import { blockedAuthentication, failedAuthentication } from "../../lib/guard.js";
 import { accountJson, apiKeyJson } from "../../lib/identity-json.js";
 import { ApiError, RespondWith } from "../../lib/problem.js";
-import type { changePassword, getMe, issueToken, register, revokeToken } from "./auth.routes.js";
+import type * as routes from "./auth.routes.js";
 
-export const registerHandler: RouteHandler<typeof register, GatewayEnv> = async (c) => {
+export const registerHandler: RouteHandler<typeof routes.register, GatewayEnv> = async (c) => {
   const runtime = c.get("runtime");
   if (!runtime.registrationOpen) {
     throw new ApiError(403, "registration_closed", "registration is closed");
@@ -31,7 +31,7 @@ export const registerHandler: RouteHandler<typeof register, GatewayEnv> = async 
   );
 };
 
-export const issueTokenHandler: RouteHandler<typeof issueToken, GatewayEnv> = async (c) => {
+export const issueTokenHandler: RouteHandler<typeof routes.issueToken, GatewayEnv> = async (c) => {
   const body = c.req.valid("json");
   const credential = loginCredential(body.email);
   // A locked (account, address) pair stays locked even for the right password.
@@ -53,7 +53,7 @@ export const issueTokenHandler: RouteHandler<typeof issueToken, GatewayEnv> = as
   );
 };
 
-export const getMeHandler: RouteHandler<typeof getMe, GatewayEnv> = async (c) =>
+export const getMeHandler: RouteHandler<typeof routes.getMe, GatewayEnv> = async (c) =>
   c.json(await c.get("runtime").accountViews.own(c.get("principal").accountId), 200);
 
 /**
@@ -61,7 +61,7 @@ export const getMeHandler: RouteHandler<typeof getMe, GatewayEnv> = async (c) =>
  * yet revoked) is passed to identity, which keeps and announces it; this gateway refuses it
  * at once, the others when the event reaches them.
  */
-export const revokeTokenHandler: RouteHandler<typeof revokeToken, GatewayEnv> = async (c) => {
+export const revokeTokenHandler: RouteHandler<typeof routes.revokeToken, GatewayEnv> = async (c) => {
   const runtime = c.get("runtime");
   const { token } = c.req.valid("json");
   let verified;
@@ -88,7 +88,7 @@ export const revokeTokenHandler: RouteHandler<typeof revokeToken, GatewayEnv> = 
   return c.json({}, 200);
 };
 
-export const changePasswordHandler: RouteHandler<typeof changePassword, GatewayEnv> = async (c) => {
+export const changePasswordHandler: RouteHandler<typeof routes.changePassword, GatewayEnv> = async (c) => {
   const body = c.req.valid("json");
   const credential = passwordConfirmationCredential(c.get("principal").accountId);
   const blocked = blockedAuthentication(c, credential);

@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { ROLES, TIERS } from "@petri/contracts/vocabulary";
 import { authenticatedAccess, publicAccess } from "../../lib/access.js";
-import { errorResponses, jsonResponse } from "../../lib/openapi.js";
+import { errorResponses, jsonBody, jsonResponse } from "../../lib/openapi.js";
 
 export const AccountSchema = z
   .object({
@@ -94,7 +94,7 @@ export const register = createRoute({
   tags: ["Auth"],
   summary: "Register a requester account and its first API key",
   ...publicAccess,
-  request: { body: { required: true, content: { "application/json": { schema: RegisterBodySchema } } } },
+  request: { body: jsonBody(RegisterBodySchema) },
   responses: {
     201: jsonResponse(
       "The account, its first API key, and the key's secret (shown once)",
@@ -123,7 +123,7 @@ export const issueToken = createRoute({
   description:
     "A wrong e-mail and a wrong password are answered alike (401). Failures count towards the address's failed-authentication limit.",
   ...publicAccess,
-  request: { body: { required: true, content: { "application/json": { schema: TokenBodySchema } } } },
+  request: { body: jsonBody(TokenBodySchema) },
   responses: {
     200: jsonResponse("An access token", TokenResponseSchema, { secret: true }),
     ...errorResponses({
@@ -171,7 +171,7 @@ export const revokeToken = createRoute({
   description:
     "Whoever holds an access token may end it: the token in the body is the credential. The answer is 200 whether the token was valid, already revoked, expired or unknown (RFC 7009, section 2.2), so the endpoint tells nothing about a token. A revoked token is refused by every gateway within 5 seconds (normally at once).",
   ...publicAccess,
-  request: { body: { required: true, content: { "application/json": { schema: RevokeTokenBodySchema } } } },
+  request: { body: jsonBody(RevokeTokenBodySchema) },
   responses: {
     200: jsonResponse("Done (or nothing to do)", RevokeTokenResponseSchema),
     ...errorResponses({ authenticated: false, body: true }),
@@ -199,7 +199,7 @@ export const changePassword = createRoute({
     "Needs the current password. Every access token of the account issued before stops working on every gateway within 5 seconds (normally at once), the one this request carried included; get a new one from POST /auth/token. API keys are separate credentials and stay valid until revoked. A wrong current password is 401 and counts towards the address's failed-authentication limit.",
   ...authenticatedAccess,
   request: {
-    body: { required: true, content: { "application/json": { schema: ChangePasswordBodySchema } } },
+    body: jsonBody(ChangePasswordBodySchema),
   },
   responses: {
     200: jsonResponse("The password was changed", ChangePasswordResponseSchema),

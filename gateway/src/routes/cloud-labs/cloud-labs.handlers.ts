@@ -10,29 +10,16 @@ import {
   translationJson,
   turnaroundJson,
 } from "../../lib/cloud-labs-json.js";
-import type {
-  InterpretationSchema,
-  cancelSubmission,
-  getProvider,
-  getSubmission,
-  getSubmissionRawData,
-  interpret,
-  listProviders,
-  listSubmissions,
-  listSupportedTypes,
-  translate,
-  translateExperiment,
-  validate,
-} from "./cloud-labs.routes.js";
+import type * as routes from "./cloud-labs.routes.js";
 
-export const listProvidersHandler: RouteHandler<typeof listProviders, GatewayEnv> = async (c) => {
+export const listProvidersHandler: RouteHandler<typeof routes.listProviders, GatewayEnv> = async (c) => {
   const { providers } = await callService(() =>
     c.get("runtime").clients.cloudlabs.listProviders({}, asCaller()),
   );
   return c.json({ providers: providers.map(providerSummaryJson) }, 200);
 };
 
-export const getProviderHandler: RouteHandler<typeof getProvider, GatewayEnv> = async (c) => {
+export const getProviderHandler: RouteHandler<typeof routes.getProvider, GatewayEnv> = async (c) => {
   const { provider_id } = c.req.valid("param");
   const { provider } = await callService(() =>
     c.get("runtime").clients.cloudlabs.getProvider({ providerId: provider_id }, asCaller()),
@@ -40,7 +27,9 @@ export const getProviderHandler: RouteHandler<typeof getProvider, GatewayEnv> = 
   return c.json(providerJson(provider), 200);
 };
 
-export const listSupportedTypesHandler: RouteHandler<typeof listSupportedTypes, GatewayEnv> = async (c) => {
+export const listSupportedTypesHandler: RouteHandler<typeof routes.listSupportedTypes, GatewayEnv> = async (
+  c,
+) => {
   const { supportedTypes } = await callService(() =>
     c.get("runtime").clients.cloudlabs.listSupportedTypes({}, asCaller()),
   );
@@ -56,7 +45,7 @@ export const listSupportedTypesHandler: RouteHandler<typeof listSupportedTypes, 
   );
 };
 
-export const interpretHandler: RouteHandler<typeof interpret, GatewayEnv> = async (c) => {
+export const interpretHandler: RouteHandler<typeof routes.interpret, GatewayEnv> = async (c) => {
   const body = c.req.valid("json");
   const answer = await callService(() =>
     c.get("runtime").clients.cloudlabs.interpretIntake(
@@ -67,14 +56,16 @@ export const interpretHandler: RouteHandler<typeof interpret, GatewayEnv> = asyn
   );
   return c.json(
     {
-      interpretation: interpretationJson(answer) as z.infer<typeof InterpretationSchema>["interpretation"],
+      interpretation: interpretationJson(answer) as z.infer<
+        typeof routes.InterpretationSchema
+      >["interpretation"],
       interpreter: answer.interpreter,
     },
     200,
   );
 };
 
-export const translateHandler: RouteHandler<typeof translate, GatewayEnv> = async (c) => {
+export const translateHandler: RouteHandler<typeof routes.translate, GatewayEnv> = async (c) => {
   const body = c.req.valid("json");
   const { translation } = await callService(() =>
     c
@@ -87,7 +78,7 @@ export const translateHandler: RouteHandler<typeof translate, GatewayEnv> = asyn
   return c.json(translationJson(translation), 200);
 };
 
-export const validateHandler: RouteHandler<typeof validate, GatewayEnv> = async (c) => {
+export const validateHandler: RouteHandler<typeof routes.validate, GatewayEnv> = async (c) => {
   const body = c.req.valid("json");
   const answer = await callService(() =>
     c
@@ -119,7 +110,9 @@ export const validateHandler: RouteHandler<typeof validate, GatewayEnv> = async 
 };
 
 /** One call: the cloudlabs service reads the experiment from its own view and decides who may. */
-export const translateExperimentHandler: RouteHandler<typeof translateExperiment, GatewayEnv> = async (c) => {
+export const translateExperimentHandler: RouteHandler<typeof routes.translateExperiment, GatewayEnv> = async (
+  c,
+) => {
   const { experiment_id } = c.req.valid("param");
   const { provider_id } = c.req.valid("json");
   const answer = await callService(() =>
@@ -135,7 +128,7 @@ export const translateExperimentHandler: RouteHandler<typeof translateExperiment
   return c.json({ ...translationJson(answer.translation), submission }, 201);
 };
 
-export const listSubmissionsHandler: RouteHandler<typeof listSubmissions, GatewayEnv> = async (c) => {
+export const listSubmissionsHandler: RouteHandler<typeof routes.listSubmissions, GatewayEnv> = async (c) => {
   const query = c.req.valid("query");
   const page = await callService(() =>
     c.get("runtime").clients.cloudlabs.listSubmissions(
@@ -160,7 +153,7 @@ export const listSubmissionsHandler: RouteHandler<typeof listSubmissions, Gatewa
   );
 };
 
-export const getSubmissionHandler: RouteHandler<typeof getSubmission, GatewayEnv> = async (c) => {
+export const getSubmissionHandler: RouteHandler<typeof routes.getSubmission, GatewayEnv> = async (c) => {
   const { submission_id } = c.req.valid("param");
   const { submission } = await callService(() =>
     c.get("runtime").clients.cloudlabs.getSubmission({ submissionId: submission_id }, asCaller()),
@@ -168,7 +161,9 @@ export const getSubmissionHandler: RouteHandler<typeof getSubmission, GatewayEnv
   return c.json(submissionJson(submission), 200);
 };
 
-export const cancelSubmissionHandler: RouteHandler<typeof cancelSubmission, GatewayEnv> = async (c) => {
+export const cancelSubmissionHandler: RouteHandler<typeof routes.cancelSubmission, GatewayEnv> = async (
+  c,
+) => {
   const { submission_id } = c.req.valid("param");
   const { submission } = await callService(() =>
     c.get("runtime").clients.cloudlabs.cancelSubmission({ submissionId: submission_id }, asCaller()),
@@ -176,9 +171,10 @@ export const cancelSubmissionHandler: RouteHandler<typeof cancelSubmission, Gate
   return c.json(submissionJson(submission), 200);
 };
 
-export const getSubmissionRawDataHandler: RouteHandler<typeof getSubmissionRawData, GatewayEnv> = async (
-  c,
-) => {
+export const getSubmissionRawDataHandler: RouteHandler<
+  typeof routes.getSubmissionRawData,
+  GatewayEnv
+> = async (c) => {
   const { submission_id } = c.req.valid("param");
   const raw = await callService(() =>
     c.get("runtime").clients.cloudlabs.getSubmissionRawData({ submissionId: submission_id }, asCaller()),

@@ -2,7 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { EXPERIMENT_TYPES } from "@petri/contracts/vocabulary";
 import { authenticatedAccess } from "../../lib/access.js";
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, SUPPORTED_BSL_LEVELS } from "../../lib/catalog.js";
-import { errorResponses, jsonResponse, responseHeaders } from "../../lib/openapi.js";
+import { errorResponses, jsonBody, jsonResponse, lookupErrors, responseHeaders } from "../../lib/openapi.js";
 import { queryInt } from "../../lib/query.js";
 import { dateTime } from "../../lib/schema-shapes.js";
 
@@ -183,7 +183,7 @@ export const getProvider = createRoute({
   request: { params: ProviderIdParams },
   responses: {
     200: jsonResponse("The provider", ProviderSchema),
-    ...errorResponses({ authenticated: true, parameters: true, notFound: NOT_FOUND_PROVIDER }),
+    ...lookupErrors(NOT_FOUND_PROVIDER),
   },
 });
 
@@ -223,7 +223,7 @@ export const interpret = createRoute({
   description:
     "Uses the configured language model when there is one, and the deterministic rules interpreter otherwise, so it always answers. notes says what was defaulted.",
   ...authenticatedAccess,
-  request: { body: { required: true, content: { "application/json": { schema: InterpretBodySchema } } } },
+  request: { body: jsonBody(InterpretBodySchema) },
   responses: {
     200: jsonResponse("The interpretation", InterpretationSchema),
     ...errorResponses({
@@ -242,7 +242,7 @@ export const translate = createRoute({
   tags: [TAG],
   summary: "Translate an intake into the provider's protocol (SLL or Autoprotocol), with cost and turnaround",
   ...authenticatedAccess,
-  request: { body: { required: true, content: { "application/json": { schema: IntakeBodySchema } } } },
+  request: { body: jsonBody(IntakeBodySchema) },
   responses: {
     200: jsonResponse("The protocol", TranslationSchema),
     ...errorResponses({
@@ -261,7 +261,7 @@ export const validate = createRoute({
   tags: [TAG],
   summary: "Whether the provider can run an intake: valid with warnings, cost and turnaround, or the errors",
   ...authenticatedAccess,
-  request: { body: { required: true, content: { "application/json": { schema: IntakeBodySchema } } } },
+  request: { body: jsonBody(IntakeBodySchema) },
   responses: {
     200: jsonResponse(
       "valid true with warnings and the estimate, or valid false with errors [{field, message}]",
@@ -298,11 +298,8 @@ export const translateExperiment = createRoute({
       "The protocol and the submission",
       TranslationSchema.extend({ submission: SubmissionSchema }).openapi("CloudLabExperimentTranslation"),
     ),
-    ...errorResponses({
-      authenticated: true,
+    ...lookupErrors("No such experiment of yours, or no such provider (not_found)", {
       body: true,
-      parameters: true,
-      notFound: "No such experiment of yours, or no such provider (not_found)",
       extra: { 422: UNTRANSLATABLE },
     }),
   },
@@ -345,7 +342,7 @@ export const getSubmission = createRoute({
   request: { params: SubmissionIdParams },
   responses: {
     200: jsonResponse("The submission", SubmissionSchema),
-    ...errorResponses({ authenticated: true, parameters: true, notFound: NOT_FOUND_SUBMISSION }),
+    ...lookupErrors(NOT_FOUND_SUBMISSION),
   },
 });
 
@@ -359,10 +356,7 @@ export const cancelSubmission = createRoute({
   request: { params: SubmissionIdParams },
   responses: {
     200: jsonResponse("The cancelled submission", SubmissionSchema),
-    ...errorResponses({
-      authenticated: true,
-      parameters: true,
-      notFound: NOT_FOUND_SUBMISSION,
+    ...lookupErrors(NOT_FOUND_SUBMISSION, {
       extra: { 409: "Already completed, failed or cancelled (invalid_state)" },
     }),
   },
@@ -382,10 +376,6 @@ export const getSubmissionRawData = createRoute({
       headers: responseHeaders(),
       content: { "text/csv": { schema: z.string() } },
     },
-    ...errorResponses({
-      authenticated: true,
-      parameters: true,
-      notFound: "No such completed sandbox submission of yours (not_found)",
-    }),
+    ...lookupErrors("No such completed sandbox submission of yours (not_found)"),
   },
 });

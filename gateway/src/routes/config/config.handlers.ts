@@ -22,9 +22,9 @@ import {
 import type { GatewayEnv } from "../../lib/create-app.js";
 import { PUBLISHED_TIERS } from "../../lib/identity-json.js";
 import { API_VERSION } from "../../lib/openapi.js";
-import type { getConfig } from "./config.routes.js";
+import type * as routes from "./config.routes.js";
 
-export const getConfigHandler: RouteHandler<typeof getConfig, GatewayEnv> = (c) => {
+export const getConfigHandler: RouteHandler<typeof routes.getConfig, GatewayEnv> = (c) => {
   const runtime = c.get("runtime");
   return c.json(
     {

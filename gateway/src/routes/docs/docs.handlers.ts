@@ -5,15 +5,7 @@ import type { RouteHandler } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { GatewayEnv } from "../../lib/create-app.js";
 import { ApiError } from "../../lib/problem.js";
-import {
-  REDOC_ASSETS,
-  SWAGGER_ASSETS,
-  type getOpenApiDocument,
-  type getRedoc,
-  type getRedocAsset,
-  type getSwaggerUi,
-  type getSwaggerUiAsset,
-} from "./docs.routes.js";
+import * as routes from "./docs.routes.js";
 
 const require = createRequire(import.meta.url);
 
@@ -115,20 +107,21 @@ function noSuchFile(): never {
 
 export function openApiDocumentHandler(
   getDocument: () => { openapi: string },
-): RouteHandler<typeof getOpenApiDocument, GatewayEnv> {
+): RouteHandler<typeof routes.getOpenApiDocument, GatewayEnv> {
   return (c) => {
     c.header("Cache-Control", "no-cache");
     return c.json(getDocument(), 200);
   };
 }
 
-export const swaggerUiHandler: RouteHandler<typeof getSwaggerUi, GatewayEnv> = (c) => page(c, SWAGGER_PAGE);
+export const swaggerUiHandler: RouteHandler<typeof routes.getSwaggerUi, GatewayEnv> = (c) =>
+  page(c, SWAGGER_PAGE);
 
-export const redocHandler: RouteHandler<typeof getRedoc, GatewayEnv> = (c) => page(c, REDOC_PAGE);
+export const redocHandler: RouteHandler<typeof routes.getRedoc, GatewayEnv> = (c) => page(c, REDOC_PAGE);
 
-export const swaggerUiAssetHandler: RouteHandler<typeof getSwaggerUiAsset, GatewayEnv> = (c) => {
+export const swaggerUiAssetHandler: RouteHandler<typeof routes.getSwaggerUiAsset, GatewayEnv> = (c) => {
   const { file } = c.req.valid("param");
-  if (!(SWAGGER_ASSETS as readonly string[]).includes(file)) return noSuchFile();
+  if (!(routes.SWAGGER_ASSETS as readonly string[]).includes(file)) return noSuchFile();
   if (file === "init.js") return assetResponse(c, file, SWAGGER_INIT);
   return assetResponse(
     c,
@@ -137,9 +130,9 @@ export const swaggerUiAssetHandler: RouteHandler<typeof getSwaggerUiAsset, Gatew
   );
 };
 
-export const redocAssetHandler: RouteHandler<typeof getRedocAsset, GatewayEnv> = (c) => {
+export const redocAssetHandler: RouteHandler<typeof routes.getRedocAsset, GatewayEnv> = (c) => {
   const { file } = c.req.valid("param");
-  if (!(REDOC_ASSETS as readonly string[]).includes(file)) return noSuchFile();
+  if (!(routes.REDOC_ASSETS as readonly string[]).includes(file)) return noSuchFile();
   return assetResponse(
     c,
     file,

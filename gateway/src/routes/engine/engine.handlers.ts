@@ -10,18 +10,9 @@ import type { GatewayEnv } from "../../lib/create-app.js";
 import { typedOrText } from "../../lib/json-text.js";
 import { callService } from "../../lib/service-call.js";
 import { isoOrNull } from "../../lib/timestamps.js";
-import type {
-  EngineResultSchema,
-  clearHistory,
-  editDraft,
-  generateHypothesis,
-  getActiveRun,
-  getRun,
-  listRuns,
-  startRun,
-} from "./engine.routes.js";
+import type * as routes from "./engine.routes.js";
 
-type EngineResult = z.infer<typeof EngineResultSchema>;
+type EngineResult = z.infer<typeof routes.EngineResultSchema>;
 type EditedHypothesis = { statement: string; null_hypothesis: string };
 
 /**
@@ -83,7 +74,9 @@ function summaryJson(run: EngineRun) {
   };
 }
 
-export const generateHypothesisHandler: RouteHandler<typeof generateHypothesis, GatewayEnv> = async (c) => {
+export const generateHypothesisHandler: RouteHandler<typeof routes.generateHypothesis, GatewayEnv> = async (
+  c,
+) => {
   const body = c.req.valid("json");
   // The engine bounds the work itself; the call's deadline only has to outlast it.
   const answer = await callService(() =>
@@ -99,7 +92,7 @@ export const generateHypothesisHandler: RouteHandler<typeof generateHypothesis, 
   return c.json(result, 200);
 };
 
-export const startRunHandler: RouteHandler<typeof startRun, GatewayEnv> = async (c) => {
+export const startRunHandler: RouteHandler<typeof routes.startRun, GatewayEnv> = async (c) => {
   const body = c.req.valid("json");
   const { run } = await callService(() =>
     c.get("runtime").clients.engine.startEngineRun(
@@ -117,12 +110,12 @@ export const startRunHandler: RouteHandler<typeof startRun, GatewayEnv> = async 
   return c.json(record, 202);
 };
 
-export const getActiveRunHandler: RouteHandler<typeof getActiveRun, GatewayEnv> = async (c) => {
+export const getActiveRunHandler: RouteHandler<typeof routes.getActiveRun, GatewayEnv> = async (c) => {
   const { run } = await callService(() => c.get("runtime").clients.engine.getActiveEngineRun({}, asCaller()));
   return c.json(run ? runJson(run) : null, 200);
 };
 
-export const listRunsHandler: RouteHandler<typeof listRuns, GatewayEnv> = async (c) => {
+export const listRunsHandler: RouteHandler<typeof routes.listRuns, GatewayEnv> = async (c) => {
   const query = c.req.valid("query");
   const page = await callService(() =>
     c
@@ -138,7 +131,7 @@ export const listRunsHandler: RouteHandler<typeof listRuns, GatewayEnv> = async 
   );
 };
 
-export const getRunHandler: RouteHandler<typeof getRun, GatewayEnv> = async (c) => {
+export const getRunHandler: RouteHandler<typeof routes.getRun, GatewayEnv> = async (c) => {
   const { run_id } = c.req.valid("param");
   const { run } = await callService(() =>
     c.get("runtime").clients.engine.getEngineRun({ runId: run_id }, asCaller()),
@@ -146,7 +139,7 @@ export const getRunHandler: RouteHandler<typeof getRun, GatewayEnv> = async (c) 
   return c.json(runJson(run), 200);
 };
 
-export const editDraftHandler: RouteHandler<typeof editDraft, GatewayEnv> = async (c) => {
+export const editDraftHandler: RouteHandler<typeof routes.editDraft, GatewayEnv> = async (c) => {
   const { run_id } = c.req.valid("param");
   const { edited_hypothesis } = c.req.valid("json");
   const { run } = await callService(() =>
@@ -162,7 +155,7 @@ export const editDraftHandler: RouteHandler<typeof editDraft, GatewayEnv> = asyn
   return c.json(runJson(run), 200);
 };
 
-export const clearHistoryHandler: RouteHandler<typeof clearHistory, GatewayEnv> = async (c) => {
+export const clearHistoryHandler: RouteHandler<typeof routes.clearHistory, GatewayEnv> = async (c) => {
   const { deletedCount } = await callService(() =>
     c.get("runtime").clients.engine.clearEngineRunHistory({}, asCaller()),
   );

@@ -2,7 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { EXPERIMENT_TYPES } from "@petri/contracts/vocabulary";
 import { authenticatedAccess } from "../../lib/access.js";
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from "../../lib/catalog.js";
-import { errorResponses, jsonResponse, responseHeaders } from "../../lib/openapi.js";
+import { errorResponses, jsonBody, jsonResponse, lookupErrors, responseHeaders } from "../../lib/openapi.js";
 import { queryInt } from "../../lib/query.js";
 import { dateTime } from "../../lib/schema-shapes.js";
 
@@ -183,7 +183,7 @@ export const generateHypothesis = createRoute({
   description:
     "Runs the same pipeline as a run and answers within the deployment's limit (default 20 s); nothing is stored. Save the result with POST /hypotheses.",
   ...authenticatedAccess,
-  request: { body: { required: true, content: { "application/json": { schema: GenerateBodySchema } } } },
+  request: { body: jsonBody(GenerateBodySchema) },
   responses: {
     200: jsonResponse("The engine's result", EngineResultSchema),
     ...errorResponses({
@@ -205,7 +205,7 @@ export const startRun = createRoute({
   description:
     "The run is queued (PENDING) and executed by a worker; poll GET /cloud-labs/engine/runs/{run_id} (or /active) until COMPLETED or FAILED. One active (PENDING or RUNNING) run per account by default: starting another meanwhile is 409 engine_run_active with details.active_run_id. A run that exceeds the time limit (default 120 s) FAILS with error_code timeout; a run whose worker stopped is resumed by another worker, or FAILS with interrupted, never stays RUNNING.",
   ...authenticatedAccess,
-  request: { body: { required: true, content: { "application/json": { schema: StartRunBodySchema } } } },
+  request: { body: jsonBody(StartRunBodySchema) },
   responses: {
     202: {
       description: "Queued: the run (PENDING), with run_id, status, query and created_at",
@@ -267,7 +267,7 @@ export const getRun = createRoute({
   request: { params: RunIdParamsSchema },
   responses: {
     200: jsonResponse("The run", EngineRunSchema),
-    ...errorResponses({ authenticated: true, parameters: true, notFound: NOT_FOUND }),
+    ...lookupErrors(NOT_FOUND),
   },
 });
 
@@ -280,15 +280,12 @@ export const editDraft = createRoute({
   ...authenticatedAccess,
   request: {
     params: RunIdParamsSchema,
-    body: { required: true, content: { "application/json": { schema: DraftBodySchema } } },
+    body: jsonBody(DraftBodySchema),
   },
   responses: {
     200: jsonResponse("The run with edited_hypothesis", EngineRunSchema),
-    ...errorResponses({
-      authenticated: true,
+    ...lookupErrors(NOT_FOUND, {
       body: true,
-      parameters: true,
-      notFound: NOT_FOUND,
       extra: { 409: "The run is not COMPLETED (invalid_state)" },
     }),
   },

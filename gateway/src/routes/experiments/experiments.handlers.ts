@@ -14,18 +14,11 @@ import {
 import { idempotencyKey } from "../../lib/idempotency-key.js";
 import { optionalTotalPaginationJson } from "../../lib/pagination.js";
 import { callService } from "../../lib/service-call.js";
-import {
-  type acceptProtocolProposal,
-  type cancelExperiment,
-  type createExperiment,
-  type getExperiment,
-  type listExperiments,
-  type requestProtocolChanges,
-  type submitDraft,
-  type updateExperiment,
-} from "./experiments.routes.js";
+import type * as routes from "./experiments.routes.js";
 
-export const createExperimentHandler: RouteHandler<typeof createExperiment, GatewayEnv> = async (c) => {
+export const createExperimentHandler: RouteHandler<typeof routes.createExperiment, GatewayEnv> = async (
+  c,
+) => {
   const key = idempotencyKey(c.req.header("idempotency-key"));
   const { draft } = c.req.valid("query");
   const body = c.req.valid("json");
@@ -44,7 +37,7 @@ export const createExperimentHandler: RouteHandler<typeof createExperiment, Gate
   return c.json(submission, 201);
 };
 
-export const submitDraftHandler: RouteHandler<typeof submitDraft, GatewayEnv> = async (c) => {
+export const submitDraftHandler: RouteHandler<typeof routes.submitDraft, GatewayEnv> = async (c) => {
   const { experiment_id } = c.req.valid("param");
   const answer = await callService(() =>
     c.get("runtime").clients.experiments.submitDraft({ experimentId: experiment_id }, asCaller()),
@@ -52,7 +45,7 @@ export const submitDraftHandler: RouteHandler<typeof submitDraft, GatewayEnv> = 
   return c.json(submissionJson(answer.experiment, answer.warnings), 200);
 };
 
-export const listExperimentsHandler: RouteHandler<typeof listExperiments, GatewayEnv> = async (c) => {
+export const listExperimentsHandler: RouteHandler<typeof routes.listExperiments, GatewayEnv> = async (c) => {
   const query = c.req.valid("query");
   const page = await callService(() =>
     c.get("runtime").clients.experiments.listExperiments(
@@ -73,7 +66,7 @@ export const listExperimentsHandler: RouteHandler<typeof listExperiments, Gatewa
   );
 };
 
-export const getExperimentHandler: RouteHandler<typeof getExperiment, GatewayEnv> = async (c) => {
+export const getExperimentHandler: RouteHandler<typeof routes.getExperiment, GatewayEnv> = async (c) => {
   const { experiment_id } = c.req.valid("param");
   const { experiment } = await callService(() =>
     c.get("runtime").clients.experiments.getExperiment({ experimentId: experiment_id }, asCaller()),
@@ -81,7 +74,9 @@ export const getExperimentHandler: RouteHandler<typeof getExperiment, GatewayEnv
   return jsonAnswer(c, detailsJson(experiment), 200);
 };
 
-export const updateExperimentHandler: RouteHandler<typeof updateExperiment, GatewayEnv> = async (c) => {
+export const updateExperimentHandler: RouteHandler<typeof routes.updateExperiment, GatewayEnv> = async (
+  c,
+) => {
   const { experiment_id } = c.req.valid("param");
   const patch = c.req.valid("json");
   const { experiment } = await callService(() =>
@@ -95,7 +90,9 @@ export const updateExperimentHandler: RouteHandler<typeof updateExperiment, Gate
   return jsonAnswer(c, detailsJson(experiment), 200);
 };
 
-export const cancelExperimentHandler: RouteHandler<typeof cancelExperiment, GatewayEnv> = async (c) => {
+export const cancelExperimentHandler: RouteHandler<typeof routes.cancelExperiment, GatewayEnv> = async (
+  c,
+) => {
   const { experiment_id } = c.req.valid("param");
   const { reason } = c.req.valid("json");
   const { experiment } = await callService(() =>
@@ -106,9 +103,10 @@ export const cancelExperimentHandler: RouteHandler<typeof cancelExperiment, Gate
   return c.json(cancellationAnswerJson(experiment), 200);
 };
 
-export const acceptProtocolProposalHandler: RouteHandler<typeof acceptProtocolProposal, GatewayEnv> = async (
-  c,
-) => {
+export const acceptProtocolProposalHandler: RouteHandler<
+  typeof routes.acceptProtocolProposal,
+  GatewayEnv
+> = async (c) => {
   const { experiment_id } = c.req.valid("param");
   const { experiment } = await callService(() =>
     c.get("runtime").clients.experiments.acceptProtocolProposal({ experimentId: experiment_id }, asCaller()),
@@ -116,9 +114,10 @@ export const acceptProtocolProposalHandler: RouteHandler<typeof acceptProtocolPr
   return jsonAnswer(c, detailsJson(experiment), 200);
 };
 
-export const requestProtocolChangesHandler: RouteHandler<typeof requestProtocolChanges, GatewayEnv> = async (
-  c,
-) => {
+export const requestProtocolChangesHandler: RouteHandler<
+  typeof routes.requestProtocolChanges,
+  GatewayEnv
+> = async (c) => {
   const { experiment_id } = c.req.valid("param");
   const { comments } = c.req.valid("json");
   const { experiment } = await callService(() =>

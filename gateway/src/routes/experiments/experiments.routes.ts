@@ -1,7 +1,7 @@
-import { createRoute, type z } from "@hono/zod-openapi";
+import { createRoute } from "@hono/zod-openapi";
 import { authenticatedAccess } from "../../lib/access.js";
 import { ExperimentRequestSchema } from "../../lib/experiment-request.js";
-import { errorResponses, jsonResponse, responseHeaders } from "../../lib/openapi.js";
+import { errorResponses, jsonBody, jsonResponse, lookupErrors, responseHeaders } from "../../lib/openapi.js";
 import {
   ExperimentSubmissionSchema,
   ExperimentSchema,
@@ -18,11 +18,6 @@ import {
 
 // ---------------------------------------------------------------------------------------
 // Routes
-
-const jsonBody = <S extends z.ZodType>(schema: S) => ({
-  required: true,
-  content: { "application/json": { schema } },
-});
 
 const NOT_FOUND = "No such experiment of yours (not_found); another account's experiment is 404 too";
 const INVALID_STATE =
@@ -76,10 +71,7 @@ export const submitDraft = createRoute({
   request: { params: ExperimentIdParamsSchema },
   responses: {
     200: jsonResponse("The submitted experiment", ExperimentSubmissionSchema),
-    ...errorResponses({
-      authenticated: true,
-      parameters: true,
-      notFound: NOT_FOUND,
+    ...lookupErrors(NOT_FOUND, {
       extra: {
         403: "Not the requester of this experiment (forbidden), or rejected for safety (safety_rejected, with details.safety_flags)",
         409: `Not a draft: ${INVALID_STATE}`,
@@ -113,7 +105,7 @@ export const getExperiment = createRoute({
   request: { params: ExperimentIdParamsSchema },
   responses: {
     200: jsonResponse("The experiment", ExperimentSchema),
-    ...errorResponses({ authenticated: true, parameters: true, notFound: NOT_FOUND }),
+    ...lookupErrors(NOT_FOUND),
   },
 });
 
@@ -129,11 +121,8 @@ export const updateExperiment = createRoute({
   request: { params: ExperimentIdParamsSchema, body: jsonBody(UpdateExperimentBodySchema) },
   responses: {
     200: jsonResponse("The updated experiment", ExperimentSchema),
-    ...errorResponses({
-      authenticated: true,
+    ...lookupErrors(NOT_FOUND, {
       body: true,
-      parameters: true,
-      notFound: NOT_FOUND,
       extra: {
         403: "Not the requester of this experiment (forbidden)",
         409: INVALID_STATE,
@@ -155,11 +144,8 @@ export const cancelExperiment = createRoute({
   request: { params: ExperimentIdParamsSchema, body: jsonBody(CancelExperimentBodySchema) },
   responses: {
     200: jsonResponse("The cancellation and its refund", CancelledExperimentSchema),
-    ...errorResponses({
-      authenticated: true,
+    ...lookupErrors(NOT_FOUND, {
       body: true,
-      parameters: true,
-      notFound: NOT_FOUND,
       extra: { 403: "Not the requester of this experiment (forbidden)", 409: INVALID_STATE },
     }),
   },
@@ -175,10 +161,7 @@ export const acceptProtocolProposal = createRoute({
   request: { params: ExperimentIdParamsSchema },
   responses: {
     200: jsonResponse("The experiment, now open", ExperimentSchema),
-    ...errorResponses({
-      authenticated: true,
-      parameters: true,
-      notFound: NOT_FOUND,
+    ...lookupErrors(NOT_FOUND, {
       extra: {
         403: "Not the requester of this experiment (forbidden)",
         409: `No proposal awaits a decision (no_pending_proposal), not a design request, or ${INVALID_STATE}`,
@@ -197,11 +180,8 @@ export const requestProtocolChanges = createRoute({
   request: { params: ExperimentIdParamsSchema, body: jsonBody(RequestProtocolChangesBodySchema) },
   responses: {
     200: jsonResponse("The experiment with the proposal marked changes_requested", ExperimentSchema),
-    ...errorResponses({
-      authenticated: true,
+    ...lookupErrors(NOT_FOUND, {
       body: true,
-      parameters: true,
-      notFound: NOT_FOUND,
       extra: {
         403: "Not the requester of this experiment (forbidden)",
         409: `No proposal awaits a decision (no_pending_proposal), not a design request, or ${INVALID_STATE}`,

@@ -3,9 +3,9 @@ import { BULK_CALL_TIMEOUT_MS, asGateway } from "../../lib/clients.js";
 import type { GatewayEnv } from "../../lib/create-app.js";
 import { contentDisposition, reprDigest, safeContentType, sha256Hex } from "../../lib/file-download.js";
 import { callService } from "../../lib/service-call.js";
-import type { getResultFile } from "./files.routes.js";
+import type * as routes from "./files.routes.js";
 
-export const getResultFileHandler: RouteHandler<typeof getResultFile, GatewayEnv> = async (c) => {
+export const getResultFileHandler: RouteHandler<typeof routes.getResultFile, GatewayEnv> = async (c) => {
   const { file_id } = c.req.valid("param");
   const { expires, signature } = c.req.valid("query");
   // No caller is known: the signed URL is the credential, and the service checks it.

@@ -8,15 +8,7 @@ import { parseObjectText } from "../../lib/json-text.js";
 import type { GatewayEnv } from "../../lib/create-app.js";
 import { callService } from "../../lib/service-call.js";
 import { isoOrNull } from "../../lib/timestamps.js";
-import type {
-  archiveHypothesis,
-  createHypothesis,
-  getHypothesis,
-  hypothesisFromExperiment,
-  hypothesisToExperiment,
-  listHypotheses,
-  updateHypothesis,
-} from "./hypotheses.routes.js";
+import type * as routes from "./hypotheses.routes.js";
 
 /** The public record, fixed key order; the service's "" for an absent value is null. */
 export function hypothesisJson(hypothesis: Hypothesis | undefined) {
@@ -47,7 +39,9 @@ export function hypothesisJson(hypothesis: Hypothesis | undefined) {
 
 const jsonText = (value: Record<string, unknown> | null | undefined) => (value ? JSON.stringify(value) : "");
 
-export const createHypothesisHandler: RouteHandler<typeof createHypothesis, GatewayEnv> = async (c) => {
+export const createHypothesisHandler: RouteHandler<typeof routes.createHypothesis, GatewayEnv> = async (
+  c,
+) => {
   const body = c.req.valid("json");
   const { hypothesis } = await callService(() =>
     c.get("runtime").clients.hypotheses.createHypothesis(
@@ -69,7 +63,7 @@ export const createHypothesisHandler: RouteHandler<typeof createHypothesis, Gate
   return c.json(record, 201);
 };
 
-export const listHypothesesHandler: RouteHandler<typeof listHypotheses, GatewayEnv> = async (c) => {
+export const listHypothesesHandler: RouteHandler<typeof routes.listHypotheses, GatewayEnv> = async (c) => {
   const query = c.req.valid("query");
   const page = await callService(() =>
     c.get("runtime").clients.hypotheses.listHypotheses(
@@ -94,7 +88,7 @@ export const listHypothesesHandler: RouteHandler<typeof listHypotheses, GatewayE
   );
 };
 
-export const getHypothesisHandler: RouteHandler<typeof getHypothesis, GatewayEnv> = async (c) => {
+export const getHypothesisHandler: RouteHandler<typeof routes.getHypothesis, GatewayEnv> = async (c) => {
   const { hypothesis_id } = c.req.valid("param");
   const { hypothesis } = await callService(() =>
     c.get("runtime").clients.hypotheses.getHypothesis({ hypothesisId: hypothesis_id }, asCaller()),
@@ -102,7 +96,9 @@ export const getHypothesisHandler: RouteHandler<typeof getHypothesis, GatewayEnv
   return c.json(hypothesisJson(hypothesis), 200);
 };
 
-export const updateHypothesisHandler: RouteHandler<typeof updateHypothesis, GatewayEnv> = async (c) => {
+export const updateHypothesisHandler: RouteHandler<typeof routes.updateHypothesis, GatewayEnv> = async (
+  c,
+) => {
   const { hypothesis_id } = c.req.valid("param");
   const patch = c.req.valid("json");
   const { hypothesis } = await callService(() =>
@@ -116,7 +112,9 @@ export const updateHypothesisHandler: RouteHandler<typeof updateHypothesis, Gate
   return c.json(hypothesisJson(hypothesis), 200);
 };
 
-export const archiveHypothesisHandler: RouteHandler<typeof archiveHypothesis, GatewayEnv> = async (c) => {
+export const archiveHypothesisHandler: RouteHandler<typeof routes.archiveHypothesis, GatewayEnv> = async (
+  c,
+) => {
   const { hypothesis_id } = c.req.valid("param");
   const { hypothesis } = await callService(() =>
     c.get("runtime").clients.hypotheses.archiveHypothesis({ hypothesisId: hypothesis_id }, asCaller()),
@@ -132,9 +130,10 @@ export const archiveHypothesisHandler: RouteHandler<typeof archiveHypothesis, Ga
  * hypotheses service consumes the experiment's ExperimentSubmitted (which names it), shortly
  * after the answer (D334).
  */
-export const hypothesisToExperimentHandler: RouteHandler<typeof hypothesisToExperiment, GatewayEnv> = async (
-  c,
-) => {
+export const hypothesisToExperimentHandler: RouteHandler<
+  typeof routes.hypothesisToExperiment,
+  GatewayEnv
+> = async (c) => {
   const { hypothesis_id } = c.req.valid("param");
   const key = idempotencyKey(c.req.header("idempotency-key"));
   const body = (c.req.valid("json") as { additional_fields?: Record<string, unknown> } | undefined) ?? {};
@@ -156,7 +155,7 @@ export const hypothesisToExperimentHandler: RouteHandler<typeof hypothesisToExpe
 
 /** One call: the hypotheses service reads the experiment from its own view and decides who may. */
 export const hypothesisFromExperimentHandler: RouteHandler<
-  typeof hypothesisFromExperiment,
+  typeof routes.hypothesisFromExperiment,
   GatewayEnv
 > = async (c) => {
   const body = c.req.valid("json");

@@ -3,7 +3,14 @@ import { EXPERIMENT_TYPES } from "@petri/contracts/vocabulary";
 import { authenticatedAccess } from "../../lib/access.js";
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from "../../lib/catalog.js";
 import { idempotencyKeyParameter } from "../../lib/idempotency-key.js";
-import { errorResponses, jsonResponse, responseHeaders } from "../../lib/openapi.js";
+import {
+  errorResponses,
+  jsonBody,
+  jsonResponse,
+  optionalJsonBody,
+  lookupErrors,
+  responseHeaders,
+} from "../../lib/openapi.js";
 import { ExperimentSchema } from "../experiments/experiments.schemas.js";
 import { queryInt } from "../../lib/query.js";
 import { dateTime } from "../../lib/schema-shapes.js";
@@ -118,7 +125,7 @@ export const createHypothesis = createRoute({
   summary: "Save a hypothesis (entered by hand or from the engine) in your library",
   ...authenticatedAccess,
   request: {
-    body: { required: true, content: { "application/json": { schema: CreateHypothesisBodySchema } } },
+    body: jsonBody(CreateHypothesisBodySchema),
   },
   responses: {
     201: {
@@ -157,7 +164,7 @@ export const getHypothesis = createRoute({
   request: { params: HypothesisIdParamsSchema },
   responses: {
     200: jsonResponse("The hypothesis", HypothesisSchema),
-    ...errorResponses({ authenticated: true, parameters: true, notFound: NOT_FOUND }),
+    ...lookupErrors(NOT_FOUND),
   },
 });
 
@@ -172,17 +179,11 @@ export const updateHypothesis = createRoute({
   ...authenticatedAccess,
   request: {
     params: HypothesisIdParamsSchema,
-    body: { required: true, content: { "application/json": { schema: UpdateHypothesisBodySchema } } },
+    body: jsonBody(UpdateHypothesisBodySchema),
   },
   responses: {
     200: jsonResponse("The hypothesis after the change", HypothesisSchema),
-    ...errorResponses({
-      authenticated: true,
-      body: true,
-      parameters: true,
-      notFound: NOT_FOUND,
-      extra: { 409: INVALID_STATE },
-    }),
+    ...lookupErrors(NOT_FOUND, { body: true, extra: { 409: INVALID_STATE } }),
   },
 });
 
@@ -198,7 +199,7 @@ export const archiveHypothesis = createRoute({
   request: { params: HypothesisIdParamsSchema },
   responses: {
     200: jsonResponse("The hypothesis is archived", ArchivedHypothesisSchema),
-    ...errorResponses({ authenticated: true, parameters: true, notFound: NOT_FOUND }),
+    ...lookupErrors(NOT_FOUND),
   },
 });
 
@@ -236,7 +237,7 @@ export const hypothesisToExperiment = createRoute({
   ],
   request: {
     params: HypothesisIdParamsSchema,
-    body: { required: false, content: { "application/json": { schema: ToExperimentBodySchema } } },
+    body: optionalJsonBody(ToExperimentBodySchema),
   },
   responses: {
     201: {
@@ -252,11 +253,8 @@ export const hypothesisToExperiment = createRoute({
       },
       content: { "application/json": { schema: ExperimentSchema } },
     },
-    ...errorResponses({
-      authenticated: true,
+    ...lookupErrors(NOT_FOUND, {
       body: true,
-      parameters: true,
-      notFound: NOT_FOUND,
       extra: {
         403: "Rejected for safety (safety_rejected, with details.safety_flags), as POST /experiments",
         409: "The hypothesis is ARCHIVED (invalid_state, details.allowed_from [DRAFT, USED]), or the same retry is still being processed (retry it)",
@@ -276,7 +274,7 @@ export const hypothesisFromExperiment = createRoute({
     "The new hypothesis is DRAFT with the experiment's statement, null hypothesis and type, and its request (without communication preferences) as intake_draft, ready to be edited and turned into the next experiment.",
   ...authenticatedAccess,
   request: {
-    body: { required: true, content: { "application/json": { schema: FromExperimentBodySchema } } },
+    body: jsonBody(FromExperimentBodySchema),
   },
   responses: {
     201: {

@@ -4,9 +4,9 @@ import type { GatewayEnv } from "../../lib/create-app.js";
 import { operatorAvailability } from "../../lib/experiments-json.js";
 import { labMatchJson } from "../../lib/marketplace-json.js";
 import { callService } from "../../lib/service-call.js";
-import type { rankLabs } from "./matches.routes.js";
+import type * as routes from "./matches.routes.js";
 
-export const rankLabsHandler: RouteHandler<typeof rankLabs, GatewayEnv> = async (c) => {
+export const rankLabsHandler: RouteHandler<typeof routes.rankLabs, GatewayEnv> = async (c) => {
   const { experiment_id } = c.req.valid("param");
   const { limit } = c.req.valid("query");
   const answer = await callService(() =>

@@ -2,7 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { CAPACITY_LEVELS } from "@petri/contracts/vocabulary";
 import { authenticatedAccess } from "../../lib/access.js";
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from "../../lib/catalog.js";
-import { errorResponses, jsonResponse } from "../../lib/openapi.js";
+import { jsonResponse, lookupErrors } from "../../lib/openapi.js";
 import { queryInt } from "../../lib/query.js";
 import { ExperimentIdParamsSchema } from "../experiments/experiments.schemas.js";
 import { MatchComponentsSchema } from "../operator-jobs/operator-jobs.routes.js";
@@ -49,10 +49,6 @@ export const rankLabs = createRoute({
   request: { params: ExperimentIdParamsSchema, query: MatchesQuerySchema },
   responses: {
     200: jsonResponse("The ranked labs", LabMatchesSchema),
-    ...errorResponses({
-      authenticated: true,
-      parameters: true,
-      notFound: "No such experiment of yours (not_found); another account's experiment is 404 too",
-    }),
+    ...lookupErrors("No such experiment of yours (not_found); another account's experiment is 404 too"),
   },
 });

@@ -13,9 +13,9 @@ import {
 import { RespondWith } from "../../lib/problem.js";
 import { UploadRefused, discardBody, uploadMessages } from "../../lib/results-upload.js";
 import { callService } from "../../lib/service-call.js";
-import type { claimJob, listJobs, reportIssue, startJob, submitResults } from "./operator-jobs.routes.js";
+import type * as routes from "./operator-jobs.routes.js";
 
-export const listJobsHandler: RouteHandler<typeof listJobs, GatewayEnv> = async (c) => {
+export const listJobsHandler: RouteHandler<typeof routes.listJobs, GatewayEnv> = async (c) => {
   const { limit, cursor } = c.req.valid("query");
   const page = await callService(() =>
     c.get("runtime").clients.marketplace.listJobs({ limit, cursor: cursor ?? "" }, asCaller()),
@@ -23,7 +23,7 @@ export const listJobsHandler: RouteHandler<typeof listJobs, GatewayEnv> = async 
   return c.json({ jobs: page.jobs.map(jobJson), pagination: paginationJson(page) }, 200);
 };
 
-export const claimJobHandler: RouteHandler<typeof claimJob, GatewayEnv> = async (c) => {
+export const claimJobHandler: RouteHandler<typeof routes.claimJob, GatewayEnv> = async (c) => {
   const { experiment_id } = c.req.valid("param");
   const body = c.req.valid("json");
   const { experiment } = await callService(() =>
@@ -41,7 +41,7 @@ export const claimJobHandler: RouteHandler<typeof claimJob, GatewayEnv> = async 
   return c.json(claimAnswerJson(experiment), 200);
 };
 
-export const startJobHandler: RouteHandler<typeof startJob, GatewayEnv> = async (c) => {
+export const startJobHandler: RouteHandler<typeof routes.startJob, GatewayEnv> = async (c) => {
   const { experiment_id } = c.req.valid("param");
   const { experiment } = await callService(() =>
     c.get("runtime").clients.experiments.startExperiment({ experimentId: experiment_id }, asCaller()),
@@ -49,7 +49,7 @@ export const startJobHandler: RouteHandler<typeof startJob, GatewayEnv> = async 
   return c.json(startAnswerJson(experiment), 200);
 };
 
-export const reportIssueHandler: RouteHandler<typeof reportIssue, GatewayEnv> = async (c) => {
+export const reportIssueHandler: RouteHandler<typeof routes.reportIssue, GatewayEnv> = async (c) => {
   const { experiment_id } = c.req.valid("param");
   const { description, severity } = c.req.valid("json");
   const { experiment, issue } = await callService(() =>
@@ -63,7 +63,7 @@ export const reportIssueHandler: RouteHandler<typeof reportIssue, GatewayEnv> = 
 /** Content types the submit route reads as JSON (as Hono's JSON validator accepts them). */
 const JSON_CONTENT_TYPE = /^application\/([a-z-.]+\+)?json(\s*;.*)?$/i;
 
-export const submitResultsHandler: RouteHandler<typeof submitResults, GatewayEnv> = async (c) => {
+export const submitResultsHandler: RouteHandler<typeof routes.submitResults, GatewayEnv> = async (c) => {
   const { experiment_id } = c.req.valid("param");
   if (!JSON_CONTENT_TYPE.test(c.req.header("content-type") ?? "")) throw new HTTPException(415);
   // The body is read as a stream and sent on in pieces (lib/results-upload.ts): neither the

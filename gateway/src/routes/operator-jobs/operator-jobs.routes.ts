@@ -2,7 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { authenticatedAccess } from "../../lib/access.js";
 import { OPERATION_BODY_LIMITS } from "../../lib/body-limit.js";
 import { ISSUE_SEVERITIES, TURNAROUND_PRIORITIES } from "@petri/contracts/vocabulary";
-import { errorResponses, jsonResponse } from "../../lib/openapi.js";
+import { errorResponses, jsonBody, jsonResponse, lookupErrors } from "../../lib/openapi.js";
 import { cursorPageQuery } from "../../lib/pagination.js";
 import {
   ExperimentIdParamsSchema,
@@ -164,15 +164,12 @@ export const claimJob = createRoute({
   ...authenticatedAccess,
   request: {
     params: ExperimentIdParamsSchema,
-    body: { required: true, content: { "application/json": { schema: ClaimBodySchema } } },
+    body: jsonBody(ClaimBodySchema),
   },
   responses: {
     200: jsonResponse("The claim", ClaimSchema),
-    ...errorResponses({
-      authenticated: true,
+    ...lookupErrors(NOT_FOUND, {
       body: true,
-      parameters: true,
-      notFound: NOT_FOUND,
       extra: {
         403: "Your lab is not eligible for this job: not active, or a hard filter fails (forbidden, with details naming the failed filters)",
         409: `Another lab claimed it first (experiment_already_claimed), or ${INVALID_STATE}`,
@@ -193,12 +190,7 @@ export const startJob = createRoute({
   request: { params: ExperimentIdParamsSchema },
   responses: {
     200: jsonResponse("The job, now in progress", StartedSchema),
-    ...errorResponses({
-      authenticated: true,
-      parameters: true,
-      notFound: NOT_FOUND,
-      extra: { 403: FORBIDDEN, 409: INVALID_STATE },
-    }),
+    ...lookupErrors(NOT_FOUND, { extra: { 403: FORBIDDEN, 409: INVALID_STATE } }),
   },
 });
 
@@ -212,15 +204,12 @@ export const reportIssue = createRoute({
   ...authenticatedAccess,
   request: {
     params: ExperimentIdParamsSchema,
-    body: { required: true, content: { "application/json": { schema: ReportIssueBodySchema } } },
+    body: jsonBody(ReportIssueBodySchema),
   },
   responses: {
     201: jsonResponse("The reported issue", ReportedIssueSchema),
-    ...errorResponses({
-      authenticated: true,
+    ...lookupErrors(NOT_FOUND, {
       body: true,
-      parameters: true,
-      notFound: NOT_FOUND,
       extra: {
         403: FORBIDDEN,
         409: `${INVALID_STATE}, or the experiment has as many issues as it may hold`,
@@ -248,11 +237,8 @@ export const submitResults = createRoute({
   },
   responses: {
     200: jsonResponse("The submission", SubmittedResultsSchema),
-    ...errorResponses({
-      authenticated: true,
+    ...lookupErrors(NOT_FOUND, {
       body: true,
-      parameters: true,
-      notFound: NOT_FOUND,
       extra: {
         403: FORBIDDEN,
         409: INVALID_STATE,

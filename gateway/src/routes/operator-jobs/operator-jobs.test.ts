@@ -14,21 +14,10 @@ import { FakeIdentity, bodyOf, from } from "../../../test/support/fake-identity.
 import { caller } from "../../../test/support/requests.js";
 import { OPERATION_BODY_LIMITS } from "../../lib/body-limit.js";
 import { PIECE_CHARS } from "../../lib/results-upload.js";
+import { SUBMISSION } from "../../../test/support/lab-submission.js";
 
 const SOURCE = "198.51.100.110";
 const DEFAULT_LIMIT = 16_384;
-const RESULTS = {
-  hypothesis_supported: true,
-  confidence_level: "high",
-  summary: "MIC 4 ug/mL",
-  measurements: [{ metric: "MIC", value: 4, unit: "ug/mL", condition: "compound X" }],
-  statistics: { test_used: "t_test", p_value: 0.01 },
-  raw_data_uploads: [
-    { name: "plate1.csv", format: "CSV", content_base64: Buffer.from("a,b\n1,2\n").toString("base64") },
-  ],
-  documentation: { photos: [] },
-  notes: "all controls passed",
-};
 
 let clock: FakeClock;
 let identity: FakeIdentity;
@@ -93,7 +82,7 @@ describe("POST /operator/jobs/{id}/submit", () => {
     const experiment = await claimed(true);
     const content = "QUJD".repeat(512 * 1024);
     const twoMiB = JSON.stringify({
-      ...RESULTS,
+      ...SUBMISSION,
       raw_data_uploads: [{ name: "big.csv", format: "CSV", content_base64: content }],
     });
     const accepted = await call("POST", `/operator/jobs/${experiment.id}/submit`, twoMiB);
@@ -194,7 +183,7 @@ describe("POST /operator/jobs/{id}/submit", () => {
       const error = domainErrorToConnectError(tooLarge(kind));
       expect(error.code).toBe(code);
       experiments.failures.set("UploadResults", () => error);
-      const response = await call("POST", `/operator/jobs/${experiment.id}/submit`, RESULTS);
+      const response = await call("POST", `/operator/jobs/${experiment.id}/submit`, SUBMISSION);
       expect(response.status, kind).toBe(413);
       expect((await bodyOf(response)).error).toEqual({
         code: "payload_too_large",
@@ -214,7 +203,7 @@ describe("POST /operator/jobs/{id}/submit", () => {
           Code.ResourceExhausted,
         ),
     );
-    const response = await call("POST", `/operator/jobs/${experiment.id}/submit`, RESULTS);
+    const response = await call("POST", `/operator/jobs/${experiment.id}/submit`, SUBMISSION);
     expect(response.status).toBe(413);
     expect((await bodyOf(response)).error).toEqual({
       code: "payload_too_large",
@@ -225,7 +214,7 @@ describe("POST /operator/jobs/{id}/submit", () => {
     experiments.failures.set("UploadResults", () =>
       domainErrorToConnectError(new RateLimitedError("slow down", { limit: 10 })),
     );
-    expect((await call("POST", `/operator/jobs/${experiment.id}/submit`, RESULTS)).status).toBe(429);
+    expect((await call("POST", `/operator/jobs/${experiment.id}/submit`, SUBMISSION)).status).toBe(429);
   });
 
   it("a body that is not a JSON object is 422 and a non-JSON type 415, without a call", async () => {

@@ -3,11 +3,12 @@ import { asCaller } from "../../lib/clients.js";
 import type { GatewayEnv } from "../../lib/create-app.js";
 import { operatorJson } from "../../lib/marketplace-json.js";
 import { callService } from "../../lib/service-call.js";
-import type { getMyOperator, submitOperatorProfile } from "./operator-profile.routes.js";
+import type * as routes from "./operator-profile.routes.js";
 
-export const submitOperatorProfileHandler: RouteHandler<typeof submitOperatorProfile, GatewayEnv> = async (
-  c,
-) => {
+export const submitOperatorProfileHandler: RouteHandler<
+  typeof routes.submitOperatorProfile,
+  GatewayEnv
+> = async (c) => {
   const profile = c.req.valid("json");
   const { operator } = await callService(() =>
     c
@@ -23,7 +24,7 @@ export const submitOperatorProfileHandler: RouteHandler<typeof submitOperatorPro
   return c.json(record, 200);
 };
 
-export const getMyOperatorHandler: RouteHandler<typeof getMyOperator, GatewayEnv> = async (c) => {
+export const getMyOperatorHandler: RouteHandler<typeof routes.getMyOperator, GatewayEnv> = async (c) => {
   const { operator } = await callService(() =>
     c.get("runtime").clients.marketplace.getMyOperator({}, asCaller()),
   );

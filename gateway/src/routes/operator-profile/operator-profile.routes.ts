@@ -2,7 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { authenticatedAccess } from "../../lib/access.js";
 import { OPERATION_BODY_LIMITS } from "../../lib/body-limit.js";
 import { OPERATOR_STATUSES } from "@petri/contracts/vocabulary";
-import { errorResponses, jsonResponse, responseHeaders } from "../../lib/openapi.js";
+import { errorResponses, jsonBody, jsonResponse, responseHeaders } from "../../lib/openapi.js";
 import { OperatorProfileSchema } from "../../lib/operator-profile.js";
 import { dateTime } from "../../lib/schema-shapes.js";
 
@@ -62,7 +62,7 @@ export const submitOperatorProfile = createRoute({
   summary: "Declare your lab's profile (or replace it) and send it to staff verification",
   description: `The marketplace service validates the profile and moves the lab to pending_verification; staff verify it (POST /admin/operators/{operator_id}/verify) before it sees jobs. The body may be up to ${PROFILE_LIMIT_KIB} KiB. ${OPERATOR_ROLE_NOTE}`,
   ...authenticatedAccess,
-  request: { body: { required: true, content: { "application/json": { schema: OperatorProfileSchema } } } },
+  request: { body: jsonBody(OperatorProfileSchema) },
   responses: {
     201: {
       description: "The lab's first profile: its operator record",

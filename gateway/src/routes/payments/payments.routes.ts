@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { authenticatedAccess } from "../../lib/access.js";
-import { errorResponses, jsonResponse } from "../../lib/openapi.js";
+import { jsonResponse, lookupErrors } from "../../lib/openapi.js";
 import { ExperimentIdParamsSchema } from "../experiments/experiments.schemas.js";
 
 const usd = (description: string) =>
@@ -69,11 +69,8 @@ export const getExperimentPayment = createRoute({
   request: { params: ExperimentIdParamsSchema },
   responses: {
     200: jsonResponse("The escrow summary", ExperimentPaymentSchema),
-    ...errorResponses({
-      authenticated: true,
-      parameters: true,
-      notFound:
-        "No such experiment of yours, or nothing posted for it yet (not_found); another account's experiment is 404 too",
-    }),
+    ...lookupErrors(
+      "No such experiment of yours, or nothing posted for it yet (not_found); another account's experiment is 404 too",
+    ),
   },
 });

@@ -3,9 +3,9 @@ import { asCaller } from "../../lib/clients.js";
 import type { GatewayEnv } from "../../lib/create-app.js";
 import { approvalAnswerJson, disputeAnswerJson, resultsAnswerJson } from "../../lib/results-json.js";
 import { callService } from "../../lib/service-call.js";
-import type { approveResults, disputeResults, getResults } from "./results.routes.js";
+import type * as routes from "./results.routes.js";
 
-export const getResultsHandler: RouteHandler<typeof getResults, GatewayEnv> = async (c) => {
+export const getResultsHandler: RouteHandler<typeof routes.getResults, GatewayEnv> = async (c) => {
   const { experiment_id } = c.req.valid("param");
   const answer = await callService(() =>
     c.get("runtime").clients.experiments.getResults({ experimentId: experiment_id }, asCaller()),
@@ -13,7 +13,7 @@ export const getResultsHandler: RouteHandler<typeof getResults, GatewayEnv> = as
   return c.json(resultsAnswerJson(answer), 200);
 };
 
-export const approveResultsHandler: RouteHandler<typeof approveResults, GatewayEnv> = async (c) => {
+export const approveResultsHandler: RouteHandler<typeof routes.approveResults, GatewayEnv> = async (c) => {
   const { experiment_id } = c.req.valid("param");
   const { rating, feedback } = c.req.valid("json");
   const answer = await callService(() =>
@@ -26,7 +26,7 @@ export const approveResultsHandler: RouteHandler<typeof approveResults, GatewayE
   return c.json(approvalAnswerJson(answer.experiment, answer.paymentReleased), 200);
 };
 
-export const disputeResultsHandler: RouteHandler<typeof disputeResults, GatewayEnv> = async (c) => {
+export const disputeResultsHandler: RouteHandler<typeof routes.disputeResults, GatewayEnv> = async (c) => {
   const { experiment_id } = c.req.valid("param");
   const { reason, description, evidence_urls } = c.req.valid("json");
   const answer = await callService(() =>

@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { authenticatedAccess } from "../../lib/access.js";
 import { DISPUTE_REASONS } from "@petri/contracts/vocabulary";
-import { errorResponses, jsonResponse } from "../../lib/openapi.js";
+import { jsonBody, jsonResponse, optionalJsonBody, lookupErrors } from "../../lib/openapi.js";
 import { ResultsRecordSchema } from "../../lib/results-model.js";
 import { ExperimentIdParamsSchema, ExperimentStatusSchema } from "../experiments/experiments.schemas.js";
 
@@ -69,12 +69,7 @@ export const getResults = createRoute({
   request: { params: ExperimentIdParamsSchema },
   responses: {
     200: jsonResponse("The results record", ResultsRecordSchema),
-    ...errorResponses({
-      authenticated: true,
-      parameters: true,
-      notFound: NOT_FOUND,
-      extra: { 409: `No results yet: ${INVALID_STATE}` },
-    }),
+    ...lookupErrors(NOT_FOUND, { extra: { 409: `No results yet: ${INVALID_STATE}` } }),
   },
 });
 
@@ -88,15 +83,12 @@ export const approveResults = createRoute({
   ...authenticatedAccess,
   request: {
     params: ExperimentIdParamsSchema,
-    body: { required: false, content: { "application/json": { schema: ApproveBodySchema } } },
+    body: optionalJsonBody(ApproveBodySchema),
   },
   responses: {
     200: jsonResponse("The approval", ApprovedSchema),
-    ...errorResponses({
-      authenticated: true,
+    ...lookupErrors(NOT_FOUND, {
       body: true,
-      parameters: true,
-      notFound: NOT_FOUND,
       extra: {
         403: "Not the requester of this experiment (forbidden)",
         409: `${INVALID_STATE}; approving an already approved experiment is 409 too`,
@@ -116,15 +108,12 @@ export const disputeResults = createRoute({
   ...authenticatedAccess,
   request: {
     params: ExperimentIdParamsSchema,
-    body: { required: true, content: { "application/json": { schema: DisputeBodySchema } } },
+    body: jsonBody(DisputeBodySchema),
   },
   responses: {
     201: jsonResponse("The dispute", DisputeRaisedSchema),
-    ...errorResponses({
-      authenticated: true,
+    ...lookupErrors(NOT_FOUND, {
       body: true,
-      parameters: true,
-      notFound: NOT_FOUND,
       extra: {
         403: "Not the requester of this experiment (forbidden)",
         409: `${INVALID_STATE}, the dispute window has passed, or a dispute was already raised`,

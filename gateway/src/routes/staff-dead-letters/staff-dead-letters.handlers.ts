@@ -15,7 +15,7 @@ import {
   mergeNewestFirst,
   serviceOfDeadLetter,
 } from "./dead-letter-order.js";
-import type { listDeadLetters, replayDeadLetter } from "./staff-dead-letters.routes.js";
+import type * as routes from "./staff-dead-letters.routes.js";
 
 function deadLetterJson(deadLetter: DeadLetter) {
   return {
@@ -42,7 +42,7 @@ function positionOf(deadLetter: DeadLetter): DeadLetterPosition {
   };
 }
 
-export const listDeadLettersHandler: RouteHandler<typeof listDeadLetters, GatewayEnv> = async (c) => {
+export const listDeadLettersHandler: RouteHandler<typeof routes.listDeadLetters, GatewayEnv> = async (c) => {
   const { service, consumer, include_replayed, limit, cursor } = c.req.valid("query");
   const after = cursor === undefined ? undefined : decodeDeadLetterCursor(cursor);
   if (cursor !== undefined && !after)
@@ -97,7 +97,9 @@ export const listDeadLettersHandler: RouteHandler<typeof listDeadLetters, Gatewa
   );
 };
 
-export const replayDeadLetterHandler: RouteHandler<typeof replayDeadLetter, GatewayEnv> = async (c) => {
+export const replayDeadLetterHandler: RouteHandler<typeof routes.replayDeadLetter, GatewayEnv> = async (
+  c,
+) => {
   const { dead_letter_id } = c.req.valid("param");
   const { clients } = c.get("runtime");
   const service = serviceOfDeadLetter(dead_letter_id, Object.keys(clients.deadLetters) as ServiceName[]);

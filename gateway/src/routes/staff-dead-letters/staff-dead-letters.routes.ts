@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { SERVICE_NAMES, type ServiceName } from "@petri/contracts";
 import { restrictedTo } from "../../lib/access.js";
-import { errorResponses, jsonResponse } from "../../lib/openapi.js";
+import { errorResponses, jsonResponse, lookupErrors } from "../../lib/openapi.js";
 import { cursorPageQuery } from "../../lib/pagination.js";
 import { queryFlag } from "../../lib/query.js";
 import { OptionalTotalPaginationSchema } from "../experiments/experiments.schemas.js";
@@ -93,6 +93,6 @@ export const replayDeadLetter = createRoute({
   request: { params: DeadLetterParamsSchema },
   responses: {
     200: jsonResponse("What the replay did, and the dead letter now", DeadLetterReplaySchema),
-    ...errorResponses({ authenticated: true, parameters: true, notFound: "No such dead letter (not_found)" }),
+    ...lookupErrors("No such dead letter (not_found)"),
   },
 });

@@ -11,9 +11,9 @@ import {
   staffDisputeJson,
 } from "../../lib/results-json.js";
 import { callService } from "../../lib/service-call.js";
-import type { getDispute, listDisputes, resolveDispute } from "./staff-disputes.routes.js";
+import type * as routes from "./staff-disputes.routes.js";
 
-export const listDisputesHandler: RouteHandler<typeof listDisputes, GatewayEnv> = async (c) => {
+export const listDisputesHandler: RouteHandler<typeof routes.listDisputes, GatewayEnv> = async (c) => {
   const { status, limit, cursor, include_total } = c.req.valid("query");
   const page = await callService(() =>
     c
@@ -29,7 +29,7 @@ export const listDisputesHandler: RouteHandler<typeof listDisputes, GatewayEnv> 
   );
 };
 
-export const getDisputeHandler: RouteHandler<typeof getDispute, GatewayEnv> = async (c) => {
+export const getDisputeHandler: RouteHandler<typeof routes.getDispute, GatewayEnv> = async (c) => {
   const { dispute_id } = c.req.valid("param");
   const answer = await callService(() =>
     c.get("runtime").clients.experiments.getDispute({ disputeId: dispute_id }, asCaller()),
@@ -46,7 +46,7 @@ export const getDisputeHandler: RouteHandler<typeof getDispute, GatewayEnv> = as
   );
 };
 
-export const resolveDisputeHandler: RouteHandler<typeof resolveDispute, GatewayEnv> = async (c) => {
+export const resolveDisputeHandler: RouteHandler<typeof routes.resolveDispute, GatewayEnv> = async (c) => {
   const { dispute_id } = c.req.valid("param");
   const body = c.req.valid("json");
   const answer = await callService(() =>

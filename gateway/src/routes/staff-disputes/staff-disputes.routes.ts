@@ -2,7 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { restrictedTo } from "../../lib/access.js";
 import { DISPUTE_OUTCOMES, DISPUTE_STATUSES } from "@petri/contracts/vocabulary";
 import { usdToCents } from "../../lib/money.js";
-import { errorResponses, jsonResponse } from "../../lib/openapi.js";
+import { errorResponses, jsonBody, jsonResponse, lookupErrors } from "../../lib/openapi.js";
 import { cursorPageQuery, includeTotalQuery } from "../../lib/pagination.js";
 import { ResultsRecordSchema } from "../../lib/results-model.js";
 import {
@@ -132,7 +132,7 @@ export const getDispute = createRoute({
   request: { params: DisputeIdParamsSchema },
   responses: {
     200: jsonResponse("Everything needed to resolve the dispute", DisputeReviewSchema),
-    ...errorResponses({ authenticated: true, parameters: true, notFound: NOT_FOUND }),
+    ...lookupErrors(NOT_FOUND),
   },
 });
 
@@ -147,15 +147,12 @@ export const resolveDispute = createRoute({
   ...staffOnly,
   request: {
     params: DisputeIdParamsSchema,
-    body: { required: true, content: { "application/json": { schema: ResolveDisputeBodySchema } } },
+    body: jsonBody(ResolveDisputeBodySchema),
   },
   responses: {
     200: jsonResponse("The resolved dispute and its experiment", ResolvedDisputeSchema),
-    ...errorResponses({
-      authenticated: true,
+    ...lookupErrors(NOT_FOUND, {
       body: true,
-      parameters: true,
-      notFound: NOT_FOUND,
       extra: {
         409: "Already resolved (invalid_state, with details.status and details.allowed_from)",
         422: "The body is invalid, or the split's amounts do not add up to the amount at stake (validation_failed, details.errors [{path, field, code, message}])",

@@ -4,9 +4,9 @@ import type { GatewayEnv } from "../../lib/create-app.js";
 import { sentMailJson, webhookDeliveryJson } from "../../lib/notifications-json.js";
 import { paginationJson } from "../../lib/pagination.js";
 import { callService } from "../../lib/service-call.js";
-import type { listAccountWebhookDeliveries, listSentMail } from "./staff-notifications.routes.js";
+import type * as routes from "./staff-notifications.routes.js";
 
-export const listSentMailHandler: RouteHandler<typeof listSentMail, GatewayEnv> = async (c) => {
+export const listSentMailHandler: RouteHandler<typeof routes.listSentMail, GatewayEnv> = async (c) => {
   const { account_id, limit, cursor } = c.req.valid("query");
   const page = await callService(() =>
     c
@@ -20,7 +20,7 @@ export const listSentMailHandler: RouteHandler<typeof listSentMail, GatewayEnv> 
 };
 
 export const listAccountWebhookDeliveriesHandler: RouteHandler<
-  typeof listAccountWebhookDeliveries,
+  typeof routes.listAccountWebhookDeliveries,
   GatewayEnv
 > = async (c) => {
   const { account_id, experiment_id, status, limit, cursor } = c.req.valid("query");

@@ -4,16 +4,9 @@ import type { GatewayEnv } from "../../lib/create-app.js";
 import { operatorJson } from "../../lib/marketplace-json.js";
 import { optionalTotalPaginationJson } from "../../lib/pagination.js";
 import { callService } from "../../lib/service-call.js";
-import type {
-  getOperator,
-  listOperators,
-  reinstateOperator,
-  rejectOperator,
-  suspendOperator,
-  verifyOperator,
-} from "./staff-operators.routes.js";
+import type * as routes from "./staff-operators.routes.js";
 
-export const listOperatorsHandler: RouteHandler<typeof listOperators, GatewayEnv> = async (c) => {
+export const listOperatorsHandler: RouteHandler<typeof routes.listOperators, GatewayEnv> = async (c) => {
   const { status, limit, cursor, include_total } = c.req.valid("query");
   const page = await callService(() =>
     c
@@ -29,7 +22,7 @@ export const listOperatorsHandler: RouteHandler<typeof listOperators, GatewayEnv
   );
 };
 
-export const getOperatorHandler: RouteHandler<typeof getOperator, GatewayEnv> = async (c) => {
+export const getOperatorHandler: RouteHandler<typeof routes.getOperator, GatewayEnv> = async (c) => {
   const { operator_id } = c.req.valid("param");
   const { operator } = await callService(() =>
     c.get("runtime").clients.marketplace.getOperator({ operatorId: operator_id }, asCaller()),
@@ -37,7 +30,7 @@ export const getOperatorHandler: RouteHandler<typeof getOperator, GatewayEnv> = 
   return c.json(operatorJson(operator), 200);
 };
 
-export const verifyOperatorHandler: RouteHandler<typeof verifyOperator, GatewayEnv> = async (c) => {
+export const verifyOperatorHandler: RouteHandler<typeof routes.verifyOperator, GatewayEnv> = async (c) => {
   const { operator_id } = c.req.valid("param");
   const verification = c.req.valid("json");
   const { operator } = await callService(() =>
@@ -51,7 +44,7 @@ export const verifyOperatorHandler: RouteHandler<typeof verifyOperator, GatewayE
   return c.json(operatorJson(operator), 200);
 };
 
-export const rejectOperatorHandler: RouteHandler<typeof rejectOperator, GatewayEnv> = async (c) => {
+export const rejectOperatorHandler: RouteHandler<typeof routes.rejectOperator, GatewayEnv> = async (c) => {
   const { operator_id } = c.req.valid("param");
   const { reason } = c.req.valid("json");
   const { operator } = await callService(() =>
@@ -60,7 +53,7 @@ export const rejectOperatorHandler: RouteHandler<typeof rejectOperator, GatewayE
   return c.json(operatorJson(operator), 200);
 };
 
-export const suspendOperatorHandler: RouteHandler<typeof suspendOperator, GatewayEnv> = async (c) => {
+export const suspendOperatorHandler: RouteHandler<typeof routes.suspendOperator, GatewayEnv> = async (c) => {
   const { operator_id } = c.req.valid("param");
   const { reason } = c.req.valid("json");
   const { operator } = await callService(() =>
@@ -69,7 +62,9 @@ export const suspendOperatorHandler: RouteHandler<typeof suspendOperator, Gatewa
   return c.json(operatorJson(operator), 200);
 };
 
-export const reinstateOperatorHandler: RouteHandler<typeof reinstateOperator, GatewayEnv> = async (c) => {
+export const reinstateOperatorHandler: RouteHandler<typeof routes.reinstateOperator, GatewayEnv> = async (
+  c,
+) => {
   const { operator_id } = c.req.valid("param");
   const { operator } = await callService(() =>
     c.get("runtime").clients.marketplace.reinstateOperator({ operatorId: operator_id }, asCaller()),

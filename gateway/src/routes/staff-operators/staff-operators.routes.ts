@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { restrictedTo } from "../../lib/access.js";
 import { OPERATOR_STATUSES } from "@petri/contracts/vocabulary";
-import { errorResponses, jsonResponse } from "../../lib/openapi.js";
+import { errorResponses, jsonBody, jsonResponse, lookupErrors } from "../../lib/openapi.js";
 import { VerificationRecordSchema } from "../../lib/operator-profile.js";
 import { cursorPageQuery, includeTotalQuery } from "../../lib/pagination.js";
 import { OptionalTotalPaginationSchema } from "../experiments/experiments.schemas.js";
@@ -38,11 +38,6 @@ const staffOnly = restrictedTo("staff");
 const NOT_FOUND = "No such operator (not_found)";
 const INVALID_STATE =
   "The operator's status does not allow this (invalid_state, with details.status and details.allowed_from)";
-const jsonBody = <S extends z.ZodType>(schema: S) => ({
-  required: true,
-  content: { "application/json": { schema } },
-});
-
 export const listOperators = createRoute({
   method: "get",
   path: "/admin/operators",
@@ -67,7 +62,7 @@ export const getOperator = createRoute({
   request: { params: OperatorIdParamsSchema },
   responses: {
     200: jsonResponse("The operator", OperatorSchema),
-    ...errorResponses({ authenticated: true, parameters: true, notFound: NOT_FOUND }),
+    ...lookupErrors(NOT_FOUND),
   },
 });
 
@@ -83,11 +78,8 @@ export const verifyOperator = createRoute({
   request: { params: OperatorIdParamsSchema, body: jsonBody(VerificationRecordSchema) },
   responses: {
     200: jsonResponse("The operator with its verification", OperatorSchema),
-    ...errorResponses({
-      authenticated: true,
+    ...lookupErrors(NOT_FOUND, {
       body: true,
-      parameters: true,
-      notFound: NOT_FOUND,
       extra: {
         409: INVALID_STATE,
         422: "The verification record is invalid (validation_failed, details.errors [{path, field, code, message}])",
@@ -106,13 +98,7 @@ export const rejectOperator = createRoute({
   request: { params: OperatorIdParamsSchema, body: jsonBody(OperatorStatusReasonBodySchema) },
   responses: {
     200: jsonResponse("The operator, rejected", OperatorSchema),
-    ...errorResponses({
-      authenticated: true,
-      body: true,
-      parameters: true,
-      notFound: NOT_FOUND,
-      extra: { 409: INVALID_STATE },
-    }),
+    ...lookupErrors(NOT_FOUND, { body: true, extra: { 409: INVALID_STATE } }),
   },
 });
 
@@ -126,13 +112,7 @@ export const suspendOperator = createRoute({
   request: { params: OperatorIdParamsSchema, body: jsonBody(OperatorStatusReasonBodySchema) },
   responses: {
     200: jsonResponse("The operator, suspended", OperatorSchema),
-    ...errorResponses({
-      authenticated: true,
-      body: true,
-      parameters: true,
-      notFound: NOT_FOUND,
-      extra: { 409: INVALID_STATE },
-    }),
+    ...lookupErrors(NOT_FOUND, { body: true, extra: { 409: INVALID_STATE } }),
   },
 });
 
@@ -146,11 +126,6 @@ export const reinstateOperator = createRoute({
   request: { params: OperatorIdParamsSchema },
   responses: {
     200: jsonResponse("The operator, reinstated", OperatorSchema),
-    ...errorResponses({
-      authenticated: true,
-      parameters: true,
-      notFound: NOT_FOUND,
-      extra: { 409: INVALID_STATE },
-    }),
+    ...lookupErrors(NOT_FOUND, { extra: { 409: INVALID_STATE } }),
   },
 });

@@ -5,9 +5,9 @@ import type { GatewayEnv } from "../../lib/create-app.js";
 import { detailsJson, summaryJson } from "../../lib/experiments-json.js";
 import { optionalTotalPaginationJson } from "../../lib/pagination.js";
 import { callService } from "../../lib/service-call.js";
-import type { approveReview, listReviewQueue, proposeProtocol, rejectReview } from "./staff-review.routes.js";
+import type * as routes from "./staff-review.routes.js";
 
-export const listReviewQueueHandler: RouteHandler<typeof listReviewQueue, GatewayEnv> = async (c) => {
+export const listReviewQueueHandler: RouteHandler<typeof routes.listReviewQueue, GatewayEnv> = async (c) => {
   const { limit, cursor, include_total } = c.req.valid("query");
   const page = await callService(() =>
     c
@@ -23,7 +23,7 @@ export const listReviewQueueHandler: RouteHandler<typeof listReviewQueue, Gatewa
   );
 };
 
-export const approveReviewHandler: RouteHandler<typeof approveReview, GatewayEnv> = async (c) => {
+export const approveReviewHandler: RouteHandler<typeof routes.approveReview, GatewayEnv> = async (c) => {
   const { experiment_id } = c.req.valid("param");
   const { note = "" } = c.req.valid("json");
   const { experiment } = await callService(() =>
@@ -32,7 +32,7 @@ export const approveReviewHandler: RouteHandler<typeof approveReview, GatewayEnv
   return jsonAnswer(c, detailsJson(experiment), 200);
 };
 
-export const rejectReviewHandler: RouteHandler<typeof rejectReview, GatewayEnv> = async (c) => {
+export const rejectReviewHandler: RouteHandler<typeof routes.rejectReview, GatewayEnv> = async (c) => {
   const { experiment_id } = c.req.valid("param");
   const { reason } = c.req.valid("json");
   const { experiment } = await callService(() =>
@@ -41,7 +41,7 @@ export const rejectReviewHandler: RouteHandler<typeof rejectReview, GatewayEnv> 
   return jsonAnswer(c, detailsJson(experiment), 200);
 };
 
-export const proposeProtocolHandler: RouteHandler<typeof proposeProtocol, GatewayEnv> = async (c) => {
+export const proposeProtocolHandler: RouteHandler<typeof routes.proposeProtocol, GatewayEnv> = async (c) => {
   const { experiment_id } = c.req.valid("param");
   const { protocol, note = "" } = c.req.valid("json");
   const { experiment } = await callService(() =>

@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { restrictedTo } from "../../lib/access.js";
 import { requestFieldDocumentation } from "../../lib/experiment-request.js";
-import { errorResponses, jsonResponse } from "../../lib/openapi.js";
+import { errorResponses, jsonBody, jsonResponse, optionalJsonBody, lookupErrors } from "../../lib/openapi.js";
 import { cursorPageQuery, includeTotalQuery } from "../../lib/pagination.js";
 import {
   ExperimentIdParamsSchema,
@@ -77,17 +77,11 @@ export const approveReview = createRoute({
   ...staffOnly,
   request: {
     params: ExperimentIdParamsSchema,
-    body: { required: false, content: { "application/json": { schema: ApproveReviewBodySchema } } },
+    body: optionalJsonBody(ApproveReviewBodySchema),
   },
   responses: {
     200: jsonResponse("The experiment, now open", ExperimentSchema),
-    ...errorResponses({
-      authenticated: true,
-      body: true,
-      parameters: true,
-      notFound: NOT_FOUND,
-      extra: { 409: INVALID_STATE },
-    }),
+    ...lookupErrors(NOT_FOUND, { body: true, extra: { 409: INVALID_STATE } }),
   },
 });
 
@@ -100,17 +94,11 @@ export const rejectReview = createRoute({
   ...staffOnly,
   request: {
     params: ExperimentIdParamsSchema,
-    body: { required: true, content: { "application/json": { schema: RejectReviewBodySchema } } },
+    body: jsonBody(RejectReviewBodySchema),
   },
   responses: {
     200: jsonResponse("The experiment, now cancelled", ExperimentSchema),
-    ...errorResponses({
-      authenticated: true,
-      body: true,
-      parameters: true,
-      notFound: NOT_FOUND,
-      extra: { 409: INVALID_STATE },
-    }),
+    ...lookupErrors(NOT_FOUND, { body: true, extra: { 409: INVALID_STATE } }),
   },
 });
 
@@ -125,15 +113,12 @@ export const proposeProtocol = createRoute({
   ...staffOnly,
   request: {
     params: ExperimentIdParamsSchema,
-    body: { required: true, content: { "application/json": { schema: ProposeProtocolBodySchema } } },
+    body: jsonBody(ProposeProtocolBodySchema),
   },
   responses: {
     200: jsonResponse("The experiment with the proposal", ExperimentSchema),
-    ...errorResponses({
-      authenticated: true,
+    ...lookupErrors(NOT_FOUND, {
       body: true,
-      parameters: true,
-      notFound: NOT_FOUND,
       extra: {
         409: `Not a protocol design request (protocol_design_not_requested), or ${INVALID_STATE}`,
         422: "The body or the proposed protocol is invalid (validation_failed, details.errors [{path, field, code, message}])",

@@ -4,9 +4,9 @@ import { ROLE_BY_NAME, TIER_BY_NAME } from "@petri/contracts/vocabulary";
 import { asCaller } from "../../lib/clients.js";
 import type { GatewayEnv } from "../../lib/create-app.js";
 import { adminAccountJson } from "../../lib/identity-json.js";
-import type { getAdminAccount, rotateSigningKey, updateAccountAccess } from "./staff.routes.js";
+import type * as routes from "./staff.routes.js";
 
-export const getAdminAccountHandler: RouteHandler<typeof getAdminAccount, GatewayEnv> = async (c) => {
+export const getAdminAccountHandler: RouteHandler<typeof routes.getAdminAccount, GatewayEnv> = async (c) => {
   const { account_id } = c.req.valid("param");
   const { account } = await c
     .get("runtime")
@@ -15,7 +15,9 @@ export const getAdminAccountHandler: RouteHandler<typeof getAdminAccount, Gatewa
   return c.json({ account: adminAccountJson(account) }, 200);
 };
 
-export const updateAccountAccessHandler: RouteHandler<typeof updateAccountAccess, GatewayEnv> = async (c) => {
+export const updateAccountAccessHandler: RouteHandler<typeof routes.updateAccountAccess, GatewayEnv> = async (
+  c,
+) => {
   const { account_id } = c.req.valid("param");
   const { role, tier, rate_limits } = c.req.valid("json");
   const runtime = c.get("runtime");
@@ -41,7 +43,9 @@ export const updateAccountAccessHandler: RouteHandler<typeof updateAccountAccess
   return c.json({ account: adminAccountJson(account) }, 200);
 };
 
-export const rotateSigningKeyHandler: RouteHandler<typeof rotateSigningKey, GatewayEnv> = async (c) => {
+export const rotateSigningKeyHandler: RouteHandler<typeof routes.rotateSigningKey, GatewayEnv> = async (
+  c,
+) => {
   const runtime = c.get("runtime");
   const { active } = await runtime.clients.identity.rotateSigningKey({}, asCaller());
   if (!active) throw new Error("identity returned no active key");

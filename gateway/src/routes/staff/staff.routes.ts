@@ -2,7 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { ROLES, TIERS } from "@petri/contracts/vocabulary";
 import { CUSTOM_RATE_LIMIT_BOUNDS } from "@petri/contracts";
 import { restrictedTo } from "../../lib/access.js";
-import { errorResponses, jsonResponse } from "../../lib/openapi.js";
+import { errorResponses, jsonBody, jsonResponse, lookupErrors } from "../../lib/openapi.js";
 import { AdminAccountSchema } from "../auth/auth.routes.js";
 
 const { perMinute, perDay } = CUSTOM_RATE_LIMIT_BOUNDS;
@@ -83,7 +83,7 @@ export const getAdminAccount = createRoute({
   request: { params: AccountIdParamsSchema },
   responses: {
     200: jsonResponse("The account", AdminAccountResponseSchema),
-    ...errorResponses({ authenticated: true, parameters: true, notFound: "No such account (not_found)" }),
+    ...lookupErrors("No such account (not_found)"),
   },
 });
 
@@ -98,16 +98,11 @@ export const updateAccountAccess = createRoute({
   ...restrictedTo("staff"),
   request: {
     params: AccountIdParamsSchema,
-    body: { required: true, content: { "application/json": { schema: UpdateAccountAccessBodySchema } } },
+    body: jsonBody(UpdateAccountAccessBodySchema),
   },
   responses: {
     200: jsonResponse("The updated account", AdminAccountResponseSchema),
-    ...errorResponses({
-      authenticated: true,
-      body: true,
-      parameters: true,
-      notFound: "No such account (not_found)",
-    }),
+    ...lookupErrors("No such account (not_found)", { body: true }),
   },
 });
 

@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { authenticatedAccess } from "../../lib/access.js";
-import { errorResponses, jsonResponse } from "../../lib/openapi.js";
+import { errorResponses, jsonResponse, lookupErrors } from "../../lib/openapi.js";
 import { TEMPLATE_CATEGORIES } from "@petri/contracts/vocabulary";
 
 const bslLevel = z
@@ -99,6 +99,6 @@ export const getTemplate = createRoute({
   request: { params: TemplateIdParamsSchema },
   responses: {
     200: jsonResponse("The template", TemplateSchema),
-    ...errorResponses({ authenticated: true, parameters: true, notFound: "No such template (not_found)" }),
+    ...lookupErrors("No such template (not_found)"),
   },
 });

@@ -3,9 +3,11 @@ import { asCaller } from "../../lib/clients.js";
 import type { GatewayEnv } from "../../lib/create-app.js";
 import { estimateJson, issueJson, warningJson } from "../../lib/experiments-json.js";
 import { callService } from "../../lib/service-call.js";
-import type { estimateExperiment, validateExperiment, validateHypothesis } from "./validation.routes.js";
+import type * as routes from "./validation.routes.js";
 
-export const validateExperimentHandler: RouteHandler<typeof validateExperiment, GatewayEnv> = async (c) => {
+export const validateExperimentHandler: RouteHandler<typeof routes.validateExperiment, GatewayEnv> = async (
+  c,
+) => {
   const body = c.req.valid("json");
   const result = await callService(() =>
     c
@@ -23,7 +25,9 @@ export const validateExperimentHandler: RouteHandler<typeof validateExperiment, 
   );
 };
 
-export const validateHypothesisHandler: RouteHandler<typeof validateHypothesis, GatewayEnv> = async (c) => {
+export const validateHypothesisHandler: RouteHandler<typeof routes.validateHypothesis, GatewayEnv> = async (
+  c,
+) => {
   const { statement = "", null_hypothesis = "", rationale = "" } = c.req.valid("json");
   const result = await callService(() =>
     c
@@ -39,7 +43,9 @@ export const validateHypothesisHandler: RouteHandler<typeof validateHypothesis, 
   );
 };
 
-export const estimateExperimentHandler: RouteHandler<typeof estimateExperiment, GatewayEnv> = async (c) => {
+export const estimateExperimentHandler: RouteHandler<typeof routes.estimateExperiment, GatewayEnv> = async (
+  c,
+) => {
   const body = c.req.valid("json");
   const { estimate } = await callService(() =>
     c

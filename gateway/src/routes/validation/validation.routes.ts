@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { authenticatedAccess } from "../../lib/access.js";
 import { ExperimentRequestSchema, PartialExperimentRequestSchema } from "../../lib/experiment-request.js";
-import { errorResponses, jsonResponse } from "../../lib/openapi.js";
+import { errorResponses, jsonBody, jsonResponse } from "../../lib/openapi.js";
 import {
   EstimateSchema,
   RequestErrorSchema,
@@ -54,7 +54,7 @@ export const validateExperiment = createRoute({
   description: validationSemantics,
   ...authenticatedAccess,
   request: {
-    body: { required: true, content: { "application/json": { schema: ExperimentRequestSchema } } },
+    body: jsonBody(ExperimentRequestSchema),
   },
   responses: {
     200: jsonResponse("The findings", ValidationResultSchema),
@@ -70,7 +70,7 @@ export const validateHypothesis = createRoute({
   summary: "Check that a hypothesis is testable",
   ...authenticatedAccess,
   request: {
-    body: { required: true, content: { "application/json": { schema: HypothesisBodySchema } } },
+    body: jsonBody(HypothesisBodySchema),
   },
   responses: {
     200: jsonResponse("The findings and suggestions", HypothesisValidationSchema),
@@ -88,7 +88,7 @@ export const estimateExperiment = createRoute({
     "Cost follows the work: type, replicates, samples, compounds and dose points, package level, template, priority (expedited about +20 %, urgent about +50 %) and privacy (delayed_6mo +10 %, delayed_12mo +15 %, private +25-50 %). operator_availability counts the verified operators who could take the request. Being for partial requests, it prices what it can read: a field that is missing, of the wrong type or unknown is left out of the price (the request schema below is what POST /experiments accepts), never an error; POST /validate reports such fields.",
   ...authenticatedAccess,
   request: {
-    body: { required: true, content: { "application/json": { schema: PartialExperimentRequestSchema } } },
+    body: jsonBody(PartialExperimentRequestSchema),
   },
   responses: {
     200: jsonResponse("The estimate", EstimateSchema),

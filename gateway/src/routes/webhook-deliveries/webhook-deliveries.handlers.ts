@@ -4,16 +4,12 @@ import type { GatewayEnv } from "../../lib/create-app.js";
 import { webhookDeliveryDetailJson, webhookDeliveryJson } from "../../lib/notifications-json.js";
 import { paginationJson } from "../../lib/pagination.js";
 import { callService } from "../../lib/service-call.js";
-import type {
-  getWebhookDelivery,
-  listExperimentWebhookDeliveries,
-  listWebhookDeliveries,
-  replayWebhookDelivery,
-} from "./webhook-deliveries.routes.js";
+import type * as routes from "./webhook-deliveries.routes.js";
 
-export const listWebhookDeliveriesHandler: RouteHandler<typeof listWebhookDeliveries, GatewayEnv> = async (
-  c,
-) => {
+export const listWebhookDeliveriesHandler: RouteHandler<
+  typeof routes.listWebhookDeliveries,
+  GatewayEnv
+> = async (c) => {
   const { experiment_id, status, limit, cursor } = c.req.valid("query");
   const page = await callService(() =>
     c
@@ -30,7 +26,7 @@ export const listWebhookDeliveriesHandler: RouteHandler<typeof listWebhookDelive
 };
 
 export const listExperimentWebhookDeliveriesHandler: RouteHandler<
-  typeof listExperimentWebhookDeliveries,
+  typeof routes.listExperimentWebhookDeliveries,
   GatewayEnv
 > = async (c) => {
   const { experiment_id } = c.req.valid("param");
@@ -51,7 +47,9 @@ export const listExperimentWebhookDeliveriesHandler: RouteHandler<
   );
 };
 
-export const getWebhookDeliveryHandler: RouteHandler<typeof getWebhookDelivery, GatewayEnv> = async (c) => {
+export const getWebhookDeliveryHandler: RouteHandler<typeof routes.getWebhookDelivery, GatewayEnv> = async (
+  c,
+) => {
   const { delivery_id } = c.req.valid("param");
   const { delivery } = await callService(() =>
     c.get("runtime").clients.notifications.getWebhookDelivery({ deliveryId: delivery_id }, asCaller()),
@@ -59,9 +57,10 @@ export const getWebhookDeliveryHandler: RouteHandler<typeof getWebhookDelivery, 
   return c.json(webhookDeliveryDetailJson(delivery), 200);
 };
 
-export const replayWebhookDeliveryHandler: RouteHandler<typeof replayWebhookDelivery, GatewayEnv> = async (
-  c,
-) => {
+export const replayWebhookDeliveryHandler: RouteHandler<
+  typeof routes.replayWebhookDelivery,
+  GatewayEnv
+> = async (c) => {
   const { delivery_id } = c.req.valid("param");
   const { delivery } = await callService(() =>
     c.get("runtime").clients.notifications.replayWebhookDelivery({ deliveryId: delivery_id }, asCaller()),

@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { authenticatedAccess } from "../../lib/access.js";
 import { WEBHOOK_EVENTS } from "@petri/contracts/vocabulary";
-import { errorResponses, jsonResponse } from "../../lib/openapi.js";
+import { errorResponses, jsonResponse, lookupErrors } from "../../lib/openapi.js";
 import { cursorPageQuery } from "../../lib/pagination.js";
 import { ExperimentIdParamsSchema, PaginationSchema } from "../experiments/experiments.schemas.js";
 
@@ -143,11 +143,7 @@ export const listExperimentWebhookDeliveries = createRoute({
   request: { params: ExperimentIdParamsSchema, query: ListExperimentWebhookDeliveriesQuerySchema },
   responses: {
     200: jsonResponse("A page of deliveries", WebhookDeliveryListSchema),
-    ...errorResponses({
-      authenticated: true,
-      parameters: true,
-      notFound: "No such experiment of yours (not_found); another account's experiment is 404 too",
-    }),
+    ...lookupErrors("No such experiment of yours (not_found); another account's experiment is 404 too"),
   },
 });
 
@@ -162,7 +158,7 @@ export const getWebhookDelivery = createRoute({
   request: { params: DeliveryIdParamsSchema },
   responses: {
     200: jsonResponse("The delivery and its attempts", WebhookDeliveryDetailSchema),
-    ...errorResponses({ authenticated: true, parameters: true, notFound: NOT_FOUND }),
+    ...lookupErrors(NOT_FOUND),
   },
 });
 
@@ -178,10 +174,7 @@ export const replayWebhookDelivery = createRoute({
   request: { params: DeliveryIdParamsSchema },
   responses: {
     202: jsonResponse("The delivery, queued (status pending)", WebhookDeliverySchema),
-    ...errorResponses({
-      authenticated: true,
-      parameters: true,
-      notFound: NOT_FOUND,
+    ...lookupErrors(NOT_FOUND, {
       extra: {
         403: "Only the account a delivery is for may replay it; staff may read but not replay another account's delivery (forbidden)",
         409: "An attempt of this delivery is in flight right now (webhook_delivery_in_flight, details.retryable true: try again in a few seconds), or the account's deliveries are paused (invalid_state, details.status paused, details.allowed_from [active]: resume instead)",

@@ -8,15 +8,9 @@ import {
   webhookTestJson,
 } from "../../lib/notifications-json.js";
 import { callService } from "../../lib/service-call.js";
-import type {
-  createWebhookSecret,
-  getWebhookSettings,
-  resumeWebhookDeliveries,
-  rotateWebhookSecret,
-  testWebhook,
-} from "./webhooks.routes.js";
+import type * as routes from "./webhooks.routes.js";
 
-export const testWebhookHandler: RouteHandler<typeof testWebhook, GatewayEnv> = async (c) => {
+export const testWebhookHandler: RouteHandler<typeof routes.testWebhook, GatewayEnv> = async (c) => {
   const { url, event_type } = c.req.valid("json");
   const result = await callService(() =>
     c.get("runtime").clients.notifications.testWebhook({ url, eventType: event_type }, asCaller()),
@@ -24,7 +18,9 @@ export const testWebhookHandler: RouteHandler<typeof testWebhook, GatewayEnv> = 
   return c.json(webhookTestJson(result), 200);
 };
 
-export const createWebhookSecretHandler: RouteHandler<typeof createWebhookSecret, GatewayEnv> = async (c) => {
+export const createWebhookSecretHandler: RouteHandler<typeof routes.createWebhookSecret, GatewayEnv> = async (
+  c,
+) => {
   const created = await callService(() =>
     c.get("runtime").clients.notifications.createWebhookSecret({}, asCaller()),
   );
@@ -32,7 +28,9 @@ export const createWebhookSecretHandler: RouteHandler<typeof createWebhookSecret
   return c.json(revealedSecretJson(created), 201);
 };
 
-export const rotateWebhookSecretHandler: RouteHandler<typeof rotateWebhookSecret, GatewayEnv> = async (c) => {
+export const rotateWebhookSecretHandler: RouteHandler<typeof routes.rotateWebhookSecret, GatewayEnv> = async (
+  c,
+) => {
   const rotated = await callService(() =>
     c.get("runtime").clients.notifications.rotateWebhookSecret({}, asCaller()),
   );
@@ -40,7 +38,9 @@ export const rotateWebhookSecretHandler: RouteHandler<typeof rotateWebhookSecret
   return c.json(revealedSecretJson(rotated), 200);
 };
 
-export const getWebhookSettingsHandler: RouteHandler<typeof getWebhookSettings, GatewayEnv> = async (c) => {
+export const getWebhookSettingsHandler: RouteHandler<typeof routes.getWebhookSettings, GatewayEnv> = async (
+  c,
+) => {
   const { settings } = await callService(() =>
     c.get("runtime").clients.notifications.getWebhookSettings({}, asCaller()),
   );
@@ -48,7 +48,7 @@ export const getWebhookSettingsHandler: RouteHandler<typeof getWebhookSettings, 
 };
 
 export const resumeWebhookDeliveriesHandler: RouteHandler<
-  typeof resumeWebhookDeliveries,
+  typeof routes.resumeWebhookDeliveries,
   GatewayEnv
 > = async (c) => {
   const resumed = await callService(() =>

@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { authenticatedAccess } from "../../lib/access.js";
 import { WEBHOOK_EVENTS } from "@petri/contracts/vocabulary";
-import { errorResponses, jsonResponse } from "../../lib/openapi.js";
+import { errorResponses, jsonBody, jsonResponse } from "../../lib/openapi.js";
 
 const timestamp = (description: string) =>
   z.string().nullable().openapi({ format: "date-time", description });
@@ -101,7 +101,7 @@ export const testWebhook = createRoute({
   description:
     "The sample is signed with your account's secrets like a real delivery (X-Service-Signature and the webhook-* headers; a secret is made for the account if it has none) and carries data.test = true and an experiment id that does not exist. The URL rules of real deliveries apply. One attempt, nothing stored or retried. At most 10 tests per account per minute, refused URLs included (429 beyond, with Retry-After).",
   ...authenticatedAccess,
-  request: { body: { required: true, content: { "application/json": { schema: TestWebhookBodySchema } } } },
+  request: { body: jsonBody(TestWebhookBodySchema) },
   responses: {
     200: jsonResponse(
       "What the receiver did (a failing receiver is still a 200 here)",
