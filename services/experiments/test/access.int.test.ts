@@ -7,32 +7,11 @@
 import { Code } from "@connectrpc/connect";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { ExperimentStatus } from "@petri/contracts/experiments";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  Backend,
-  ENGINES,
-  type Experiments,
-  bodies,
-  failure,
-  json,
-  jump,
-  requester,
-  staff,
-  startExperiments,
-} from "./support/harness.js";
+import { describe, expect, it } from "vitest";
+import { ENGINES, bodies, failure, json, jump, requester, staff, experimentsOn } from "./support/harness.js";
 
 describe.each(ENGINES)("experiment access and listing on %s", (engine) => {
-  let backend: Backend;
-  let exp: Experiments;
-
-  beforeAll(async () => {
-    backend = await Backend.open(engine);
-    exp = await startExperiments(backend.database);
-  });
-  afterAll(async () => {
-    await exp?.stop();
-    await backend?.close();
-  });
+  const exp = experimentsOn(engine);
 
   it("another requester gets not_found for get, update, cancel and submit; the owner is unaffected", async () => {
     const alice = requester("alice");

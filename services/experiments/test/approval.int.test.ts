@@ -5,19 +5,9 @@
  */
 import { Code } from "@connectrpc/connect";
 import { ExperimentStatus } from "@petri/contracts/experiments";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DISPUTE_WINDOW_DAYS } from "../src/domain/disputes/index.js";
-import {
-  Backend,
-  ENGINES,
-  type Experiments,
-  failure,
-  jump,
-  outboxEvents,
-  requester,
-  staff,
-  startExperiments,
-} from "./support/harness.js";
+import { ENGINES, failure, jump, outboxEvents, requester, staff, experimentsOn } from "./support/harness.js";
 import { approvedExperiment, openExperiment, submittedExperiment } from "./support/loop.js";
 
 const DAY_MS = 86_400_000;
@@ -28,17 +18,7 @@ const DISPUTE = {
 };
 
 describe.each(ENGINES)("approving and disputing results on %s", (engine) => {
-  let backend: Backend;
-  let exp: Experiments;
-
-  beforeAll(async () => {
-    backend = await Backend.open(engine);
-    exp = await startExperiments(backend.database);
-  });
-  afterAll(async () => {
-    await exp?.stop();
-    await backend?.close();
-  });
+  const exp = experimentsOn(engine);
 
   it("approves: completed, rating and feedback kept, payment_released, ResultsApproved with on_time", async () => {
     const { requester: me, experiment } = await submittedExperiment(exp);

@@ -5,35 +5,23 @@
  */
 import { Code } from "@connectrpc/connect";
 import { ExperimentStatus } from "@petri/contracts/experiments";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { MAX_ISSUES_PER_EXPERIMENT } from "../src/domain/issues/index.js";
 import {
-  Backend,
   ENGINES,
-  type Experiments,
   bodies,
+  experimentsOn,
   failure,
   json,
   outboxEvents,
   requester,
   staff,
-  startExperiments,
 } from "./support/harness.js";
 import { CLAIM, approvedExperiment, claimedExperiment, openExperiment } from "./support/loop.js";
 import { verifiedOperator } from "./support/marketplace.js";
 
 describe.each(ENGINES)("claiming and working on experiments on %s", (engine) => {
-  let backend: Backend;
-  let exp: Experiments;
-
-  beforeAll(async () => {
-    backend = await Backend.open(engine);
-    exp = await startExperiments(backend.database);
-  });
-  afterAll(async () => {
-    await exp?.stop();
-    await backend?.close();
-  });
+  const exp = experimentsOn(engine);
 
   it("claims an open experiment: operator assignment, deadline, version, and ExperimentClaimed with the job", async () => {
     const { experiment: opened } = await openExperiment(exp);

@@ -4,23 +4,13 @@
  * CreateExperiment stores them, in our spellings. Same scenarios on PostgreSQL and PGlite.
  */
 import { ExperimentStatus } from "@petri/contracts/experiments";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { EXPERIMENT_TYPES } from "@petri/contracts/vocabulary";
 import { clientIntakes } from "@petri/fixtures";
-import { Backend, ENGINES, type Experiments, json, requester, startExperiments } from "./support/harness.js";
+import { ENGINES, json, requester, experimentsOn } from "./support/harness.js";
 
 describe.each(ENGINES)("other marketplaces' client requests on %s", (engine) => {
-  let backend: Backend;
-  let exp: Experiments;
-
-  beforeAll(async () => {
-    backend = await Backend.open(engine);
-    exp = await startExperiments(backend.database);
-  });
-  afterAll(async () => {
-    await exp?.stop();
-    await backend?.close();
-  });
+  const exp = experimentsOn(engine);
 
   for (const type of EXPERIMENT_TYPES) {
     it(`validates and creates the ${type} request as sent`, async () => {

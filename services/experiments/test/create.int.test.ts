@@ -6,34 +6,22 @@
 import { Code } from "@connectrpc/connect";
 import { ExperimentStatus } from "@petri/contracts/experiments";
 import { newId } from "@petri/service-kit";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
-  Backend,
-  type Experiments,
   SYSTEM,
   bodies,
   ENGINES,
+  experimentsOn,
   failure,
   json,
   outboxEvents,
   requester,
   staff,
-  startExperiments,
 } from "./support/harness.js";
 import { verifiedOperator } from "./support/marketplace.js";
 
 describe.each(ENGINES)("creating experiments on %s", (engine) => {
-  let backend: Backend;
-  let exp: Experiments;
-
-  beforeAll(async () => {
-    backend = await Backend.open(engine);
-    exp = await startExperiments(backend.database);
-  });
-  afterAll(async () => {
-    await exp?.stop();
-    await backend?.close();
-  });
+  const exp = experimentsOn(engine);
 
   it("records the source hypothesis on the experiment and its ExperimentSubmitted; it is part of the key's request", async () => {
     const me = requester();

@@ -10,18 +10,16 @@ import {
   ResultsRecordSchema,
 } from "@petri/contracts/experiments";
 import { toRestJson } from "@petri/contracts/rest-json";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
-  Backend,
   ENGINES,
-  type Experiments,
   bodies,
+  experimentsOn,
   failure,
   jump,
   outboxEvents,
   requester,
   staff,
-  startExperiments,
 } from "./support/harness.js";
 import { fullBody } from "./support/results.js";
 import { type LoopExperiment, approvedExperiment, submittedExperiment } from "./support/loop.js";
@@ -32,18 +30,8 @@ const DISPUTE = {
 };
 
 describe.each(ENGINES)("disputes on %s", (engine) => {
-  let backend: Backend;
-  let exp: Experiments;
+  const exp = experimentsOn(engine);
   const reviewer = staff();
-
-  beforeAll(async () => {
-    backend = await Backend.open(engine);
-    exp = await startExperiments(backend.database);
-  });
-  afterAll(async () => {
-    await exp?.stop();
-    await backend?.close();
-  });
 
   async function disputed(from: "pending_approval" | "completed" = "pending_approval") {
     const loop: LoopExperiment =

@@ -12,21 +12,19 @@ import { ExperimentStatus } from "@petri/contracts/experiments";
 import type { HypothesisSaved } from "@petri/contracts/hypotheses";
 import { buildEnvelope } from "@petri/events";
 import { type Principal, newId } from "@petri/service-kit";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { findHypothesisView } from "../src/db/hypothesis-views.js";
 import { experimentRequestFor, toExperimentIdempotencyKey } from "../src/domain/from-hypothesis/index.js";
 import { hypothesisViewOf } from "../src/events/hypothesis-saved.js";
 import {
-  Backend,
   ENGINES,
-  type Experiments,
   bodies,
+  experimentsOn,
   failure,
   json,
   outboxEvents,
   requester,
   staff,
-  startExperiments,
 } from "./support/harness.js";
 
 // Long enough for a loaded machine to apply an event published during the wait.
@@ -34,17 +32,7 @@ const WAIT = { timeoutMs: 3_000, pollMs: 100 };
 const STATEMENT = "PX-17 at 10 uM inhibits growth of E. coli ATCC 25922.";
 
 describe.each(ENGINES)("to-experiment from the hypothesis view on %s", (engine) => {
-  let backend: Backend;
-  let exp: Experiments;
-
-  beforeAll(async () => {
-    backend = await Backend.open(engine);
-    exp = await startExperiments(backend.database, { hypothesisViewWait: WAIT });
-  });
-  afterAll(async () => {
-    await exp?.stop();
-    await backend?.close();
-  });
+  const exp = experimentsOn(engine, { hypothesisViewWait: WAIT });
 
   /** A hypothesis as HypothesisSaved carries it: by default complete enough to open an experiment. */
   function hypothesisOf(

@@ -8,10 +8,10 @@ import { Code } from "@connectrpc/connect";
 import { type CreateExperimentResponse, CreateExperimentResponseSchema } from "@petri/contracts/experiments";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  Backend,
   ENGINES,
   type Experiments,
   bodies,
+  experimentsOn,
   failure,
   json,
   jump,
@@ -24,21 +24,16 @@ const bytes = (response: CreateExperimentResponse) =>
   Buffer.from(toBinary(CreateExperimentResponseSchema, { ...response, replayed: false })).toString("hex");
 
 describe.each(ENGINES)("idempotent creates on %s", (engine) => {
-  let backend: Backend;
-  let exp: Experiments;
+  const exp = experimentsOn(engine);
   let replica: Experiments;
 
   beforeAll(async () => {
-    backend = await Backend.open(engine);
-    exp = await startExperiments(backend.database);
     // A second replica on its own connection pool (PostgreSQL); on PGlite the same database.
     replica =
-      engine === "pg" ? await startExperiments(await backend.connection(), { clock: exp.clock }) : exp;
+      engine === "pg" ? await startExperiments(await exp.backend.connection(), { clock: exp.clock }) : exp;
   });
   afterAll(async () => {
     if (replica !== exp) await replica?.stop();
-    await exp?.stop();
-    await backend?.close();
   });
 
   async function countFor(accountId: string) {

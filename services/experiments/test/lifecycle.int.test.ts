@@ -5,32 +5,12 @@
  */
 import { Code } from "@connectrpc/connect";
 import { ExperimentStatus } from "@petri/contracts/experiments";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { ExperimentStatusName } from "@petri/contracts/vocabulary";
-import {
-  Backend,
-  ENGINES,
-  type Experiments,
-  bodies,
-  failure,
-  json,
-  outboxEvents,
-  requester,
-  startExperiments,
-} from "./support/harness.js";
+import { ENGINES, bodies, failure, json, outboxEvents, requester, experimentsOn } from "./support/harness.js";
 
 describe.each(ENGINES)("experiment lifecycle on %s", (engine) => {
-  let backend: Backend;
-  let exp: Experiments;
-
-  beforeAll(async () => {
-    backend = await Backend.open(engine);
-    exp = await startExperiments(backend.database);
-  });
-  afterAll(async () => {
-    await exp?.stop();
-    await backend?.close();
-  });
+  const exp = experimentsOn(engine);
 
   async function openExperiment(me = requester(), body: Record<string, unknown> = bodies.open()) {
     const { experiment } = await exp.as(me).createExperiment({ requestJson: json(body) });

@@ -7,24 +7,14 @@
 import { create } from "@bufbuild/protobuf";
 import { ExperimentStatus } from "@petri/contracts/experiments";
 import { PaymentUpdatedSchema } from "@petri/contracts/marketplace";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { applyPaymentUpdated } from "../src/events/payment-updated.js";
-import { Backend, ENGINES, type Experiments, failure, startExperiments } from "./support/harness.js";
+import { ENGINES, failure, experimentsOn } from "./support/harness.js";
 import { CLAIM, openExperiment } from "./support/loop.js";
 import { eligibilityOf, publishEligibility, publishPayment } from "./support/marketplace.js";
 
 describe.each(ENGINES)("marketplace projections on %s", (engine) => {
-  let backend: Backend;
-  let exp: Experiments;
-
-  beforeAll(async () => {
-    backend = await Backend.open(engine);
-    exp = await startExperiments(backend.database);
-  });
-  afterAll(async () => {
-    await exp?.stop();
-    await backend?.close();
-  });
+  const exp = experimentsOn(engine);
 
   const projected = (operatorId: string) =>
     exp.db

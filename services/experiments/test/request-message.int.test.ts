@@ -7,9 +7,9 @@
 import { ExperimentRequestSchema } from "@petri/contracts/experiments";
 import { exactRestMessage } from "@petri/contracts/rest-json";
 import { clientIntakes, fullRequests, specialRequests, validRequests } from "@petri/fixtures";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
-import { Backend, ENGINES, type Experiments, json, requester, startExperiments } from "./support/harness.js";
+import { ENGINES, json, requester, experimentsOn } from "./support/harness.js";
 
 /** The standard-template fixture with parameters the real catalogue's template takes. */
 const standardTemplate = {
@@ -30,17 +30,7 @@ const fixtures = Object.entries({
 );
 
 describe.each(ENGINES)("the stored request as the ExperimentRequest message on %s", (engine) => {
-  let backend: Backend;
-  let exp: Experiments;
-
-  beforeAll(async () => {
-    backend = await Backend.open(engine);
-    exp = await startExperiments(backend.database);
-  });
-  afterAll(async () => {
-    await exp?.stop();
-    await backend?.close();
-  });
+  const exp = experimentsOn(engine);
 
   it.each(fixtures)(
     "%s: the stored text, submitted and as a draft, fits the message exactly",

@@ -5,20 +5,20 @@
  * submission fails.
  */
 import { createHash } from "node:crypto";
-import { readdir, readFile, writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { Code } from "@connectrpc/connect";
 import { ExperimentStatus, ResultsRecordSchema } from "@petri/contracts/experiments";
 import { toRestJson } from "@petri/contracts/rest-json";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { FILE_URL_TTL_SECONDS, FsBlobStore } from "../src/blobs/index.js";
 import { RESULT_LIMITS } from "../src/domain/results/index.js";
-import { CSV_SHA256, CSV_TEXT, b64, fullBody, minimalBody } from "./support/results.js";
+import { CSV_SHA256, CSV_TEXT, b64, filesUnder, fullBody, minimalBody } from "./support/results.js";
 import {
-  Backend,
   ENGINES,
   type Experiments,
   SYSTEM,
+  experimentsOn,
   failure,
   jump,
   json,
@@ -49,26 +49,8 @@ function linkParts(url: string) {
   };
 }
 
-async function filesUnder(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
-  return entries
-    .filter((entry) => entry.isFile() && !entry.parentPath.includes(`${path.sep}.tmp`))
-    .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)))
-    .sort();
-}
-
 describe.each(ENGINES)("results on %s", (engine) => {
-  let backend: Backend;
-  let exp: Experiments;
-
-  beforeAll(async () => {
-    backend = await Backend.open(engine);
-    exp = await startExperiments(backend.database);
-  });
-  afterAll(async () => {
-    await exp?.stop();
-    await backend?.close();
-  });
+  const exp = experimentsOn(engine);
 
   async function resultsOf(principal: Parameters<Experiments["as"]>[0], experimentId: string) {
     const answer = await exp.as(principal).getResults({ experimentId });
@@ -270,7 +252,7 @@ describe.each(ENGINES)("results on %s", (engine) => {
     const root = path.join(exp.blobDir, "failing");
     const real = new FsBlobStore(root);
     let puts = 0;
-    const failing = await startExperiments(backend.database, {
+    const failing = await startExperiments(exp.backend.database, {
       clock: exp.clock,
       blobStore: {
         kind: "fs",

@@ -6,21 +6,19 @@
 import { Code } from "@connectrpc/connect";
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { type Experiment, ExperimentStatus } from "@petri/contracts/experiments";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { validRequests } from "@petri/fixtures";
 import {
-  Backend,
   ENGINES,
-  type Experiments,
   SYSTEM,
   bodies,
+  experimentsOn,
   failure,
   json,
   jump,
   outboxEvents,
   requester,
   staff,
-  startExperiments,
 } from "./support/harness.js";
 
 /** A complete custom protocol (from the CUSTOM fixture) plus the materials it uses. */
@@ -66,18 +64,8 @@ function proposalOf(experiment: Experiment) {
 }
 
 describe.each(ENGINES)("staff review and protocol design on %s", (engine) => {
-  let backend: Backend;
-  let exp: Experiments;
+  const exp = experimentsOn(engine);
   const admin = staff();
-
-  beforeAll(async () => {
-    backend = await Backend.open(engine);
-    exp = await startExperiments(backend.database);
-  });
-  afterAll(async () => {
-    await exp?.stop();
-    await backend?.close();
-  });
 
   it("lists pending_review oldest first for staff only, and approval opens the request", async () => {
     const me = requester();

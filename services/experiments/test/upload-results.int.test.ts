@@ -6,7 +6,7 @@
  * path, and no blob left behind by a refused upload.
  */
 import { createHash } from "node:crypto";
-import { readdir, readFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { create } from "@bufbuild/protobuf";
 import { Code, createClient } from "@connectrpc/connect";
@@ -20,18 +20,10 @@ import {
   type UploadResultsRequest,
   UploadResultsRequestSchema,
 } from "@petri/contracts/experiments";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { RESULT_LIMITS } from "../src/domain/results/index.js";
-import { CSV_SHA256, CSV_TEXT, b64, fullBody, minimalBody } from "./support/results.js";
-import {
-  Backend,
-  ENGINES,
-  type Experiments,
-  failure,
-  logger,
-  outboxEvents,
-  startExperiments,
-} from "./support/harness.js";
+import { CSV_SHA256, CSV_TEXT, b64, filesUnder, fullBody, minimalBody } from "./support/results.js";
+import { ENGINES, failure, logger, outboxEvents, experimentsOn } from "./support/harness.js";
 import { startedExperiment } from "./support/loop.js";
 
 /** Small pieces, so that even the small files of these bodies arrive in several. */
@@ -82,26 +74,8 @@ async function* stream(messages: readonly UploadResultsRequest[]) {
   yield* messages;
 }
 
-async function filesUnder(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
-  return entries
-    .filter((entry) => entry.isFile() && !entry.parentPath.includes(`${path.sep}.tmp`))
-    .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)))
-    .sort();
-}
-
 describe.each(ENGINES)("UploadResults on %s", (engine) => {
-  let backend: Backend;
-  let exp: Experiments;
-
-  beforeAll(async () => {
-    backend = await Backend.open(engine);
-    exp = await startExperiments(backend.database);
-  });
-  afterAll(async () => {
-    await exp?.stop();
-    await backend?.close();
-  });
+  const exp = experimentsOn(engine);
 
   it("stores every streamed file with its checksum and moves to pending_approval with ResultsSubmitted", async () => {
     const started = await startedExperiment(exp);

@@ -5,22 +5,12 @@
  * place would show another requester's experiments).
  */
 import { sql } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { type ExperimentView, findView, requestText } from "../src/db/experiment-records.js";
 import { type ExperimentFilter, listExperiments, listReviewQueue } from "../src/db/experiment-pages.js";
 import { findExperiment } from "../src/db/experiments.js";
 import type { ExperimentRow } from "../src/db/schema.js";
-import {
-  Backend,
-  ENGINES,
-  type Experiments,
-  bodies,
-  json,
-  jump,
-  requester,
-  staff,
-  startExperiments,
-} from "./support/harness.js";
+import { ENGINES, bodies, json, jump, requester, staff, experimentsOn } from "./support/harness.js";
 
 /** The view's fields must be the row's. */
 function expectViewOf(view: ExperimentView, row: ExperimentRow) {
@@ -32,15 +22,12 @@ function expectViewOf(view: ExperimentView, row: ExperimentRow) {
 }
 
 describe.each(ENGINES)("experiment views on %s", (engine) => {
-  let backend: Backend;
-  let exp: Experiments;
+  const exp = experimentsOn(engine);
   const alice = requester("alice");
   const bob = requester("bob");
   const created: { at: Date; owner: string }[] = [];
 
   beforeAll(async () => {
-    backend = await Backend.open(engine);
-    exp = await startExperiments(backend.database);
     const plan: [typeof alice, "open" | "draft" | "custom"][] = [
       [alice, "open"],
       [bob, "open"],
@@ -61,10 +48,6 @@ describe.each(ENGINES)("experiment views on %s", (engine) => {
       created.push({ at: exp.clock.now(), owner: owner.accountId });
       await jump(exp, 60_000);
     }
-  });
-  afterAll(async () => {
-    await exp?.stop();
-    await backend?.close();
   });
 
   /** The same list, built per call from every column. */

@@ -11,10 +11,10 @@ import { ExperimentStatus } from "@petri/contracts/experiments";
 import { AddressAllowlist } from "@petri/service-kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  Backend,
   ENGINES,
   type Experiments,
   bodies,
+  experimentsOn,
   failure,
   json,
   requester,
@@ -35,22 +35,17 @@ const refusedUrl = expect.objectContaining({ field: FIELD, code: "invalid_webhoo
 const unresolvedWarning = expect.objectContaining({ path: FIELD, code: "webhook_url_unresolved" });
 
 describe.each(ENGINES)("webhook URL registration on %s", (engine) => {
-  let backend: Backend;
-  let exp: Experiments;
+  const exp = experimentsOn(engine);
   /** A second replica on the same database, with the test allowlist for 127.0.0.1. */
   let loopbackAllowed: Experiments;
 
   beforeAll(async () => {
-    backend = await Backend.open(engine);
-    exp = await startExperiments(backend.database);
-    loopbackAllowed = await startExperiments(backend.database, {
+    loopbackAllowed = await startExperiments(exp.backend.database, {
       webhookAllowlist: AddressAllowlist.of(["127.0.0.1/32"]),
     });
   });
   afterAll(async () => {
     await loopbackAllowed?.stop();
-    await exp?.stop();
-    await backend?.close();
   });
 
   async function storedCount(accountId: string): Promise<number> {

@@ -7,52 +7,35 @@
  */
 import { Code } from "@connectrpc/connect";
 import { ExperimentStatus } from "@petri/contracts/experiments";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { conservation } from "../src/db/ledger-audit.js";
 import { providerCallsOf } from "../src/db/provider-calls.js";
 import {
-  Backend,
   ENGINES,
   ExperimentStory,
-  type Marketplace,
   failure,
+  marketplaceOn,
   outboxEvents,
   republished,
   requester,
   staff,
-  startMarketplace,
 } from "./support/harness.js";
+import { expectHeldCentsAccountedFor } from "./support/ledger-checks.js";
 
 const HOLD = 123_457;
 const OP = "op_escrowlab";
 
 describe.each(ENGINES)("escrow on %s", (engine) => {
-  let backend: Backend;
-  let m: Marketplace;
+  const m = marketplaceOn(engine);
   const admin = staff();
 
-  beforeAll(async () => {
-    backend = await Backend.open(engine);
-    m = await startMarketplace(backend.database);
-  });
   afterEach(async () => {
     const report = await conservation(m.db);
     expect(report.violations).toEqual([]);
-    expect(report.heldCents).toBe(
-      report.releasedCents +
-        report.refundedCents +
-        report.compensatedCents +
-        report.disputeToRequesterCents +
-        report.disputeToOperatorCents +
-        report.stillHeldCents,
-    );
+    expectHeldCentsAccountedFor(report);
     expect(report.heldCents).toBe(
       report.returnedToRequesterCents + report.paidToOperatorCents + report.stillHeldCents,
     );
-  });
-  afterAll(async () => {
-    await m?.stop();
-    await backend?.close();
   });
 
   const owner = requester();
@@ -330,13 +313,6 @@ describe.each(ENGINES)("escrow on %s", (engine) => {
     const report = await m.as(admin).checkLedger({});
     expect(report).toMatchObject({ balanced: true, violations: [] });
     expect(report.experiments).toBeGreaterThan(0n);
-    expect(report.heldCents).toBe(
-      report.releasedCents +
-        report.refundedCents +
-        report.compensatedCents +
-        report.disputeToRequesterCents +
-        report.disputeToOperatorCents +
-        report.stillHeldCents,
-    );
+    expectHeldCentsAccountedFor(report);
   });
 });

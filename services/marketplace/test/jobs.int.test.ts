@@ -10,25 +10,23 @@ import { JobSchema } from "@petri/contracts/marketplace";
 import type { Principal } from "@petri/service-kit";
 import fc from "fast-check";
 import type { Kysely } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { projectJob } from "../src/app/project-job.js";
 import { findJob } from "../src/db/jobs.js";
 import type { JobChange } from "../src/domain/jobs/projection.js";
 import { storedRequirements } from "./support/jobs.js";
 import {
-  Backend,
   ENGINES,
   ExperimentStory,
-  type Marketplace,
   activeOperator,
   failure,
   fullVerification,
   labProfile,
+  marketplaceOn,
   requester,
   START,
   republished,
   staff,
-  startMarketplace,
 } from "./support/harness.js";
 
 /** A lab doing only ZONE_OF_INHIBITION (no other test's lab does), named `name`. */
@@ -60,18 +58,8 @@ function versionChange(id: string, version: number): JobChange {
 }
 
 describe.each(ENGINES)("jobs on %s", (engine) => {
-  let backend: Backend;
-  let m: Marketplace;
+  const m = marketplaceOn(engine);
   const admin = staff();
-
-  beforeAll(async () => {
-    backend = await Backend.open(engine);
-    m = await startMarketplace(backend.database);
-  });
-  afterAll(async () => {
-    await m?.stop();
-    await backend?.close();
-  });
 
   const story = (owner = requester(), options: ConstructorParameters<typeof ExperimentStory>[1] = {}) =>
     new ExperimentStory(owner.accountId, options, m.clock);

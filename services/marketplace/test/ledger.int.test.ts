@@ -19,6 +19,7 @@ import {
   releasePosting,
 } from "../src/domain/ledger/index.js";
 import { ENGINES, LedgerBackend } from "./support/ledger-db.js";
+import { expectHeldCentsAccountedFor } from "./support/ledger-checks.js";
 
 const now = new Date("2026-12-08T10:00:00.000Z");
 let counter = 0;
@@ -219,14 +220,7 @@ describe.each(ENGINES)("escrow ledger on %s", (engine) => {
     });
     const report = await conservation(db);
     expect(report.violations).toEqual([]);
-    expect(report.heldCents).toBe(
-      report.releasedCents +
-        report.refundedCents +
-        report.compensatedCents +
-        report.disputeToRequesterCents +
-        report.disputeToOperatorCents +
-        report.stillHeldCents,
-    );
+    expectHeldCentsAccountedFor(report);
   });
 
   it("the conservation query catches a corrupted ledger", async () => {

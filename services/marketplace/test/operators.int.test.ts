@@ -7,34 +7,22 @@
 import { Code } from "@connectrpc/connect";
 import { OperatorProfileSchema, VerificationRecordSchema } from "@petri/contracts/marketplace";
 import { toRestJson } from "@petri/contracts/rest-json";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
-  Backend,
   ENGINES,
-  type Marketplace,
   activeOperator,
   failure,
   fullVerification,
   labProfile,
+  marketplaceOn,
   outboxEvents,
   requester,
   staff,
-  startMarketplace,
 } from "./support/harness.js";
 
 describe.each(ENGINES)("operators on %s", (engine) => {
-  let backend: Backend;
-  let m: Marketplace;
+  const m = marketplaceOn(engine);
   const admin = staff();
-
-  beforeAll(async () => {
-    backend = await Backend.open(engine);
-    m = await startMarketplace(backend.database);
-  });
-  afterAll(async () => {
-    await m?.stop();
-    await backend?.close();
-  });
 
   async function eligibilityEvents(operatorId: string) {
     return (await outboxEvents(m.db, operatorId)).map((e) => ({

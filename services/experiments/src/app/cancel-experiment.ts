@@ -1,9 +1,9 @@
 import type { UnitOfWork } from "@petri/events";
 import type { Clock, Principal } from "@petri/service-kit";
-import { updateExperiment } from "../db/experiments.js";
+import { type ExperimentChanges, updateExperiment } from "../db/experiments.js";
 import { type ExperimentRecord, loadRecord } from "../db/experiment-records.js";
 import type { ExperimentsDb } from "../db/schema.js";
-import { cancellationSettlement } from "../domain/lifecycle/cancellation.js";
+import { type CancellationSettlement, cancellationSettlement } from "../domain/lifecycle/cancellation.js";
 import { transition } from "../domain/lifecycle/transitions.js";
 import { REASON_MAX_LENGTH, requiredText } from "../domain/text.js";
 import { lockOwned } from "./experiment-access.js";
@@ -32,18 +32,30 @@ export function makeCancelExperiment(deps: CancelDeps) {
       const settlement = cancellationSettlement(current.status, current.hold_cents);
       const updated = await updateExperiment(trx, current, {
         status: transition("cancel", current.status),
-        cancel_reason: reason,
-        refund_cents: settlement.refundCents,
-        operator_compensation_cents: settlement.operatorCompensationCents,
-        refund_status: settlement.refundStatus,
-        cancelled_by: principal.accountId,
-        cancelled_at: now,
-        updated_at: now,
+        ...cancelledChanges(settlement, reason, principal, now),
       });
       const record = await loadRecord(trx, updated);
       if (current.status !== "draft") await recordCancelled(trx, record, settlement, now);
       return record;
     });
     return row;
+  };
+}
+
+/** The columns every cancellation writes, a staff rejection of a review too: why, the settlement, who and when. */
+export function cancelledChanges(
+  settlement: CancellationSettlement,
+  reason: string,
+  by: Principal,
+  now: Date,
+): ExperimentChanges & { updated_at: Date } {
+  return {
+    cancel_reason: reason,
+    refund_cents: settlement.refundCents,
+    operator_compensation_cents: settlement.operatorCompensationCents,
+    refund_status: settlement.refundStatus,
+    cancelled_by: by.accountId,
+    cancelled_at: now,
+    updated_at: now,
   };
 }

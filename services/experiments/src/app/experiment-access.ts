@@ -12,10 +12,7 @@ export async function loadVisible(
   id: string,
   options: { lock?: boolean } = {},
 ): Promise<ExperimentRow> {
-  const row = await findExperiment(db, id, options);
-  if (!row) throw new NotFoundError("experiment", id);
-  assertVisible(principal, row);
-  return row;
+  return loadAuthorized(db, principal, id, assertVisible, options);
 }
 
 /** The experiment, locked, for an action only its requester may take (404 to those who cannot see it, 403 to staff and its operator). */
@@ -24,10 +21,7 @@ export async function lockOwned(
   principal: Principal,
   id: string,
 ): Promise<ExperimentRow> {
-  const row = await findExperiment(db, id, { lock: true });
-  if (!row) throw new NotFoundError("experiment", id);
-  assertRequester(principal, row);
-  return row;
+  return loadAuthorized(db, principal, id, assertRequester, { lock: true });
 }
 
 /**
@@ -39,10 +33,7 @@ export async function lockAssigned(
   principal: Principal,
   id: string,
 ): Promise<ExperimentRow> {
-  const row = await findExperiment(db, id, { lock: true });
-  if (!row) throw new NotFoundError("experiment", id);
-  assertAssignedOperator(principal, row);
-  return row;
+  return loadAuthorized(db, principal, id, assertAssignedOperator, { lock: true });
 }
 
 /**
@@ -56,9 +47,20 @@ export async function loadOwned(
   principal: Principal,
   id: string,
 ): Promise<ExperimentRow> {
-  const row = await findExperiment(db, id);
+  return loadAuthorized(db, principal, id, assertRequester);
+}
+
+/** The experiment (locked with `lock`) once `authorize` let the principal act on it; 404 when there is none. */
+async function loadAuthorized(
+  db: Kysely<ExperimentsDb>,
+  principal: Principal,
+  id: string,
+  authorize: (principal: Principal, row: ExperimentRow) => void,
+  options: { lock?: boolean } = {},
+): Promise<ExperimentRow> {
+  const row = await findExperiment(db, id, options);
   if (!row) throw new NotFoundError("experiment", id);
-  assertRequester(principal, row);
+  authorize(principal, row);
   return row;
 }
 

@@ -7,6 +7,7 @@ import { authorize } from "../domain/authorization.js";
 import { cancellationSettlement } from "../domain/lifecycle/cancellation.js";
 import { assertCan, transition } from "../domain/lifecycle/transitions.js";
 import { REASON_MAX_LENGTH, requiredText } from "../domain/text.js";
+import { cancelledChanges } from "./cancel-experiment.js";
 import { loadVisible } from "./experiment-access.js";
 import { recordCancelled } from "./experiment-events.js";
 
@@ -30,13 +31,7 @@ export function makeRejectReview(deps: { clock: Clock; unitOfWork: UnitOfWork<Ex
         status: transition("reject_review", current.status),
         reviewed_by: principal.accountId,
         reviewed_at: now,
-        cancel_reason: reason,
-        refund_cents: settlement.refundCents,
-        operator_compensation_cents: settlement.operatorCompensationCents,
-        refund_status: settlement.refundStatus,
-        cancelled_by: principal.accountId,
-        cancelled_at: now,
-        updated_at: now,
+        ...cancelledChanges(settlement, reason, principal, now),
       });
       const record = await loadRecord(trx, updated);
       await recordCancelled(trx, record, settlement, now);

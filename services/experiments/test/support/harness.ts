@@ -28,6 +28,7 @@ import {
 } from "@petri/service-kit";
 import { FakeClock } from "@petri/testkit";
 import type { Kysely } from "kysely";
+import { afterAll, beforeAll } from "vitest";
 import type { BlobStore } from "../../src/blobs/index.js";
 import type { ExperimentsDb } from "../../src/db/schema.js";
 import { FIXTURE_NOW, specialRequests, validRequests } from "@petri/fixtures";
@@ -86,6 +87,15 @@ export interface Experiments {
   stop(): Promise<void>;
 }
 
+/** How startExperiments sets up a replica; everything left out has a test default. */
+export interface ExperimentsSetup {
+  clock?: FakeClock;
+  blobStore?: BlobStore;
+  blobDir?: string;
+  webhookAllowlist?: AddressAllowlist;
+  hypothesisViewWait?: ReadModelWait;
+}
+
 /**
  * Creates, migrates and starts one experiments replica on `database`, with result files in a
  * fresh temporary directory (or in `setup.blobStore`, e.g. one that fails on purpose), and
@@ -94,13 +104,7 @@ export interface Experiments {
  */
 export async function startExperiments(
   database: Database,
-  setup: {
-    clock?: FakeClock;
-    blobStore?: BlobStore;
-    blobDir?: string;
-    webhookAllowlist?: AddressAllowlist;
-    hypothesisViewWait?: ReadModelWait;
-  } = {},
+  setup: ExperimentsSetup = {},
 ): Promise<Experiments> {
   const clock = setup.clock ?? new FakeClock(FIXTURE_NOW);
   const bus = await InProcessEventBus.create({ db: database, clock, logger });
@@ -140,6 +144,30 @@ export async function startExperiments(
       if (ownBlobDir) await rm(blobDir, { recursive: true, force: true });
     },
   };
+}
+
+/** The replica of one describe block, and the database it runs on (for more replicas on it). */
+export interface BlockExperiments extends Experiments {
+  backend: Backend;
+}
+
+/**
+ * Opens a database on `engine` and starts a replica on it before the tests of the describe
+ * block this is called in, and stops both after them (after the block's own afterAll hooks,
+ * when called first). The object is filled in by then: use it in tests and hooks, not while
+ * declaring them.
+ */
+export function experimentsOn(engine: Engine, setup: ExperimentsSetup = {}): BlockExperiments {
+  const block: Partial<BlockExperiments> = {};
+  beforeAll(async () => {
+    block.backend = await Backend.open(engine);
+    Object.assign(block, await startExperiments(block.backend.database, setup));
+  });
+  afterAll(async () => {
+    await block.stop?.();
+    await block.backend?.close();
+  });
+  return block as BlockExperiments;
 }
 
 let counter = 0;

@@ -4,8 +4,8 @@
  * and consumed by the experiments service's own consumer into its projections.
  */
 import { randomBytes } from "node:crypto";
-import type { MessageInitShape } from "@bufbuild/protobuf";
-import { events, streamFor } from "@petri/contracts";
+import type { DescMessage, MessageInitShape } from "@bufbuild/protobuf";
+import { type EventSpec, events, streamFor } from "@petri/contracts";
 import {
   type ExperimentPaymentSchema,
   type OperatorEligibility,
@@ -52,18 +52,12 @@ export async function publishEligibility(
   exp: Experiments,
   eligibility: OperatorEligibility,
 ): Promise<string> {
-  const envelope = buildEnvelope(
+  return publishConsumed(
+    exp,
     events.marketplace.operatorEligibilityChanged,
     { eligibility, previousStatus: "" },
-    {
-      aggregateId: eligibility.operatorId,
-      aggregateVersion: Number(eligibility.version),
-      occurredAt: exp.clock.now(),
-    },
+    { id: eligibility.operatorId, version: eligibility.version },
   );
-  await exp.bus.publish(envelope);
-  await waitConsumed(exp, envelope.id);
-  return envelope.id;
 }
 
 /** Publishes one PaymentUpdated and waits until it was consumed; returns its event id. */
@@ -72,15 +66,26 @@ export async function publishPayment(
   payment: MessageInitShape<typeof ExperimentPaymentSchema> & { experimentId: string; version: bigint },
   kind = "hold",
 ): Promise<string> {
-  const envelope = buildEnvelope(
+  return publishConsumed(
+    exp,
     events.marketplace.paymentUpdated,
     { payment, kind },
-    {
-      aggregateId: payment.experimentId,
-      aggregateVersion: Number(payment.version),
-      occurredAt: exp.clock.now(),
-    },
+    { id: payment.experimentId, version: payment.version },
   );
+}
+
+/** Publishes one event of `aggregate` as the marketplace would, now, and waits until it was consumed; returns its event id. */
+async function publishConsumed<Desc extends DescMessage>(
+  exp: Experiments,
+  spec: EventSpec<Desc>,
+  payload: MessageInitShape<Desc>,
+  aggregate: { id: string; version: bigint },
+): Promise<string> {
+  const envelope = buildEnvelope(spec, payload, {
+    aggregateId: aggregate.id,
+    aggregateVersion: Number(aggregate.version),
+    occurredAt: exp.clock.now(),
+  });
   await exp.bus.publish(envelope);
   await waitConsumed(exp, envelope.id);
   return envelope.id;

@@ -1,4 +1,6 @@
 /** Fixtures for the results tests: small real files and submission bodies. */
+import { readdir } from "node:fs/promises";
+import path from "node:path";
 
 /** A 1×1 PNG. */
 export const PNG_1X1 = Buffer.from(
@@ -54,4 +56,13 @@ export function fullBody(): Record<string, unknown> {
     },
     notes: "Incubator door was opened once at 10 h.",
   };
+}
+
+/** The files a file-system blob store holds under `dir` (relative, sorted), not its temporary ones. */
+export async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
+  return entries
+    .filter((entry) => entry.isFile() && !entry.parentPath.includes(`${path.sep}.tmp`))
+    .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)))
+    .sort();
 }

@@ -10,7 +10,9 @@ import {
   TRANSITIONS,
   transitionOperator,
 } from "../domain/operators/status.js";
+import { REASON_MAX_LENGTH, requiredText } from "../domain/text.js";
 import { recordEligibilityChanged } from "./operator-events.js";
+import { type ChangingDeps, type OperatorView, viewOf } from "./operator-view.js";
 
 /** The operator, locked for a staff change; 404 when there is none. */
 export async function lockOperator(trx: Kysely<MarketplaceDb>, operatorId: string): Promise<OperatorRecord> {
@@ -57,4 +59,27 @@ export async function saveOperatorChange(
   const updated = await updateOperator(trx, current, changes);
   await recordEligibilityChanged(trx, updated, current.status, changes.updatedAt);
   return updated;
+}
+
+/**
+ * A staff change that takes a reason (reject, suspend): the reason is required (1..1000
+ * characters) and kept as the status reason while the new status lasts.
+ */
+export async function changeWithReason(
+  deps: ChangingDeps,
+  input: { operatorId: string; reason: string },
+  type: "reject" | "suspend",
+): Promise<OperatorView> {
+  const reason = requiredText("reason", input.reason, REASON_MAX_LENGTH);
+  const now = deps.clock.now();
+  return deps.unitOfWork.run(async (trx) => {
+    const current = await lockOperator(trx, input.operatorId);
+    const next = transitionOrThrow(current, { type, reason }, now, "reason");
+    const updated = await saveOperatorChange(trx, current, {
+      status: next.status,
+      statusReason: next.reason ?? reason,
+      updatedAt: now,
+    });
+    return viewOf(trx, updated);
+  });
 }

@@ -1,6 +1,5 @@
-import { REASON_MAX_LENGTH, requiredText } from "../domain/text.js";
-import { lockOperator, saveOperatorChange, transitionOrThrow } from "./operator-changes.js";
-import { type ChangingDeps, type OperatorView, viewOf } from "./operator-view.js";
+import { changeWithReason } from "./operator-changes.js";
+import type { ChangingDeps, OperatorView } from "./operator-view.js";
 
 /**
  * Staff reject an operator awaiting verification, with a reason (required, kept while it is
@@ -9,18 +8,6 @@ import { type ChangingDeps, type OperatorView, viewOf } from "./operator-view.js
  */
 export function makeRejectOperator(deps: ChangingDeps) {
   return async function rejectOperator(input: { operatorId: string; reason: string }): Promise<OperatorView> {
-    const reason = requiredText("reason", input.reason, REASON_MAX_LENGTH);
-    const now = deps.clock.now();
-    const view = await deps.unitOfWork.run(async (trx) => {
-      const current = await lockOperator(trx, input.operatorId);
-      const next = transitionOrThrow(current, { type: "reject", reason }, now, "reason");
-      const updated = await saveOperatorChange(trx, current, {
-        status: next.status,
-        statusReason: next.reason ?? reason,
-        updatedAt: now,
-      });
-      return viewOf(trx, updated);
-    });
-    return view;
+    return changeWithReason(deps, input, "reject");
   };
 }

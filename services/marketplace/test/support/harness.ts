@@ -31,9 +31,10 @@ import {
 import { type Engine, TestBackend, routerClients, testEngines } from "@petri/service-testkit";
 import { FakeClock } from "@petri/testkit";
 import type { Kysely } from "kysely";
+import { afterAll, beforeAll } from "vitest";
 import type { MarketplaceDb } from "../../src/db/schema.js";
 import { SandboxPaymentProvider } from "../../src/domain/ledger/payment-provider.js";
-import { profileInput } from "./operators.js";
+import { profileInput, verification } from "./operators.js";
 import { type MarketplaceHostedService, createMarketplaceService } from "../../src/service.js";
 
 export type { Engine };
@@ -149,6 +150,25 @@ export async function startMarketplace(database: Database): Promise<Marketplace>
   };
 }
 
+/**
+ * Opens a database on `engine` and starts a replica on it before the tests of the describe
+ * block this is called in, and stops both after them (after the block's own afterAll hooks,
+ * when called first). The object is filled in by then: use it in tests and hooks, not while
+ * declaring them.
+ */
+export function marketplaceOn(engine: Engine): Marketplace {
+  const block: Partial<Marketplace> & { backend?: Backend } = {};
+  beforeAll(async () => {
+    block.backend = await Backend.open(engine);
+    Object.assign(block, await startMarketplace(block.backend.database));
+  });
+  afterAll(async () => {
+    await block.stop?.();
+    await block.backend?.close();
+  });
+  return block as Marketplace;
+}
+
 let counter = 0;
 function account(label: string): string {
   counter += 1;
@@ -172,16 +192,7 @@ export function labProfile(change: (profile: Record<string, any>) => void = () =
 
 /** A complete verification record of everything the fixture profile declares. */
 export function fullVerification(change: (record: Record<string, any>) => void = () => undefined): string {
-  const record: Record<string, any> = {
-    identity_verified: true,
-    institution_verified: true,
-    supervisor_approved: true,
-    competencies_verified: ["QPCR_EXPRESSION", "MIC_MBC_ASSAY"],
-    equipment_verified: true,
-    max_bsl: "BSL-2",
-    material_approvals: { human_samples: true, animal_samples: false, hazardous_chemicals: true },
-    last_verification_date: "2026-11-01",
-  };
+  const record: Record<string, any> = verification({ last_verification_date: "2026-11-01" });
   change(record);
   return JSON.stringify(record);
 }

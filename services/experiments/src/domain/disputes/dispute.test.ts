@@ -1,7 +1,8 @@
-import { ConflictError, InvalidStateError, ValidationError } from "@petri/service-kit";
+import { ConflictError, InvalidStateError } from "@petri/service-kit";
 import { describe, expect, it } from "vitest";
 import { EXPERIMENT_STATUSES } from "@petri/contracts/vocabulary";
 import { DISPUTE_WINDOW_DAYS, assertDisputable, disputeClaim, disputeWindowClosesAt } from "./dispute.js";
+import { refusedFields } from "../../../test/support/validation.js";
 
 const valid = {
   reason: "results_incomplete",
@@ -9,29 +10,19 @@ const valid = {
   evidenceUrls: [] as string[],
 };
 
-function problems(fn: () => unknown) {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof ValidationError) return error.fieldErrors.map((e) => e.field);
-    throw error;
-  }
-  throw new Error("expected a ValidationError");
-}
-
 describe("dispute claims", () => {
   it("takes one of the five docs/api.md reasons and a trimmed description of 20 to 5,000 characters", () => {
     expect(disputeClaim(valid)).toEqual({ ...valid, evidenceUrls: [] });
     for (const reason of ["results_incorrect", "protocol_not_followed", "documentation_insufficient"])
       expect(disputeClaim({ ...valid, reason }).reason).toBe(reason);
-    expect(problems(() => disputeClaim({ ...valid, reason: "unhappy" }))).toEqual(["reason"]);
-    expect(problems(() => disputeClaim({ ...valid, description: "too short, sorry" }))).toEqual([
+    expect(refusedFields(() => disputeClaim({ ...valid, reason: "unhappy" }))).toEqual(["reason"]);
+    expect(refusedFields(() => disputeClaim({ ...valid, description: "too short, sorry" }))).toEqual([
       "description",
     ]);
-    expect(problems(() => disputeClaim({ ...valid, description: "x".repeat(5001) }))).toEqual([
+    expect(refusedFields(() => disputeClaim({ ...valid, description: "x".repeat(5001) }))).toEqual([
       "description",
     ]);
-    expect(problems(() => disputeClaim({ ...valid, reason: "", description: "" }))).toEqual([
+    expect(refusedFields(() => disputeClaim({ ...valid, reason: "", description: "" }))).toEqual([
       "reason",
       "description",
     ]);
@@ -40,19 +31,19 @@ describe("dispute claims", () => {
   it("needs at least 50 characters for reason other", () => {
     const detailed = "The lab used a different strain than the one in the protocol.";
     expect(disputeClaim({ ...valid, reason: "other", description: detailed }).reason).toBe("other");
-    expect(problems(() => disputeClaim({ ...valid, reason: "other", description: "x".repeat(49) }))).toEqual([
-      "description",
-    ]);
+    expect(
+      refusedFields(() => disputeClaim({ ...valid, reason: "other", description: "x".repeat(49) })),
+    ).toEqual(["description"]);
   });
 
   it("takes at most 10 https evidence URLs of at most 2,000 characters, without duplicates", () => {
     const url = "https://evidence.example.org/plate-3.png";
     expect(disputeClaim({ ...valid, evidenceUrls: [url, ` ${url} `] }).evidenceUrls).toEqual([url]);
-    expect(problems(() => disputeClaim({ ...valid, evidenceUrls: Array(11).fill(url) }))).toEqual([
+    expect(refusedFields(() => disputeClaim({ ...valid, evidenceUrls: Array(11).fill(url) }))).toEqual([
       "evidence_urls",
     ]);
     expect(
-      problems(() =>
+      refusedFields(() =>
         disputeClaim({
           ...valid,
           evidenceUrls: [

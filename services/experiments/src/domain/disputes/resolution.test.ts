@@ -2,18 +2,9 @@ import { ValidationError } from "@petri/service-kit";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { disputeResolution } from "./resolution.js";
+import { refusedFields } from "../../../test/support/validation.js";
 
 const base = { amountAtStakeCents: 30_000, requesterCents: 0, operatorCents: 0, note: "" };
-
-function refused(fn: () => unknown): string[] {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof ValidationError) return error.fieldErrors.map((e) => e.field);
-    throw error;
-  }
-  throw new Error("expected a ValidationError");
-}
 
 describe("dispute resolution", () => {
   it("gives everything to one side for outcome requester or operator", () => {
@@ -33,9 +24,9 @@ describe("dispute resolution", () => {
     expect(disputeResolution({ ...base, outcome: "requester", requesterCents: 30_000 }).requesterCents).toBe(
       30_000,
     );
-    expect(refused(() => disputeResolution({ ...base, outcome: "requester", requesterCents: 100 }))).toEqual([
-      "requester_amount_cents",
-    ]);
+    expect(
+      refusedFields(() => disputeResolution({ ...base, outcome: "requester", requesterCents: 100 })),
+    ).toEqual(["requester_amount_cents"]);
   });
 
   it("accepts a split exactly when both amounts are >= 0 and add up to the amount at stake", () => {
@@ -58,17 +49,17 @@ describe("dispute resolution", () => {
       disputeResolution({ ...base, outcome: "split", requesterCents: 12_345, operatorCents: 17_655 }),
     ).toMatchObject({ requesterCents: 12_345, operatorCents: 17_655 });
     expect(
-      refused(() =>
+      refusedFields(() =>
         disputeResolution({ ...base, outcome: "split", requesterCents: -1, operatorCents: 30_001 }),
       ),
     ).toEqual(["requester_amount_cents"]);
   });
 
   it("refuses an unknown outcome and a note over 5,000 characters", () => {
-    expect(refused(() => disputeResolution({ ...base, outcome: "both" }))).toEqual(["outcome"]);
-    expect(refused(() => disputeResolution({ ...base, outcome: "" }))).toEqual(["outcome"]);
+    expect(refusedFields(() => disputeResolution({ ...base, outcome: "both" }))).toEqual(["outcome"]);
+    expect(refusedFields(() => disputeResolution({ ...base, outcome: "" }))).toEqual(["outcome"]);
     expect(
-      refused(() => disputeResolution({ ...base, outcome: "operator", note: "x".repeat(5001) })),
+      refusedFields(() => disputeResolution({ ...base, outcome: "operator", note: "x".repeat(5001) })),
     ).toEqual(["note"]);
   });
 });

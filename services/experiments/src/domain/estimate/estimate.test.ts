@@ -7,6 +7,7 @@ import {
   TURNAROUND_PRIORITIES,
 } from "@petri/contracts/vocabulary";
 import { TEMPLATES } from "../templates/index.js";
+import { INTAKE_MARKET_BANDS_USD } from "../../../test/support/market-bands.js";
 import type { EstimateInput, ExperimentEstimate } from "./index.js";
 import {
   DEFAULT_ESTIMATE_INPUT,
@@ -82,15 +83,7 @@ describe("reference experiments", () => {
         [TYPE_COST_MODELS[t].price_band_usd.low, TYPE_COST_MODELS[t].price_band_usd.high],
       ]),
     );
-    expect(bands).toMatchObject({
-      SANGER_PLASMID_VERIFICATION: [50, 150],
-      QPCR_EXPRESSION: [200, 500],
-      CELL_VIABILITY_IC50: [300, 800],
-      ENZYME_INHIBITION_IC50: [200, 600],
-      MICROBIAL_GROWTH_MATRIX: [150, 400],
-      MIC_MBC_ASSAY: [200, 400],
-      ZONE_OF_INHIBITION: [100, 250],
-    });
+    expect(bands).toMatchObject(INTAKE_MARKET_BANDS_USD);
   });
 
   it("prices an unknown type as CUSTOM", () => {

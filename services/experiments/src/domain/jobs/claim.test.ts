@@ -1,4 +1,4 @@
-import { ConflictError, InvalidStateError, NotFoundError, ValidationError } from "@petri/service-kit";
+import { ConflictError, InvalidStateError, NotFoundError } from "@petri/service-kit";
 import { describe, expect, it } from "vitest";
 import { EXPERIMENT_STATUSES } from "@petri/contracts/vocabulary";
 import { isActiveJobStatus } from "./active-jobs.js";
@@ -10,6 +10,7 @@ import {
   claimMayRevealState,
   claimTerms,
 } from "./claim.js";
+import { refusedFields } from "../../../test/support/validation.js";
 
 const confirmed = {
   equipmentConfirmation: true,
@@ -18,20 +19,10 @@ const confirmed = {
   notes: "",
 };
 
-function fieldsOf(fn: () => unknown): string[] {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof ValidationError) return error.fieldErrors.map((e) => e.field);
-    throw error;
-  }
-  throw new Error("expected a ValidationError");
-}
-
 describe("claim terms", () => {
   it("needs both confirmations, and reports every problem at once", () => {
     expect(
-      fieldsOf(() =>
+      refusedFields(() =>
         claimTerms({
           ...confirmed,
           equipmentConfirmation: false,
@@ -40,7 +31,7 @@ describe("claim terms", () => {
         }),
       ),
     ).toEqual(["equipment_confirmation", "authorization_confirmation", "notes"]);
-    expect(fieldsOf(() => claimTerms({ ...confirmed, authorizationConfirmation: false }))).toEqual([
+    expect(refusedFields(() => claimTerms({ ...confirmed, authorizationConfirmation: false }))).toEqual([
       "authorization_confirmation",
     ]);
   });
@@ -53,7 +44,7 @@ describe("claim terms", () => {
     });
     expect(claimTerms({ ...confirmed, notes: "x".repeat(2000) }).notes).toHaveLength(2000);
     for (const date of ["2026-02-30", "2026-13-01", "01/12/2026", "2026-12-1", "tomorrow"])
-      expect(fieldsOf(() => claimTerms({ ...confirmed, estimatedStartDate: date }))).toEqual([
+      expect(refusedFields(() => claimTerms({ ...confirmed, estimatedStartDate: date }))).toEqual([
         "estimated_start_date",
       ]);
   });

@@ -8,7 +8,7 @@
  * one shape. A photo's `timestamp` is when it was submitted: the operator sends no capture time.
  */
 import type { FileKind, PhotoStep } from "./parse-submission.js";
-import type { StoredResultsFields } from "./stored-results.js";
+import { type StoredResultsFields, structuredDataOf } from "./stored-results.js";
 
 export interface ResultsRecord {
   readonly experiment_id: string;
@@ -86,17 +86,7 @@ export function buildResultsRecord(input: ResultsRecordInput): ResultsRecord {
     hypothesis_supported: results.hypothesisSupported,
     confidence_level: results.confidenceLevel,
     summary: results.summary,
-    structured_data: {
-      measurements: results.measurements.map((m) => ({
-        metric: m.metric,
-        value: m.value,
-        unit: m.unit ?? null,
-        condition: m.condition ?? null,
-      })),
-      statistics: results.statistics
-        ? { test_used: results.statistics.testUsed, p_value: results.statistics.pValue ?? null }
-        : null,
-    },
+    structured_data: structuredDataOf(results),
     raw_data_files: ofKind("raw_data").map((file) => ({
       name: file.name,
       format: file.format,

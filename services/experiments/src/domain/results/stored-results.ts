@@ -160,20 +160,25 @@ export function readStoredResults(stored: unknown): StoredResults {
   return parsed.data;
 }
 
+/** The measurements and statistics as the results record and the acceptance evaluation name them (snake_case, null for none). */
+export function structuredDataOf(results: StoredResultsFields) {
+  return {
+    measurements: results.measurements.map((m) => ({
+      metric: m.metric,
+      value: m.value,
+      unit: m.unit ?? null,
+      condition: m.condition ?? null,
+    })),
+    statistics: results.statistics
+      ? { test_used: results.statistics.testUsed, p_value: results.statistics.pValue ?? null }
+      : null,
+  };
+}
+
 /** The results in the shape the acceptance evaluation (domain/acceptance) reads. */
 export function toAcceptanceResults(results: StoredResultsFields): ResultsInput {
   return {
-    structured_data: {
-      measurements: results.measurements.map((m) => ({
-        metric: m.metric,
-        value: m.value,
-        unit: m.unit ?? null,
-        condition: m.condition ?? null,
-      })),
-      statistics: results.statistics
-        ? { test_used: results.statistics.testUsed, p_value: results.statistics.pValue ?? null }
-        : null,
-    },
+    structured_data: structuredDataOf(results),
     summary: results.summary,
     operator_notes: results.notes ?? null,
   };

@@ -13,17 +13,7 @@ import {
   listTemplates,
   normalizeBslLevel,
 } from "./index.js";
-
-/** Market price bands from docs/intake-model.md (CUSTOM: variable, no band). */
-const INTAKE_BANDS: Record<string, [number, number]> = {
-  SANGER_PLASMID_VERIFICATION: [50, 150],
-  QPCR_EXPRESSION: [200, 500],
-  CELL_VIABILITY_IC50: [300, 800],
-  ENZYME_INHIBITION_IC50: [200, 600],
-  MICROBIAL_GROWTH_MATRIX: [150, 400],
-  MIC_MBC_ASSAY: [200, 400],
-  ZONE_OF_INHIBITION: [100, 250],
-};
+import { INTAKE_MARKET_BANDS_USD } from "../../../test/support/market-bands.js";
 
 const MIC = "mic-broth-microdilution-v1";
 const P = (name: string) => `protocol.template_parameters.${name}`;
@@ -84,7 +74,7 @@ describe("template catalogue", () => {
     for (const t of TEMPLATES) {
       const { low, high } = t.estimated_cost_usd;
       expect(Number.isInteger(low) && Number.isInteger(high) && 0 < low && low < high, t.id).toBe(true);
-      const band = INTAKE_BANDS[t.experiment_type];
+      const band = INTAKE_MARKET_BANDS_USD[t.experiment_type];
       if (band) {
         expect(low, t.id).toBeGreaterThanOrEqual(band[0]);
         expect(high, t.id).toBeLessThanOrEqual(band[1]);

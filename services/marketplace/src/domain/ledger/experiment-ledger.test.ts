@@ -25,21 +25,13 @@ import {
 } from "./event-postings.js";
 import { REQUESTER_FUNDS } from "./accounts.js";
 import { holdAdjustmentPosting, holdPosting, refundPosting, releasePosting } from "./postings.js";
+import { ledgerErrorCode } from "../../../test/support/ledger-checks.js";
 
 const EXP = "exp_1";
 const OP = "op_1";
 
 function opened(cents: number): ExperimentLedger {
   return applyPostings(emptyLedger(EXP), postingsForOpened(EXP, cents));
-}
-
-function code(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (error) {
-    return error instanceof LedgerError ? error.code : `not a LedgerError: ${String(error)}`;
-  }
-  return undefined;
 }
 
 describe("business events", () => {
@@ -108,20 +100,28 @@ describe("business events", () => {
   });
 
   it("a different posting of a recorded kind is a conflicting replay", () => {
-    expect(code(() => applyPosting(opened(5_000), holdPosting(EXP, 5_001)))).toBe("conflicting_replay");
+    expect(ledgerErrorCode(() => applyPosting(opened(5_000), holdPosting(EXP, 5_001)))).toBe(
+      "conflicting_replay",
+    );
     const cancelled = applyPostings(opened(5_000), postingsForCancellation(opened(5_000), "open").postings);
     expect(
-      code(() => applyPostings(cancelled, postingsForCancellation(cancelled, "claimed", OP).postings)),
+      ledgerErrorCode(() =>
+        applyPostings(cancelled, postingsForCancellation(cancelled, "claimed", OP).postings),
+      ),
     ).toBe("conflicting_replay");
   });
 
   it("escrow never goes negative and nothing moves before a hold", () => {
-    expect(code(() => applyPosting(opened(100), releasePosting(EXP, OP, 101)))).toBe("escrow_overdrawn");
+    expect(ledgerErrorCode(() => applyPosting(opened(100), releasePosting(EXP, OP, 101)))).toBe(
+      "escrow_overdrawn",
+    );
     const released = applyPostings(opened(100), postingsForApproval(opened(100), OP));
-    expect(code(() => applyPosting(released, refundPosting(EXP, 1)))).toBe("escrow_overdrawn");
-    expect(code(() => applyPosting(emptyLedger(EXP), refundPosting(EXP, 1)))).toBe("no_hold");
-    expect(code(() => postingsForApproval(emptyLedger(EXP), OP))).toBe("no_hold");
-    expect(code(() => applyPosting(emptyLedger("exp_2"), holdPosting(EXP, 1)))).toBe("invalid_posting");
+    expect(ledgerErrorCode(() => applyPosting(released, refundPosting(EXP, 1)))).toBe("escrow_overdrawn");
+    expect(ledgerErrorCode(() => applyPosting(emptyLedger(EXP), refundPosting(EXP, 1)))).toBe("no_hold");
+    expect(ledgerErrorCode(() => postingsForApproval(emptyLedger(EXP), OP))).toBe("no_hold");
+    expect(ledgerErrorCode(() => applyPosting(emptyLedger("exp_2"), holdPosting(EXP, 1)))).toBe(
+      "invalid_posting",
+    );
   });
 
   it("dispute outcomes split the escrow, or claw back after a release", () => {
@@ -148,7 +148,7 @@ describe("business events", () => {
     });
     expect(paymentStateOf(split)).toBe("dispute_resolved");
     expect(
-      code(() =>
+      ledgerErrorCode(() =>
         postingsForDisputeResolution(held, OP, { outcome: "split", requesterCents: 1, operatorCents: 1 }),
       ),
     ).toBe("invalid_split");
@@ -265,19 +265,27 @@ describe("cancellation with the event's amounts", () => {
   it("refuses amounts that do not match the hold, and compensation without an operator", () => {
     const held = opened(10_000);
     expect(
-      code(() => postingsForCancellationAmounts(held, { refundCents: 10_000, compensationCents: 1 }, OP)),
+      ledgerErrorCode(() =>
+        postingsForCancellationAmounts(held, { refundCents: 10_000, compensationCents: 1 }, OP),
+      ),
     ).toBe("amount_mismatch");
     expect(
-      code(() => postingsForCancellationAmounts(held, { refundCents: 9_999, compensationCents: 0 })),
+      ledgerErrorCode(() =>
+        postingsForCancellationAmounts(held, { refundCents: 9_999, compensationCents: 0 }),
+      ),
     ).toBe("amount_mismatch");
     expect(
-      code(() => postingsForCancellationAmounts(held, { refundCents: 0, compensationCents: 10_000 })),
+      ledgerErrorCode(() =>
+        postingsForCancellationAmounts(held, { refundCents: 0, compensationCents: 10_000 }),
+      ),
     ).toBe("invalid_posting");
   });
 
   it("waits for a late hold, and moves nothing when nothing is held or announced", () => {
     expect(
-      code(() => postingsForCancellationAmounts(emptyLedger(EXP), { refundCents: 5, compensationCents: 0 })),
+      ledgerErrorCode(() =>
+        postingsForCancellationAmounts(emptyLedger(EXP), { refundCents: 5, compensationCents: 0 }),
+      ),
     ).toBe("no_hold");
     expect(
       postingsForCancellationAmounts(emptyLedger(EXP), { refundCents: 0, compensationCents: 0 }).postings,
@@ -289,7 +297,7 @@ describe("disputes raised after approval", () => {
   it("wait for the release instead of splitting the escrow", () => {
     const held = opened(10_000);
     expect(
-      code(() =>
+      ledgerErrorCode(() =>
         postingsForDisputeResolution(held, OP, { outcome: "requester" }, { raisedAfterApproval: true }),
       ),
     ).toBe("release_pending");

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { REQUESTER_FUNDS, REQUESTER_REFUND, escrowAccount, operatorPayableAccount } from "./accounts.js";
-import { LedgerError } from "./errors.js";
 import {
   type Posting,
   assertValidPosting,
@@ -16,18 +15,10 @@ import {
   releasePosting,
   samePosting,
 } from "./postings.js";
+import { ledgerErrorCode } from "../../../test/support/ledger-checks.js";
 
 const EXP = "exp_1";
 const OP = "op_1";
-
-function code(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (error) {
-    return error instanceof LedgerError ? error.code : `not a LedgerError: ${String(error)}`;
-  }
-  return undefined;
-}
 
 describe("postings", () => {
   it("each builder balances and moves the named accounts", () => {
@@ -63,19 +54,21 @@ describe("postings", () => {
   });
 
   it("refuses non-integer, zero, negative and unsafe amounts", () => {
-    expect(code(() => holdPosting(EXP, 0))).toBe("invalid_amount");
-    expect(code(() => holdPosting(EXP, -5))).toBe("invalid_amount");
-    expect(code(() => holdPosting(EXP, 10.5))).toBe("invalid_amount");
-    expect(code(() => refundPosting(EXP, Number.MAX_SAFE_INTEGER + 1))).toBe("invalid_amount");
+    expect(ledgerErrorCode(() => holdPosting(EXP, 0))).toBe("invalid_amount");
+    expect(ledgerErrorCode(() => holdPosting(EXP, -5))).toBe("invalid_amount");
+    expect(ledgerErrorCode(() => holdPosting(EXP, 10.5))).toBe("invalid_amount");
+    expect(ledgerErrorCode(() => refundPosting(EXP, Number.MAX_SAFE_INTEGER + 1))).toBe("invalid_amount");
     expect(
-      code(() => disputeResolutionPosting(EXP, OP, { requesterCents: 0, operatorCents: 0 }, "escrow")),
+      ledgerErrorCode(() =>
+        disputeResolutionPosting(EXP, OP, { requesterCents: 0, operatorCents: 0 }, "escrow"),
+      ),
     ).toBe("invalid_amount");
   });
 
   it("refuses unbalanced and malformed postings", () => {
     const escrow = escrowAccount(EXP);
     expect(
-      code(() =>
+      ledgerErrorCode(() =>
         assertValidPosting({
           experimentId: EXP,
           kind: "refund",
@@ -87,7 +80,7 @@ describe("postings", () => {
       ),
     ).toBe("unbalanced_posting");
     expect(
-      code(() =>
+      ledgerErrorCode(() =>
         assertValidPosting({
           experimentId: EXP,
           kind: "refund",
@@ -96,7 +89,7 @@ describe("postings", () => {
       ),
     ).toBe("invalid_posting");
     expect(
-      code(() =>
+      ledgerErrorCode(() =>
         assertValidPosting({
           experimentId: EXP,
           kind: "refund",
@@ -108,7 +101,7 @@ describe("postings", () => {
       ),
     ).toBe("invalid_posting");
     expect(
-      code(() =>
+      ledgerErrorCode(() =>
         assertValidPosting({
           experimentId: EXP,
           kind: "release",
@@ -138,11 +131,13 @@ describe("postings", () => {
     ]);
     expect(holdAdjustmentVersion("v12")).toBe(12);
     expect(holdAdjustmentVersion("12")).toBeUndefined();
-    expect(code(() => holdAdjustmentPosting(EXP, 3, 0))).toBe("invalid_amount");
-    expect(code(() => holdAdjustmentPosting(EXP, 0, 10))).toBe("invalid_posting");
+    expect(ledgerErrorCode(() => holdAdjustmentPosting(EXP, 3, 0))).toBe("invalid_amount");
+    expect(ledgerErrorCode(() => holdAdjustmentPosting(EXP, 0, 10))).toBe("invalid_posting");
     const { key: _key, ...unkeyed } = holdAdjustmentPosting(EXP, 3, 250);
-    expect(code(() => assertValidPosting(unkeyed))).toBe("invalid_posting");
-    expect(code(() => assertValidPosting({ ...holdPosting(EXP, 1), key: "v1" }))).toBe("invalid_posting");
+    expect(ledgerErrorCode(() => assertValidPosting(unkeyed))).toBe("invalid_posting");
+    expect(ledgerErrorCode(() => assertValidPosting({ ...holdPosting(EXP, 1), key: "v1" }))).toBe(
+      "invalid_posting",
+    );
     expect(samePosting(holdAdjustmentPosting(EXP, 3, 250), holdAdjustmentPosting(EXP, 4, 250))).toBe(false);
   });
 
