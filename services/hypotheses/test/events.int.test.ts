@@ -9,10 +9,10 @@ import type { HypothesisSaved } from "@petri/contracts/hypotheses";
 import { decodeEnvelope, decodePayload } from "@petri/events";
 import { newId } from "@petri/service-kit";
 import type { Kysely } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { insertHypothesis } from "../src/db/hypotheses.js";
 import { up as backfill } from "../src/db/migrations/2027_03_10_1000_backfill_hypothesis_saved.js";
-import { Backend, ENGINES, type Hypotheses, requester, startHypotheses } from "./support/harness.js";
+import { ENGINES, type Hypotheses, hypothesesOfBlock, requester } from "./support/harness.js";
 
 const MANUAL = {
   title: "Drug X lowers GENE1",
@@ -20,17 +20,8 @@ const MANUAL = {
 };
 
 describe.each(ENGINES)("hypothesis events on %s", (engine) => {
-  let backend: Backend;
   let h: Hypotheses;
-
-  beforeAll(async () => {
-    backend = await Backend.open(engine);
-    h = await startHypotheses(backend.database);
-  });
-  afterAll(async () => {
-    await h?.stop();
-    await backend?.close();
-  });
+  hypothesesOfBlock(engine, (started) => (h = started));
 
   /** The HypothesisSaved events recorded for `id`, oldest first, with their aggregate versions. */
   async function savedEvents(id: string) {

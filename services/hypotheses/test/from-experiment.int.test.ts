@@ -11,17 +11,9 @@ import { type EventSpec, events } from "@petri/contracts";
 import { type Experiment, ExperimentSchema, ExperimentStatus } from "@petri/contracts/experiments";
 import { buildEnvelope } from "@petri/events";
 import { type Principal, newId } from "@petri/service-kit";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { experimentViewOf, findExperimentView, upsertExperimentView } from "@petri/events";
-import {
-  Backend,
-  ENGINES,
-  type Hypotheses,
-  failure,
-  requester,
-  staff,
-  startHypotheses,
-} from "./support/harness.js";
+import { ENGINES, type Hypotheses, failure, hypothesesOfBlock, requester, staff } from "./support/harness.js";
 
 // Long enough for a loaded machine to apply an event published during the wait.
 const WAIT = { timeoutMs: 3_000, pollMs: 100 };
@@ -33,17 +25,8 @@ const REQUEST = {
 };
 
 describe.each(ENGINES)("from-experiment on %s", (engine) => {
-  let backend: Backend;
   let h: Hypotheses;
-
-  beforeAll(async () => {
-    backend = await Backend.open(engine);
-    h = await startHypotheses(backend.database, { experimentViewWait: WAIT });
-  });
-  afterAll(async () => {
-    await h?.stop();
-    await backend?.close();
-  });
+  hypothesesOfBlock(engine, (started) => (h = started), { experimentViewWait: WAIT });
 
   function experimentOf(owner: Principal, status: ExperimentStatus, version: number, id = newId("exp")) {
     return create(ExperimentSchema, {

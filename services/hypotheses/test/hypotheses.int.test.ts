@@ -5,16 +5,8 @@
  * delete. PostgreSQL and PGlite.
  */
 import { Code } from "@connectrpc/connect";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  Backend,
-  ENGINES,
-  type Hypotheses,
-  failure,
-  requester,
-  staff,
-  startHypotheses,
-} from "./support/harness.js";
+import { describe, expect, it } from "vitest";
+import { ENGINES, type Hypotheses, failure, hypothesesOfBlock, requester, staff } from "./support/harness.js";
 
 const MANUAL = {
   title: "Drug X lowers GENE1",
@@ -22,17 +14,8 @@ const MANUAL = {
 };
 
 describe.each(ENGINES)("hypotheses on %s", (engine) => {
-  let backend: Backend;
   let h: Hypotheses;
-
-  beforeAll(async () => {
-    backend = await Backend.open(engine);
-    h = await startHypotheses(backend.database);
-  });
-  afterAll(async () => {
-    await h?.stop();
-    await backend?.close();
-  });
+  hypothesesOfBlock(engine, (started) => (h = started));
 
   it("saves an engine-sourced hypothesis in DRAFT and reads it back whole", async () => {
     const owner = requester();

@@ -10,9 +10,9 @@ import { ExperimentSchema, ExperimentSubmittedSchema } from "@petri/contracts/ex
 import { events } from "@petri/contracts";
 import { buildEnvelope } from "@petri/events";
 import { createLogger, newId } from "@petri/service-kit";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { applyExperimentSubmitted } from "../src/events/experiment-submitted.js";
-import { Backend, ENGINES, type Hypotheses, failure, requester, startHypotheses } from "./support/harness.js";
+import { ENGINES, type Hypotheses, failure, hypothesesOfBlock, requester } from "./support/harness.js";
 
 const logger = createLogger({ service: "hypotheses-test", level: "silent" });
 const DRAFT = {
@@ -22,17 +22,8 @@ const DRAFT = {
 };
 
 describe.each(ENGINES)("to-experiment on %s", (engine) => {
-  let backend: Backend;
   let h: Hypotheses;
-
-  beforeAll(async () => {
-    backend = await Backend.open(engine);
-    h = await startHypotheses(backend.database);
-  });
-  afterAll(async () => {
-    await h?.stop();
-    await backend?.close();
-  });
+  hypothesesOfBlock(engine, (started) => (h = started));
 
   async function saved(owner = requester()) {
     const { hypothesis } = await h.as(owner).createHypothesis({

@@ -5,32 +5,21 @@
 import { Code } from "@connectrpc/connect";
 import { Role, Tier } from "@petri/contracts/identity";
 import { errorDetailOf } from "@petri/service-kit";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
-  Backend,
   ENGINES,
   type Identity,
   SYSTEM,
+  identityOfBlock,
   jump,
   principalOf,
   registration,
   rejection,
-  startIdentity,
-  testSecrets,
 } from "./support/harness.js";
 
 describe.each(ENGINES)("API keys on %s", (engine) => {
-  let backend: Backend;
   let identity: Identity;
-
-  beforeAll(async () => {
-    backend = await Backend.open(engine);
-    identity = await startIdentity(backend.database, testSecrets());
-  });
-  afterAll(async () => {
-    await identity?.stop();
-    await backend?.close();
-  });
+  identityOfBlock(engine, (started) => (identity = started));
 
   async function newAccount(label: string) {
     const response = await identity.as().registerAccount(registration(label));

@@ -6,29 +6,12 @@
 import { events } from "@petri/contracts";
 import { Role } from "@petri/contracts/identity";
 import { buildEnvelope } from "@petri/events";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import {
-  Backend,
-  ENGINES,
-  type Identity,
-  principalOf,
-  registration,
-  startIdentity,
-  testSecrets,
-} from "./support/harness.js";
+import { describe, expect, it } from "vitest";
+import { ENGINES, type Identity, identityOfBlock, principalOf, registration } from "./support/harness.js";
 
 describe.each(ENGINES)("operator role from the marketplace on %s", (engine) => {
-  let backend: Backend;
   let identity: Identity;
-
-  beforeEach(async () => {
-    backend = await Backend.open(engine);
-    identity = await startIdentity(backend.database, testSecrets());
-  });
-  afterEach(async () => {
-    await identity.stop();
-    await backend.close();
-  });
+  identityOfBlock(engine, (started) => (identity = started), { perTest: true });
 
   async function publishStatus(accountId: string, status: string, version: number) {
     const envelope = buildEnvelope(
@@ -42,30 +25,36 @@ describe.each(ENGINES)("operator role from the marketplace on %s", (engine) => {
     await identity.bus.publish(envelope);
   }
 
-  async function roleEventually(accountId: string, expected: string) {
+  /** What `read` answers once it answers something, asked every 25 ms; fails with `never` after 400 tries. */
+  async function polled<T>(read: () => Promise<T | undefined>, never: string): Promise<T> {
     for (let attempt = 0; attempt < 400; attempt += 1) {
+      const value = await read();
+      if (value !== undefined) return value;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    throw new Error(never);
+  }
+
+  async function roleEventually(accountId: string, expected: string) {
+    await polled(async () => {
       const row = await identity.db
         .selectFrom("accounts")
         .select("role")
         .where("id", "=", accountId)
         .executeTakeFirstOrThrow();
-      if (row.role === expected) return;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-    throw new Error(`account ${accountId} never became ${expected}`);
+      return row.role === expected ? row.role : undefined;
+    }, `account ${accountId} never became ${expected}`);
   }
 
   async function appliedVersion(accountId: string) {
-    for (let attempt = 0; attempt < 400; attempt += 1) {
+    return polled(async () => {
       const row = await identity.db
         .selectFrom("operator_role_sources")
         .select("operator_version")
         .where("account_id", "=", accountId)
         .executeTakeFirst();
-      if (row) return Number(row.operator_version);
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-    throw new Error("no operator status applied");
+      return row ? Number(row.operator_version) : undefined;
+    }, "no operator status applied");
   }
 
   it("grants the operator role on active, takes it back on suspension, ignores a stale event", async () => {
@@ -100,12 +89,10 @@ describe.each(ENGINES)("operator role from the marketplace on %s", (engine) => {
   });
 
   async function waitForVersion(accountId: string, version: number) {
-    for (let attempt = 0; attempt < 400; attempt += 1) {
+    return polled(async () => {
       const seen = await appliedVersion(accountId);
-      if (seen >= version) return seen;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-    throw new Error(`version ${version} never applied`);
+      return seen >= version ? seen : undefined;
+    }, `version ${version} never applied`);
   }
 
   it("never changes a staff account and skips unknown accounts", async () => {

@@ -6,18 +6,17 @@
  */
 import { Code } from "@connectrpc/connect";
 import { QuotaPolicy, Tier } from "@petri/contracts/identity";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import {
-  Backend,
   ENGINES,
   type Identity,
   SYSTEM,
+  identityOfBlock,
   jump,
   principalOf,
   registration,
   rejection,
   startIdentity,
-  testSecrets,
 } from "./support/harness.js";
 
 let subjects = 0;
@@ -25,23 +24,19 @@ const subject = (label: string) => `${label}-${(subjects += 1)}`;
 const iso = (seconds: bigint | undefined) => new Date(Number(seconds) * 1000).toISOString();
 
 describe.each(ENGINES)("quotas on %s", (engine) => {
-  let backend: Backend;
   let identity: Identity;
   let replica: Identity;
 
-  beforeAll(async () => {
-    backend = await Backend.open(engine);
-    const secrets = testSecrets();
-    identity = await startIdentity(backend.database, secrets);
-    // A second replica on its own connection pool (PGlite: the same engine), same clock.
-    replica = await startIdentity(await backend.connection(), secrets, { clock: identity.clock });
+  identityOfBlock(engine, async (started, backend) => {
+    identity = started;
+    // A second replica on its own connection pool (PGlite: the same engine), same secrets and clock.
+    replica = await startIdentity(await backend.connection(), identity.options, { clock: identity.clock });
     // 10:00:05 UTC: well inside a minute, so nothing below crosses a window edge by accident.
     await identity.clock.set("2026-03-02T10:00:05.000Z");
   });
+  // Registered after the block's own hooks, so it runs before them: the replica stops first.
   afterAll(async () => {
     await replica?.stop();
-    await identity?.stop();
-    await backend?.close();
   });
 
   const draw = (

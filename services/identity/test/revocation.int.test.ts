@@ -16,32 +16,21 @@ import {
 } from "@petri/contracts/identity";
 import { buildEnvelope, decodeEnvelope, decodePayload } from "@petri/events";
 import { decodeJwt } from "jose";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
-  Backend,
   ENGINES,
   type Identity,
   SYSTEM,
+  identityOfBlock,
   jump,
   principalOf,
   registration,
   rejection,
-  startIdentity,
-  testSecrets,
 } from "./support/harness.js";
 
 describe.each(ENGINES)("credential revocation on %s", (engine) => {
-  let backend: Backend;
   let identity: Identity;
-
-  beforeEach(async () => {
-    backend = await Backend.open(engine);
-    identity = await startIdentity(backend.database, testSecrets());
-  });
-  afterEach(async () => {
-    await identity.stop();
-    await backend.close();
-  });
+  identityOfBlock(engine, (started) => (identity = started), { perTest: true });
 
   async function epochOf(accountId: string): Promise<number> {
     const row = await identity.db

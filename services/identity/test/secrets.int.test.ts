@@ -17,10 +17,11 @@ import { IDENTITY_SECRETS_FILE, loadOrCreateIdentitySecrets } from "../src/secur
 import { IDENTITY_KEK_PURPOSE, openSigningKey } from "../src/security/signing-keys.js";
 import { sealedPrivateKey } from "../src/db/signing-keys.js";
 import {
-  Backend,
+  type Backend,
   ENGINES,
   type Identity,
   SYSTEM,
+  identityOfBlock,
   principalOf,
   registration,
   startIdentity,
@@ -33,14 +34,14 @@ describe.each(ENGINES)("secrets at rest on %s", (engine) => {
   const secrets = testSecrets();
   const staff = { email: "root@petri.example", password: "staff password at rest" };
 
-  beforeAll(async () => {
-    backend = await Backend.open(engine);
-    identity = await startIdentity(backend.database, { ...secrets, staff });
-  });
-  afterAll(async () => {
-    await identity?.stop();
-    await backend?.close();
-  });
+  identityOfBlock(
+    engine,
+    (started, database) => {
+      identity = started;
+      backend = database;
+    },
+    { options: { ...secrets, staff } },
+  );
 
   /** Every row of every table of the identity schema as text (bytea as hex), like a dump would hold. */
   async function dumpIdentitySchema(): Promise<string> {

@@ -8,24 +8,21 @@ import { Role, Tier } from "@petri/contracts/identity";
 import { errorDetailOf } from "@petri/service-kit";
 import argon2 from "argon2";
 import { type JWTVerifyOptions, createLocalJWKSet, decodeProtectedHeader, jwtVerify } from "jose";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { argon2ParametersOf } from "../src/security/passwords.js";
 import {
-  Backend,
   CountingHasher,
   ENGINES,
   type Identity,
   SYSTEM,
+  identityOfBlock,
   jump,
   principalOf,
   registration,
   rejection,
-  startIdentity,
-  testSecrets,
 } from "./support/harness.js";
 
 describe.each(ENGINES)("access tokens on %s", (engine) => {
-  let backend: Backend;
   let identity: Identity;
   const hasher = new CountingHasher();
   const staff = { email: "staff@petri.example", password: "staff password 123" };
@@ -38,14 +35,7 @@ describe.each(ENGINES)("access tokens on %s", (engine) => {
     return principalOf(row, "staff");
   };
 
-  beforeAll(async () => {
-    backend = await Backend.open(engine);
-    identity = await startIdentity(backend.database, { ...testSecrets(), passwordHasher: hasher, staff });
-  });
-  afterAll(async () => {
-    await identity?.stop();
-    await backend?.close();
-  });
+  identityOfBlock(engine, (started) => (identity = started), { options: { passwordHasher: hasher, staff } });
 
   async function jwks() {
     const set = await identity.as(SYSTEM).listSigningKeys({});

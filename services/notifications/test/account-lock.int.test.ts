@@ -8,33 +8,17 @@
  * PostgreSQL only: PGlite has one connection, so a second transaction cannot hold a lock.
  */
 import { sql } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  Backend,
-  ENGINES,
-  type Notifications,
-  experiment,
-  experimentEvent,
-  requester,
-  startNotifications,
-} from "./support/harness.js";
-import { TestReceiver } from "./support/receiver.js";
+import { describe, expect, it } from "vitest";
+import { ENGINES, type Notifications, experiment, experimentEvent, requester } from "./support/harness.js";
+import { notificationsOfBlock } from "./support/block.js";
+import type { TestReceiver } from "./support/receiver.js";
 
 describe.each(ENGINES.filter((engine) => engine === "pg"))("recording a success (%s)", (engine) => {
-  let backend: Backend;
   let notifications: Notifications;
   let receiver: TestReceiver;
-
-  beforeAll(async () => {
-    backend = await Backend.open(engine);
-    receiver = await TestReceiver.start();
-    notifications = await startNotifications(backend.database);
+  notificationsOfBlock(engine, (block) => {
+    ({ notifications, receiver } = block);
     notifications.resolver.set("lock.hooks.test", ["127.0.0.1"]);
-  });
-  afterAll(async () => {
-    await notifications?.stop();
-    await receiver?.close();
-    await backend?.close();
   });
 
   /** Resolves once some statement of this database waits for a lock; stops looking when `done`. */

@@ -6,11 +6,11 @@
  */
 import { metricSampler } from "@petri/fixtures/service-kit";
 import { metricsRegistry } from "@petri/service-kit";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { WEBHOOK_EVENTS } from "@petri/contracts/vocabulary";
 import {
   AddressAllowlist,
-  Backend,
+  type Backend,
   ENGINES,
   type Notifications,
   experiment,
@@ -18,6 +18,7 @@ import {
   requester,
   startNotifications,
 } from "./support/harness.js";
+import { notificationsOfBlock } from "./support/block.js";
 import { TestReceiver } from "./support/receiver.js";
 import { verifyServiceSignature, verifyStandardSignature } from "./support/verify.js";
 
@@ -27,17 +28,9 @@ describe.each(ENGINES)("webhook deliveries (%s)", (engine) => {
   let backend: Backend;
   let notifications: Notifications;
   let receiver: TestReceiver;
-
-  beforeAll(async () => {
-    backend = await Backend.open(engine);
-    receiver = await TestReceiver.start();
-    notifications = await startNotifications(backend.database);
+  notificationsOfBlock(engine, (block) => {
+    ({ notifications, receiver, backend } = block);
     notifications.resolver.set("r1.hooks.test", ["127.0.0.1"]);
-  });
-  afterAll(async () => {
-    await notifications?.stop();
-    await receiver?.close();
-    await backend?.close();
   });
 
   const deliveriesOf = (experimentId: string) =>

@@ -5,7 +5,6 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  Backend,
   ENGINES,
   type Notifications,
   START,
@@ -13,8 +12,8 @@ import {
   experiment,
   experimentEvent,
   requester,
-  startNotifications,
 } from "./support/harness.js";
+import { notificationsOfBlock } from "./support/block.js";
 import { TestReceiver } from "./support/receiver.js";
 
 const TARPITS = 10;
@@ -22,27 +21,29 @@ const EVENTS_PER_TARPIT = 8;
 const HEALTHY_EVENTS = 20;
 
 describe.each(ENGINES)("isolation from slow receivers (%s)", (engine) => {
-  let backend: Backend;
   let notifications: Notifications;
   let healthy: TestReceiver;
   let tarpit: TestReceiver;
 
   beforeAll(async () => {
-    backend = await Backend.open(engine);
-    healthy = await TestReceiver.start();
     tarpit = await TestReceiver.start();
     tarpit.answer = () => ({ tarpit: true });
-    // 10 tarpit receivers x 4 connections leave 8 of the 48 slots for everyone else.
-    notifications = await startNotifications(backend.database, { delivery: { maxInFlight: 48, perHost: 4 } });
-    notifications.resolver.set("healthy.hooks.test", ["127.0.0.1"]);
-    for (let i = 0; i < TARPITS; i += 1) notifications.resolver.set(`tarpit-${i}.hooks.test`, ["127.0.0.1"]);
   });
+  // Registered before the block's own hooks, so it runs after them: the tarpit closes last.
   afterAll(async () => {
-    await notifications?.stop();
-    await healthy?.close();
     await tarpit?.close();
-    await backend?.close();
   });
+  notificationsOfBlock(
+    engine,
+    (block) => {
+      ({ notifications, receiver: healthy } = block);
+      notifications.resolver.set("healthy.hooks.test", ["127.0.0.1"]);
+      for (let i = 0; i < TARPITS; i += 1)
+        notifications.resolver.set(`tarpit-${i}.hooks.test`, ["127.0.0.1"]);
+    },
+    // 10 tarpit receivers x 4 connections leave 8 of the 48 slots for everyone else.
+    { delivery: { maxInFlight: 48, perHost: 4 } },
+  );
 
   it("delivers to a healthy receiver while tarpits hold their own slots until the deadline", async () => {
     // The tarpits' deliveries fall due first, the healthy receiver's a millisecond later.

@@ -6,7 +6,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SmtpMailer } from "../src/mail/smtp-mailer.js";
 import {
-  Backend,
   ENGINES,
   type Notifications,
   START,
@@ -14,38 +13,40 @@ import {
   experiment,
   experimentEvent,
   requester,
-  startNotifications,
 } from "./support/harness.js";
-import { TestReceiver } from "./support/receiver.js";
+import { notificationsOfBlock } from "./support/block.js";
+import type { TestReceiver } from "./support/receiver.js";
 import { SmtpSink } from "./support/smtp-sink.js";
 
 const MINUTE = 60_000;
 
 describe.each(ENGINES)("the pause e-mail over SMTP (%s)", (engine) => {
-  let backend: Backend;
   let notifications: Notifications;
   let receiver: TestReceiver;
   let sink: SmtpSink;
 
   beforeAll(async () => {
-    backend = await Backend.open(engine);
-    receiver = await TestReceiver.start();
-    receiver.answer = () => ({ status: 500 });
     sink = await SmtpSink.start();
-    const mailer = new SmtpMailer({
-      host: "127.0.0.1",
-      port: sink.port,
-      secure: false,
-      from: "Petri <no-reply@petri.example>",
-    });
-    notifications = await startNotifications(backend.database, { mailer });
   });
+  // Registered before the block's own hooks, so it runs after them: the sink closes last.
   afterAll(async () => {
-    await notifications?.stop();
     await sink?.close();
-    await receiver?.close();
-    await backend?.close();
   });
+  notificationsOfBlock(
+    engine,
+    (block) => {
+      ({ notifications, receiver } = block);
+      receiver.answer = () => ({ status: 500 });
+    },
+    () => ({
+      mailer: new SmtpMailer({
+        host: "127.0.0.1",
+        port: sink.port,
+        secure: false,
+        from: "Petri <no-reply@petri.example>",
+      }),
+    }),
+  );
 
   /** Runs an experiment event for the account through all five failing attempts (a pause). */
   async function pause(accountId: string, from: number): Promise<void> {

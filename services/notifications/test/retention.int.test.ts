@@ -3,9 +3,8 @@
  * PETRI_RETENTION_WEBHOOK_ATTEMPTS_HOURS (default 30 days); the delivery keeps its count.
  */
 import { DEFAULT_RETENTION } from "@petri/events";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
-  Backend,
   ENGINES,
   type Notifications,
   START,
@@ -13,25 +12,16 @@ import {
   experiment,
   experimentEvent,
   requester,
-  startNotifications,
 } from "./support/harness.js";
-import { TestReceiver } from "./support/receiver.js";
+import { notificationsOfBlock } from "./support/block.js";
+import type { TestReceiver } from "./support/receiver.js";
 
 describe.each(ENGINES)("webhook attempt retention (%s)", (engine) => {
-  let backend: Backend;
   let notifications: Notifications;
   let receiver: TestReceiver;
-
-  beforeAll(async () => {
-    backend = await Backend.open(engine);
-    receiver = await TestReceiver.start();
+  notificationsOfBlock(engine, (block) => {
+    ({ notifications, receiver } = block);
     receiver.answer = () => ({ status: 200 });
-    notifications = await startNotifications(backend.database);
-  });
-  afterAll(async () => {
-    await notifications?.stop();
-    await receiver?.close();
-    await backend?.close();
   });
 
   it("deletes attempts past retention and keeps younger ones", async () => {

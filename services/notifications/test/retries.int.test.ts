@@ -4,9 +4,8 @@
  * with exactly one e-mail and nothing after it, then resume and replay.
  */
 import { Code } from "@connectrpc/connect";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
-  Backend,
   ENGINES,
   type Notifications,
   START,
@@ -16,30 +15,21 @@ import {
   rejection,
   requester,
   staff,
-  startNotifications,
 } from "./support/harness.js";
+import { notificationsOfBlock } from "./support/block.js";
 import { TestReceiver } from "./support/receiver.js";
 import { verifyServiceSignature, verifyStandardSignature } from "./support/verify.js";
 
 const MINUTE = 60_000;
 
 describe.each(ENGINES)("retries, pause and resume (%s)", (engine) => {
-  let backend: Backend;
   let notifications: Notifications;
   let receiver: TestReceiver;
   /** Paths the receiver fails with 500 (the rest answer 200). */
   const failing = new Set<string>();
-
-  beforeAll(async () => {
-    backend = await Backend.open(engine);
-    receiver = await TestReceiver.start();
+  notificationsOfBlock(engine, (block) => {
+    ({ notifications, receiver } = block);
     receiver.answer = (request) => (failing.has(request.path) ? { status: 500 } : { status: 200 });
-    notifications = await startNotifications(backend.database);
-  });
-  afterAll(async () => {
-    await notifications?.stop();
-    await receiver?.close();
-    await backend?.close();
   });
 
   /** Sets the clock to `at` (ms since START) and runs what is due. */

@@ -4,9 +4,9 @@
  * never written to a log or a delivery table.
  */
 import { Code } from "@connectrpc/connect";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
-  Backend,
+  type Backend,
   ENGINES,
   type Notifications,
   experiment,
@@ -16,7 +16,8 @@ import {
   startNotifications,
   testKek,
 } from "./support/harness.js";
-import { TestReceiver } from "./support/receiver.js";
+import { notificationsOfBlock } from "./support/block.js";
+import type { TestReceiver } from "./support/receiver.js";
 import { verifyServiceSignature, verifyStandardSignature } from "./support/verify.js";
 
 const HOUR = 60 * 60_000;
@@ -26,17 +27,7 @@ describe.each(ENGINES)("webhook signing secrets (%s)", (engine) => {
   let notifications: Notifications;
   let receiver: TestReceiver;
   const shown: string[] = [];
-
-  beforeAll(async () => {
-    backend = await Backend.open(engine);
-    receiver = await TestReceiver.start();
-    notifications = await startNotifications(backend.database);
-  });
-  afterAll(async () => {
-    await notifications?.stop();
-    await receiver?.close();
-    await backend?.close();
-  });
+  notificationsOfBlock(engine, (block) => ({ notifications, receiver, backend } = block));
 
   async function deliverOne(accountId: string) {
     const fixture = experiment(accountId, `https://127.0.0.1:${receiver.port}/secrets`);

@@ -3,40 +3,31 @@
  * delivery, not by its poll: with the safety poll switched off (an hour), attempt 1 still
  * reaches the receiver. A wake-up sent before that commit would find no row and be lost.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
-  Backend,
   ENGINES,
   type Notifications,
   eventually,
   experiment,
   experimentEvent,
   requester,
-  startNotifications,
 } from "./support/harness.js";
-import { TestReceiver } from "./support/receiver.js";
+import { notificationsOfBlock } from "./support/block.js";
+import type { TestReceiver } from "./support/receiver.js";
 
 const HOUR_MS = 3_600_000;
 
 describe.each(ENGINES)("delivery worker wake-up (%s)", (engine) => {
-  let backend: Backend;
   let notifications: Notifications;
   let receiver: TestReceiver;
-
-  beforeAll(async () => {
-    backend = await Backend.open(engine);
-    receiver = await TestReceiver.start();
-    notifications = await startNotifications(backend.database, {
-      background: true,
-      delivery: { pollMs: HOUR_MS, minPollMs: HOUR_MS },
-    });
-    notifications.resolver.set("wake.hooks.test", ["127.0.0.1"]);
-  });
-  afterAll(async () => {
-    await notifications?.stop();
-    await receiver?.close();
-    await backend?.close();
-  });
+  notificationsOfBlock(
+    engine,
+    (block) => {
+      ({ notifications, receiver } = block);
+      notifications.resolver.set("wake.hooks.test", ["127.0.0.1"]);
+    },
+    { background: true, delivery: { pollMs: HOUR_MS, minPollMs: HOUR_MS } },
+  );
 
   it("makes attempt 1 once the consumer committed the delivery, without waiting for a poll", async () => {
     for (let round = 0; round < 3; round += 1) {

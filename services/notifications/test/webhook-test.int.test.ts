@@ -6,11 +6,11 @@
 import { Code } from "@connectrpc/connect";
 import { errorDetailOf } from "@petri/service-kit";
 import { PUBLIC_CONTROLS, SSRF_CORPUS } from "@petri/fixtures/service-kit";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { TEST_CALLS_PER_MINUTE } from "../src/app/test-webhook.js";
 import {
   AddressAllowlist,
-  Backend,
+  type Backend,
   ENGINES,
   type Notifications,
   START,
@@ -19,6 +19,7 @@ import {
   requester,
   startNotifications,
 } from "./support/harness.js";
+import { notificationsOfBlock } from "./support/block.js";
 import { TestReceiver } from "./support/receiver.js";
 import { verifyServiceSignature, verifyStandardSignature } from "./support/verify.js";
 
@@ -27,26 +28,22 @@ describe.each(ENGINES)("webhook tests and URL registration (%s)", (engine) => {
   let notifications: Notifications;
   let receiver: TestReceiver;
   const resolver = new TestResolver();
-
-  beforeAll(async () => {
-    backend = await Backend.open(engine);
-    receiver = await TestReceiver.start();
-    for (const entry of [...SSRF_CORPUS, ...PUBLIC_CONTROLS]) {
-      if (!entry.answers) continue;
-      try {
-        resolver.set(new URL(entry.url).hostname.toLowerCase().replace(/\.$/, ""), entry.answers);
-      } catch {
-        // Not a URL: nothing to resolve.
+  notificationsOfBlock(
+    engine,
+    (block) => ({ notifications, receiver, backend } = block),
+    () => {
+      for (const entry of [...SSRF_CORPUS, ...PUBLIC_CONTROLS]) {
+        if (!entry.answers) continue;
+        try {
+          resolver.set(new URL(entry.url).hostname.toLowerCase().replace(/\.$/, ""), entry.answers);
+        } catch {
+          // Not a URL: nothing to resolve.
+        }
       }
-    }
-    resolver.set("t.hooks.test", ["127.0.0.1"]);
-    notifications = await startNotifications(backend.database, { resolver });
-  });
-  afterAll(async () => {
-    await notifications?.stop();
-    await receiver?.close();
-    await backend?.close();
-  });
+      resolver.set("t.hooks.test", ["127.0.0.1"]);
+      return { resolver };
+    },
+  );
 
   /** A new minute, so each test starts with a full rate-limit window. */
   let minute = 0;

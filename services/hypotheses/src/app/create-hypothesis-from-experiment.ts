@@ -3,14 +3,12 @@ import {
   type Principal,
   type ReadModelArrivals,
   type ReadModelWait,
-  newId,
 } from "@petri/service-kit";
 import { settledExperimentView } from "@petri/events";
-import { insertHypothesis } from "../db/hypotheses.js";
 import { hypothesisFromExperiment } from "../domain/from-experiment.js";
 import type { Hypothesis } from "../domain/hypothesis.js";
 import type { ChangingDeps } from "./deps.js";
-import { recordHypothesisSaved } from "./hypothesis-events.js";
+import { saveNewHypothesis } from "./save-hypothesis.js";
 
 export interface FromExperimentDeps extends ChangingDeps {
   arrivals: ReadModelArrivals;
@@ -30,20 +28,6 @@ export function makeCreateHypothesisFromExperiment(deps: FromExperimentDeps) {
     const experiment = await settledExperimentView(deps, principal.accountId, input.experimentId);
     if (!experiment) throw new NotFoundError("experiment", input.experimentId);
     const content = hypothesisFromExperiment(principal.accountId, experiment, input.title);
-    const now = deps.clock.now();
-    return deps.unitOfWork.run(async (trx) => {
-      const saved = await insertHypothesis(trx, {
-        id: newId("hyp", now),
-        ownerAccountId: principal.accountId,
-        ...content,
-        status: "DRAFT",
-        experimentsCount: 0,
-        version: 1,
-        createdAt: now,
-        updatedAt: now,
-      });
-      await recordHypothesisSaved(trx, saved, now);
-      return saved;
-    });
+    return saveNewHypothesis(deps, principal, content);
   };
 }

@@ -20,6 +20,7 @@ import {
 } from "@petri/service-testkit";
 import type { FakeClock } from "@petri/testkit";
 import type { Kysely } from "kysely";
+import { afterAll, beforeAll } from "vitest";
 import type { HypothesesDb } from "../../src/db/schema.js";
 import { type HypothesesHostedService, createHypothesesService } from "../../src/service.js";
 
@@ -56,6 +57,29 @@ export async function startHypotheses(
   );
   const as = await routerClients(HypothesesService, (router) => service.routes(router), logger);
   return { service, db: database.forSchema<HypothesesDb>("hypotheses"), clock, as, bus, stop };
+}
+
+/**
+ * For the tests of the enclosing describe block: a database of its own on `engine` with the
+ * hypotheses service on it (`options` as startHypotheses takes them), started before the
+ * block's tests and stopped after them; `started` gets the running service (awaited).
+ */
+export function hypothesesOfBlock(
+  engine: Engine,
+  started: (hypotheses: Hypotheses) => unknown,
+  options: Parameters<typeof startHypotheses>[1] = {},
+): void {
+  let backend: Backend | undefined;
+  let hypotheses: Hypotheses | undefined;
+  beforeAll(async () => {
+    backend = await Backend.open(engine);
+    hypotheses = await startHypotheses(backend.database, options);
+    await started(hypotheses);
+  });
+  afterAll(async () => {
+    await hypotheses?.stop();
+    await backend?.close();
+  });
 }
 
 let counter = 0;

@@ -13,6 +13,7 @@ import { InProcessEventBus } from "@petri/events";
 import { type Failpoints, type Principal, createLogger, failpoints } from "@petri/service-kit";
 import { FakeClock } from "@petri/testkit";
 import type { Kysely } from "kysely";
+import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 import type { IdentityDb } from "../../src/db/schema.js";
 import {
   type IdentityHostedService,
@@ -100,6 +101,31 @@ export async function startIdentity(
       await bus.close();
     },
   };
+}
+
+/**
+ * For the tests of the enclosing describe block: a database of its own on `engine` and one
+ * identity replica on it (fresh test secrets, `setup.options` over them), started before the
+ * block's tests and stopped after them, or afresh around every test with `setup.perTest`.
+ * `started` gets each replica and its database once it runs (to keep it, or start more on it).
+ */
+export function identityOfBlock(
+  engine: Engine,
+  started: (identity: Identity, backend: Backend) => unknown,
+  setup: { options?: Partial<IdentityServiceOptions>; perTest?: boolean } = {},
+): void {
+  let backend: Backend | undefined;
+  let identity: Identity | undefined;
+  (setup.perTest ? beforeEach : beforeAll)(async () => {
+    backend = await Backend.open(engine);
+    identity = await startIdentity(backend.database, { ...testSecrets(), ...setup.options });
+    await started(identity, backend);
+  });
+  (setup.perTest ? afterEach : afterAll)(async () => {
+    await identity?.stop();
+    await backend?.close();
+    identity = backend = undefined;
+  });
 }
 
 let counter = 0;
