@@ -99,7 +99,9 @@ describe("createDatabase (pglite, memory://)", () => {
   });
 });
 
-describe("createDatabase (pglite, directory)", () => {
+// A fresh data directory runs PGlite's initdb (WebAssembly, on this thread), then the test opens
+// it again: over 30 s on a loaded 2-core CI machine, so the hang guard is wider than the default.
+describe("createDatabase (pglite, directory)", { timeout: 120_000 }, () => {
   let dir: string;
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), "petri-db-"));
