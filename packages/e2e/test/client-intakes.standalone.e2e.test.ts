@@ -1,19 +1,10 @@
-import { afterAll, beforeAll, describe, it } from "vitest";
+import { describe, it } from "vitest";
 import { clientIntakesScenario } from "./client-intakes.scenarios.js";
-import type { ExperimentsTarget } from "./experiments.scenarios.js";
-import { STAFF, startStandaloneHost } from "./support/hosts.js";
+import { standaloneOfBlock } from "./support/blocks.js";
 
 describe("other marketplaces' client requests, standalone mode", () => {
-  let host: Awaited<ReturnType<typeof startStandaloneHost>>;
-  let target: ExperimentsTarget;
-
-  beforeAll(async () => {
-    host = await startStandaloneHost("petri-e2e-client-intakes");
-    target = { baseUrls: [host.petri.url], staff: STAFF };
-  });
-
-  afterAll(() => host?.stop());
+  const deployment = standaloneOfBlock("petri-e2e-client-intakes");
 
   it("each type, in the other spellings: /validate valid, POST /experiments 201, stored in ours", () =>
-    clientIntakesScenario(target));
+    clientIntakesScenario(deployment.target));
 });

@@ -1,16 +1,8 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  type Target,
-  credentialsLifecycle,
-  errorsHaveOneShape,
-  healthReportsEveryService,
-  registrationEventReachesNotifications,
-  sharedRateLimit,
-  staffChangesTier,
-  staffSetsCustomLimits,
-} from "./scenarios.js";
-import { STAFF, clusterInfraReady, startClusterHost } from "./support/hosts.js";
+import { foundationScenarioTests } from "./foundation.suite.js";
+import { type Target, sharedRateLimit } from "./scenarios.js";
+import { clusterInfraReady, startClusterHost } from "./support/hosts.js";
 
 describe.skipIf(!(await clusterInfraReady()))(
   "cluster mode (a process per service, PostgreSQL, NATS JetStream)",
@@ -40,14 +32,10 @@ describe.skipIf(!(await clusterInfraReady()))(
       await host?.stop();
     }, 120_000);
 
-    it("GET /health reports every service ready over Connect", () => healthReportsEveryService(target));
-    it("an event written through identity's outbox is consumed by notifications", () =>
-      registrationEventReachesNotifications(target));
-    it("errors have the spec's shape", () => errorsHaveOneShape(target));
-    it("register -> token -> me -> API key -> revoke -> 401", () => credentialsLifecycle(target));
-    it("the bootstrapped staff account changes an account's tier", () => staffChangesTier(target, STAFF));
-    it("staff give an account custom limits, which every gateway applies exactly", () =>
-      staffSetsCustomLimits(host.baseUrls, STAFF));
+    foundationScenarioTests(
+      () => target,
+      () => host.baseUrls,
+    );
     it("a service port reached directly, without the gateway's internal token, is refused", async () => {
       const identityUrl = `http://127.0.0.1:${host.portBase + 1}`;
       const response = await fetch(`${identityUrl}/petri.identity.v1.IdentityService/GetAccount`, {

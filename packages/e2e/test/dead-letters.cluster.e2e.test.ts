@@ -6,29 +6,23 @@
  * once; a second replay does nothing more.
  */
 import { FAILPOINT } from "@petri/service-kit";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { staffClient } from "./experiments.scenarios.js";
 import { eventually, newUnverifiedOperator, verificationRecord } from "./marketplace.scenarios.js";
 import { CONSUMER, SLOW_POLL, operatorRoleGranted } from "./dead-letters.scenarios.js";
-import { STAFF, clusterInfraReady, startClusterHost } from "./support/hosts.js";
+import { clusterOfBlock } from "./support/blocks.js";
+import { clusterInfraReady } from "./support/hosts.js";
 
 describe.skipIf(!(await clusterInfraReady()))(
   "staff dead letters, cluster mode",
   { timeout: 180_000 },
   () => {
-    let host: Awaited<ReturnType<typeof startClusterHost>>;
-
-    beforeAll(async () => {
-      host = await startClusterHost("deadletters", {
-        env: { FAILPOINTS: `${FAILPOINT.consumerHandlerFails}:${CONSUMER}=throw*10` },
-      });
-    }, 360_000);
-    afterAll(async () => {
-      await host?.stop();
-    }, 120_000);
+    const deployment = clusterOfBlock("deadletters", {
+      env: { FAILPOINTS: `${FAILPOINT.consumerHandlerFails}:${CONSUMER}=throw*10` },
+    });
 
     it("dead-lettered events are listed, replayed, and applied once", async () => {
-      const target = { baseUrls: host.baseUrls, staff: STAFF };
+      const { target } = deployment;
       const staff = await staffClient(target);
       const { client: lab, operatorId } = await newUnverifiedOperator(target, "dead-letter-cluster-lab");
       const verified = await staff.call(

@@ -5,28 +5,20 @@
  * a replay once it works grants the role, and replaying again does nothing more.
  */
 import { FAILPOINT, Failpoints } from "@petri/service-kit";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ExperimentsTarget, staffClient } from "./experiments.scenarios.js";
+import { describe, expect, it } from "vitest";
+import { staffClient } from "./experiments.scenarios.js";
 import { eventually, newUnverifiedOperator, verificationRecord } from "./marketplace.scenarios.js";
 import { CONSUMER, SLOW_POLL, operatorRoleGranted } from "./dead-letters.scenarios.js";
-import { STAFF, startStandaloneHost } from "./support/hosts.js";
+import { standaloneOfBlock } from "./support/blocks.js";
 
 const FAILS = `${FAILPOINT.consumerHandlerFails}:${CONSUMER}`;
 
 describe("staff dead letters, standalone mode", { timeout: 180_000 }, () => {
   const failpoints = new Failpoints();
-  let host: Awaited<ReturnType<typeof startStandaloneHost>>;
-  let target: ExperimentsTarget;
-
-  beforeAll(async () => {
-    host = await startStandaloneHost("petri-e2e-dead-letters", {}, { failpoints });
-    target = { baseUrls: [host.petri.url], staff: STAFF };
-  });
-  afterAll(async () => {
-    await host?.stop();
-  });
+  const deployment = standaloneOfBlock("petri-e2e-dead-letters", {}, { failpoints });
 
   it("a failing consumer's event is listed, replayed once it works, and applied once", async () => {
+    const { target } = deployment;
     const staff = await staffClient(target);
     failpoints.arm(FAILS, "throw");
     const { client: lab, operatorId } = await newUnverifiedOperator(target, "dead-letter-lab");

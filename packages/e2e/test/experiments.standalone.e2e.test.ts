@@ -1,23 +1,14 @@
-import { afterAll, beforeAll, describe, it } from "vitest";
-import type { ExperimentsTarget } from "./experiments.scenarios.js";
+import { describe, it } from "vitest";
 import { experimentScenarioTests } from "./experiments.suite.js";
 import { engineCorpusScenario, engineDraftsToCloudLabsScenario } from "./engine.scenarios.js";
-import { STAFF, startStandaloneHost } from "./support/hosts.js";
+import { standaloneOfBlock } from "./support/blocks.js";
 
 describe("experiment requests, standalone mode (one process, embedded PostgreSQL, in-process bus)", () => {
-  let host: Awaited<ReturnType<typeof startStandaloneHost>>;
-  let target: ExperimentsTarget;
+  const deployment = standaloneOfBlock("petri-e2e-experiments");
 
-  beforeAll(async () => {
-    host = await startStandaloneHost("petri-e2e-experiments");
-    target = { baseUrls: [host.petri.url], staff: STAFF };
-  });
-
-  afterAll(() => host?.stop());
-
-  experimentScenarioTests(() => target, "ten at once");
+  experimentScenarioTests(() => deployment.target, "ten at once");
   it("engine corpus: every query gets its experiment type and a draft that passes /validate", () =>
-    engineCorpusScenario(target));
+    engineCorpusScenario(deployment.target));
   it("engine drafts reach the cloud labs: nine in ten standard drafts are runnable as they are", () =>
-    engineDraftsToCloudLabsScenario(target));
+    engineDraftsToCloudLabsScenario(deployment.target));
 });

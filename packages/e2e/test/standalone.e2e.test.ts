@@ -1,15 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  type Target,
-  credentialsLifecycle,
-  errorsHaveOneShape,
-  healthReportsEveryService,
-  registrationEventReachesNotifications,
-  staffChangesTier,
-  staffSetsCustomLimits,
-} from "./scenarios.js";
+import { foundationScenarioTests } from "./foundation.suite.js";
+import { type Target, healthReportsEveryService } from "./scenarios.js";
 import { loginLockoutSparesTheOffice } from "./login-limits.scenarios.js";
-import { STAFF, startStandaloneHost } from "./support/hosts.js";
+import { startStandaloneHost } from "./support/hosts.js";
 
 describe("standalone mode (one process, embedded PostgreSQL, in-process bus)", () => {
   let host: Awaited<ReturnType<typeof startStandaloneHost>>;
@@ -33,14 +26,10 @@ describe("standalone mode (one process, embedded PostgreSQL, in-process bus)", (
 
   afterAll(() => host?.stop());
 
-  it("GET /health reports every service ready over Connect", () => healthReportsEveryService(target));
-  it("an event written through identity's outbox is consumed by notifications", () =>
-    registrationEventReachesNotifications(target));
-  it("errors have the spec's shape", () => errorsHaveOneShape(target));
-  it("register -> token -> me -> API key -> revoke -> 401", () => credentialsLifecycle(target));
-  it("the bootstrapped staff account changes an account's tier", () => staffChangesTier(target, STAFF));
-  it("staff give an account custom limits, which every gateway applies exactly", () =>
-    staffSetsCustomLimits([target.baseUrl], STAFF));
+  foundationScenarioTests(
+    () => target,
+    () => [target.baseUrl],
+  );
   it(
     "20 wrong passwords lock that account at that address, not a colleague behind it",
     () => loginLockoutSparesTheOffice(target),

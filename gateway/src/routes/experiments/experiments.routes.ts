@@ -15,11 +15,11 @@ import {
   RequestProtocolChangesBodySchema,
   createIdempotencyKeyParameter,
 } from "./experiments.schemas.js";
+import { EXPERIMENT_NOT_FOUND, NOT_THE_REQUESTER } from "../../lib/experiment-errors.js";
 
 // ---------------------------------------------------------------------------------------
 // Routes
 
-const NOT_FOUND = "No such experiment of yours (not_found); another account's experiment is 404 too";
 const INVALID_STATE =
   "The experiment's status does not allow this (invalid_state, with details.status and details.allowed_from), or a conflicting change";
 
@@ -71,9 +71,9 @@ export const submitDraft = createRoute({
   request: { params: ExperimentIdParamsSchema },
   responses: {
     200: jsonResponse("The submitted experiment", ExperimentSubmissionSchema),
-    ...lookupErrors(NOT_FOUND, {
+    ...lookupErrors(EXPERIMENT_NOT_FOUND, {
       extra: {
-        403: "Not the requester of this experiment (forbidden), or rejected for safety (safety_rejected, with details.safety_flags)",
+        403: `${NOT_THE_REQUESTER}, or rejected for safety (safety_rejected, with details.safety_flags)`,
         409: `Not a draft: ${INVALID_STATE}`,
         422: "The draft is not a valid request yet (validation_failed, details.errors [{path, field, code, message}])",
       },
@@ -105,7 +105,7 @@ export const getExperiment = createRoute({
   request: { params: ExperimentIdParamsSchema },
   responses: {
     200: jsonResponse("The experiment", ExperimentSchema),
-    ...lookupErrors(NOT_FOUND),
+    ...lookupErrors(EXPERIMENT_NOT_FOUND),
   },
 });
 
@@ -121,10 +121,10 @@ export const updateExperiment = createRoute({
   request: { params: ExperimentIdParamsSchema, body: jsonBody(UpdateExperimentBodySchema) },
   responses: {
     200: jsonResponse("The updated experiment", ExperimentSchema),
-    ...lookupErrors(NOT_FOUND, {
+    ...lookupErrors(EXPERIMENT_NOT_FOUND, {
       body: true,
       extra: {
-        403: "Not the requester of this experiment (forbidden)",
+        403: NOT_THE_REQUESTER,
         409: INVALID_STATE,
         422: "The patch or the request it makes is invalid (validation_failed, details.errors [{path, field, code, message}])",
       },
@@ -144,9 +144,9 @@ export const cancelExperiment = createRoute({
   request: { params: ExperimentIdParamsSchema, body: jsonBody(CancelExperimentBodySchema) },
   responses: {
     200: jsonResponse("The cancellation and its refund", CancelledExperimentSchema),
-    ...lookupErrors(NOT_FOUND, {
+    ...lookupErrors(EXPERIMENT_NOT_FOUND, {
       body: true,
-      extra: { 403: "Not the requester of this experiment (forbidden)", 409: INVALID_STATE },
+      extra: { 403: NOT_THE_REQUESTER, 409: INVALID_STATE },
     }),
   },
 });
@@ -161,9 +161,9 @@ export const acceptProtocolProposal = createRoute({
   request: { params: ExperimentIdParamsSchema },
   responses: {
     200: jsonResponse("The experiment, now open", ExperimentSchema),
-    ...lookupErrors(NOT_FOUND, {
+    ...lookupErrors(EXPERIMENT_NOT_FOUND, {
       extra: {
-        403: "Not the requester of this experiment (forbidden)",
+        403: NOT_THE_REQUESTER,
         409: `No proposal awaits a decision (no_pending_proposal), not a design request, or ${INVALID_STATE}`,
       },
     }),
@@ -180,10 +180,10 @@ export const requestProtocolChanges = createRoute({
   request: { params: ExperimentIdParamsSchema, body: jsonBody(RequestProtocolChangesBodySchema) },
   responses: {
     200: jsonResponse("The experiment with the proposal marked changes_requested", ExperimentSchema),
-    ...lookupErrors(NOT_FOUND, {
+    ...lookupErrors(EXPERIMENT_NOT_FOUND, {
       body: true,
       extra: {
-        403: "Not the requester of this experiment (forbidden)",
+        403: NOT_THE_REQUESTER,
         409: `No proposal awaits a decision (no_pending_proposal), not a design request, or ${INVALID_STATE}`,
       },
     }),

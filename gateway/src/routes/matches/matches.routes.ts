@@ -6,6 +6,7 @@ import { jsonResponse, lookupErrors } from "../../lib/openapi.js";
 import { queryInt } from "../../lib/query.js";
 import { ExperimentIdParamsSchema } from "../experiments/experiments.schemas.js";
 import { MatchComponentsSchema } from "../operator-jobs/operator-jobs.routes.js";
+import { EXPERIMENT_NOT_FOUND } from "../../lib/experiment-errors.js";
 
 export const LabMatchSchema = z
   .object({
@@ -49,6 +50,6 @@ export const rankLabs = createRoute({
   request: { params: ExperimentIdParamsSchema, query: MatchesQuerySchema },
   responses: {
     200: jsonResponse("The ranked labs", LabMatchesSchema),
-    ...lookupErrors("No such experiment of yours (not_found); another account's experiment is 404 too"),
+    ...lookupErrors(EXPERIMENT_NOT_FOUND),
   },
 });

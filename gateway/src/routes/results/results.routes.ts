@@ -4,6 +4,7 @@ import { DISPUTE_REASONS } from "@petri/contracts/vocabulary";
 import { jsonBody, jsonResponse, optionalJsonBody, lookupErrors } from "../../lib/openapi.js";
 import { ResultsRecordSchema } from "../../lib/results-model.js";
 import { ExperimentIdParamsSchema, ExperimentStatusSchema } from "../experiments/experiments.schemas.js";
+import { EXPERIMENT_NOT_FOUND, NOT_THE_REQUESTER } from "../../lib/experiment-errors.js";
 
 export const ApproveBodySchema = z
   .strictObject({
@@ -53,7 +54,6 @@ export const DisputeRaisedSchema = z
   })
   .openapi("DisputeRaised");
 
-const NOT_FOUND = "No such experiment of yours (not_found); another account's experiment is 404 too";
 const INVALID_STATE =
   "The experiment's status does not allow this (invalid_state, with details.status and details.allowed_from)";
 
@@ -69,7 +69,7 @@ export const getResults = createRoute({
   request: { params: ExperimentIdParamsSchema },
   responses: {
     200: jsonResponse("The results record", ResultsRecordSchema),
-    ...lookupErrors(NOT_FOUND, { extra: { 409: `No results yet: ${INVALID_STATE}` } }),
+    ...lookupErrors(EXPERIMENT_NOT_FOUND, { extra: { 409: `No results yet: ${INVALID_STATE}` } }),
   },
 });
 
@@ -87,10 +87,10 @@ export const approveResults = createRoute({
   },
   responses: {
     200: jsonResponse("The approval", ApprovedSchema),
-    ...lookupErrors(NOT_FOUND, {
+    ...lookupErrors(EXPERIMENT_NOT_FOUND, {
       body: true,
       extra: {
-        403: "Not the requester of this experiment (forbidden)",
+        403: NOT_THE_REQUESTER,
         409: `${INVALID_STATE}; approving an already approved experiment is 409 too`,
       },
     }),
@@ -112,10 +112,10 @@ export const disputeResults = createRoute({
   },
   responses: {
     201: jsonResponse("The dispute", DisputeRaisedSchema),
-    ...lookupErrors(NOT_FOUND, {
+    ...lookupErrors(EXPERIMENT_NOT_FOUND, {
       body: true,
       extra: {
-        403: "Not the requester of this experiment (forbidden)",
+        403: NOT_THE_REQUESTER,
         409: `${INVALID_STATE}, the dispute window has passed, or a dispute was already raised`,
       },
     }),

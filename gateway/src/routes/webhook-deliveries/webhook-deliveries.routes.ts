@@ -4,6 +4,7 @@ import { WEBHOOK_EVENTS } from "@petri/contracts/vocabulary";
 import { errorResponses, jsonResponse, lookupErrors } from "../../lib/openapi.js";
 import { cursorPageQuery } from "../../lib/pagination.js";
 import { ExperimentIdParamsSchema, PaginationSchema } from "../experiments/experiments.schemas.js";
+import { EXPERIMENT_NOT_FOUND } from "../../lib/experiment-errors.js";
 
 /** The delivery statuses of the notifications service (its ListWebhookDeliveries filter). */
 export const WEBHOOK_DELIVERY_STATUSES = ["pending", "succeeded", "failed", "paused"] as const;
@@ -143,7 +144,7 @@ export const listExperimentWebhookDeliveries = createRoute({
   request: { params: ExperimentIdParamsSchema, query: ListExperimentWebhookDeliveriesQuerySchema },
   responses: {
     200: jsonResponse("A page of deliveries", WebhookDeliveryListSchema),
-    ...lookupErrors("No such experiment of yours (not_found); another account's experiment is 404 too"),
+    ...lookupErrors(EXPERIMENT_NOT_FOUND),
   },
 });
 
