@@ -1,4 +1,5 @@
-import type { DescService } from "@bufbuild/protobuf";
+import { randomBytes } from "node:crypto";
+import type { DescService, Message } from "@bufbuild/protobuf";
 import {
   type Client,
   ConnectError,
@@ -7,8 +8,8 @@ import {
   createClient,
   createRouterTransport,
 } from "@connectrpc/connect";
-import { type Database, createDatabase } from "@petri/db";
-import { type EventBus, InProcessEventBus } from "@petri/events";
+import { type Database, type MessagingTables, createDatabase } from "@petri/db";
+import { type EventBus, InProcessEventBus, decodeEnvelope, decodePayload } from "@petri/events";
 import type { ServiceDeps } from "@petri/host";
 import {
   InternalTokenSigner,
@@ -21,6 +22,7 @@ import {
   failpoints,
   generateInternalKeyPair,
   type HostedService,
+  createLogger,
   serverInterceptors,
 } from "@petri/service-kit";
 import {
@@ -30,6 +32,8 @@ import {
   postgresAvailable,
   requireInfra,
 } from "@petri/testkit";
+import type { Kysely } from "kysely";
+import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 
 export type Engine = "pg" | "pglite";
 
@@ -79,6 +83,73 @@ export class TestBackend {
   }
 }
 
+/** What every service's integration harness opens with, named for one service. */
+export interface ServiceTestBed {
+  /** The engines its scenarios run on (see testEngines). */
+  engines: Engine[];
+  /** A logger that writes nothing, for the service and its test transport. */
+  logger: Logger;
+  /** The gateway's system principal. */
+  system: Principal;
+  /** Opens a database for one test file, named after the service on PostgreSQL. */
+  backend: { open(engine: Engine): Promise<TestBackend> };
+}
+
+/** The test bed of the service `name` (as in "cloudlabs": logger `cloudlabs-test`, databases `petri_cloudlabs_*`). */
+export async function serviceTestBed(name: string): Promise<ServiceTestBed> {
+  return {
+    engines: await testEngines(),
+    logger: createLogger({ service: `${name}-test`, level: "silent" }),
+    system: { accountId: "system:gateway", role: "system", tier: "standard" },
+    backend: { open: (engine) => TestBackend.open(engine, `petri_${name}`) },
+  };
+}
+
+/**
+ * For the tests of the enclosing describe block: a database of its own (`openBackend`) with a
+ * service `start`ed on it before the block's tests and stopped after them, or afresh around
+ * every test with `perTest`. `started` gets each service and its database once it runs.
+ */
+export function serviceOfBlock<S extends { stop(): Promise<void> }>(
+  openBackend: () => Promise<TestBackend>,
+  start: (backend: TestBackend) => Promise<S>,
+  started: (service: S, backend: TestBackend) => unknown,
+  options: { perTest?: boolean } = {},
+): void {
+  let backend: TestBackend | undefined;
+  let service: S | undefined;
+  (options.perTest ? beforeEach : beforeAll)(async () => {
+    backend = await openBackend();
+    service = await start(backend);
+    await started(service, backend);
+  });
+  (options.perTest ? afterEach : afterAll)(async () => {
+    await service?.stop();
+    await backend?.close();
+    service = backend = undefined;
+  });
+}
+
+let accountsMade = 0;
+/**
+ * A principal for a fresh account (`label` shows in its id): the gateway vouches for it, so no
+ * identity service is needed.
+ */
+export function testPrincipal(role: Principal["role"], label: string): Principal {
+  accountsMade += 1;
+  return {
+    accountId: `usr_${label}${accountsMade}${randomBytes(4).toString("hex")}`,
+    role,
+    tier: "standard",
+  };
+}
+
+/** A requester of a fresh account. */
+export const testRequester = (label = "req"): Principal => testPrincipal("requester", label);
+
+/** A staff member of a fresh account. */
+export const testStaff = (label = "staff"): Principal => testPrincipal("staff", label);
+
 /** A fresh internal key pair: the signer plays the gateway, the verifier the service. */
 export async function internalTestCredentials(): Promise<{
   signer: InternalTokenSigner;
@@ -118,15 +189,19 @@ export async function routerClients<S extends DescService>(
   };
 }
 
-/** Code, reason, details and field violations of a failed call (fails when the call succeeded). */
-export async function callFailure(promise: Promise<unknown>) {
-  let error: ConnectError | undefined;
+/** The ConnectError a call failed with (fails when the call succeeded). */
+export async function callRejection(promise: Promise<unknown>): Promise<ConnectError> {
   try {
     await promise;
-  } catch (caught) {
-    error = ConnectError.from(caught);
+  } catch (error) {
+    return ConnectError.from(error);
   }
-  if (!error) throw new Error("expected the call to fail");
+  throw new Error("expected the call to fail");
+}
+
+/** Code, reason, details and field violations of a failed call (fails when the call succeeded). */
+export async function callFailure(promise: Promise<unknown>) {
+  const error = await callRejection(promise);
   const detail = errorDetailOf(error);
   return {
     code: error.code,
@@ -134,6 +209,26 @@ export async function callFailure(promise: Promise<unknown>) {
     details: errorDetailsObject(detail),
     violations: detail?.fieldViolations.map((v) => ({ field: v.field, code: v.code })) ?? [],
   };
+}
+
+/** The events a service recorded in its outbox for one aggregate, decoded, in order. */
+export async function outboxEvents<DB extends MessagingTables>(
+  db: Kysely<DB>,
+  aggregateId: string,
+): Promise<Array<{ subject: string; version: number; payload: Message & Record<string, any> }>> {
+  // A Kysely is invariant in its schema: seen as the messaging tables every service schema holds.
+  const messaging = db as unknown as Kysely<MessagingTables>;
+  const rows = await messaging
+    .selectFrom("outbox")
+    .select(["envelope", "subject", "aggregate_version"])
+    .where("aggregate_id", "=", aggregateId)
+    .orderBy("seq")
+    .execute();
+  return rows.map((row) => ({
+    subject: row.subject,
+    version: Number(row.aggregate_version),
+    payload: decodePayload(decodeEnvelope(row.envelope)) as Message & Record<string, any>,
+  }));
 }
 
 export interface ServiceUnderTest<S extends HostedService> {

@@ -9,12 +9,18 @@ import { Code } from "@connectrpc/connect";
 import { ExperimentSchema, ExperimentSubmittedSchema } from "@petri/contracts/experiments";
 import { events } from "@petri/contracts";
 import { buildEnvelope } from "@petri/events";
-import { createLogger, newId } from "@petri/service-kit";
+import { newId } from "@petri/service-kit";
 import { describe, expect, it } from "vitest";
 import { applyExperimentSubmitted } from "../src/events/experiment-submitted.js";
-import { ENGINES, type Hypotheses, failure, hypothesesOfBlock, requester } from "./support/harness.js";
+import {
+  ENGINES,
+  type Hypotheses,
+  failure,
+  hypothesesOfBlock,
+  logger,
+  requester,
+} from "./support/harness.js";
 
-const logger = createLogger({ service: "hypotheses-test", level: "silent" });
 const DRAFT = {
   experiment_type: "QPCR_EXPRESSION",
   qpcr: { targets: [{ gene_symbol: "IL6" }], housekeeping_genes: ["GAPDH"], number_of_samples: 6 },

@@ -3,7 +3,6 @@
  * through a Connect router transport with the production server interceptors, with a
  * submission worker the test drives (step/drain) on a fake clock.
  */
-import { randomBytes } from "node:crypto";
 import { create } from "@bufbuild/protobuf";
 import type { Client } from "@connectrpc/connect";
 import { type EventSpec, events } from "@petri/contracts";
@@ -11,15 +10,9 @@ import { CloudLabsService } from "@petri/contracts/cloudlabs";
 import { type Experiment, ExperimentSchema, ExperimentStatus } from "@petri/contracts/experiments";
 import type { Database } from "@petri/db";
 import { type EventBus, buildEnvelope } from "@petri/events";
-import { type Principal, createLogger, newId } from "@petri/service-kit";
-import {
-  type Engine,
-  TestBackend,
-  callFailure,
-  routerClients,
-  startServiceForTest,
-  testEngines,
-} from "@petri/service-testkit";
+import { type Principal, newId } from "@petri/service-kit";
+import type { Engine, TestBackend } from "@petri/service-testkit";
+import { routerClients, serviceTestBed, startServiceForTest } from "@petri/service-testkit";
 import type { FakeClock } from "@petri/testkit";
 import type { Kysely } from "kysely";
 import type { CloudLabsSettings } from "../../src/config.js";
@@ -29,12 +22,11 @@ import { type CloudLabsHostedService, createCloudLabsService } from "../../src/s
 
 export type { Engine };
 
-export const ENGINES: Engine[] = await testEngines();
-export const logger = createLogger({ service: "cloudlabs-test", level: "silent" });
-export const Backend = { open: (engine: Engine) => TestBackend.open(engine, "petri_cloudlabs") };
+const bed = await serviceTestBed("cloudlabs");
+export const { engines: ENGINES, logger, backend: Backend } = bed;
 export type Backend = TestBackend;
 export const START = new Date("2026-12-17T09:00:00.000Z");
-export const failure = callFailure;
+export { callFailure as failure } from "@petri/service-testkit";
 
 export interface CloudLabs {
   service: CloudLabsHostedService;
@@ -84,19 +76,8 @@ export async function startCloudLabs(
   return { service, db, clock, as, bus, know, stop };
 }
 
-let counter = 0;
-export function requester(label = "req"): Principal {
-  counter += 1;
-  return {
-    accountId: `usr_${label}${counter}${randomBytes(4).toString("hex")}`,
-    role: "requester",
-    tier: "standard",
-  };
-}
-
-export function staff(label = "staff"): Principal {
-  return { ...requester(label), role: "staff" };
-}
+export { testRequester as requester } from "@petri/service-testkit";
+export { testStaff as staff } from "@petri/service-testkit";
 
 /** An experiment as the experiments service would hand it to the gateway. */
 export function storedExperiment(

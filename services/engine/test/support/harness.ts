@@ -3,19 +3,12 @@
  * through a Connect router transport with the production server interceptors, and a run worker
  * the test drives (step/drain) on a fake clock. The pipeline's providers are the test's.
  */
-import { randomBytes } from "node:crypto";
 import type { Client } from "@connectrpc/connect";
 import { EngineService } from "@petri/contracts/engine";
 import type { Database } from "@petri/db";
-import { type Principal, createLogger } from "@petri/service-kit";
-import {
-  type Engine,
-  TestBackend,
-  callFailure,
-  routerClients,
-  startServiceForTest,
-  testEngines,
-} from "@petri/service-testkit";
+import type { Principal } from "@petri/service-kit";
+import type { Engine, TestBackend } from "@petri/service-testkit";
+import { routerClients, serviceTestBed, startServiceForTest } from "@petri/service-testkit";
 import type { FakeClock } from "@petri/testkit";
 import type { Kysely } from "kysely";
 import type { EngineProviders, RulesResult } from "../../src/app/run-pipeline.js";
@@ -27,12 +20,8 @@ import { NO_ENTITIES } from "./writer-input.js";
 
 export type { Engine };
 
-/** Every scenario runs on both engines (PostgreSQL only when it is reachable, or CI fails). */
-export const ENGINES: Engine[] = await testEngines();
-
-export const logger = createLogger({ service: "engine-test", level: "silent" });
-
-export const Backend = { open: (engine: Engine) => TestBackend.open(engine, "petri_engine") };
+const bed = await serviceTestBed("engine");
+export const { engines: ENGINES, logger, backend: Backend } = bed;
 export type Backend = TestBackend;
 
 export const START = new Date("2026-12-16T09:00:00.000Z");
@@ -86,18 +75,10 @@ export async function startEngine(
   return { service, db: database.forSchema<EngineDb>("engine"), clock, as, stop };
 }
 
-let counter = 0;
-export function requester(label = "req"): Principal {
-  counter += 1;
-  return {
-    accountId: `usr_${label}${counter}${randomBytes(4).toString("hex")}`,
-    role: "requester",
-    tier: "standard",
-  };
-}
+export { testRequester as requester } from "@petri/service-testkit";
 
 /** Code, reason and details of a failed call, for compact assertions. */
-export const failure = callFailure;
+export { callFailure as failure } from "@petri/service-testkit";
 
 /** Resolves when `condition` holds, polling the database-backed state (bounded). */
 export async function until(condition: () => Promise<boolean>, what: string): Promise<void> {

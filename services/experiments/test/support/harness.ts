@@ -1,4 +1,3 @@
-import { type Engine, TestBackend, routerClients, testEngines } from "@petri/service-testkit";
 /**
  * Integration harness: the experiments service on a real database (PostgreSQL or PGlite), its
  * outbox relay on the in-process bus, reached through a Connect router transport with the
@@ -6,29 +5,27 @@ import { type Engine, TestBackend, routerClients, testEngines } from "@petri/ser
  * call crosses the contract and the authorization checks. Each call carries a principal
  * token minted for the principal the test names.
  */
-import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { Message } from "@bufbuild/protobuf";
-import { type Client, ConnectError } from "@connectrpc/connect";
+import type { Client } from "@connectrpc/connect";
 import { ExperimentsService } from "@petri/contracts/experiments";
 import { type Database } from "@petri/db";
-import { type EventBus, InProcessEventBus, decodeEnvelope, decodePayload } from "@petri/events";
+import { type EventBus, InProcessEventBus } from "@petri/events";
 import {
   AddressAllowlist,
   type Principal,
   type ReadModelWait,
   type ResolvedAddress,
   type Resolver,
-  createLogger,
   errorDetailOf,
   errorDetailsObject,
   failpoints,
 } from "@petri/service-kit";
+import type { Engine, TestBackend } from "@petri/service-testkit";
+import { callRejection, routerClients, serviceOfBlock, serviceTestBed } from "@petri/service-testkit";
 import { FakeClock } from "@petri/testkit";
 import type { Kysely } from "kysely";
-import { afterAll, beforeAll } from "vitest";
 import type { BlobStore } from "../../src/blobs/index.js";
 import type { ExperimentsDb } from "../../src/db/schema.js";
 import { FIXTURE_NOW, specialRequests, validRequests } from "@petri/fixtures";
@@ -36,16 +33,9 @@ import { type ExperimentsHostedService, createExperimentsService } from "../../s
 
 export type { Engine };
 
-/** Every scenario runs on both engines (PostgreSQL only when it is reachable, or CI fails). */
-export const ENGINES: Engine[] = await testEngines();
-
-export const logger = createLogger({ service: "experiments-test", level: "silent" });
-
-export const SYSTEM: Principal = { accountId: "system:gateway", role: "system", tier: "standard" };
-
-/** A database for one test file (see @petri/service-testkit). */
+const bed = await serviceTestBed("experiments");
+export const { engines: ENGINES, logger, system: SYSTEM, backend: Backend } = bed;
 export type Backend = TestBackend;
-export const Backend = { open: (engine: Engine) => TestBackend.open(engine, "petri_experiments") };
 
 /**
  * What the fake DNS answers (tests NEVER do real DNS): hostname -> addresses. Any other name
@@ -159,31 +149,16 @@ export interface BlockExperiments extends Experiments {
  */
 export function experimentsOn(engine: Engine, setup: ExperimentsSetup = {}): BlockExperiments {
   const block: Partial<BlockExperiments> = {};
-  beforeAll(async () => {
-    block.backend = await Backend.open(engine);
-    Object.assign(block, await startExperiments(block.backend.database, setup));
-  });
-  afterAll(async () => {
-    await block.stop?.();
-    await block.backend?.close();
-  });
+  serviceOfBlock(
+    () => Backend.open(engine),
+    (backend) => startExperiments(backend.database, setup),
+    (experiments, backend) => Object.assign(block, experiments, { backend }),
+  );
   return block as BlockExperiments;
 }
 
-let counter = 0;
-/** A fresh requester principal (no identity service needed: the gateway vouches for it). */
-export function requester(label = "req"): Principal {
-  counter += 1;
-  return {
-    accountId: `usr_${label}${counter}${randomBytes(4).toString("hex")}`,
-    role: "requester",
-    tier: "standard",
-  };
-}
-
-export function staff(label = "staff"): Principal {
-  return { ...requester(label), role: "staff" };
-}
+export { testRequester as requester } from "@petri/service-testkit";
+export { testStaff as staff } from "@petri/service-testkit";
 
 /** Request bodies (fresh copies) from the intake fixtures. */
 export const bodies = {
@@ -199,35 +174,10 @@ export const bodies = {
 export const json = (value: unknown) => JSON.stringify(value);
 
 /** The events recorded in the outbox for one aggregate, decoded, in order. */
-export async function outboxEvents(
-  db: Kysely<ExperimentsDb>,
-  aggregateId: string,
-): Promise<Array<{ subject: string; version: number; payload: Message & Record<string, any> }>> {
-  const rows = await db
-    .selectFrom("outbox")
-    .select(["envelope", "subject", "aggregate_version"])
-    .where("aggregate_id", "=", aggregateId)
-    .orderBy("seq")
-    .execute();
-  return rows.map((row) => {
-    const envelope = decodeEnvelope(row.envelope);
-    return {
-      subject: row.subject,
-      version: Number(row.aggregate_version),
-      payload: decodePayload(envelope) as Message & Record<string, any>,
-    };
-  });
-}
+export { outboxEvents } from "@petri/service-testkit";
 
 /** The ConnectError a call failed with (fails the test when it succeeded). */
-export async function rejection(promise: Promise<unknown>): Promise<ConnectError> {
-  try {
-    await promise;
-  } catch (error) {
-    return ConnectError.from(error);
-  }
-  throw new Error("expected the call to fail");
-}
+export const rejection = callRejection;
 
 /** Code, reason and details of a failed call, for compact assertions. */
 export async function failure(promise: Promise<unknown>) {

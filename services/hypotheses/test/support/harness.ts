@@ -4,34 +4,22 @@
  * errors, internal principal token), so every call crosses the contract and the authorization
  * checks.
  */
-import { randomBytes } from "node:crypto";
 import type { Client } from "@connectrpc/connect";
 import { HypothesesService } from "@petri/contracts/hypotheses";
 import type { Database } from "@petri/db";
 import type { EventBus } from "@petri/events";
-import { type Principal, createLogger } from "@petri/service-kit";
-import {
-  type Engine,
-  TestBackend,
-  callFailure,
-  routerClients,
-  startServiceForTest,
-  testEngines,
-} from "@petri/service-testkit";
+import type { Principal } from "@petri/service-kit";
+import type { Engine, TestBackend } from "@petri/service-testkit";
+import { routerClients, serviceOfBlock, serviceTestBed, startServiceForTest } from "@petri/service-testkit";
 import type { FakeClock } from "@petri/testkit";
 import type { Kysely } from "kysely";
-import { afterAll, beforeAll } from "vitest";
 import type { HypothesesDb } from "../../src/db/schema.js";
 import { type HypothesesHostedService, createHypothesesService } from "../../src/service.js";
 
 export type { Engine };
 
-/** Every scenario runs on both engines (PostgreSQL only when it is reachable, or CI fails). */
-export const ENGINES: Engine[] = await testEngines();
-
-const logger = createLogger({ service: "hypotheses-test", level: "silent" });
-
-export const Backend = { open: (engine: Engine) => TestBackend.open(engine, "petri_hypotheses") };
+const bed = await serviceTestBed("hypotheses");
+export const { engines: ENGINES, logger, backend: Backend } = bed;
 export type Backend = TestBackend;
 
 export const START = new Date("2026-12-15T09:00:00.000Z");
@@ -69,32 +57,15 @@ export function hypothesesOfBlock(
   started: (hypotheses: Hypotheses) => unknown,
   options: Parameters<typeof startHypotheses>[1] = {},
 ): void {
-  let backend: Backend | undefined;
-  let hypotheses: Hypotheses | undefined;
-  beforeAll(async () => {
-    backend = await Backend.open(engine);
-    hypotheses = await startHypotheses(backend.database, options);
-    await started(hypotheses);
-  });
-  afterAll(async () => {
-    await hypotheses?.stop();
-    await backend?.close();
-  });
+  serviceOfBlock(
+    () => Backend.open(engine),
+    (backend) => startHypotheses(backend.database, options),
+    started,
+  );
 }
 
-let counter = 0;
-function account(label: string): string {
-  counter += 1;
-  return `usr_${label}${counter}${randomBytes(4).toString("hex")}`;
-}
-
-export function requester(label = "req"): Principal {
-  return { accountId: account(label), role: "requester", tier: "standard" };
-}
-
-export function staff(label = "staff"): Principal {
-  return { accountId: account(label), role: "staff", tier: "standard" };
-}
+export { testRequester as requester } from "@petri/service-testkit";
+export { testStaff as staff } from "@petri/service-testkit";
 
 /** Code, reason and details of a failed call, for compact assertions. */
-export const failure = callFailure;
+export { callFailure as failure } from "@petri/service-testkit";

@@ -1,4 +1,3 @@
-import { type Engine, TestBackend, routerClients, testEngines } from "@petri/service-testkit";
 /**
  * Integration harness: the identity service on a real database (PostgreSQL or PGlite), its
  * outbox relay on the in-process bus, reached through a Connect router transport with the
@@ -6,14 +5,15 @@ import { type Engine, TestBackend, routerClients, testEngines } from "@petri/ser
  * every call crosses the contract and the authorization checks.
  */
 import { randomBytes } from "node:crypto";
-import { type Client, ConnectError } from "@connectrpc/connect";
+import type { Client } from "@connectrpc/connect";
 import { IdentityService } from "@petri/contracts/identity";
 import { type Database } from "@petri/db";
 import { InProcessEventBus } from "@petri/events";
-import { type Failpoints, type Principal, createLogger, failpoints } from "@petri/service-kit";
+import { type Failpoints, type Principal, failpoints } from "@petri/service-kit";
+import type { Engine, TestBackend } from "@petri/service-testkit";
+import { routerClients, serviceOfBlock, serviceTestBed } from "@petri/service-testkit";
 import { FakeClock } from "@petri/testkit";
 import type { Kysely } from "kysely";
-import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 import type { IdentityDb } from "../../src/db/schema.js";
 import {
   type IdentityHostedService,
@@ -24,16 +24,9 @@ import { type PasswordHasher, argon2Hasher } from "../../src/security/passwords.
 
 export type { Engine };
 
-/** Every scenario runs on both engines (PostgreSQL only when it is reachable, or CI fails). */
-export const ENGINES: Engine[] = await testEngines();
-
-export const logger = createLogger({ service: "identity-test", level: "silent" });
-
-export const SYSTEM: Principal = { accountId: "system:gateway", role: "system", tier: "standard" };
-
-/** A database for one test file (see @petri/service-testkit). */
+const bed = await serviceTestBed("identity");
+export const { engines: ENGINES, logger, system: SYSTEM, backend: Backend } = bed;
 export type Backend = TestBackend;
-export const Backend = { open: (engine: Engine) => TestBackend.open(engine, "petri_identity") };
 
 /** Counts argon2 work, so tests can prove "one verification" without timing anything. */
 export class CountingHasher implements PasswordHasher {
@@ -114,18 +107,12 @@ export function identityOfBlock(
   started: (identity: Identity, backend: Backend) => unknown,
   setup: { options?: Partial<IdentityServiceOptions>; perTest?: boolean } = {},
 ): void {
-  let backend: Backend | undefined;
-  let identity: Identity | undefined;
-  (setup.perTest ? beforeEach : beforeAll)(async () => {
-    backend = await Backend.open(engine);
-    identity = await startIdentity(backend.database, { ...testSecrets(), ...setup.options });
-    await started(identity, backend);
-  });
-  (setup.perTest ? afterEach : afterAll)(async () => {
-    await identity?.stop();
-    await backend?.close();
-    identity = backend = undefined;
-  });
+  serviceOfBlock(
+    () => Backend.open(engine),
+    (backend) => startIdentity(backend.database, { ...testSecrets(), ...setup.options }),
+    started,
+    { perTest: setup.perTest },
+  );
 }
 
 let counter = 0;
@@ -151,11 +138,4 @@ export async function jump(identity: Identity, ms: number): Promise<void> {
 }
 
 /** The ConnectError a call failed with (fails the test when it succeeded). */
-export async function rejection(promise: Promise<unknown>): Promise<ConnectError> {
-  try {
-    await promise;
-  } catch (error) {
-    return ConnectError.from(error);
-  }
-  throw new Error("expected the call to fail");
-}
+export { callRejection as rejection } from "@petri/service-testkit";

@@ -6,9 +6,8 @@
  * by `ExperimentStory`, which publishes its events (whole experiment, aggregate version) on
  * the bus exactly as its outbox relay would.
  */
-import { randomBytes } from "node:crypto";
-import type { Message, MessageInitShape } from "@bufbuild/protobuf";
-import { type Client, ConnectError } from "@connectrpc/connect";
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import type { Client } from "@connectrpc/connect";
 import { type EventSpec, events } from "@petri/contracts";
 import type { EventEnvelope } from "@petri/contracts/common";
 import {
@@ -19,19 +18,18 @@ import {
 } from "@petri/contracts/experiments";
 import { MarketplaceService } from "@petri/contracts/marketplace";
 import type { Database } from "@petri/db";
-import { BUS_SCHEMA, InProcessEventBus, buildEnvelope, decodeEnvelope, decodePayload } from "@petri/events";
+import { BUS_SCHEMA, InProcessEventBus, buildEnvelope } from "@petri/events";
+import { type Principal, failpoints, newId } from "@petri/service-kit";
+import type { Engine, TestBackend } from "@petri/service-testkit";
 import {
-  type Principal,
-  createLogger,
-  errorDetailOf,
-  errorDetailsObject,
-  failpoints,
-  newId,
-} from "@petri/service-kit";
-import { type Engine, TestBackend, routerClients, testEngines } from "@petri/service-testkit";
+  routerClients,
+  serviceOfBlock,
+  serviceTestBed,
+  testPrincipal,
+  testStaff,
+} from "@petri/service-testkit";
 import { FakeClock } from "@petri/testkit";
 import type { Kysely } from "kysely";
-import { afterAll, beforeAll } from "vitest";
 import type { MarketplaceDb } from "../../src/db/schema.js";
 import { SandboxPaymentProvider } from "../../src/domain/ledger/payment-provider.js";
 import { profileInput, verification } from "./operators.js";
@@ -39,12 +37,8 @@ import { type MarketplaceHostedService, createMarketplaceService } from "../../s
 
 export type { Engine };
 
-/** Every scenario runs on both engines (PostgreSQL only when it is reachable, or CI fails). */
-export const ENGINES: Engine[] = await testEngines();
-
-export const logger = createLogger({ service: "marketplace-test", level: "silent" });
-
-export const Backend = { open: (engine: Engine) => TestBackend.open(engine, "petri_marketplace") };
+const bed = await serviceTestBed("marketplace");
+export const { engines: ENGINES, logger, backend: Backend } = bed;
 export type Backend = TestBackend;
 
 /** Outside the fixture profile's vacation (Dec 24 - Jan 2). */
@@ -157,31 +151,17 @@ export async function startMarketplace(database: Database): Promise<Marketplace>
  * declaring them.
  */
 export function marketplaceOn(engine: Engine): Marketplace {
-  const block: Partial<Marketplace> & { backend?: Backend } = {};
-  beforeAll(async () => {
-    block.backend = await Backend.open(engine);
-    Object.assign(block, await startMarketplace(block.backend.database));
-  });
-  afterAll(async () => {
-    await block.stop?.();
-    await block.backend?.close();
-  });
+  const block: Partial<Marketplace> = {};
+  serviceOfBlock(
+    () => Backend.open(engine),
+    (backend) => startMarketplace(backend.database),
+    (marketplace) => Object.assign(block, marketplace),
+  );
   return block as Marketplace;
 }
 
-let counter = 0;
-function account(label: string): string {
-  counter += 1;
-  return `usr_${label}${counter}${randomBytes(4).toString("hex")}`;
-}
-
-export function requester(label = "req"): Principal {
-  return { accountId: account(label), role: "requester", tier: "standard" };
-}
-
-export function staff(label = "staff"): Principal {
-  return { accountId: account(label), role: "staff", tier: "standard" };
-}
+export { testRequester as requester } from "@petri/service-testkit";
+export const staff = testStaff;
 
 /** The fixture lab profile (QPCR and MIC, BSL-2, human samples and hazardous chemicals), with changes. */
 export function labProfile(change: (profile: Record<string, any>) => void = () => undefined): string {
@@ -202,11 +182,7 @@ export async function activeOperator(
   marketplace: Marketplace,
   options: { profile?: string; verification?: string; label?: string } = {},
 ): Promise<{ principal: Principal; operatorId: string }> {
-  const principal: Principal = {
-    accountId: account(options.label ?? "lab"),
-    role: "operator",
-    tier: "standard",
-  };
+  const principal = testPrincipal("operator", options.label ?? "lab");
   const { operator } = await marketplace
     .as(principal)
     .submitOperatorProfile({ profileJson: options.profile ?? labProfile() });
@@ -395,37 +371,7 @@ export function republished(envelope: EventEnvelope): EventEnvelope {
 }
 
 /** The events recorded in the marketplace outbox for one aggregate, decoded, in order. */
-export async function outboxEvents(
-  db: Kysely<MarketplaceDb>,
-  aggregateId: string,
-): Promise<Array<{ subject: string; version: number; payload: Message & Record<string, any> }>> {
-  const rows = await db
-    .selectFrom("outbox")
-    .select(["envelope", "subject", "aggregate_version"])
-    .where("aggregate_id", "=", aggregateId)
-    .orderBy("seq")
-    .execute();
-  return rows.map((row) => ({
-    subject: row.subject,
-    version: Number(row.aggregate_version),
-    payload: decodePayload(decodeEnvelope(row.envelope)) as Message & Record<string, any>,
-  }));
-}
+export { outboxEvents } from "@petri/service-testkit";
 
 /** Code, reason and details of a failed call, for compact assertions. */
-export async function failure(promise: Promise<unknown>) {
-  let error: ConnectError | undefined;
-  try {
-    await promise;
-  } catch (caught) {
-    error = ConnectError.from(caught);
-  }
-  if (!error) throw new Error("expected the call to fail");
-  const detail = errorDetailOf(error);
-  return {
-    code: error.code,
-    reason: detail?.reason ?? "",
-    details: errorDetailsObject(detail),
-    violations: detail?.fieldViolations.map((v) => ({ field: v.field, code: v.code })) ?? [],
-  };
-}
+export { callFailure as failure } from "@petri/service-testkit";

@@ -1,8 +1,9 @@
 /** GET /admin/notifications/mail (staff): the e-mails sent, newest first, keyset-paginated. */
-import { decodeKeysetCursor, encodeKeysetCursor, parseLimit } from "@petri/service-kit";
+import { decodeKeysetCursor, parseLimit } from "@petri/service-kit";
 import type { Kysely } from "kysely";
 import { countSentMail, listSentMail } from "../db/mail.js";
 import type { NotificationsDb, SentMailRow } from "../db/schema.js";
+import { keysetPage } from "./keyset-page.js";
 
 export function makeListSentMail(deps: { db: Kysely<NotificationsDb> }) {
   return async function listSentMailPage(input: {
@@ -17,14 +18,7 @@ export function makeListSentMail(deps: { db: Kysely<NotificationsDb> }) {
       listSentMail(deps.db, { accountId, after, limit: limit + 1 }),
       countSentMail(deps.db, accountId),
     ]);
-    const page = rows.slice(0, limit);
-    const last = page.at(-1);
-    const hasMore = rows.length > limit;
-    return {
-      mails: page,
-      total,
-      hasMore,
-      nextCursor: hasMore && last ? encodeKeysetCursor({ at: last.sent_at, id: last.id }) : "",
-    };
+    const { page, hasMore, nextCursor } = keysetPage(rows, limit, (row) => row.sent_at);
+    return { mails: page, total, hasMore, nextCursor };
   };
 }

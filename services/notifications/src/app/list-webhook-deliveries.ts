@@ -3,13 +3,7 @@
  * newest first, keyset-paginated: status, attempts, the last response code and latency, the
  * next attempt time. An account sees its own deliveries; staff may name any account.
  */
-import {
-  type Principal,
-  ValidationError,
-  decodeKeysetCursor,
-  encodeKeysetCursor,
-  parseLimit,
-} from "@petri/service-kit";
+import { type Principal, ValidationError, decodeKeysetCursor, parseLimit } from "@petri/service-kit";
 import type { Kysely } from "kysely";
 import { countDeliveries, listDeliveries } from "../db/deliveries.js";
 import {
@@ -19,6 +13,7 @@ import {
   type WebhookDeliveryRow,
 } from "../db/schema.js";
 import { listedAccount } from "../domain/authorization.js";
+import { keysetPage } from "./keyset-page.js";
 
 export interface DeliveryPage {
   deliveries: WebhookDeliveryRow[];
@@ -55,14 +50,7 @@ export function makeListWebhookDeliveries(deps: { db: Kysely<NotificationsDb> })
       listDeliveries(deps.db, filter, after, limit + 1),
       countDeliveries(deps.db, filter),
     ]);
-    const page = rows.slice(0, limit);
-    const last = page.at(-1);
-    const hasMore = rows.length > limit;
-    return {
-      deliveries: page,
-      total,
-      hasMore,
-      nextCursor: hasMore && last ? encodeKeysetCursor({ at: last.created_at, id: last.id }) : "",
-    };
+    const { page, hasMore, nextCursor } = keysetPage(rows, limit, (row) => row.created_at);
+    return { deliveries: page, total, hasMore, nextCursor };
   };
 }

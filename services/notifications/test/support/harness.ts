@@ -11,7 +11,7 @@ import { randomBytes } from "node:crypto";
 import { Writable } from "node:stream";
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
-import { type Client, ConnectError } from "@connectrpc/connect";
+import type { Client } from "@connectrpc/connect";
 import { events } from "@petri/contracts";
 import type { EventEnvelope } from "@petri/contracts/common";
 import { type ExperimentSchema, ExperimentStatus } from "@petri/contracts/experiments";
@@ -28,7 +28,8 @@ import {
   failpoints,
   newId,
 } from "@petri/service-kit";
-import { type Engine, TestBackend, routerClients, testEngines } from "@petri/service-testkit";
+import type { Engine, TestBackend } from "@petri/service-testkit";
+import { routerClients, serviceTestBed } from "@petri/service-testkit";
 import { FakeClock } from "@petri/testkit";
 import type { Kysely } from "kysely";
 import type { WebhookEventName } from "@petri/contracts/vocabulary";
@@ -39,10 +40,9 @@ import { testCertificate } from "./certs.js";
 
 export type { Engine };
 
-/** Every scenario runs on both engines (PostgreSQL only when it is reachable, or CI fails). */
-export const ENGINES: Engine[] = await testEngines();
-
-export const Backend = { open: (engine: Engine) => TestBackend.open(engine, "petri_notifications") };
+// The replicas log through a logger of their own (LogCapture), not the test bed's silent one.
+const bed = await serviceTestBed("notifications");
+export const { engines: ENGINES, backend: Backend } = bed;
 export type Backend = TestBackend;
 
 export const START = new Date("2026-03-02T10:00:00.000Z");
@@ -200,19 +200,8 @@ export async function eventually(check: () => boolean | Promise<boolean>, what: 
   }
 }
 
-let counter = 0;
-export function requester(label = "req"): Principal {
-  counter += 1;
-  return {
-    accountId: `usr_${label}${counter}${randomBytes(4).toString("hex")}`,
-    role: "requester",
-    tier: "standard",
-  };
-}
-
-export function staff(): Principal {
-  return { ...requester("staff"), role: "staff" };
-}
+export { testRequester as requester } from "@petri/service-testkit";
+export { testStaff as staff } from "@petri/service-testkit";
 
 /** identity's AccountRegistered for an account (the address the pause e-mail goes to). */
 export function accountRegistered(accountId: string, email: string, at = START): EventEnvelope {
@@ -339,11 +328,4 @@ export function experimentEvent(
 }
 
 /** The ConnectError a call failed with (fails the test when it succeeded). */
-export async function rejection(promise: Promise<unknown>): Promise<ConnectError> {
-  try {
-    await promise;
-  } catch (error) {
-    return ConnectError.from(error);
-  }
-  throw new Error("expected the call to fail");
-}
+export { callRejection as rejection } from "@petri/service-testkit";
